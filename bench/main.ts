@@ -1,0 +1,412 @@
+// `npm run bench` (CONTRACT §7): one run on this machine, every figure a median over alternating rounds
+// and a ratio against a peer measured in the same run with the same load generator and the same files.
+// Everything listens on 127.0.0.1; every process it starts is stopped at the end, on error and on Ctrl-C.
+import { Agent } from 'node:http';
+import { readFile, writeFile } from 'node:fs/promises';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { runMain } from '../core/run-main.ts';
+import type { FakeUpstreams } from '../test/fakes/upstreams.ts';
+import { cleanEnv, upstreamEnv } from '../test/helpers/run.ts';
+import { get, runLoad, sequentialLatencies, type LoadResult } from './load.ts';
+import { childPids, cpuSeconds, GATEWAY_ENTRY, ProcessGroup, rssBytes, startGateway, startNginx, startRedis, startServe, withHarness, type Gateway, type Peer } from './processes.ts';
+import { fileSize, folderSize, openForReading, routesUnderTest, runBuild, type RouteUnderTest } from './site.ts';
+import { formatBytes, formatMs, formatNumber, formatRatio, formatTable, median, ratio, roundOrder, type TableRow } from './stats.ts';
+
+const USAGE = `usage: npm run bench -- [--quick] [--json <file>] [--rounds N] [--seconds S] [--connections C]
+
+  --quick          a shorter run (2 rounds of 1 s); the figures are noisier
+  --json <file>    also write every figure as JSON to <file>
+  --rounds N       rounds per target (default 3)
+  --seconds S      seconds per round (default 3)
+  --connections C  concurrent keep-alive connections (default 50)
+  --gateway-entry  the gateway program to run (default .build/gateway.mjs)
+  --cpu-prof <dir> run the main gateway under node --cpu-prof, writing its profile into <dir>`;
+
+interface Settings {
+  rounds: number;
+  seconds: number;
+  warmupSeconds: number;
+  connections: number;
+  latencySamples: number;
+  buildRuns: number;
+  quick: boolean;
+}
+
+function settingsFrom(argv: string[]): { settings: Settings; json: string | undefined; entry: string; cpuProf: string | undefined } {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      quick: { type: 'boolean', default: false },
+      json: { type: 'string' },
+      rounds: { type: 'string' },
+      seconds: { type: 'string' },
+      connections: { type: 'string' },
+      'gateway-entry': { type: 'string' },
+      'cpu-prof': { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    process.exit(0);
+  }
+  const positive = (name: string, raw: string | undefined, fallback: number) => {
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--${name} must be a positive number, not "${raw}"`);
+    return n;
+  };
+  const quick = values.quick!;
+  const settings: Settings = {
+    rounds: Math.round(positive('rounds', values.rounds, quick ? 2 : 3)),
+    seconds: positive('seconds', values.seconds, quick ? 1 : 3),
+    warmupSeconds: quick ? 0.5 : 1,
+    connections: Math.round(positive('connections', values.connections, 50)),
+    latencySamples: quick ? 100 : 300,
+    buildRuns: quick ? 1 : 3,
+    quick,
+  };
+  return { settings, json: values.json, entry: values['gateway-entry'] ?? GATEWAY_ENTRY, cpuProf: values['cpu-prof'] };
+}
+
+class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
+
+type TargetName = 'gateway' | 'serve' | 'nginx';
+
+interface Target {
+  name: TargetName;
+  url: string;
+  pid: number;
+  version: string;
+  pathOf(route: RouteUnderTest): string;
+}
+
+interface Comparison {
+  route: RouteUnderTest['id'];
+  label: string;
+  path: Record<string, string>;
+  /** Per target: each round's figures and their medians. */
+  targets: Record<string, ReturnType<typeof summarize> & { bytes: number }>;
+  skipped: Record<string, string>;
+}
+
+function summarize(rounds: (LoadResult & { serverCpu: number })[]) {
+  return {
+    rounds,
+    serverCpu: median(rounds.map((r) => r.serverCpu)),
+    rps: median(rounds.map((r) => r.rps)),
+    p99Ms: median(rounds.map((r) => r.p99Ms)),
+    p50Ms: median(rounds.map((r) => r.p50Ms)),
+    non2xx: rounds.reduce((s, r) => s + r.non2xx, 0),
+    errors: rounds.reduce((s, r) => s + r.errors, 0),
+  };
+}
+
+/** Resident memory of a process and its children (nginx's worker is a child of its master). */
+function treeRss(pid: number): number {
+  return [pid, ...childPids(pid)].reduce((sum, p) => sum + rssBytes(p), 0);
+}
+
+/**
+ * One load round with the server's CPU use over it: a server near 100 % of one core is the bottleneck;
+ * one well below means the load generator (one Node process on the same machine) is.
+ */
+async function measuredLoad(url: string, pid: number, settings: Settings, seconds = settings.seconds): Promise<LoadResult & { serverCpu: number }> {
+  const cpuBefore = cpuSeconds(pid);
+  const started = performance.now();
+  const result = await runLoad(url, settings.connections, seconds);
+  const serverCpu = (cpuSeconds(pid) - cpuBefore) / ((performance.now() - started) / 1000);
+  return { ...result, serverCpu };
+}
+
+async function machine() {
+  const model = cpus()[0]?.model ?? 'unknown';
+  return {
+    cpus: cpus().length,
+    model: model.trim(),
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+  };
+}
+
+async function main(): Promise<number> {
+  let parsed: ReturnType<typeof settingsFrom>;
+  try {
+    parsed = settingsFrom(process.argv.slice(2));
+  } catch (error) {
+    process.stderr.write(`bench: ${(error as Error).message}\n${USAGE}\n`);
+    return 2;
+  }
+  const { settings, json, entry, cpuProf } = parsed;
+  return withHarness('bench', {}, (group, tmp, fake) => {
+    const env = cleanEnv(upstreamEnv(fake.url));
+    const nodeArgs = cpuProf ? ['--cpu-prof', '--cpu-prof-dir', cpuProf] : [];
+    return run(settings, json, entry, nodeArgs, group, tmp, fake, env);
+  });
+}
+
+async function run(settings: Settings, jsonFile: string | undefined, entry: string, nodeArgs: string[], group: ProcessGroup, tmp: string, fake: FakeUpstreams, env: Record<string, string>): Promise<number> {
+  const started = performance.now();
+  const machineInfo = await machine();
+  log(`${machineInfo.cpus} × ${machineInfo.model}, ${machineInfo.memoryGiB} GiB, Node ${machineInfo.node}; ${settings.rounds} rounds × ${settings.seconds} s, ${settings.connections} connections`);
+
+  // --- the build, against the zero-latency fakes
+  const builds = [];
+  for (let i = 0; i < settings.buildRuns; i++) {
+    const out = join(tmp, `dist-${i}`);
+    const build = await runBuild(out, env);
+    if (build.code !== 0) throw new Error(`the build against the fake upstreams exited ${build.code}: ${build.stderr}`);
+    builds.push(build);
+  }
+  const dist = join(tmp, 'dist-0');
+  await openForReading(tmp);
+  const size = await folderSize(dist);
+  const buildFigures = {
+    runs: builds.length,
+    wallMs: median(builds.map((b) => b.wallMs)),
+    distBytes: size.bytes,
+    distFiles: size.files,
+    cliBytes: await fileSize(join(dist, 'cli.mjs')),
+  };
+  log(`build: ${formatMs(buildFigures.wallMs)}, dist/ ${formatBytes(size.bytes)} in ${size.files} files`);
+
+  // --- the servers
+  const gatewayEnv = { ...env, DIST_DIR: dist };
+  const startTimes: number[] = [];
+  let gateway: Gateway | undefined;
+  const notes: string[] = [];
+  try {
+    gateway = await startGateway(group, gatewayEnv, { entry, nodeArgs });
+    startTimes.push(gateway.startMs);
+  } catch (error) {
+    notes.push(`gateway not measured: ${(error as Error).message}`);
+    log(notes.at(-1)!);
+  }
+  const serve = await startServe(group, dist);
+  const nginx = await startNginx(group, dist, tmp);
+  if (!nginx) notes.push('nginx is not installed: no nginx rows');
+  const peerTarget = (name: TargetName, peer: Peer): Target => ({ name, url: peer.url, pid: peer.pid, version: peer.version, pathOf: (r) => r.peerPath });
+  const targets: Target[] = [
+    ...(gateway ? [{ name: 'gateway' as const, url: gateway.url, pid: gateway.pid, version: 'gateway', pathOf: (r: RouteUnderTest) => r.gatewayPath }] : []),
+    peerTarget('serve', serve),
+    ...(nginx ? [peerTarget('nginx', nginx)] : []),
+  ];
+
+  // --- throughput: each route, each target, alternating rounds
+  const routes = await routesUnderTest(dist);
+  for (const id of ['snapshot', 'api-index', 'html']) if (!routes.some((r) => r.id === id)) notes.push(`${id}: the build wrote no file for it, not measured`);
+  const comparisons: Comparison[] = [];
+  const probeAgent = new Agent({ keepAlive: false });
+  for (const route of routes) {
+    const comparison: Comparison = { route: route.id, label: route.label, path: {}, targets: {}, skipped: {} };
+    const expected = await readFile(join(dist, route.file));
+    for (const target of targets) {
+      const path = target.pathOf(route);
+      comparison.path[target.name] = path;
+      const reply = await get(target.url + path, probeAgent).catch((e: Error) => ({ status: 0, body: Buffer.from(e.message) }));
+      // The snapshot may be computed live by the gateway; static files must be the very same bytes.
+      const same = route.id === 'snapshot' || reply.body.equals(expected);
+      if (reply.status !== 200 || !same) comparison.skipped[target.name] = reply.status !== 200 ? `GET ${path} answered ${reply.status}` : `GET ${path} is not the bytes of dist/${route.file}`;
+      else comparison.targets[target.name] = { ...summarize([]), bytes: reply.body.length };
+    }
+    comparisons.push(comparison);
+  }
+  for (const c of comparisons) for (const [name, why] of Object.entries(c.skipped)) notes.push(`${c.label} on ${name} not measured: ${why}`);
+
+  for (const comparison of comparisons) {
+    const route = routes.find((r) => r.id === comparison.route)!;
+    const measured = targets.filter((t) => comparison.targets[t.name]);
+    for (const target of measured) await runLoad(target.url + target.pathOf(route), settings.connections, settings.warmupSeconds);
+    for (let round = 0; round < settings.rounds; round++) {
+      for (const target of roundOrder(measured, round)) {
+        const result = await measuredLoad(target.url + target.pathOf(route), target.pid, settings);
+        comparison.targets[target.name]!.rounds.push(result);
+      }
+    }
+    for (const target of measured) {
+      const entry = comparison.targets[target.name]!;
+      Object.assign(entry, summarize(entry.rounds));
+      log(`${comparison.label} on ${target.name}: ${formatNumber(entry.rps)} req/s, p99 ${formatMs(entry.p99Ms)}, server CPU ${formatNumber(entry.serverCpu * 100)} % of a core`);
+      if (entry.non2xx || entry.errors) notes.push(`${comparison.label} on ${target.name}: ${entry.non2xx} non-2xx, ${entry.errors} errors during the load`);
+    }
+  }
+  const rssAfterLoad: Record<string, number> = {};
+  for (const t of targets) rssAfterLoad[t.name] = treeRss(t.pid);
+
+  // --- the market route's added latency over the fake ticker's own (the only upstream call per request)
+  let marketFigures:
+    | { samples: number; gatewayMedianMs: number; upstreamMedianMs: number; addedMs: number; ratio: number; tickerFetchesPerRequest: number; non200: number }
+    | undefined;
+  if (gateway) {
+    const direct = `${fake.url}/products/MON-USD/ticker`;
+    const through = `${gateway.url}/api/v1/mon-price`;
+    const ua = { 'user-agent': 'bench' };
+    await sequentialLatencies(direct, 20, ua);
+    const warm = await sequentialLatencies(through, 20);
+    if (warm.statuses.some((s) => s !== 200)) notes.push(`market route answered ${[...new Set(warm.statuses)].join(', ')} during the warm-up`);
+    const directMs: number[] = [];
+    const throughMs: number[] = [];
+    let throughStatuses: number[] = [];
+    fake.resetCalls();
+    const perRound = Math.ceil(settings.latencySamples / settings.rounds);
+    for (let round = 0; round < settings.rounds; round++) {
+      for (const which of roundOrder(['direct', 'through'] as const, round)) {
+        if (which === 'direct') {
+          const before = fake.calls.ticker;
+          directMs.push(...(await sequentialLatencies(direct, perRound, ua)).ms);
+          fake.calls.ticker = before; // count only the gateway's fetches
+        } else {
+          const r = await sequentialLatencies(through, perRound);
+          throughMs.push(...r.ms);
+          throughStatuses = [...throughStatuses, ...r.statuses];
+        }
+      }
+    }
+    const gatewayMs = median(throughMs);
+    const upstreamMs = median(directMs);
+    marketFigures = {
+      samples: throughMs.length,
+      gatewayMedianMs: gatewayMs,
+      upstreamMedianMs: upstreamMs,
+      addedMs: gatewayMs - upstreamMs,
+      ratio: ratio(gatewayMs, upstreamMs),
+      tickerFetchesPerRequest: fake.calls.ticker / throughMs.length,
+      non200: throughStatuses.filter((s) => s !== 200).length,
+    };
+    if (marketFigures.non200) notes.push(`market route: ${marketFigures.non200} of ${throughMs.length} answers were not 200`);
+    log(`market: +${formatMs(marketFigures.addedMs)} over the fake ticker (${formatMs(gatewayMs)} vs ${formatMs(upstreamMs)})`);
+  }
+
+  // --- the cost of the quota on the contribution snapshot: none vs in-process vs Redis
+  let quotaFigures: Record<string, ReturnType<typeof summarize> & { rateLimitHeader: boolean }> | undefined;
+  const snapshot = routes.find((r) => r.id === 'snapshot')!;
+  let redisVersion: string | undefined;
+  if (gateway && comparisons.find((c) => c.route === 'snapshot')?.targets.gateway) {
+    // Peers are done: stop them so that they do not share the machine with the quota rounds.
+    await Promise.all([group.stop(serve.managed), nginx ? group.stop(nginx.managed) : Promise.resolve()]);
+    const bigQuota = { RATE_LIMIT_QUOTA: '1000000000', RATE_LIMIT_WINDOW: '60' };
+    const variants: { name: string; gw: Gateway }[] = [{ name: 'none', gw: gateway }];
+    const memory = await startGateway(group, { ...gatewayEnv, ...bigQuota }, { entry, name: 'gateway (in-process quota)' });
+    startTimes.push(memory.startMs);
+    variants.push({ name: 'in-process', gw: memory });
+    const redis = await startRedis(group);
+    if (redis) {
+      redisVersion = redis.version;
+      const withRedis = await startGateway(group, { ...gatewayEnv, ...bigQuota, RATE_LIMIT_REDIS_URL: redis.url }, { entry, name: 'gateway (Redis quota)' });
+      startTimes.push(withRedis.startMs);
+      variants.push({ name: 'redis', gw: withRedis });
+    } else notes.push('redis-server is not installed: no Redis quota row');
+    quotaFigures = {};
+    const headerOf: Record<string, boolean> = {};
+    for (const v of variants) {
+      const reply = await get(v.gw.url + snapshot.gatewayPath, probeAgent);
+      headerOf[v.name] = reply.headers['ratelimit'] !== undefined;
+      if (v.name !== 'none' && !headerOf[v.name]) notes.push(`quota ${v.name}: the 200 carries no RateLimit header, so the quota was not enforced`);
+      await runLoad(v.gw.url + snapshot.gatewayPath, settings.connections, settings.warmupSeconds);
+    }
+    const rounds: Record<string, (LoadResult & { serverCpu: number })[]> = Object.fromEntries(variants.map((v) => [v.name, []]));
+    for (let round = 0; round < settings.rounds; round++) {
+      for (const v of roundOrder(variants, round)) rounds[v.name]!.push(await measuredLoad(v.gw.url + snapshot.gatewayPath, v.gw.pid, settings));
+    }
+    for (const v of variants) {
+      quotaFigures[v.name] = { ...summarize(rounds[v.name]!), rateLimitHeader: headerOf[v.name]! };
+      const q = quotaFigures[v.name]!;
+      if (q.non2xx || q.errors) notes.push(`quota ${v.name}: ${q.non2xx} non-2xx (429?), ${q.errors} errors during the load`);
+      log(`quota ${v.name}: ${formatNumber(q.rps)} req/s, p99 ${formatMs(q.p99Ms)}, gateway CPU ${formatNumber(q.serverCpu * 100)} % of a core`);
+    }
+  }
+  probeAgent.destroy();
+
+  // --- the table
+  const rows: TableRow[] = [];
+  const peers = targets.filter((t) => t.name !== 'gateway');
+  for (const c of comparisons) {
+    const gw = c.targets.gateway;
+    for (const peer of peers) {
+      const p = c.targets[peer.name];
+      if (!gw || !p) continue;
+      rows.push({ group: c.label, measure: `req/s vs ${peer.name} (higher is better)`, value: formatNumber(gw.rps), peer: formatNumber(p.rps), ratio: formatRatio(ratio(gw.rps, p.rps)) });
+      rows.push({ group: c.label, measure: `p99 vs ${peer.name} (lower is better)`, value: formatMs(gw.p99Ms), peer: formatMs(p.p99Ms), ratio: formatRatio(ratio(gw.p99Ms, p.p99Ms)) });
+      // Server CPU per request does not depend on which side of the loopback is saturated.
+      const cost = (t: typeof gw) => (t.serverCpu * 1000 * 1000) / t.rps;
+      rows.push({ group: c.label, measure: `server CPU per 1,000 req vs ${peer.name}`, value: formatMs(cost(gw)), peer: formatMs(cost(p)), ratio: formatRatio(ratio(cost(gw), cost(p))) });
+    }
+  }
+  if (marketFigures) {
+    rows.push({ group: 'market route', measure: 'median latency vs fake ticker direct', value: formatMs(marketFigures.gatewayMedianMs), peer: formatMs(marketFigures.upstreamMedianMs), ratio: formatRatio(marketFigures.ratio) });
+    rows.push({ group: 'market route', measure: 'added latency (median difference)', value: formatMs(marketFigures.addedMs), peer: '', ratio: '' });
+  }
+  if (quotaFigures) {
+    const none = quotaFigures.none!;
+    for (const name of ['in-process', 'redis']) {
+      const q = quotaFigures[name];
+      if (!q) continue;
+      rows.push({ group: 'quota', measure: `req/s ${name} vs no quota`, value: formatNumber(q.rps), peer: formatNumber(none.rps), ratio: formatRatio(ratio(q.rps, none.rps)) });
+      rows.push({ group: 'quota', measure: `p99 ${name} vs no quota`, value: formatMs(q.p99Ms), peer: formatMs(none.p99Ms), ratio: formatRatio(ratio(q.p99Ms, none.p99Ms)) });
+    }
+  }
+  rows.push({ group: 'build', measure: `wall time against the fakes (median of ${buildFigures.runs})`, value: formatMs(buildFigures.wallMs), peer: '', ratio: '' });
+  rows.push({ group: 'build', measure: `dist/ size (${buildFigures.distFiles} files)`, value: formatBytes(buildFigures.distBytes), peer: '', ratio: '' });
+  rows.push({ group: 'build', measure: 'dist/cli.mjs size', value: formatBytes(buildFigures.cliBytes), peer: '', ratio: '' });
+  const startMs = median(startTimes);
+  rows.push({ group: 'gateway', measure: `start time, spawn to "listening on" (median of ${startTimes.length})`, value: formatMs(startMs), peer: '', ratio: '' });
+  for (const peer of peers) {
+    if (rssAfterLoad.gateway === undefined) break;
+    rows.push({ group: 'gateway', measure: `RSS after the load vs ${peer.name}`, value: formatBytes(rssAfterLoad.gateway), peer: formatBytes(rssAfterLoad[peer.name]!), ratio: formatRatio(ratio(rssAfterLoad.gateway, rssAfterLoad[peer.name]!)) });
+  }
+
+  const versions = [serve.version, nginx?.version, redisVersion].filter(Boolean).join(', ');
+  const seconds = (performance.now() - started) / 1000;
+  process.stdout.write(
+    `\nBenchmark: ${machineInfo.cpus} × ${machineInfo.model}, ${machineInfo.memoryGiB} GiB, Node ${machineInfo.node}, ${machineInfo.platform}\n` +
+      `Load: autocannon, ${settings.connections} keep-alive connections, ${settings.rounds} alternating rounds × ${settings.seconds} s per target; figures are medians of the rounds.\n` +
+      `Peers: ${versions}. Ratios are gateway / peer.\n\n` +
+      `${formatTable(rows)}\n` +
+      (notes.length ? `\nNotes:\n${notes.map((n) => `- ${n}`).join('\n')}\n` : '') +
+      `\n(${seconds.toFixed(0)} s)\n`,
+  );
+
+  if (jsonFile) {
+    const report = {
+      generatedAt: new Date().toISOString(),
+      machine: machineInfo,
+      settings,
+      peers: versions,
+      throughput: comparisons.map((c) => ({
+        route: c.route,
+        label: c.label,
+        path: c.path,
+        targets: c.targets,
+        skipped: c.skipped,
+        ratios: Object.fromEntries(
+          peers
+            .filter((p) => c.targets.gateway && c.targets[p.name])
+            .map((p) => [p.name, { rps: ratio(c.targets.gateway!.rps, c.targets[p.name]!.rps), p99: ratio(c.targets.gateway!.p99Ms, c.targets[p.name]!.p99Ms) }]),
+        ),
+      })),
+      market: marketFigures ?? null,
+      quota: quotaFigures
+        ? Object.fromEntries(Object.entries(quotaFigures).map(([k, q]) => [k, { ...q, rpsRatio: ratio(q.rps, quotaFigures!.none!.rps), p99Ratio: ratio(q.p99Ms, quotaFigures!.none!.p99Ms) }]))
+        : null,
+      build: buildFigures,
+      gateway: { startMs, startSamples: startTimes, rssAfterLoadBytes: rssAfterLoad.gateway ?? null },
+      rssAfterLoadBytes: rssAfterLoad,
+      rows,
+      notes,
+      seconds,
+    };
+    // NaN is not JSON: a figure that was not measured is null.
+    await writeFile(jsonFile, `${JSON.stringify(report, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2)}\n`);
+    log(`figures written to ${jsonFile}`);
+  }
+  return 0;
+}
+
+runMain('bench', main);

@@ -1,0 +1,23 @@
+// What every generator hands the build: files for dist/, relative paths, never written by the generator itself.
+import type { Config } from '../core/config.ts';
+import type { GitHubContributions } from '../core/contributions.ts';
+import type { MarketData } from '../core/market.ts';
+import type { Validator } from '../core/schemas.ts';
+
+export interface Artifact {
+  /** Path relative to dist/, with forward slashes, e.g. "api/index.json". */
+  file: string;
+  body: string | Uint8Array;
+}
+
+export interface BuildContext {
+  config: Config;
+  /** The build's "now" (SOURCE_DATE_EPOCH when set), in Unix milliseconds. */
+  nowMs: number;
+  /** The snapshots this build produced; null when that upstream failed (its pages say so, nothing is invented). */
+  market: MarketData | null;
+  contributions: GitHubContributions | null;
+  validator: Validator;
+  /** True for `npm run demo`: the data come from the simulated upstream and every page says so. */
+  simulated: boolean;
+}

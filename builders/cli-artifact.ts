@@ -1,0 +1,38 @@
+// dist/cli.mjs: the CLI (cli/main.ts) bundled into one file that imports nothing but Node's built-ins,
+// so that `curl -O <site>/cli.mjs && node cli.mjs` works with no install, with the deployed SITE_URL baked
+// in as its default site. The CLI's path constants come from core/routes.ts and builders/site/urls.ts,
+// which import nothing; test/cli.test.ts checks the bundle's imports and size.
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+import { DISCOVERY } from '../core/routes.ts';
+import type { Artifact, BuildContext } from './artifact.ts';
+
+// Both builders/cli-artifact.ts and its bundle .build/build.mjs sit one folder below the repository root.
+const ENTRY = fileURLToPath(new URL('../cli/main.ts', import.meta.url));
+
+export async function renderCli(ctx: BuildContext): Promise<Artifact[]> {
+  return [{ file: DISCOVERY.cli.file, body: await bundleCli(ctx.config.siteUrl) }];
+}
+
+export async function bundleCli(defaultBaseUrl: string): Promise<string> {
+  const result = await esbuild.build({
+    entryPoints: [ENTRY],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    // `node cli.mjs` after a download: the oldest Node with a global fetch is the floor.
+    target: 'node18',
+    write: false,
+    // Readable when someone opens the downloaded file; whitespace only is the bulk of what minify saves.
+    minifyWhitespace: true,
+    minifySyntax: true,
+    legalComments: 'none',
+    charset: 'utf8',
+    define: { __CLI_DEFAULT_BASE_URL__: JSON.stringify(defaultBaseUrl) },
+    banner: { js: '#!/usr/bin/env node\n// cli.mjs: read-only command-line client of ' + defaultBaseUrl + '. Run: node cli.mjs --help' },
+    logLevel: 'silent',
+  });
+  const file = result.outputFiles[0];
+  if (!file) throw new Error('esbuild produced no cli.mjs');
+  return file.text;
+}

@@ -1,0 +1,97 @@
+// Reads one public document of the site with Node's global fetch and a deadline; every failure becomes a
+// SiteError whose message is one line naming the URL (the edge prints it as is).
+import { SiteError } from './errors.ts';
+import { printable } from './safe-text.ts';
+
+export interface FetchedDocument {
+  url: string;
+  status: number;
+  contentType: string;
+  text: string;
+}
+
+export interface FetchOptions {
+  timeoutMs: number;
+  accept: string;
+  userAgent: string;
+}
+
+export const ACCEPT_MARKDOWN = 'text/markdown, text/plain;q=0.9, */*;q=0.1';
+export const ACCEPT_JSON = 'application/json, application/linkset+json, application/problem+json;q=0.9, */*;q=0.1';
+
+/** `path` is relative to the site root ("index.md"); `base` ends in "/" (see parseBaseUrl). */
+export function documentUrl(base: URL, path: string): string {
+  return new URL(path.replace(/^\/+/, ''), base).href;
+}
+
+export async function fetchDocument(url: string, options: FetchOptions): Promise<FetchedDocument> {
+  // One deadline for the whole exchange: connecting, the headers and the body.
+  const signal = AbortSignal.timeout(options.timeoutMs);
+  let response: Response;
+  let text: string;
+  try {
+    response = await fetch(url, { headers: { accept: options.accept, 'user-agent': options.userAgent }, signal, redirect: 'follow' });
+    text = await response.text();
+  } catch (error) {
+    throw networkError(url, error, options.timeoutMs);
+  }
+  const contentType = response.headers.get('content-type') ?? '';
+  if (!response.ok) throw httpError(url, response.status, response.statusText, contentType, text);
+  return { url: response.url || url, status: response.status, contentType, text };
+}
+
+function networkError(url: string, error: unknown, timeoutMs: number): SiteError {
+  const name = error instanceof Error ? error.name : '';
+  if (name === 'TimeoutError' || name === 'AbortError') {
+    return new SiteError(`no answer from ${url} within ${formatSeconds(timeoutMs)} (timed out)`);
+  }
+  // undici reports "fetch failed" and keeps the reason (ECONNREFUSED, ENOTFOUND...) in `cause`.
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  const reason = cause instanceof Error ? (cause.message || (cause as NodeJS.ErrnoException).code || cause.name) : String(cause);
+  return new SiteError(`cannot reach ${url}: ${oneLine(reason)}`);
+}
+
+/** An HTTP error, with the RFC 9457 problem's `title` and `detail` when the body is one. */
+export function httpError(url: string, status: number, statusText: string, contentType: string, text: string): SiteError {
+  const problem = problemOf(contentType, text);
+  const head = `${url} answered ${status}`;
+  if (problem) {
+    const parts = [problem.title, problem.detail].filter((p): p is string => typeof p === 'string' && p.trim() !== '');
+    return new SiteError(oneLine(`${head}: ${parts.join(': ')}`), status);
+  }
+  return new SiteError(oneLine(`${head}${statusText ? ` ${statusText}` : ''}`), status);
+}
+
+interface ProblemSummary {
+  title?: string;
+  detail?: string;
+}
+
+function problemOf(contentType: string, text: string): ProblemSummary | null {
+  // RFC 9457 §3: the media type is application/problem+json; some servers send plain JSON with the same members.
+  const json = /\bjson\b/i.test(contentType) || /^\s*\{/.test(text);
+  if (!json) return null;
+  try {
+    const body = JSON.parse(text) as unknown;
+    if (!body || typeof body !== 'object' || Array.isArray(body)) return null;
+    const { title, detail } = body as Record<string, unknown>;
+    if (typeof title !== 'string' && typeof detail !== 'string') return null;
+    return { title: typeof title === 'string' ? title : undefined, detail: typeof detail === 'string' ? detail : undefined };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Error text printed on one line: it may quote the site (a problem's title and detail), so terminal
+ * controls are stripped first (safe-text.ts), then line breaks and tabs folded, and long text cut.
+ */
+export function oneLine(text: string, max = 400): string {
+  const flat = printable(text).replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+function formatSeconds(ms: number): string {
+  const s = ms / 1000;
+  return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
+}

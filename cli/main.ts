@@ -1,0 +1,29 @@
+// Entry point of dist/cli.mjs (bundled by builders/cli-artifact.ts): the only place that touches process.
+import site from '../site/site.json' with { type: 'json' };
+import { oneLine } from './http.ts';
+import { run } from './run.ts';
+
+/**
+ * The default site: the deployed SITE_URL, which builders/cli-artifact.ts bakes in (esbuild `define`).
+ * Unbundled there is no build, so it is the committed site file's `siteUrl`, the default core/config.ts
+ * also starts from. In cli.mjs the test folds to true and the site file is left out of the bundle.
+ */
+declare const __CLI_DEFAULT_BASE_URL__: string | undefined;
+const DEFAULT_BASE_URL = typeof __CLI_DEFAULT_BASE_URL__ === 'string' ? __CLI_DEFAULT_BASE_URL__ : site.siteUrl;
+
+// `node cli.mjs writings | head` closes the pipe early: that is the reader's choice, not an error.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw error;
+});
+
+run(process.argv.slice(2), { env: process.env, stdout: process.stdout, stderr: process.stderr }, DEFAULT_BASE_URL).then(
+  (code) => {
+    // exitCode, not exit(): let piped stdout drain before the process ends.
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`cli.mjs: internal error: ${oneLine(error instanceof Error ? error.message : String(error))}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,86 @@
+// Human output of each command: what a person wants in a terminal. Pure: values in, lines out.
+import type { ApiDescription, Catalog } from './api-docs.ts';
+import { PROGRAM } from './commands.ts';
+import { renderMarkdown, style, table, wrapIndented, inline, type Terminal } from './terminal.ts';
+import type { Profile, SkillGroup, Writing, WritingEntry } from './twin.ts';
+
+const heading = (term: Terminal, text: string) => style(term, 'bold', text);
+
+export function renderProfile(term: Terminal, p: Profile): string[] {
+  const out = [heading(term, p.name)];
+  if (p.tagline) out.push(...wrapIndented(p.tagline, term.width, ''));
+  const facts = [
+    ['Location', p.location],
+    ['GitHub', p.github],
+    ['Web', p.url],
+  ].filter((row): row is [string, string] => typeof row[1] === 'string');
+  if (facts.length) out.push('', ...table(facts.map(([k, v]) => [style(term, 'dim', k), v]), term.width));
+  if (p.about.length) {
+    out.push('', heading(term, 'About'));
+    p.about.forEach((para, i) => {
+      if (i > 0) out.push('');
+      out.push(...wrapIndented(inline(term, para), term.width, '  '));
+    });
+  }
+  if (p.links.length) out.push('', heading(term, 'Links'), ...table(p.links.map((l) => [l.label, l.url]), term.width));
+  return out;
+}
+
+export function renderWritings(term: Terminal, writings: WritingEntry[]): string[] {
+  if (writings.length === 0) return ['No published writings yet.'];
+  const out = [heading(term, `Writings (${writings.length})`), ''];
+  const dateWidth = 10;
+  const lead = ' '.repeat(2 + dateWidth + 2);
+  for (const [i, w] of writings.entries()) {
+    if (i > 0) out.push('');
+    out.push(...wrapIndented(style(term, 'bold', w.title), term.width, `  ${style(term, 'dim', w.date)}  `, lead));
+    if (w.summary) out.push(...wrapIndented(w.summary, term.width, lead));
+    out.push(lead + style(term, 'dim', `node ${PROGRAM} writings ${w.slug}`));
+  }
+  return out;
+}
+
+export function renderWriting(term: Terminal, w: Writing): string[] {
+  const body = w.markdown.replace(/^\s*# .*\n?/, '');
+  const out = [heading(term, w.title), style(term, 'dim', `${w.date}  ${w.url}`)];
+  if (w.summary) out.push(...wrapIndented(style(term, 'italic', w.summary), term.width, ''));
+  out.push('', ...renderMarkdown(term, body));
+  return out;
+}
+
+export function renderSkills(term: Terminal, groups: SkillGroup[]): string[] {
+  const out: string[] = [];
+  for (const g of groups) {
+    if (out.length) out.push('');
+    out.push(heading(term, g.name));
+    out.push(...table(g.skills.map((s) => [s.name, s.note ? style(term, 'dim', s.note) : '']), term.width));
+  }
+  return out.length ? out : ['No skills listed.'];
+}
+
+export function renderApi(term: Terminal, api: ApiDescription): string[] {
+  const out = [heading(term, [api.title ?? 'API', api.version ? `v${api.version.replace(/^v/, '')}` : ''].filter(Boolean).join(' '))];
+  const facts: string[][] = [
+    ['Authentication', api.authentication === 'none' ? 'none (no key, no token)' : (api.authentication ?? 'not stated')],
+    ['Index', api.url],
+    ['Contract', api.openapi ?? 'not available (operations read from the index)'],
+  ];
+  out.push(...table(facts.map(([k, v]) => [style(term, 'dim', k!), v!]), term.width));
+  out.push('', heading(term, `Operations (${api.operations.length})`));
+  out.push(
+    ...table(
+      api.operations.map((o) => [style(term, 'green', o.method), o.path, [o.summary, o.operationId ? style(term, 'dim', `(${o.operationId})`) : ''].filter(Boolean).join(' ')]),
+      term.width,
+    ),
+  );
+  return out;
+}
+
+export function renderCatalog(term: Terminal, catalog: Catalog): string[] {
+  const out = [heading(term, 'API catalog'), style(term, 'dim', catalog.url)];
+  for (const ctx of catalog.linkset) {
+    out.push('', heading(term, ctx.anchor));
+    out.push(...table(ctx.links.map((l) => [style(term, 'cyan', l.rel), [l.href, l.title ? `\u2014 ${l.title}` : '', l.type ? style(term, 'dim', `[${l.type}]`) : ''].filter(Boolean).join(' ')]), term.width));
+  }
+  return out;
+}

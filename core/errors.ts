@@ -1,0 +1,42 @@
+// Error values that carry their context until the edge (the build's main, the gateway's response writer).
+
+/** A variable or setting that cannot be used. The edge prints the message and exits with status 2. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  constructor(
+    readonly variable: string,
+    reason: string,
+  ) {
+    super(`${variable}: ${reason}`);
+  }
+}
+
+export type UpstreamName = 'coinbase' | 'github-graphql' | 'github-html';
+
+/** Longest reason an UpstreamError keeps: enough for a URL and the upstream's own message. */
+const MAX_REASON_LENGTH = 500;
+
+/**
+ * Text from outside (an upstream's error message, a redirect target, a cell attribute) made safe for a
+ * log line: C0 and C1 controls (ESC sequences, BEL, CR/LF) become spaces, whitespace runs collapse and
+ * the length is capped, so one failure is always one plain line on a terminal or in a log collector.
+ */
+export function printable(text: string, max = MAX_REASON_LENGTH): string {
+  const plain = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return plain.length > max ? `${plain.slice(0, max - 1)}…` : plain;
+}
+
+/** An upstream gave no usable data: it was down, slow, refused, or answered in a shape we do not trust. */
+export class UpstreamError extends Error {
+  override readonly name = 'UpstreamError';
+  constructor(
+    readonly upstream: UpstreamName,
+    reason: string,
+    options?: { cause?: unknown; status?: number },
+  ) {
+    // Reasons quote upstream text; it is sanitised here, where every such text enters a message.
+    super(`${upstream}: ${printable(reason)}`, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.status = options?.status;
+  }
+  readonly status: number | undefined;
+}

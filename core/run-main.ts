@@ -1,0 +1,15 @@
+// The edge of a command-line program: turns main's outcome into the exit status and reports an
+// unexpected failure once, as one line without a stack.
+import { printable } from './errors.ts';
+
+export function runMain(name: string, main: () => Promise<number>): void {
+  main().then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`${name}: failed: ${printable(error instanceof Error ? error.message : String(error), 1000)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

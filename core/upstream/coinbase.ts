@@ -1,0 +1,61 @@
+// Coinbase Exchange public REST: the MON-USD ticker and hourly candles (CONTRACT §4).
+import { UpstreamError } from '../errors.ts';
+import type { Candle, Ticker } from '../market.ts';
+import { CONSTANTS } from '../routes.ts';
+import { httpGet, type HttpOptions } from './http.ts';
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
+const DECIMAL = /^\d+(?:\.\d+)?$/;
+/** Real answers are about 100 bytes (ticker) and 20 KB (300 candles); 1 MiB leaves room without trusting. */
+export const MAX_MARKET_ANSWER_BYTES = 1024 * 1024;
+
+export interface MarketClient {
+  ticker(): Promise<Ticker>;
+  candles(startSeconds: number, endSeconds: number): Promise<Candle[]>;
+}
+
+export function coinbaseClient(baseUrl: string, http: HttpOptions): MarketClient {
+  const product = `${baseUrl}/products/${CONSTANTS.product}`;
+  return {
+    async ticker() {
+      return parseTicker(await httpGet('coinbase', `${product}/ticker`, { ...http, as: 'json', maxBytes: MAX_MARKET_ANSWER_BYTES }));
+    },
+    async candles(startSeconds, endSeconds) {
+      const query = new URLSearchParams({
+        granularity: '3600',
+        start: new Date(startSeconds * 1000).toISOString(),
+        end: new Date(endSeconds * 1000).toISOString(),
+      });
+      return parseCandles(await httpGet('coinbase', `${product}/candles?${query}`, { ...http, as: 'json', maxBytes: MAX_MARKET_ANSWER_BYTES }));
+    },
+  };
+}
+
+/** Ticker prices are decimal strings; `trade_id` may be a number or a string and is not used. */
+export function parseTicker(body: unknown): Ticker {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new UpstreamError('coinbase', 'ticker answer is not an object');
+  }
+  const { price, time } = body as { price?: unknown; time?: unknown };
+  const priceText = typeof price === 'number' ? String(price) : price;
+  if (typeof priceText !== 'string' || !DECIMAL.test(priceText)) {
+    throw new UpstreamError('coinbase', `ticker price ${JSON.stringify(price)} is not a decimal`);
+  }
+  if (typeof time !== 'string' || !RFC3339.test(time) || !Number.isFinite(Date.parse(time))) {
+    throw new UpstreamError('coinbase', `ticker time ${JSON.stringify(time)} is not an RFC 3339 date-time`);
+  }
+  return { price: Number(priceText), time, timeMs: Date.parse(time) };
+}
+
+/** Rows are [time, low, high, open, close, volume] as JSON numbers, newest first (not relied upon). */
+export function parseCandles(body: unknown): Candle[] {
+  if (!Array.isArray(body)) throw new UpstreamError('coinbase', 'candles answer is not an array');
+  return body.map((row: unknown, index) => {
+    if (!Array.isArray(row) || row.length < 5 || !row.slice(0, 5).every((v) => typeof v === 'number' && Number.isFinite(v))) {
+      throw new UpstreamError('coinbase', `candle row ${index} is not [time, low, high, open, close, volume]`);
+    }
+    const [time, , , , close] = row as number[];
+    if (!Number.isInteger(time)) throw new UpstreamError('coinbase', `candle row ${index} has a non-integer time`);
+    return { time: time!, close: close! };
+  });
+}

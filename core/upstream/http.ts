@@ -1,0 +1,187 @@
+// One GET with a User-Agent, a deadline that covers every retry and the reading of the body, a cap on
+// the size of the answer, no redirects, and a small bounded retry (ky's own; nothing else wraps it, so
+// retries never stack). Failures become UpstreamErrors that say what and why.
+import ky, { HTTPError, TimeoutError } from 'ky';
+import { UpstreamError, type UpstreamName } from '../errors.ts';
+
+export interface HttpOptions {
+  userAgent: string;
+  /** Deadline for the whole request, retries and reading the body included (UPSTREAM_TIMEOUT_MS). */
+  timeoutMs: number;
+}
+
+export function userAgent(siteUrl: string): string {
+  return `public-data-preview/1.0 (+${siteUrl})`;
+}
+
+const RETRY_LIMIT = 2;
+/** An error answer is read only for its `message`; a few KiB is plenty. */
+const MAX_ERROR_BODY_BYTES = 64 * 1024;
+
+/** Retry-After as milliseconds (RFC 9110: delay-seconds or an HTTP-date), or undefined. */
+export function retryAfterMs(value: string | null, nowMs = Date.now()): number | undefined {
+  if (value === null) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const at = Date.parse(value);
+  return Number.isFinite(at) ? Math.max(0, at - nowMs) : undefined;
+}
+
+export async function httpGet(
+  upstream: UpstreamName,
+  url: string,
+  options: HttpOptions & { headers?: Record<string, string>; as: 'json' | 'text'; maxBytes: number },
+): Promise<unknown> {
+  const deadline = Date.now() + options.timeoutMs;
+  // One signal for the whole exchange: it aborts the connection, the retries and the body stream alike.
+  const signal = AbortSignal.timeout(options.timeoutMs);
+  const what = `GET ${url}`;
+  let response: Response;
+  try {
+    response = await ky.get(url, {
+      headers: { 'user-agent': options.userAgent, ...options.headers },
+      signal,
+      timeout: options.timeoutMs,
+      // The upstreams are fixed origins; a redirect elsewhere is an answer we do not follow (a 3xx
+      // is not ok, so ky raises it as an HTTPError, described below).
+      redirect: 'manual',
+      retry: {
+        limit: RETRY_LIMIT,
+        methods: ['get'],
+        statusCodes: [408, 429, 500, 502, 503, 504],
+        afterStatusCodes: [429, 503],
+        backoffLimit: 1000,
+        // Honour Retry-After only while it fits the deadline; past it, fail now rather than time out later.
+        shouldRetry: ({ error }) => {
+          if (!(error instanceof HTTPError)) return undefined;
+          const wait = retryAfterMs(error.response.headers.get('retry-after'));
+          return wait !== undefined && Date.now() + wait >= deadline ? false : undefined;
+        },
+      },
+    });
+  } catch (error) {
+    throw await describeFailure(upstream, what, error, options.timeoutMs, signal);
+  }
+  const body = await readBody(upstream, what, response, { maxBytes: options.maxBytes, signal, timeoutMs: options.timeoutMs });
+  const text = new TextDecoder().decode(body);
+  if (options.as === 'text') return text;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new UpstreamError(upstream, `${what}: answer is not JSON`, { cause: error, status: response.status });
+  }
+}
+
+class BodyTooLarge extends Error {
+  override readonly name = 'BodyTooLarge';
+}
+
+/**
+ * The body of `response`, read as a stream and given up as soon as it passes `maxBytes` (or announces
+ * more with Content-Length), so a huge or endless answer costs at most that much memory. A body still
+ * arriving when `signal` fires is a timeout, like a slow answer.
+ */
+export async function readBody(
+  upstream: UpstreamName,
+  what: string,
+  response: Response,
+  limits: { maxBytes: number; signal?: AbortSignal | null; timeoutMs: number },
+): Promise<Uint8Array<ArrayBuffer>> {
+  try {
+    return await readCapped(response, limits.maxBytes);
+  } catch (error) {
+    if (error instanceof BodyTooLarge) {
+      throw new UpstreamError(upstream, `${what}: answer larger than ${limits.maxBytes} bytes`, { cause: error, status: response.status });
+    }
+    if (limits.signal?.aborted || isAbort(error)) {
+      throw new UpstreamError(upstream, `${what} timed out after ${limits.timeoutMs} ms`, { cause: error });
+    }
+    throw new UpstreamError(upstream, `${what}: body could not be read`, { cause: error, status: response.status });
+  }
+}
+
+async function readCapped(response: Response, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
+  const declared = response.headers.get('content-length');
+  if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > maxBytes) {
+    void response.body?.cancel().catch(() => undefined);
+    throw new BodyTooLarge(`Content-Length ${declared}`);
+  }
+  if (response.body === null) return new Uint8Array(0);
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      void reader.cancel().catch(() => undefined);
+      throw new BodyTooLarge(`more than ${maxBytes} bytes received`);
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
+}
+
+function isAbort(error: unknown): boolean {
+  return error instanceof TimeoutError || (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'));
+}
+
+/** RFC 9110 §15.4: 301, 302, 303, 307 and 308 carry a Location to follow; we never follow it. */
+export function redirectReason(what: string, response: Response): string | undefined {
+  if (response.status < 300 || response.status > 399 || response.status === 304) return undefined;
+  const location = response.headers.get('location');
+  return `${what} redirected (${response.status}) to ${location === null ? 'no Location' : location.slice(0, 200)}; redirects are not followed`;
+}
+
+/**
+ * A fetch for clients that read the body themselves (@octokit/graphql): redirects are refused and the
+ * body is read here, capped and under the request's own signal, then handed over from memory.
+ */
+export function guardedFetch(upstream: UpstreamName, limits: { maxBytes: number; timeoutMs: number }): typeof fetch {
+  return async (input, init) => {
+    const request = new Request(input, init);
+    const what = `${request.method} ${new URL(request.url).pathname}`;
+    const response = await fetch(request, { redirect: 'manual' });
+    const redirected = redirectReason(what, response);
+    if (redirected !== undefined) {
+      void response.body?.cancel().catch(() => undefined);
+      throw new UpstreamError(upstream, redirected, { status: response.status });
+    }
+    const body = await readBody(upstream, what, response, { ...limits, signal: init?.signal });
+    // Fetch: 204, 205 and 304 are null-body statuses; a Response with one cannot carry a body.
+    const nullBody = response.status === 204 || response.status === 205 || response.status === 304;
+    return new Response(nullBody ? null : body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+}
+
+async function describeFailure(upstream: UpstreamName, what: string, error: unknown, timeoutMs: number, signal: AbortSignal): Promise<UpstreamError> {
+  if (error instanceof HTTPError) {
+    const { response } = error;
+    const status = response.status;
+    const redirected = redirectReason(what, response);
+    if (redirected !== undefined) {
+      void response.body?.cancel().catch(() => undefined);
+      return new UpstreamError(upstream, redirected, { cause: error, status });
+    }
+    let message = '';
+    try {
+      const text = new TextDecoder().decode(await readBody(upstream, what, response, { maxBytes: MAX_ERROR_BODY_BYTES, signal, timeoutMs }));
+      const body = JSON.parse(text) as { message?: unknown };
+      if (typeof body?.message === 'string') message = `: ${body.message.slice(0, 200)}`;
+    } catch {
+      // not a (small) JSON error body; the status says enough
+    }
+    return new UpstreamError(upstream, `${what} answered ${status}${message}`, { cause: error, status });
+  }
+  if (isAbort(error)) {
+    return new UpstreamError(upstream, `${what} timed out after ${timeoutMs} ms`, { cause: error });
+  }
+  const reason = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
+  return new UpstreamError(upstream, `${what} failed: ${reason}`, { cause: error });
+}

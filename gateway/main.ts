@@ -1,0 +1,75 @@
+// `npm start`: the gateway as a program. The only place that prints startup failures and picks exit
+// statuses: 2 for an invalid variable (CONTRACT §2), 1 when it cannot start, 0 after a clean shutdown.
+import { existsSync } from 'node:fs';
+import { build } from '../builders/build.ts';
+import { loadConfig, type Config } from '../core/config.ts';
+import { ConfigError } from '../core/errors.ts';
+import { oneLine } from './error-lines.ts';
+import { startGateway, type Gateway } from './server.ts';
+
+const err = (line: string) => void process.stderr.write(`gateway: ${oneLine(line)}\n`);
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+async function main(): Promise<number | undefined> {
+  let config: Config;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      err(`invalid configuration: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
+  const { distDir } = config;
+
+  if (!existsSync(distDir)) {
+    // A fresh clone: build the site first (CONTRACT §1), then serve whatever could be built. The build
+    // reports each snapshot it could not write in one line naming the upstream and the reason.
+    err(`${distDir} is missing; building it first (a data route whose snapshot cannot be built asks its upstream per request)`);
+    await build(config, { outDir: distDir, nowMs: Date.now(), log: () => {}, warn: (line) => err(line) });
+  }
+
+  let gateway: Gateway;
+  try {
+    gateway = await startGateway(config, { distDir });
+  } catch (error) {
+    err(`cannot start: ${message(error)}`);
+    return 1;
+  }
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    gateway.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        err(`shutdown after ${signal} failed: ${message(error)}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+  return undefined;
+}
+
+process.on('uncaughtException', (error) => {
+  err(`unexpected error: ${message(error)}`);
+  process.exit(1);
+});
+process.on('unhandledRejection', (error) => {
+  err(`unexpected error: ${message(error)}`);
+  process.exit(1);
+});
+
+main().then(
+  (code) => {
+    if (code !== undefined) process.exit(code);
+  },
+  (error: unknown) => {
+    err(`cannot start: ${message(error)}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,57 @@
+// The live market preview: the ticker is fetched for every request (no cache of any kind), the candle
+// history is reused for at most five minutes and fetched once for all requests that need it meanwhile.
+import type { Config } from '../core/config.ts';
+import type { Candle } from '../core/market.ts';
+import { CONSTANTS, dataResource } from '../core/routes.ts';
+import type { Validator } from '../core/schemas.ts';
+import { fetchMarketData, type Sources } from '../core/sources.ts';
+import { singleFlight } from './single-flight.ts';
+
+export interface MarketRoute {
+  /** The serialised MarketData of this instant; rejects when the upstream gave no usable data. */
+  body(): Promise<Buffer>;
+}
+
+interface CandleHistory {
+  rows: Candle[];
+  fetchedAtMs: number;
+}
+
+export function marketRoute(sources: Sources, config: Config, validator: Validator, now: () => number): MarketRoute {
+  const reuseMs = CONSTANTS.candleReuseSeconds * 1000;
+  let history: CandleHistory | undefined;
+  const flight = singleFlight<CandleHistory>();
+
+  const candles = (startSeconds: number, endSeconds: number, nowMs: number): Promise<CandleHistory> => {
+    if (history !== undefined && nowMs - history.fetchedAtMs < reuseMs && nowMs >= history.fetchedAtMs) return Promise.resolve(history);
+    return (
+      flight.pending ??
+      flight.start(() =>
+        sources.market.candles(startSeconds, endSeconds).then((rows) => {
+          // Age counts from when the fetch began: the rows cannot be newer than that.
+          history = { rows, fetchedAtMs: nowMs };
+          return history;
+        }),
+      )
+    );
+  };
+
+  return {
+    async body() {
+      const nowMs = now();
+      let used: CandleHistory | undefined;
+      try {
+        const data = await fetchMarketData(sources, config, nowMs, async (start, end) => {
+          used = await candles(start, end, nowMs);
+          return used.rows;
+        });
+        validator.validate(dataResource('market').schema, data);
+        return Buffer.from(JSON.stringify(data));
+      } catch (error) {
+        // History that made an unusable answer is not reused: the next request fetches it again.
+        if (used !== undefined && history === used) history = undefined;
+        throw error;
+      }
+    },
+  };
+}

@@ -1,0 +1,219 @@
+// The request handler: one lookup in a table built at start decides every response. Data routes pass
+// the quota first, then their live source; everything else is a prepared static answer.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ALLOW_HEADER, CACHE_CONTROL, DATA_METHODS, DATA_PATHS, dataResource, type DataResource } from '../core/routes.ts';
+import { secondsUntil } from '../core/toronto-calendar.ts';
+import type { AccessLog } from './access-log.ts';
+import type { ClientIdentity } from './client-identity.ts';
+import type { ContributionsRoute } from './contributions-route.ts';
+import type { MarketRoute } from './market-route.ts';
+import { EXPOSED_HEADERS, sendProblem as writeProblem, type PreparedProblem, type Problems } from './problem-response.ts';
+import { DISABLED_QUOTA, type Quota, type QuotaDecision, type QuotaOutcome } from './quota.ts';
+import { choose, noneMatch, notModifiedHeaders, variantHeaders } from './representation.ts';
+import { decodePath, isApiPath, rawPath } from './request-path.ts';
+import { COMMON_HEADERS, type StaticEntry, type StaticTable } from './static-files.ts';
+
+export interface HandlerDeps {
+  table: StaticTable;
+  problems: Problems;
+  quota: Quota;
+  identify: ClientIdentity;
+  market: MarketRoute;
+  contributions: ContributionsRoute;
+  now: () => number;
+  log: AccessLog;
+  /** One line on stderr. */
+  reportError: (line: string) => void;
+  /** True once shutdown began: responses then close their connection. */
+  closing: () => boolean;
+}
+
+type Route = { kind: 'data'; resource: DataResource } | { kind: 'static'; entry: StaticEntry };
+
+interface Exchange {
+  path: string;
+  quota: QuotaOutcome | '-';
+}
+
+const PLAIN = 'text/plain; charset=utf-8';
+const plain = (status: number, text: string, extra: string[] = []) => {
+  const body = Buffer.from(text);
+  return { status, body, headers: ['Content-Type', PLAIN, 'Content-Length', String(body.length), 'Cache-Control', CACHE_CONTROL.problem, ...COMMON_HEADERS, ...extra] };
+};
+const NOT_FOUND_TEXT = plain(404, 'Not found\n');
+const METHOD_NOT_ALLOWED_TEXT = plain(405, `Method not allowed: this site answers ${DATA_METHODS.join(' and ')} only.\n`, ['Allow', ALLOW_HEADER]);
+const INTERNAL_ERROR_TEXT = plain(500, 'Internal server error\n');
+
+/**
+ * CORS preflight (Fetch standard §3.2.2). Simple GETs need none; a script that adds its own headers
+ * triggers one, and a 405 would make the browser fail the real request for no reason. The answer
+ * allows GET and HEAD from any origin and no extra request headers.
+ */
+const PREFLIGHT_HEADERS = [
+  'Access-Control-Allow-Origin',
+  '*',
+  'Access-Control-Allow-Methods',
+  ALLOW_HEADER,
+  'Access-Control-Max-Age',
+  '86400',
+  'Content-Length',
+  '0',
+];
+
+const DATA_COMMON = [...COMMON_HEADERS, ...EXPOSED_HEADERS];
+
+export function requestHandler(deps: HandlerDeps): (req: IncomingMessage, res: ServerResponse) => void {
+  const { table, problems, quota, identify, market, contributions, now, log, reportError } = deps;
+
+  const marketResource = dataResource('market');
+  const contributionsResource = dataResource('contributions');
+  const routes = new Map<string, Route>();
+  for (const [path, entry] of table.routes) routes.set(path, { kind: 'static', entry });
+  for (const [path, resource] of DATA_PATHS) routes.set(path, { kind: 'data', resource });
+
+  const head = (res: ServerResponse, status: number, headers: readonly string[]) => {
+    if (deps.closing()) res.shouldKeepAlive = false;
+    res.writeHead(status, headers as string[]);
+  };
+
+  const sendProblem = (res: ServerResponse, p: PreparedProblem, extra?: readonly string[]) => {
+    if (deps.closing()) res.shouldKeepAlive = false;
+    writeProblem(res, p, extra);
+  };
+
+  const notFound = (req: IncomingMessage, res: ServerResponse, path: string) => {
+    if (isApiPath(path)) return sendProblem(res, problems.routeNotFound);
+    const page = table.notFound;
+    if (page === undefined) {
+      head(res, 404, NOT_FOUND_TEXT.headers);
+      return res.end(NOT_FOUND_TEXT.body);
+    }
+    const v = choose(page.rep, req.headers['accept-encoding']);
+    head(res, 404, v.ok);
+    res.end(v.body);
+  };
+
+  const serveStatic = (req: IncomingMessage, res: ServerResponse, entry: StaticEntry) => {
+    const v = choose(entry.rep, req.headers['accept-encoding']);
+    if (noneMatch(req.headers['if-none-match'], v.etag)) {
+      head(res, 304, v.notModified);
+      return res.end();
+    }
+    head(res, 200, v.ok);
+    res.end(v.body);
+  };
+
+  const upstreamFailed = (res: ServerResponse, resource: DataResource, decision: QuotaDecision, error: unknown) => {
+    reportError(`${resource.id}: ${error instanceof Error ? error.message : String(error)}`);
+    sendProblem(res, problems.upstream[resource.id], decision.headers);
+  };
+
+  const serveMarket = (res: ServerResponse, decision: QuotaDecision) => {
+    market.body().then(
+      (body) => {
+        const headers = ['Content-Type', marketResource.contentType, 'Content-Length', String(body.length), 'Cache-Control', CACHE_CONTROL.market, ...DATA_COMMON];
+        if (decision.headers) headers.push(...decision.headers);
+        head(res, 200, headers);
+        res.end(body);
+      },
+      (error: unknown) => upstreamFailed(res, marketResource, decision, error),
+    );
+  };
+
+  const serveContributions = (req: IncomingMessage, res: ServerResponse, decision: QuotaDecision) => {
+    const answer = ({ rep, expiresAtMs }: Awaited<ReturnType<ContributionsRoute['current']>>) => {
+      // SPEC: s-maxage is the whole seconds to the next Toronto midnight; under quota the response
+      // carries per-client values and must stay out of shared caches.
+      const cacheControl = decision.headers ? CACHE_CONTROL.perClient : CACHE_CONTROL.contributions(secondsUntil(expiresAtMs, now()));
+      const extra = decision.headers ? [...DATA_COMMON, ...decision.headers] : DATA_COMMON;
+      const v = choose(rep, req.headers['accept-encoding']);
+      if (noneMatch(req.headers['if-none-match'], v.etag)) {
+        head(res, 304, notModifiedHeaders(rep, v, cacheControl, extra));
+        return res.end();
+      }
+      head(res, 200, variantHeaders(rep, v, cacheControl, extra));
+      res.end(v.body);
+    };
+    let current: ReturnType<ContributionsRoute['current']>;
+    try {
+      current = contributions.current();
+    } catch (error) {
+      return upstreamFailed(res, contributionsResource, decision, error);
+    }
+    if (current instanceof Promise) current.then(answer, (error: unknown) => upstreamFailed(res, contributionsResource, decision, error));
+    else answer(current);
+  };
+
+  const serveData = (req: IncomingMessage, res: ServerResponse, resource: DataResource, exchange: Exchange) => {
+    // CONTRACT §3: the request is counted before anything else is done.
+    const proceed = (decision: QuotaDecision) => {
+      exchange.quota = decision.outcome;
+      // Only a configured quota limits a request, and with one the 429 is prepared.
+      if (decision.outcome === 'limited') return sendProblem(res, problems.rateLimited!, decision.headers);
+      if (resource.id === 'market') serveMarket(res, decision);
+      else serveContributions(req, res, decision);
+    };
+    // Without a quota the client need not even be identified.
+    const decision = quota === DISABLED_QUOTA ? DISABLED_QUOTA.check(null) : quota.check(identify(req));
+    if (decision instanceof Promise) decision.then(proceed, (error: unknown) => fail(res, error));
+    else proceed(decision);
+  };
+
+  const fail = (res: ServerResponse, error: unknown) => {
+    reportError(`request failed: ${error instanceof Error ? error.message : String(error)}`);
+    if (res.headersSent) return res.destroy();
+    head(res, INTERNAL_ERROR_TEXT.status, INTERNAL_ERROR_TEXT.headers);
+    res.end(INTERNAL_ERROR_TEXT.body);
+  };
+
+  const wrongMethod = (req: IncomingMessage, res: ServerResponse, api: boolean) => {
+    if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) {
+      head(res, 204, PREFLIGHT_HEADERS);
+      return res.end();
+    }
+    if (api) return sendProblem(res, problems.methodNotAllowed);
+    head(res, 405, METHOD_NOT_ALLOWED_TEXT.headers);
+    res.end(METHOD_NOT_ALLOWED_TEXT.body);
+  };
+
+  return (req, res) => {
+    const started = performance.now();
+    const raw = rawPath(req.url ?? '/');
+    const exchange: Exchange = { path: raw, quota: '-' };
+    res.once('close', () => {
+      log.record({
+        method: req.method ?? '',
+        path: exchange.path,
+        status: res.statusCode,
+        durationMs: performance.now() - started,
+        quota: exchange.quota,
+        aborted: !res.writableFinished,
+      });
+    });
+    // A body on GET or HEAD means nothing here (RFC 9110 §9.3.1); read and drop it so the connection
+    // stays usable, without buffering it.
+    if (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined) req.resume();
+    try {
+      let path = raw;
+      let route = routes.get(path);
+      if (route === undefined && path.includes('%')) {
+        const decoded = decodePath(path);
+        if (decoded !== null) {
+          path = decoded;
+          route = routes.get(decoded);
+        }
+      }
+      const method = req.method;
+      const readable = method === 'GET' || method === 'HEAD';
+      if (route === undefined) return notFound(req, res, path);
+      if (route.kind === 'data') {
+        if (!readable) return wrongMethod(req, res, true);
+        return serveData(req, res, route.resource, exchange);
+      }
+      if (!readable) return wrongMethod(req, res, route.entry.api);
+      serveStatic(req, res, route.entry);
+    } catch (error) {
+      fail(res, error);
+    }
+  };
+}

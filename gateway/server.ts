@@ -1,0 +1,169 @@
+// The gateway's lifecycle: everything is prepared before the port opens (file table, problems, quota
+// store, validators), and close() stops accepting, lets in-flight requests finish, then closes the store.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Config } from '../core/config.ts';
+import { ALLOW_HEADER, dataResource } from '../core/routes.ts';
+import { createValidator } from '../core/schemas.ts';
+import { createSources, type Sources } from '../core/sources.ts';
+import { accessLog } from './access-log.ts';
+import { clientIdentity } from './client-identity.ts';
+import { contributionsRoute } from './contributions-route.ts';
+import { marketRoute } from './market-route.ts';
+import { prepareProblems } from './problem-response.ts';
+import { createQuota, DISABLED_QUOTA, type Quota, type QuotaStore } from './quota.ts';
+import { memoryQuotaStore } from './quota-memory-store.ts';
+import { redisQuotaStore } from './quota-redis-store.ts';
+import { requestHandler } from './request-handler.ts';
+import { oneLine, throttledLines } from './error-lines.ts';
+import { fdWriter } from './log-writer.ts';
+import { loadStaticFiles } from './static-files.ts';
+
+export interface GatewayOptions {
+  /** The built site; read once, here. */
+  distDir: string;
+  /** The clock of every time rule (quota windows, candle reuse, Toronto midnight). Default Date.now. */
+  now?: () => number;
+  /** Upstream clients; default createSources(config). */
+  sources?: Sources;
+  /** Where the `listening on` line and the access log go. Default process.stdout. */
+  stdout?: (chunk: string) => void;
+  /** Where error lines go. Default process.stderr. */
+  stderr?: (chunk: string) => void;
+  /** Prefix of quota keys in Redis (tests give each run its own). */
+  quotaKeyPrefix?: string;
+  /** How long start waits for the first Redis connection before serving without it. Default 1000 ms. */
+  redisConnectWaitMs?: number;
+  /** Grace period of close() for in-flight requests before connections are cut. Default 10 s. */
+  shutdownGraceMs?: number;
+  /** Overrides of SERVER_LIMITS (tests shorten the timeouts). */
+  limits?: Partial<Record<keyof typeof SERVER_LIMITS, number>>;
+}
+
+export interface Gateway {
+  /** http://host:port with the actual port. */
+  url: string;
+  port: number;
+  server: Server;
+  close(): Promise<void>;
+}
+
+/** Socket-level limits (node:http): slow or oversized clients are cut off rather than held. */
+export const SERVER_LIMITS = {
+  /** RFC 9112 leaves limits to the server; 16 KiB of headers is Node's default and plenty here. */
+  maxHeaderSize: 16 * 1024,
+  headersTimeout: 10_000,
+  requestTimeout: 30_000,
+  keepAliveTimeout: 5_000,
+  /** How often the two timeouts above are enforced; node's default (30 s) lets slowloris clients sit 40 s. */
+  connectionsCheckingInterval: 1_000,
+} as const;
+
+export async function startGateway(config: Config, options: GatewayOptions): Promise<Gateway> {
+  const now = options.now ?? Date.now;
+  const stdoutWriter = options.stdout === undefined ? fdWriter(1) : undefined;
+  const stdout = options.stdout ?? ((chunk: string) => stdoutWriter!.write(chunk));
+  const stderrWriter = options.stderr === undefined ? fdWriter(2) : undefined;
+  const stderr = options.stderr ?? ((chunk: string) => stderrWriter!.write(chunk));
+  const plainLine = (line: string) => stderr(`gateway: ${oneLine(line)}\n`);
+  // Throttled on the real clock: the injected one may stand still in tests.
+  const errorLine = throttledLines(plainLine, () => performance.now());
+
+  const table = loadStaticFiles(options.distDir);
+  const validator = createValidator();
+  const sources = options.sources ?? createSources(config);
+
+  let store: QuotaStore | undefined;
+  let quota: Quota = DISABLED_QUOTA;
+  if (config.rateLimitQuota !== undefined) {
+    if (config.rateLimitRedisUrl !== undefined) {
+      // State changes are rare by construction (one line per outage and recovery): never throttled.
+      const redis = redisQuotaStore(config.rateLimitRedisUrl, { onStateChange: plainLine });
+      await redis.ready(options.redisConnectWaitMs ?? 1000);
+      store = redis;
+    } else {
+      store = memoryQuotaStore(now);
+    }
+    quota = createQuota({
+      quota: config.rateLimitQuota,
+      windowSeconds: config.rateLimitWindow,
+      store,
+      now,
+      keyPrefix: options.quotaKeyPrefix,
+      onUnavailable: (reason) => errorLine(`quota store skipped: ${reason}`),
+    });
+  }
+
+  // The v1 file; its alias holds the same bytes.
+  const contributionsSnapshot = table.snapshots.get(dataResource('contributions').snapshotFiles[0]!);
+  const log = accessLog(stdout, now);
+  let closing = false;
+  const handler = requestHandler({
+    table,
+    problems: prepareProblems(config.siteUrl, config.rateLimitQuota === undefined ? undefined : { quota: config.rateLimitQuota, window: config.rateLimitWindow }),
+    quota,
+    identify: clientIdentity(config.trustProxy),
+    market: marketRoute(sources, config, validator, now),
+    contributions: contributionsRoute(sources, config, validator, now, {
+      snapshot: contributionsSnapshot,
+      onSnapshotRejected: (reason) => errorLine(`contribution snapshot in dist/ not used: ${reason}`),
+    }),
+    now,
+    log,
+    reportError: errorLine,
+    closing: () => closing,
+  });
+
+  const server = createServer({ ...SERVER_LIMITS, ...options.limits, noDelay: true }, handler);
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    // Malformed requests get a bare status line, never Node's message or anything of the request.
+    const httpMessage = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (error.code === 'ECONNRESET' || !socket.writable || httpMessage?.headersSent) return void socket.destroy();
+    const status =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? '431 Request Header Fields Too Large'
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? '408 Request Timeout'
+          : '400 Bad Request';
+    socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  });
+  // CONNECT is not a request for a resource here (RFC 9110 §9.3.6); node hands it over as a raw socket.
+  server.on('connect', (_req, socket: Socket) => {
+    socket.end(`HTTP/1.1 405 Method Not Allowed\r\nAllow: ${ALLOW_HEADER}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  // After start, an accept error (EMFILE under a connection flood) is reported, not fatal.
+  server.on('error', (error: Error) => errorLine(`server: ${error.message}`));
+
+  const port = (server.address() as AddressInfo).port;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const url = `http://${host}:${port}`;
+  stdout(`listening on ${url}\n`);
+
+  let closed: Promise<void> | undefined;
+  const close = () => {
+    closed ??= (async () => {
+      closing = true;
+      const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Keep-alive connections close as soon as they are idle; busy ones finish their response first.
+      server.closeIdleConnections();
+      const sweep = setInterval(() => server.closeIdleConnections(), 50);
+      const grace = setTimeout(() => server.closeAllConnections(), options.shutdownGraceMs ?? 10_000);
+      await drained;
+      clearInterval(sweep);
+      clearTimeout(grace);
+      await store?.close();
+      log.flush();
+      await Promise.all([stdoutWriter?.drain(), stderrWriter?.drain()]);
+    })();
+    return closed;
+  };
+  return { url, port, server, close };
+}

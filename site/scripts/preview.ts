@@ -1,0 +1,40 @@
+// Browser script of the home page: redraws the market and calendar figures from the live API when it
+// is reachable. The page already shows the build-time snapshot (and reads fine with scripts off), so
+// every failure here (offline, 404 on a static host, 502 from the gateway, a malformed answer) just
+// keeps what is on the page: nothing is thrown and nothing is written to the console.
+import { contributionsBodyHtml, isContributions, isMarketData, marketBodyHtml } from '../../builders/site/preview.ts';
+
+async function fetchJson(url: string): Promise<unknown> {
+  try {
+    const response = await fetch(url, { headers: { accept: 'application/json' }, cache: 'no-store' });
+    if (!response.ok) return null;
+    return (await response.json()) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+async function refresh<T>(figure: HTMLElement, accept: (v: unknown) => v is T, render: (v: T) => string): Promise<void> {
+  const source = figure.dataset.source;
+  const body = figure.querySelector<HTMLElement>('[data-preview-body]');
+  const status = figure.querySelector<HTMLElement>('[data-preview-status]');
+  if (!source || !body) return;
+  const data = await fetchJson(source);
+  if (!accept(data)) return;
+  body.innerHTML = render(data);
+  figure.dataset.refreshed = 'true';
+  if (status) status.textContent = `Refreshed from ${source} at ${new Date().toISOString().slice(11, 19)} UTC.`;
+}
+
+function start(): void {
+  const market = document.querySelector<HTMLElement>('[data-preview="market"]');
+  const calendar = document.querySelector<HTMLElement>('[data-preview="contributions"]');
+  const jobs: Array<Promise<void>> = [];
+  if (market) jobs.push(refresh(market, isMarketData, marketBodyHtml));
+  if (calendar) jobs.push(refresh(calendar, isContributions, contributionsBodyHtml));
+  // Swallow anything unexpected too: a preview refresh is never worth an error on the reader's console.
+  void Promise.all(jobs).catch(() => undefined);
+}
+
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
+else start();

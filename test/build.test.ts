@@ -1,0 +1,141 @@
+// `npm run build` as a program: exit statuses, snapshots on disk, nothing partial (CONTRACT §1).
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createValidator } from '../core/schemas.ts';
+import { startFakeUpstreams, type FakeUpstreams, type GithubMode, type MarketMode } from './fakes/upstreams.ts';
+import { listFiles } from './helpers/files.ts';
+import { runProgram, upstreamEnv } from './helpers/run.ts';
+
+const validator = createValidator();
+let fake: FakeUpstreams;
+let out: string;
+
+beforeAll(async () => {
+  fake = await startFakeUpstreams({ slowMs: 5000 });
+});
+afterAll(async () => {
+  await fake.close();
+});
+beforeEach(async () => {
+  fake.market.mode = 'ok';
+  fake.github.mode = 'ok';
+  fake.resetCalls();
+  out = await mkdtemp(join(tmpdir(), 'dist-'));
+  return () => rm(out, { recursive: true, force: true });
+});
+
+const build = (env: Record<string, string | undefined> = {}) =>
+  runProgram('build', ['--out', out], { ...upstreamEnv(fake.url), UPSTREAM_TIMEOUT_MS: '1500', ...env });
+
+const readJson = async (file: string) => JSON.parse(await readFile(join(out, file), 'utf8')) as Record<string, unknown>;
+const exists = (file: string) => stat(join(out, file)).then(() => true, () => false);
+
+describe('npm run build', () => {
+  it('writes both snapshots at the v1 and alias paths, schema-valid and byte-identical, and exits 0', async () => {
+    const result = await build();
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const market = await readJson('api/v1/mon-price');
+    validator.validate('MarketData', market);
+    expect(await readFile(join(out, 'api/mon-price'), 'utf8')).toBe(await readFile(join(out, 'api/v1/mon-price'), 'utf8'));
+    const calendar = await readJson('api/v1/github-contributions');
+    validator.validate('GitHubContributions', calendar);
+    expect(calendar.username).toBe('octocat');
+    expect(await readFile(join(out, 'api/github-contributions'), 'utf8')).toBe(await readFile(join(out, 'api/v1/github-contributions'), 'utf8'));
+    // one progress line per artifact, with its size
+    expect(result.stdout).toMatch(/api\/v1\/mon-price\s+[\d.]+ (kB|B)/);
+    expect(fake.requests.every((r) => typeof r.headers['user-agent'] === 'string' && r.headers['user-agent'].length > 0)).toBe(true);
+  });
+
+  it('uses SOURCE_DATE_EPOCH as now', async () => {
+    const epoch = Math.floor(Date.now() / 1000) - 3 * 86_400;
+    const result = await build({ SOURCE_DATE_EPOCH: String(epoch) });
+    expect(result.code).toBe(0);
+    const market = await readJson('api/v1/mon-price');
+    const points = market.points as Array<{ time: number }>;
+    // the candles end at the epoch's hour; the ticker (real clock in the fake) follows as the newest point
+    expect(points.at(-2)!.time).toBeLessThanOrEqual(epoch);
+    expect(points[0]!.time).toBeGreaterThanOrEqual(epoch - 604_800);
+    const calendar = await readJson('api/v1/github-contributions');
+    const torontoDate = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Toronto' }).format(new Date(epoch * 1000));
+    expect(calendar.endDate).toBe(torontoDate);
+  });
+
+  it('reads the GraphQL source when GITHUB_TOKEN is set, and gives the same payload as the HTML source', async () => {
+    const epoch = String(Math.floor(Date.now() / 1000));
+    expect((await build({ SOURCE_DATE_EPOCH: epoch })).code).toBe(0);
+    const fromHtml = await readJson('api/v1/github-contributions');
+    expect(fake.calls.html).toBe(1);
+    expect(fake.calls.graphql).toBe(0);
+    expect((await build({ SOURCE_DATE_EPOCH: epoch, GITHUB_TOKEN: 'test-token' })).code).toBe(0);
+    expect(fake.calls.graphql).toBe(1);
+    const graphqlRequest = fake.requests.find((r) => r.url === '/graphql')!;
+    expect(graphqlRequest.headers.authorization).toBe('bearer test-token');
+    expect(await readJson('api/v1/github-contributions')).toEqual(fromHtml);
+  });
+
+  const marketFailures: MarketMode[] = ['down', 'slow', 'garbage', 'not-json', 'rate-limited', 'server-error', 'not-found', 'bad-price', 'bad-time', 'no-candles'];
+  it.each(marketFailures)('market upstream %s: exit 1, no market snapshot, the calendar still written', async (mode) => {
+    fake.market.mode = mode;
+    const result = await build();
+    expect(result.code).toBe(1);
+    expect(await exists('api/v1/mon-price')).toBe(false);
+    expect(await exists('api/mon-price')).toBe(false);
+    validator.validate('GitHubContributions', await readJson('api/v1/github-contributions'));
+    const lines = result.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/coinbase/);
+    expect((await listFiles(out)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  const githubFailures: GithubMode[] = ['down', 'slow', 'garbage', 'rate-limited', 'server-error', 'markup-drift', 'missing-day', 'unknown-account'];
+  it.each(githubFailures)('HTML calendar %s: exit 1, no calendar snapshot, the market still written', async (mode) => {
+    fake.github.mode = mode;
+    const result = await build();
+    expect(result.code).toBe(1);
+    expect(await exists('api/v1/github-contributions')).toBe(false);
+    expect(await exists('api/github-contributions')).toBe(false);
+    validator.validate('MarketData', await readJson('api/v1/mon-price'));
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(/github-html/);
+  });
+
+  it.each<GithubMode>(['garbage', 'rate-limited', 'markup-drift', 'missing-day', 'unknown-account', 'bad-token'])(
+    'GraphQL calendar %s: exit 1 naming github-graphql',
+    async (mode) => {
+      fake.github.mode = mode;
+      const result = await build({ GITHUB_TOKEN: 'test-token' });
+      expect(result.code).toBe(1);
+      expect(await exists('api/v1/github-contributions')).toBe(false);
+      expect(result.stderr).toMatch(/github-graphql/);
+      expect(result.stderr).not.toContain('test-token');
+    },
+  );
+
+  it('removes a snapshot left by an earlier build when its upstream now fails', async () => {
+    expect((await build()).code).toBe(0);
+    fake.market.mode = 'server-error';
+    expect((await build()).code).toBe(1);
+    expect(await exists('api/v1/mon-price')).toBe(false);
+    expect(await exists('api/v1/github-contributions')).toBe(true);
+  });
+
+  it.each([
+    ['RATE_LIMIT_QUOTA', '0'],
+    ['RATE_LIMIT_QUOTA', 'abc'],
+    ['PORT', '70000'],
+    ['MARKET_API_URL', 'not a url'],
+    ['SITE_URL', 'ftp://example.org'],
+    ['UPSTREAM_TIMEOUT_MS', '-5'],
+    ['GITHUB_ACCOUNT', 'bad/name'],
+  ])('%s=%s: exit 2 with one line naming the variable, nothing written', async (variable, value) => {
+    const result = await build({ [variable]: value });
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toContain(variable);
+    expect(await listFiles(out)).toEqual([]);
+    expect(fake.calls.ticker + fake.calls.candles + fake.calls.html).toBe(0);
+  });
+});

@@ -1,0 +1,292 @@
+// The CLI's pure parts, without a process or a socket: arguments, parsing of the Markdown twins in the
+// format builders/site/twins.ts writes, the API documents, wrapping and colour rules, error lines, what
+// is left of a hostile site's text, and the reference the developer page embeds.
+import { describe, expect, it } from 'vitest';
+import { describeApi, operationsFromIndex, parseCatalog } from '../cli/api-docs.ts';
+import { parseArgs, parseBaseUrl } from '../cli/args.ts';
+import { COMMAND_REFERENCE, COMMANDS, WRITING } from '../cli/commands.ts';
+import { UsageError } from '../cli/errors.ts';
+import { documentUrl, httpError, oneLine } from '../cli/http.ts';
+import { CLI_REFERENCE_MARKDOWN } from '../cli/reference.ts';
+import { jsonText, printable, printableValue } from '../cli/safe-text.ts';
+import { renderMarkdown, style, table, visibleLength, wantsColor, widthOf, wrap } from '../cli/terminal.ts';
+import { parseProfile, parseSkills, parseTwin, parseWriting, parseWritings, UnexpectedBody } from '../cli/twin.ts';
+
+const DEFAULT = 'https://ada.example';
+
+describe('arguments', () => {
+  it('reads a command, --json and --base-url in any order, with = or a separate value', () => {
+    expect(parseArgs(['--json', 'skills', '--base-url=http://h:1/p'], DEFAULT)).toMatchObject({ kind: 'command', command: 'skills', json: true, slug: null });
+    const inv = parseArgs(['writings', 'a-slug', '--base-url', 'http://h:1'], DEFAULT);
+    expect(inv).toMatchObject({ command: 'writings', slug: 'a-slug', json: false });
+    expect(inv.kind === 'command' && inv.baseUrl.href).toBe('http://h:1/');
+    expect(parseArgs(['profile'], DEFAULT)).toMatchObject({ timeoutMs: 10_000 });
+    expect(parseArgs(['profile', '--timeout', '0.25'], DEFAULT)).toMatchObject({ timeoutMs: 250 });
+  });
+
+  it('uses the baked-in default site', () => {
+    const inv = parseArgs(['api'], DEFAULT);
+    expect(inv.kind === 'command' && inv.baseUrl.href).toBe('https://ada.example/');
+  });
+
+  it('treats --help, -h and help as help, with --json as JSON', () => {
+    expect(parseArgs(['--help'], DEFAULT)).toEqual({ kind: 'help', json: false });
+    expect(parseArgs(['catalog', '-h'], DEFAULT)).toEqual({ kind: 'help', json: false });
+    expect(parseArgs(['help', '--json'], DEFAULT)).toEqual({ kind: 'help', json: true });
+  });
+
+  it.each([
+    [['nope'], /unknown command "nope"/],
+    [['profile', '--jsn'], /unknown option "--jsn"/],
+    [['profile', '-x'], /unknown option "-x"/],
+    [['profile', '--json=1'], /unknown option "--json"/],
+    [['profile', '--base-url'], /needs a value/],
+    [['profile', '--base-url='], /needs a value/],
+    [['profile', '--timeout', 'soon'], /--timeout "soon"/],
+    [['profile', '--base-url', 'not a url'], /is not a URL/],
+    [['skills', 'more'], /unexpected argument "more"/],
+    [['writings', 'a', 'b'], /unexpected argument "b"/],
+    [['writings', 'a/b'], /is not a writing slug/],
+    [[], /missing command/],
+  ])('%j is a usage error', (argv, message) => {
+    expect(() => parseArgs(argv, DEFAULT)).toThrow(UsageError);
+    expect(() => parseArgs(argv, DEFAULT)).toThrow(message);
+  });
+
+  it('resolves documents under a path prefix, with or without its trailing slash', () => {
+    for (const base of ['http://h/pre', 'http://h/pre/', 'http://h/pre?x=1#y']) {
+      expect(documentUrl(parseBaseUrl(base), '/index.md')).toBe('http://h/pre/index.md');
+      expect(documentUrl(parseBaseUrl(base), '.well-known/api-catalog')).toBe('http://h/pre/.well-known/api-catalog');
+    }
+    expect(documentUrl(parseBaseUrl('http://h'), 'api')).toBe('http://h/api');
+  });
+});
+
+const profileTwin = `---
+title: Ada Park
+description: Engineer.
+url: https://ada.example/
+name: Ada Park
+tagline: Data pipelines and HTTP APIs.
+location: Toronto, Canada
+github: https://github.com/octocat
+---
+
+# Ada Park
+
+Data pipelines and HTTP APIs.
+
+## About
+
+First paragraph
+on two lines.
+
+Second paragraph.
+
+## Links
+
+- [GitHub](https://github.com/octocat)
+- [Writings](https://ada.example/writings)
+`;
+
+describe('Markdown twins (front matter, then a fixed body per page)', () => {
+  it('front matter: key: value lines, values may contain colons', () => {
+    const twin = parseTwin('---\ntitle: A: B\nurl: https://x.example/a\n---\n# A\n');
+    expect(twin.meta).toEqual({ title: 'A: B', url: 'https://x.example/a' });
+    expect(twin.body).toBe('# A\n');
+    expect(parseTwin('---\r\ntitle: CRLF\r\n---\r\nbody').meta.title).toBe('CRLF');
+  });
+
+  it('rejects a body without front matter (an HTML fallback page, say)', () => {
+    expect(() => parseTwin('<!doctype html><title>x</title>')).toThrow(UnexpectedBody);
+    expect(() => parseTwin('---\ntitle: never closed\n')).toThrow(/not closed/);
+    expect(() => parseTwin('---\nnot a pair\n---\n')).toThrow(/key: value/);
+  });
+
+  it('profile: front-matter facts, About paragraphs joined, Links as label and url', () => {
+    expect(parseProfile(profileTwin, 'fallback')).toEqual({
+      url: 'https://ada.example/',
+      name: 'Ada Park',
+      tagline: 'Data pipelines and HTTP APIs.',
+      location: 'Toronto, Canada',
+      github: 'https://github.com/octocat',
+      description: 'Engineer.',
+      about: ['First paragraph on two lines.', 'Second paragraph.'],
+      links: [
+        { label: 'GitHub', url: 'https://github.com/octocat' },
+        { label: 'Writings', url: 'https://ada.example/writings' },
+      ],
+    });
+  });
+
+  it('profile without the optional keys falls back to the body and null', () => {
+    const p = parseProfile('---\ntitle: T\ndescription: D\nurl: https://a/\n---\n\n# Bo\n\nA tagline.\n', 'fb');
+    expect(p).toMatchObject({ name: 'Bo', tagline: 'A tagline.', location: null, github: null, about: [], links: [] });
+    expect(() => parseProfile('---\ntitle: T\n---\nno heading\n', 'fb')).toThrow(/names nobody/);
+  });
+
+  it('writings: one entry per "- [Title](url) — YYYY-MM-DD: summary" line, slug from the URL', () => {
+    const text = `---\ntitle: Writings\ndescription: d\nurl: https://a/writings\n---\n\n# Writings\n\n- [Static [plus] cron](https://a/writings/static-plus-cron) \u2014 2026-03-14: Why files: mostly.\n- [Old](https://a/writings/old) \u2014 2025-01-02: \n`;
+    expect(parseWritings(text, 'fb')).toEqual({
+      url: 'https://a/writings',
+      writings: [
+        { slug: 'static-plus-cron', title: 'Static [plus] cron', date: '2026-03-14', summary: 'Why files: mostly.', url: 'https://a/writings/static-plus-cron' },
+        { slug: 'old', title: 'Old', date: '2025-01-02', summary: '', url: 'https://a/writings/old' },
+      ],
+    });
+    expect(parseWritings('---\ntitle: W\n---\n# Writings\n', 'fb').writings).toEqual([]);
+    // a hyphen instead of the em dash is not the format
+    expect(() => parseWritings('---\ntitle: W\n---\n- [A](https://a/writings/a) - 2026-01-01: s\n', 'fb')).toThrow(UnexpectedBody);
+  });
+
+  it('one writing: date, summary and slug from the front matter, title from "# Title", the body kept', () => {
+    const text = '---\ntitle: T\ndescription: d\nurl: https://a/writings/t\ndate: 2026-01-02\nsummary: S.\nslug: t\n---\n\n# The Title\n\nBody.\n';
+    expect(parseWriting(text, 'x', 'fb')).toEqual({ slug: 't', title: 'The Title', date: '2026-01-02', summary: 'S.', url: 'https://a/writings/t', markdown: '# The Title\n\nBody.\n' });
+    expect(() => parseWriting('---\ntitle: T\n---\n# T\n', 't', 'fb')).toThrow(/date/);
+  });
+
+  it('skills: groups of "- Skill" and "- Skill: note"', () => {
+    const text = '---\ntitle: Skills\ndescription: d\nurl: https://a/skills\n---\n\n# Skills\n\n## Languages\n\n- TypeScript: strict, ESM\n- Go\n\n## HTTP\n\n- Caching: Cache-Control: s-maxage\n';
+    expect(parseSkills(text, 'fb')).toEqual({
+      url: 'https://a/skills',
+      groups: [
+        { name: 'Languages', skills: [{ name: 'TypeScript', note: 'strict, ESM' }, { name: 'Go', note: null }] },
+        { name: 'HTTP', skills: [{ name: 'Caching', note: 'Cache-Control: s-maxage' }] },
+      ],
+    });
+  });
+});
+
+describe('API documents', () => {
+  it('reads operations from OpenAPI, the rest from the index', () => {
+    const api = describeApi(
+      'https://a/api',
+      { authentication: 'none', name: 'Idx' },
+      { url: 'https://a/openapi.json', doc: { info: { title: 'T', version: '1.0.0' }, paths: { '/api/v1/x': { get: { operationId: 'getX', summary: 'X' }, parameters: [] } } } },
+    );
+    expect(api).toMatchObject({ title: 'T', version: '1.0.0', authentication: 'none', openapi: 'https://a/openapi.json', operations: [{ method: 'GET', path: '/api/v1/x', operationId: 'getX', summary: 'X' }] });
+  });
+
+  it('without the contract, finds the /api/ routes the index names', () => {
+    const ops = operationsFromIndex({ routes: [{ path: '/api/v1/x', operationId: 'getX', title: 'X', alias: { url: 'https://a/api/x' } }], developers: 'https://a/developers' });
+    expect(ops.map((o) => o.path)).toEqual(['/api/v1/x', '/api/x']);
+  });
+
+  it('reads an RFC 9264 linkset and rejects anything else', () => {
+    const catalog = parseCatalog('u', { linkset: [{ anchor: 'https://a/api', item: [{ href: 'https://a/api/v1/x', type: 'application/json' }], 'service-doc': [{ href: 'https://a/developers', title: 'Docs' }] }] });
+    expect(catalog.linkset[0]!.links).toEqual([
+      { rel: 'item', href: 'https://a/api/v1/x', type: 'application/json', title: null },
+      { rel: 'service-doc', href: 'https://a/developers', type: null, title: 'Docs' },
+    ]);
+    expect(() => parseCatalog('u', { links: [] })).toThrow(/linkset/);
+    expect(() => parseCatalog('u', { linkset: [{ item: [] }] })).toThrow(/anchor/);
+  });
+});
+
+describe('error lines', () => {
+  it('quote an RFC 9457 problem\'s title and detail', () => {
+    const body = JSON.stringify({ type: 'https://a/developers#upstream-unavailable', title: 'Upstream data unavailable', status: 502, detail: 'No usable data.' });
+    expect(httpError('https://a/api', 502, 'Bad Gateway', 'application/problem+json', body).message).toBe('https://a/api answered 502: Upstream data unavailable: No usable data.');
+    expect(httpError('https://a/x.md', 404, 'Not Found', 'text/html', '<h1>404</h1>').message).toBe('https://a/x.md answered 404 Not Found');
+  });
+
+  it('stay on one line whatever the site sends', () => {
+    expect(oneLine('a\nb\r\n\u001b[31mc\u001b]8;;https://evil.example\u0007d')).toBe('a b cd');
+    expect(oneLine('x'.repeat(1000)).length).toBe(400);
+  });
+});
+
+describe('terminal', () => {
+  it('colours only a TTY, never with NO_COLOR set to a value (no-color.org)', () => {
+    expect(wantsColor(true, {})).toBe(true);
+    expect(wantsColor(false, {})).toBe(false);
+    expect(wantsColor(undefined, {})).toBe(false);
+    expect(wantsColor(true, { NO_COLOR: '1' })).toBe(false);
+    expect(wantsColor(true, { TERM: 'dumb' })).toBe(false);
+    expect(style({ color: false, width: 80 }, 'bold', 'x')).toBe('x');
+    expect(style({ color: true, width: 80 }, 'bold', 'x')).toBe('\u001b[1mx\u001b[22m');
+  });
+
+  it('takes the width from the terminal, then COLUMNS, then 80', () => {
+    expect(widthOf(120, { COLUMNS: '50' })).toBe(120);
+    expect(widthOf(undefined, { COLUMNS: '50' })).toBe(50);
+    expect(widthOf(undefined, { COLUMNS: 'wide' })).toBe(80);
+    expect(widthOf(undefined, {})).toBe(80);
+  });
+
+  it('wraps words to the width, keeping a long URL whole', () => {
+    expect(wrap('aa bb cc dd', 5)).toEqual(['aa bb', 'cc dd']);
+    expect(wrap('see https://example.com/a/very/long/path now', 10)).toEqual(['see', 'https://example.com/a/very/long/path', 'now']);
+  });
+
+  it('aligns columns and wraps the last one under itself, escapes not counted', () => {
+    const lines = table([['a', 'one two three four five six seven eight'], [style({ color: true, width: 0 }, 'bold', 'bbb'), 'x']], 40);
+    expect(lines).toEqual(['  a    one two three four five six seven', '       eight', '  \u001b[1mbbb\u001b[22m  x']);
+    expect(visibleLength(lines[2]!)).toBe(8);
+    // too little room for the last column: it goes under the row, indented
+    expect(table([['a-long-first-cell', 'one two three']], 30)).toEqual(['  a-long-first-cell', '      one two three']);
+  });
+
+  it('renders Markdown: list items hang, code blocks stay verbatim', () => {
+    const out = renderMarkdown({ color: false, width: 20 }, '## Head\n\n- one two three four five\n\n```\nconst  x = 1;\n```\n\nSee [docs](https://d).');
+    expect(out).toEqual(['Head', '', '• one two three four', '  five', '', '    const  x = 1;', '', 'See docs', '<https://d>.']);
+  });
+});
+
+describe('the reference on the developer page', () => {
+  it('names every command, option, exit status and --json field', () => {
+    for (const c of COMMAND_REFERENCE) {
+      expect(CLI_REFERENCE_MARKDOWN).toContain(`\`${c.synopsis}\``);
+      for (const f of c.json) expect(CLI_REFERENCE_MARKDOWN).toContain(`\`${f.name}\``);
+    }
+    for (const text of ['--json', '--base-url <url>', '--help', '| 0 |', '| 1 |', '| 2 |', 'NO_COLOR', 'npx']) expect(CLI_REFERENCE_MARKDOWN).toContain(text);
+  });
+});
+
+describe('the command list', () => {
+  it('is every command once, with writings <slug> right after writings', () => {
+    expect(COMMAND_REFERENCE.map((c) => c.synopsis)).toEqual(['profile', 'writings', 'writings <slug>', 'skills', 'api', 'catalog']);
+    expect(COMMAND_REFERENCE.filter((c) => c !== WRITING)).toEqual(COMMANDS);
+  });
+});
+
+describe('text from the site, before it reaches a terminal', () => {
+  const ESC = '\u001b';
+  const BEL = '\u0007';
+  // Every C0 control but tab and line feed, DEL and every C1 control.
+  // eslint-disable-next-line no-control-regex
+  const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+
+  it.each([
+    ['CSI: clear the screen, move the cursor, colour', `a${ESC}[2J${ESC}[1;1H${ESC}[31mb${ESC}[0m`, 'ab'],
+    ['CSI with private parameters and intermediates', `a${ESC}[?1049h${ESC}[4 qb`, 'ab'],
+    ['OSC 8 hyperlink whose target is not its text', `${ESC}]8;;https://evil.example${BEL}https://good.example${ESC}]8;;${ESC}\\`, 'https://good.example'],
+    ['OSC 52 clipboard write', `x${ESC}]52;c;cm0gLXJmIH4K${BEL}y`, 'xy'],
+    ['OSC 0 window title ended by ST', `x${ESC}]0;pwned${ESC}\\y`, 'xy'],
+    ['DCS and APC strings', `x${ESC}Pq#0;2;0;0;0${ESC}\\${ESC}_hidden${ESC}\\y`, 'xy'],
+    ['8-bit C1 CSI and OSC', `x\u009b2J\u009d52;c;AAAA\u009cy`, 'xy'],
+    ['two-byte escapes: reset, keypad, charset', `x${ESC}c${ESC}=${ESC}(0y`, 'xy'],
+    ['BEL, backspace, carriage return, NUL, DEL', `ok${BEL}\b\rover\u0000\u007f!`, 'okover!'],
+    ['an unterminated OSC ends at the line', `x${ESC}]52;c;AAAA\nnext line`, 'x\nnext line'],
+  ])('strips %s', (_name, hostile, expected) => {
+    expect(printable(hostile)).toBe(expected);
+    expect(printable(hostile)).not.toMatch(CONTROL);
+  });
+
+  it('keeps text, line feeds, tabs and non-ASCII letters; CRLF becomes LF', () => {
+    expect(printable('Café — ok\tdone\r\nnext ☃')).toBe('Café — ok\tdone\nnext ☃');
+  });
+
+  it('cleans every string of a parsed document, keys included, keeping its shape', () => {
+    const doc = { name: `A${ESC}[2JB`, links: [{ label: `L${BEL}`, url: 'https://x.example' }], n: 1, none: null, [`k${ESC}[1m`]: true };
+    expect(printableValue(doc)).toEqual({ name: 'AB', links: [{ label: 'L', url: 'https://x.example' }], n: 1, none: null, k: true });
+  });
+
+  it('--json keeps the exact strings, every control written as a \\u escape', () => {
+    const value = { s: `a${ESC}[31m\u009b\u007f\u0085b\n` };
+    const text = jsonText(value);
+    expect(text).not.toMatch(CONTROL);
+    expect(text).toContain('\\u009b');
+    expect(JSON.parse(text)).toEqual(value);
+  });
+});

@@ -1,0 +1,113 @@
+// CONTRACT §2: defaults from site/site.json, overrides from the environment, one clear error per bad value.
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { addressInRanges, loadConfig, parseTrustProxy, readSiteFile } from '../core/config.ts';
+import { ConfigError } from '../core/errors.ts';
+
+describe('loadConfig', () => {
+  it('takes its defaults from the site file and CONTRACT §2', () => {
+    const site = readSiteFile();
+    const config = loadConfig({});
+    expect(config.siteUrl).toBe('http://localhost:8080');
+    expect(config.githubAccount).toBe(site.githubAccount);
+    expect(config.githubToken).toBeUndefined();
+    expect(config.githubApiUrl).toBe('https://api.github.com');
+    expect(config.githubWebUrl).toBe('https://github.com');
+    expect(config.marketApiUrl).toBe('https://api.exchange.coinbase.com');
+    expect(config.marketSourceName).toBe('Coinbase Exchange');
+    expect(config.upstreamTimeoutMs).toBe(5000);
+    expect(config.host).toBe('127.0.0.1');
+    expect(config.port).toBe(8080);
+    expect(config.rateLimitQuota).toBeUndefined();
+    expect(config.rateLimitWindow).toBe(60);
+    expect(config.trustProxy).toEqual([]);
+    expect(config.distDir).toBe(resolve('dist'));
+    expect(config.demoSimulated).toBe(false);
+  });
+
+  it('reads DIST_DIR as an absolute path; an empty one is unset like every variable', () => {
+    expect(loadConfig({ DIST_DIR: '' }).distDir).toBe(resolve('dist'));
+    expect(loadConfig({ DIST_DIR: '   ' }).distDir).toBe(resolve('dist'));
+    expect(loadConfig({ DIST_DIR: ' public ' }).distDir).toBe(resolve('public'));
+    expect(loadConfig({ DIST_DIR: '/srv/site' }).distDir).toBe('/srv/site');
+    expect(loadConfig({ DEMO_SIMULATED: '1' }).demoSimulated).toBe(true);
+  });
+
+  const messageOf = (env: Record<string, string>): string => {
+    try {
+      loadConfig(env);
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      return (error as ConfigError).message;
+    }
+    throw new Error(`no ConfigError for ${JSON.stringify(env)}`);
+  };
+
+  it.each([
+    ['RATE_LIMIT_REDIS_URL', 'http://user:s3cr3t@redis.internal:6379'],
+    ['RATE_LIMIT_REDIS_URL', 'redis://user:s3cr3t@redis internal:6379'],
+    ['RATE_LIMIT_REDIS_URL', 'redis//user:s3cr3t@redis.internal:6379'],
+    ['SITE_URL', 'https://user:s3cr3t@example.org/?key=s3cr3t'],
+    ['MARKET_API_URL', 'ftp://user:s3cr3t@example.org'],
+  ])('%s=%s: the error names the variable but never echoes the password or query', (variable, value) => {
+    const message = messageOf({ [variable]: value });
+    expect(message).toContain(variable);
+    expect(message).not.toContain('s3cr3t');
+    expect(message).not.toContain('user:');
+  });
+
+  it('lets the environment override, dropping a trailing slash from URLs', () => {
+    const config = loadConfig({ SITE_URL: 'https://example.org/', MARKET_SOURCE_NAME: 'Fake Exchange', RATE_LIMIT_QUOTA: '60', SOURCE_DATE_EPOCH: '1795356187', GITHUB_ACCOUNT: 'fake_user' });
+    expect(config.siteUrl).toBe('https://example.org');
+    expect(config.marketSourceName).toBe('Fake Exchange');
+    expect(config.rateLimitQuota).toBe(60);
+    expect(config.sourceDateEpochMs).toBe(1795356187000);
+    expect(config.githubAccount).toBe('fake_user');
+  });
+
+  it.each([
+    ['RATE_LIMIT_QUOTA', '0'],
+    ['RATE_LIMIT_QUOTA', 'abc'],
+    ['RATE_LIMIT_QUOTA', '1.5'],
+    ['RATE_LIMIT_WINDOW', '0'],
+    ['PORT', '65536'],
+    ['PORT', '-1'],
+    ['SITE_URL', 'example.org'],
+    ['GITHUB_API_URL', 'http://'],
+    ['MARKET_API_URL', 'mailto:x@example.org'],
+    ['RATE_LIMIT_REDIS_URL', 'http://127.0.0.1:6379'],
+    ['TRUST_PROXY', '10.0.0.0/33'],
+    ['TRUST_PROXY', 'proxy.local'],
+    ['UPSTREAM_TIMEOUT_MS', 'fast'],
+    ['SOURCE_DATE_EPOCH', 'yesterday'],
+    ['GITHUB_ACCOUNT', 'two words'],
+    ['GITHUB_ACCOUNT', '../etc'],
+  ])('%s=%j is a ConfigError naming the variable', (variable, value) => {
+    let error: unknown;
+    try {
+      loadConfig({ [variable]: value });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).variable).toBe(variable);
+    expect((error as ConfigError).message).toContain(variable);
+  });
+});
+
+describe('TRUST_PROXY ranges', () => {
+  const ranges = parseTrustProxy('127.0.0.1, 10.0.0.0/8, ::1, fd00::/8');
+  it.each([
+    ['127.0.0.1', true],
+    ['::ffff:127.0.0.1', true],
+    ['127.0.0.2', false],
+    ['10.200.3.4', true],
+    ['11.0.0.1', false],
+    ['::1', true],
+    ['fd12:3456::1', true],
+    ['fe80::1', false],
+    ['not-an-ip', false],
+  ])('%s trusted: %s', (address, trusted) => {
+    expect(addressInRanges(address, ranges)).toBe(trusted);
+  });
+});

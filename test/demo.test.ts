@@ -1,0 +1,219 @@
+// `npm run demo` as a program (CONTRACT §1): it serves every route from simulated data, says so, and
+// Ctrl-C (SIGINT) stops everything it started.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { Validator as OpenApiValidator } from '@seriousme/openapi-schema-validator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readSiteFile } from '../core/config.ts';
+import { API_INDEX, DATA_PATHS, DISCOVERY } from '../core/routes.ts';
+import { createValidator } from '../core/schemas.ts';
+import { cleanEnv, ROOT } from './helpers/run.ts';
+
+const validator = createValidator();
+const READY_TIMEOUT_MS = 90_000;
+
+/** Every live process whose parent chain leads to `root` (Linux /proc), the gateway among them. */
+function descendants(root: number): number[] {
+  const parents = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // Fields after the command name, which is in parentheses and may itself contain spaces.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      parents.set(Number(entry), Number(fields[1]));
+    } catch {
+      // the process ended while we were reading
+    }
+  }
+  const found: number[] = [];
+  const queue = [root];
+  while (queue.length) {
+    const parent = queue.shift()!;
+    for (const [pid, ppid] of parents) if (ppid === parent) (found.push(pid), queue.push(pid));
+  }
+  return found;
+}
+
+/** Whether `pid` still runs. A zombie has ended: it only waits for a parent that may never reap it. */
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+interface RunningDemo {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  done: () => boolean;
+}
+
+/** Starts the demo as a child and resolves once it has printed the gateway's `listening on` URL. */
+async function startDemo(command: string, args: string[]): Promise<RunningDemo> {
+  const child = spawn(command, args, { cwd: ROOT, env: cleanEnv({ PORT: '0' }) });
+  let output = '';
+  let done = false;
+  child.stdout!.on('data', (d: Buffer) => (output += d));
+  child.stderr!.on('data', (d: Buffer) => (output += d));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => {
+      done = true;
+      resolve({ code, signal });
+    }),
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the demo printed no URL within ${READY_TIMEOUT_MS} ms:\n${output}`)), READY_TIMEOUT_MS);
+    child.stdout!.on('data', () => {
+      const match = /listening on (https?:\/\/\S+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!.replace(/\/$/, ''));
+      }
+    });
+    void exited.then(({ code, signal }) => {
+      clearTimeout(timer);
+      reject(new Error(`the demo exited (${code ?? signal}) before it was ready:\n${output}`));
+    });
+  });
+  return { child, url, output: () => output, exited, done: () => done };
+}
+
+/** Test cleanup after a failed assertion: kills whatever the demo left running. */
+async function killAll(demo: RunningDemo | undefined): Promise<void> {
+  if (!demo || demo.done()) return;
+  for (const pid of descendants(demo.child.pid!)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // ended meanwhile
+    }
+  }
+  demo.child.kill('SIGKILL');
+  await demo.exited;
+}
+
+/** Waits (bounded) until none of `pids` is alive; returns the ones still alive at the end. */
+async function gone(pids: number[], boundMs = 15_000): Promise<number[]> {
+  for (let waited = 0; waited < boundMs && pids.some(alive); waited += 50) await new Promise((r) => setTimeout(r, 50));
+  return pids.filter(alive);
+}
+
+let demo: RunningDemo;
+beforeAll(async () => {
+  demo = await startDemo(process.execPath, [`${ROOT}.build/demo.mjs`]);
+}, READY_TIMEOUT_MS + 5000);
+afterAll(() => killAll(demo));
+
+const get = (path: string) => fetch(`${demo.url}${path}`);
+
+describe('npm run demo', () => {
+  it('says plainly on the console that the data are simulated, before and after the URL', async () => {
+    for (let waited = 0; waited < 10_000 && !/Ctrl-C/.test(demo.output()); waited += 50) await new Promise((r) => setTimeout(r, 50));
+    const [before, after] = demo.output().split(/listening on https?:\/\/\S+/);
+    expect(before).toMatch(/SIMULATED/);
+    expect(after).toMatch(/SIMULATED/);
+  });
+
+  it('serves every data route with 200 and a schema-valid body built from the simulated provider', async () => {
+    for (const [path, resource] of DATA_PATHS) {
+      const res = await get(path);
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('content-type'), path).toMatch(/^application\/json/);
+      const body = (await res.json()) as Record<string, unknown>;
+      validator.validate(resource.schema, body);
+      if (resource.id === 'contributions') expect(body.username).toBe(readSiteFile().githubAccount);
+    }
+  });
+
+  it('serves the API index with 200, schema-valid, with authentication "none"', async () => {
+    const index = await get(API_INDEX.path);
+    expect(index.status).toBe(200);
+    expect(index.headers.get('content-type')).toMatch(/^application\/json/);
+    const body = (await index.json()) as { authentication?: unknown };
+    expect(body.authentication).toBe('none');
+    validator.validate('ApiIndex', body);
+  });
+
+  it.each(Object.values(DISCOVERY).map((route) => [route.path, route] as const))('serves %s with 200, its content type and a usable body', async (path, route) => {
+    const res = await get(path);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')?.split(';')[0]).toBe(route.contentType.split(';')[0]);
+    const text = await res.text();
+    expect(text.length).toBeGreaterThan(0);
+    if (route === DISCOVERY.openapi) {
+      const result = await new OpenApiValidator().validate(JSON.parse(text) as Record<string, unknown>);
+      expect(result.errors).toBeUndefined();
+      expect(result.valid).toBe(true);
+    }
+    if (route === DISCOVERY.apiCatalog) {
+      // RFC 9264 §4.2: the linkset is the only member of the top-level object.
+      const catalog = JSON.parse(text) as Record<string, unknown>;
+      expect(Object.keys(catalog)).toEqual(['linkset']);
+      expect(Array.isArray(catalog.linkset)).toBe(true);
+    }
+  });
+
+  it('shows the simulated-data notice on the home page', async () => {
+    const res = await get('/');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await res.text()).toMatch(/simulated (data|provider)/i);
+  });
+
+  it('stops the gateway and itself on SIGINT, leaving no process behind', async () => {
+    const children = descendants(demo.child.pid!);
+    expect(children.length).toBeGreaterThan(0); // the gateway
+    demo.child.kill('SIGINT');
+    expect(await demo.exited).toEqual({ code: 0, signal: null });
+    expect(children.filter(alive)).toEqual([]);
+    // and nothing answers on the demo's address any more
+    await expect(get('/')).rejects.toThrow();
+  });
+});
+
+describe('npm run demo, through npm', () => {
+  let viaNpm: RunningDemo | undefined;
+  let started: number[] = [];
+  afterAll(async () => {
+    for (const pid of started.filter(alive)) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // ended meanwhile
+      }
+    }
+    await killAll(viaNpm);
+  });
+
+  // npm runs the script through `sh -c`: unless the script `exec`s the program, SIGINT sent to npm
+  // reaches npm and the shell but never the demo, which would keep running with its gateway.
+  it('serves the site and stops everything it started when npm gets SIGINT', async () => {
+    viaNpm = await startDemo('npm', ['run', '--silent', 'demo']);
+    expect((await fetch(`${viaNpm.url}/`)).status).toBe(200);
+    started = descendants(viaNpm.child.pid!);
+    expect(started.length).toBeGreaterThanOrEqual(2); // the demo and its gateway (and maybe a shell)
+    viaNpm.child.kill('SIGINT');
+    const npmExited = await Promise.race([viaNpm.exited.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 20_000))]);
+    expect(npmExited, 'npm did not exit after SIGINT: does package.json\'s demo script `exec` the program?').toBe(true);
+    expect(await gone(started)).toEqual([]);
+  }, READY_TIMEOUT_MS + 30_000);
+});
+
+describe('npm run demo, when its gateway dies', () => {
+  let broken: RunningDemo | undefined;
+  afterAll(() => killAll(broken));
+
+  it('exits non-zero with one clear line instead of running on without a server', async () => {
+    broken = await startDemo(process.execPath, [`${ROOT}.build/demo.mjs`]);
+    const gateway = descendants(broken.child.pid!).find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('gateway.mjs'));
+    expect(gateway).toBeDefined();
+    process.kill(gateway!, 'SIGKILL');
+    expect(await broken.exited).toEqual({ code: 1, signal: null });
+    expect(broken.output()).toMatch(/^demo: the gateway exited unexpectedly \(signal SIGKILL\); stopping the demo$/m);
+  }, READY_TIMEOUT_MS + 30_000);
+});

@@ -1,0 +1,164 @@
+// /api, /.well-known/api-catalog, /llms.txt, /llms-full.txt, /sitemap.xml, robots.txt and the developer
+// page, each checked against its standard and against the shared sources it is generated from.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI_REFERENCE_MARKDOWN } from '../cli/reference.ts';
+import { PROBLEM_TYPES } from '../core/problems.ts';
+import { DATA_RESOURCES } from '../core/routes.ts';
+import { createValidator, loadSchemas } from '../core/schemas.ts';
+import { sharedSite, TEST_SITE_URL, type SiteFiles } from './helpers/site-dist.ts';
+
+type Json = Record<string, any>;
+let site: SiteFiles;
+beforeAll(async () => {
+  site = sharedSite();
+  expect(site.result.code).toBe(0);
+});
+afterAll(() => site.close());
+
+const isAbsolute = (url: string) => /^https?:\/\/[^/]+/.test(url) && new URL(url).href.length > 0;
+const DATA_URLS = DATA_RESOURCES.flatMap((r) => [r.v1.path, r.alias.path]).map((p) => `${TEST_SITE_URL}${p}`);
+
+describe('/api', () => {
+  it('validates against schemas/ApiIndex and says authentication none', async () => {
+    const index = await site.json<Json>('api/index.json');
+    createValidator().validate('ApiIndex', index);
+    expect(index.authentication).toBe('none');
+    expect(index.documentation).toBe(`${TEST_SITE_URL}/developers`);
+    expect(index.openapi).toBe(`${TEST_SITE_URL}/openapi.json`);
+    expect(index.apiCatalog).toBe(`${TEST_SITE_URL}/.well-known/api-catalog`);
+    expect(index.routes.map((r: Json) => [r.path, r.operationId, r.alias.path, r.alias.operationId])).toEqual(
+      DATA_RESOURCES.map((r) => [r.v1.path, r.v1.operationId, r.alias.path, r.alias.operationId]),
+    );
+  });
+});
+
+describe('/.well-known/api-catalog', () => {
+  it('is an RFC 9264 linkset: linkset is the only member, each context has an absolute anchor and arrays of targets with absolute hrefs', async () => {
+    const catalog = await site.json<Json>('.well-known/api-catalog');
+    expect(Object.keys(catalog)).toEqual(['linkset']);
+    expect(Array.isArray(catalog.linkset)).toBe(true);
+    for (const context of catalog.linkset as Json[]) {
+      expect(isAbsolute(context.anchor)).toBe(true);
+      for (const [relation, targets] of Object.entries(context)) {
+        if (relation === 'anchor') continue;
+        expect(Array.isArray(targets), relation).toBe(true);
+        for (const target of targets as Json[]) {
+          expect(isAbsolute(target.href), `${relation} ${target.href}`).toBe(true);
+          expect(target.href.startsWith(TEST_SITE_URL)).toBe(true);
+        }
+      }
+    }
+  });
+
+  it('links every data endpoint as an item of the catalog (RFC 9727), each with service-desc, service-doc and service-meta', async () => {
+    const catalog = await site.json<Json>('.well-known/api-catalog');
+    const root = (catalog.linkset as Json[]).find((c) => c.anchor === `${TEST_SITE_URL}/.well-known/api-catalog`)!;
+    expect(root.item.map((t: Json) => t.href).sort()).toEqual([...DATA_URLS].sort());
+    for (const url of DATA_URLS) {
+      const context = (catalog.linkset as Json[]).find((c) => c.anchor === url)!;
+      expect(context['service-desc']).toContainEqual(expect.objectContaining({ href: `${TEST_SITE_URL}/openapi.json` }));
+      expect(context['service-doc']).toContainEqual(expect.objectContaining({ href: `${TEST_SITE_URL}/developers`, type: 'text/html' }));
+      expect(context['service-meta']).toContainEqual(expect.objectContaining({ href: `${TEST_SITE_URL}/api` }));
+    }
+  });
+});
+
+describe('/llms.txt and /llms-full.txt', () => {
+  it('follows llmstxt.org: # title, > summary, then ## sections of - [name](url): notes lines', async () => {
+    const text = await site.read('llms.txt');
+    const lines = text.trimEnd().split('\n');
+    expect(lines[0]).toBe('# Ada Park');
+    expect(lines[2]).toMatch(/^> \S/);
+    expect(lines.filter((l) => l.startsWith('# '))).toHaveLength(1);
+    const sections = text.split(/\n(?=## )/).slice(1);
+    expect(sections.map((s) => s.split('\n')[0])).toEqual(['## Pages', '## Writings', '## API', '## Optional']);
+    for (const section of sections) {
+      for (const line of section.split('\n').slice(1).filter(Boolean)) {
+        expect(line).toMatch(/^- \[[^\]]+\]\((https?:\/\/[^)]+)\)(: .+)?$/);
+        expect(isAbsolute(/\]\(([^)]+)\)/.exec(line)![1]!)).toBe(true);
+      }
+    }
+    expect(text).toContain(`(${TEST_SITE_URL}/developers.md)`);
+    expect(text).toContain(`(${TEST_SITE_URL}/writings/static-plus-cron.md)`);
+  });
+
+  it('llms-full.txt holds the Markdown of the pages, in the order llms.txt lists them', async () => {
+    const list = await site.read('llms.txt');
+    const full = await site.read('llms-full.txt');
+    const twins = [...list.matchAll(/\]\((https?:\/\/[^)]+\.md)\)/g)].map((m) => m[1]!.slice(TEST_SITE_URL.length + 1));
+    expect(twins.length).toBe(6);
+    let last = -1;
+    for (const file of twins) {
+      const body = (await site.read(file)).replace(/^---\n[\s\S]*?\n---\n/, '').trim();
+      const at = full.indexOf(body);
+      expect(at, file).toBeGreaterThan(last);
+      last = at;
+    }
+  });
+});
+
+describe('/sitemap.xml and robots.txt', () => {
+  it('lists exactly the published HTML pages with absolute <loc>s in the sitemaps.org namespace', async () => {
+    const xml = await site.read('sitemap.xml');
+    expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<urlset xmlns="http:\/\/www\.sitemaps\.org\/schemas\/sitemap\/0\.9">/);
+    const locs = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]!);
+    expect(locs).toEqual([
+      `${TEST_SITE_URL}/`,
+      `${TEST_SITE_URL}/writings`,
+      `${TEST_SITE_URL}/writings/midnight-in-toronto`,
+      `${TEST_SITE_URL}/writings/static-plus-cron`,
+      `${TEST_SITE_URL}/skills`,
+      `${TEST_SITE_URL}/developers`,
+    ]);
+    for (const lastmod of xml.matchAll(/<lastmod>([^<]+)<\/lastmod>/g)) expect(lastmod[1]).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(xml).not.toMatch(/\.md<|\/api|draft|unfinished/);
+  });
+
+  it('robots.txt names the sitemap', async () => {
+    expect(await site.read('robots.txt')).toContain(`Sitemap: ${TEST_SITE_URL}/sitemap.xml`);
+  });
+});
+
+describe('/developers and /developers.md', () => {
+  it('carries an element whose id is each problem type fragment, and the twin an anchor for each', async () => {
+    const html = await site.read('developers.html');
+    const md = await site.read('developers.md');
+    for (const p of Object.values(PROBLEM_TYPES)) {
+      expect(html.match(new RegExp(`id="${p.fragment}"`, 'g')), p.fragment).toHaveLength(1);
+      expect(html).toContain(`href="#${p.fragment}"`);
+      expect(md).toContain(`<a id="${p.fragment}"></a>${p.title}`);
+      expect(md).toContain(`\`${p.code}\``);
+    }
+  });
+
+  it('documents every endpoint, operationId and schema field, with example requests and responses', async () => {
+    const md = await site.read('developers.md');
+    for (const r of DATA_RESOURCES) {
+      for (const op of [r.v1, r.alias]) {
+        expect(md).toContain(`\`${op.path}\``);
+        expect(md).toContain(`\`${op.operationId}\``);
+      }
+      expect(md).toContain(`curl -i ${TEST_SITE_URL}${r.v1.path}`);
+    }
+    for (const [title, schema] of loadSchemas()) {
+      for (const [field, def] of Object.entries(schema.properties as Record<string, { description: string }>)) {
+        expect(md, `${title}.${field}`).toMatch(new RegExp(`\\| \`(\\w+(\\[\\])?\\.)*${field}\` \\|[^\\n]*\\| ${def.description.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\|`));
+      }
+    }
+    expect(md).toMatch(/"product": "MON-USD"/);
+    expect(md).toMatch(/"timeZone": "America\/Toronto"/);
+  });
+
+  it('covers headers and caching, quota, versioning and deprecation, no financial advice, and the CLI', async () => {
+    const md = await site.read('developers.md');
+    expect(md).toContain('private, no-store');
+    expect(md).toContain('stale-while-revalidate=300');
+    expect(md).toContain('"public-api";q=<quota>;w=<window seconds>');
+    expect(md).toContain('Retry-After');
+    expect(md).toMatch(/Deprecation.*RFC 9745/);
+    expect(md).toMatch(/Sunset.*RFC 8594/);
+    expect(md).toMatch(/financial advice/);
+    expect(md).toContain(`curl -O ${TEST_SITE_URL}/cli.mjs && node cli.mjs --help`);
+    expect(md).toContain(CLI_REFERENCE_MARKDOWN.trim().split('\n').find((l) => l.trim() && !l.startsWith('#'))!.trim());
+  });
+});

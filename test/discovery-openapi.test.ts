@@ -1,0 +1,143 @@
+// /openapi.json against the OpenAPI 3.1 schema (a real validator from the npm registry) and against
+// the route table, problem types and schema files it is generated from.
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MarketData } from '../core/market.ts';
+import { PROBLEM_CONTENT_TYPE } from '../core/problems.ts';
+import { DATA_RESOURCES } from '../core/routes.ts';
+import { createValidator, loadSchemas } from '../core/schemas.ts';
+import { sharedSite, TEST_SITE_URL, type SiteFiles } from './helpers/site-dist.ts';
+
+type Json = Record<string, any>;
+let site: SiteFiles;
+let doc: Json;
+
+beforeAll(async () => {
+  site = sharedSite();
+  expect(site.result.code).toBe(0);
+  doc = await site.json<Json>('openapi.json');
+});
+afterAll(() => site.close());
+
+const BINDING_OPERATION_IDS: Record<string, string> = {
+  '/api/mon-price': 'getMonPrice',
+  '/api/v1/mon-price': 'getV1MonPrice',
+  '/api/github-contributions': 'getGithubContributions',
+  '/api/v1/github-contributions': 'getV1GithubContributions',
+};
+
+/** Follows a local `#/components/...` reference. */
+const deref = (node: Json): Json => (node.$ref ? (node.$ref as string).slice(2).split('/').reduce((n: Json, k) => n[k], doc) : node);
+
+const operations = () =>
+  Object.entries(doc.paths as Json).flatMap(([path, item]) => Object.entries(item as Json).map(([method, op]) => ({ path, method, op: op as Json })));
+
+describe('/openapi.json', () => {
+  it('is a valid OpenAPI 3.1 document according to @seriousme/openapi-schema-validator', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(doc));
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+    // every $ref resolves
+    expect(() => validator.resolveRefs()).not.toThrow();
+  });
+
+  it('has info version 1, servers from SITE_URL and an empty top-level security', () => {
+    expect(doc.openapi).toMatch(/^3\.1\./);
+    expect(doc.info.version).toBe('1');
+    expect(doc.servers).toEqual([{ url: TEST_SITE_URL, description: expect.any(String) }]);
+    expect(doc.security).toEqual([]);
+  });
+
+  it('declares the four data GET operations with the exact operationIds, no parameters and empty security', () => {
+    expect(Object.keys(doc.paths).sort()).toEqual(Object.keys(BINDING_OPERATION_IDS).sort());
+    for (const [path, operationId] of Object.entries(BINDING_OPERATION_IDS)) {
+      const get = doc.paths[path].get;
+      expect(get.operationId).toBe(operationId);
+      expect(get.parameters).toEqual([]);
+      expect(get.security).toEqual([]);
+      expect(get.requestBody).toBeUndefined();
+    }
+  });
+
+  it('has exactly the four operations of SPEC, one GET per data path, with HEAD described on each', () => {
+    const ids = operations().map((o) => o.op.operationId as string);
+    expect(ids.sort()).toEqual(Object.values(BINDING_OPERATION_IDS).sort());
+    for (const path of Object.keys(BINDING_OPERATION_IDS)) {
+      expect(Object.keys(doc.paths[path])).toEqual(['get']);
+      expect(doc.paths[path].get.description).toMatch(/HEAD is also accepted/);
+    }
+    expect(doc.info.description).toMatch(/HEAD/);
+  });
+
+  it('declares each snapshot example once and references it from the alias and the v1 path', () => {
+    for (const [path, name] of [['/api/mon-price', 'MarketDataSnapshot'], ['/api/v1/mon-price', 'MarketDataSnapshot'], ['/api/github-contributions', 'GitHubContributionsSnapshot'], ['/api/v1/github-contributions', 'GitHubContributionsSnapshot']]) {
+      expect(doc.paths[path!].get.responses['200'].content['application/json'].examples.snapshot).toEqual({ $ref: `#/components/examples/${name}` });
+    }
+    expect(Object.keys(doc.components.examples).sort()).toEqual(['GitHubContributionsSnapshot', 'MarketDataSnapshot']);
+  });
+
+  it('gives every operation a function-tool input schema: an object with empty properties, empty required, no additional properties', () => {
+    expect(doc.info.description).toContain('x-input-schema');
+    for (const { op } of operations()) {
+      expect(op['x-input-schema']).toEqual({ type: 'object', properties: {}, required: [], additionalProperties: false });
+    }
+  });
+
+  it('answers 200 with the schema of the resource and its Cache-Control, RateLimit and RateLimit-Policy headers', () => {
+    for (const resource of DATA_RESOURCES) {
+      for (const op of [resource.v1, resource.alias]) {
+        const ok = doc.paths[op.path].get.responses['200'];
+        expect(ok.content['application/json'].schema).toEqual({ $ref: `#/components/schemas/${resource.schema}` });
+        expect(Object.keys(ok.headers).sort()).toEqual(['Cache-Control', 'RateLimit', 'RateLimit-Policy']);
+        const cache = deref(ok.headers['Cache-Control']);
+        expect(cache.required).toBe(true);
+        if (resource.id === 'market') expect(cache.schema.const).toBe('private, no-store');
+        else expect(new RegExp(cache.schema.pattern).test('public, max-age=0, s-maxage=3600, stale-while-revalidate=300')).toBe(true);
+        expect(deref(ok.headers.RateLimit).required).toBe(false);
+      }
+    }
+  });
+
+  it('uses the real snapshot of the build as the 200 example, valid against its schema', async () => {
+    const validator = createValidator();
+    const market = doc.components.examples.MarketDataSnapshot.value as MarketData;
+    expect(market).toEqual(await site.json('api/v1/mon-price'));
+    validator.validate('MarketData', market);
+    const calendar = doc.components.examples.GitHubContributionsSnapshot.value;
+    expect(calendar).toEqual(await site.json('api/v1/github-contributions'));
+    validator.validate('GitHubContributions', calendar);
+  });
+
+  it('answers 429 (with Retry-After) and 502 as application/problem+json ProblemDetails', () => {
+    for (const path of Object.keys(BINDING_OPERATION_IDS)) {
+      const { responses } = doc.paths[path].get;
+      const tooMany = deref(responses['429']);
+      expect(tooMany.content[PROBLEM_CONTENT_TYPE].schema).toEqual({ $ref: '#/components/schemas/ProblemDetails' });
+      const retryAfter = deref(tooMany.headers['Retry-After']);
+      expect(retryAfter).toMatchObject({ required: true, schema: { type: 'integer', minimum: 0 } });
+      expect(Object.keys(tooMany.headers)).toEqual(expect.arrayContaining(['RateLimit', 'RateLimit-Policy']));
+      expect(tooMany.content[PROBLEM_CONTENT_TYPE].example).toMatchObject({ status: 429, code: 'rate_limit_exceeded', type: `${TEST_SITE_URL}/developers#rate-limit-exceeded` });
+      const upstream = deref(responses['502']);
+      expect(upstream.content[PROBLEM_CONTENT_TYPE].schema).toEqual({ $ref: '#/components/schemas/ProblemDetails' });
+      expect(upstream.content[PROBLEM_CONTENT_TYPE].example).toMatchObject({ status: 502, code: 'upstream_unavailable', type: `${TEST_SITE_URL}/developers#upstream-unavailable` });
+    }
+    expect(deref(doc.paths['/api/mon-price'].get.responses['502']).content[PROBLEM_CONTENT_TYPE].example.error).toMatch(/market data is unavailable/i);
+  });
+
+  it('takes components.schemas from schemas/ unchanged except $id/$schema dropped and file $refs rewritten', () => {
+    const files = loadSchemas();
+    expect(Object.keys(doc.components.schemas).sort()).toEqual([...files.keys()].sort());
+    for (const [title, schema] of files) {
+      const expected = JSON.parse(
+        JSON.stringify(schema).replace(/"\$ref":"([A-Za-z]+)\.schema\.json"/g, (_m, name: string) => `"$ref":"#/components/schemas/${name}"`),
+      ) as Json;
+      delete expected.$id;
+      delete expected.$schema;
+      expect(doc.components.schemas[title]).toEqual(expected);
+    }
+    expect(doc.components.schemas.MarketData.properties.points.items).toEqual({ $ref: '#/components/schemas/MarketPoint' });
+    expect(JSON.stringify(doc)).not.toMatch(/\.schema\.json/);
+  });
+});

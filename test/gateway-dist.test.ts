@@ -1,0 +1,68 @@
+// The gateway over a real `npm run build` (the run's shared one, against the fake upstreams): every
+// published path of CONTRACT §5 answers with the route table's content type, every page and its
+// Markdown twin is reachable, and nothing the build writes for other hosts or as a dot-file is served.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_INDEX, DATA_PATHS, DISCOVERY } from '../core/routes.ts';
+import { PROBLEM_TYPES } from '../core/problems.ts';
+import { startFakeUpstreams, type FakeUpstreams } from './fakes/upstreams.ts';
+import { get, startTestGateway, type TestGateway } from './helpers/gateway.ts';
+import { sharedSite } from './helpers/site-dist.ts';
+
+let fake: FakeUpstreams;
+let gw: TestGateway;
+let files: string[];
+
+beforeAll(async () => {
+  // The run's shared default build (read-only here); the gateway's upstreams are a fake of this file's
+  // own, so the calls counted below are the gateway's alone.
+  const site = sharedSite();
+  expect(site.result.code, site.result.stderr).toBe(0);
+  files = await site.files();
+  fake = await startFakeUpstreams();
+  gw = await startTestGateway(fake.url, site.dir);
+});
+afterAll(async () => {
+  await gw?.close();
+  await fake?.close();
+});
+
+describe('a real build served by the gateway', () => {
+  it('answers every discovery path of CONTRACT §5 with its declared content type', async () => {
+    for (const { path, contentType } of [API_INDEX, ...Object.values(DISCOVERY)]) {
+      const r = await get(gw.url, path);
+      expect(r.status, path).toBe(200);
+      expect(r.headers['content-type'], path).toBe(contentType);
+    }
+  });
+
+  it('answers the four data paths from the snapshot of today without an upstream call for the calendar', async () => {
+    for (const path of DATA_PATHS.keys()) expect((await get(gw.url, path)).status, path).toBe(200);
+    expect(fake.calls.html + fake.calls.graphql).toBe(0);
+  });
+
+  it('serves every HTML page at its clean path and its Markdown twin at path + .md', async () => {
+    const pages = files.filter((f) => f.endsWith('.html') && f !== '404.html');
+    expect(pages).toContain('index.html');
+    for (const page of pages) {
+      const bare = page.slice(0, -'.html'.length);
+      const path = page === 'index.html' ? '/' : `/${bare}`;
+      const html = await get(gw.url, path);
+      expect(html.status, path).toBe(200);
+      expect(html.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(files, `the Markdown twin of ${page}`).toContain(`${bare}.md`);
+      const md = await get(gw.url, `/${bare}.md`);
+      expect(md.status, `/${bare}.md`).toBe(200);
+      expect(md.headers['content-type']).toBe('text/markdown; charset=utf-8');
+    }
+  });
+
+  it('every problem type URL resolves to an element of the developer page', async () => {
+    const developers = (await get(gw.url, '/developers')).text;
+    for (const t of Object.values(PROBLEM_TYPES)) expect(developers).toMatch(new RegExp(`id="${t.fragment}"`));
+  });
+
+  it('serves no dot-file other than under /.well-known/, and no host configuration', async () => {
+    const hidden = files.filter((f) => (f.startsWith('.') && !f.startsWith('.well-known/')) || /(^|\/)\.[^/]*$/.test(f.replace(/^\.well-known\//, '')) || ['serve.json', '_headers', '_redirects'].includes(f));
+    for (const file of hidden) expect((await get(gw.url, `/${file}`)).status, file).toBe(404);
+  });
+});

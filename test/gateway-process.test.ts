@@ -1,0 +1,163 @@
+// The gateway as a program (.build/gateway.mjs, PORT=0): the `listening on` line, the JSON access log,
+// errors on stderr, clean shutdown on SIGTERM/SIGINT with in-flight requests finished, configuration
+// errors (exit 2), and `npm start` on a fresh clone (dist/ missing: built first, then served).
+import { rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startFakeUpstreams, type FakeUpstreams } from './fakes/upstreams.ts';
+import { get, makeDist, runGatewayToExit, spawnGateway, type DistFixture } from './helpers/gateway.ts';
+import { upstreamEnv } from './helpers/run.ts';
+
+let fake: FakeUpstreams;
+let fixture: DistFixture;
+
+beforeAll(async () => {
+  fake = await startFakeUpstreams({ slowMs: 1000 });
+  fixture = await makeDist();
+});
+afterAll(async () => {
+  await fake.close();
+  await rm(fixture.base, { recursive: true, force: true });
+});
+beforeEach(() => {
+  fake.market = { mode: 'ok', tradeIdAsString: false };
+  fake.github = { mode: 'ok' };
+  fake.resetCalls();
+});
+
+const env = (extra: Record<string, string> = {}) => ({ ...upstreamEnv(fake.url), DIST_DIR: fixture.dist, UPSTREAM_TIMEOUT_MS: '3000', ...extra });
+
+describe('the gateway program', () => {
+  it('prints one `listening on` line with the actual port, then one JSON access-log line per request', async () => {
+    const gw = await spawnGateway(env());
+    expect(gw.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(Number(new URL(gw.url).port)).toBeGreaterThan(0);
+    await get(gw.url, '/api/v1/github-contributions?token=hunter2&x=1', { headers: { 'x-forwarded-for': '203.0.113.50, 198.51.100.60', authorization: 'bearer sekrit' } });
+    await get(gw.url, '/developers', { method: 'HEAD' });
+    await get(gw.url, '/api/nope');
+    expect(await gw.stop('SIGTERM')).toBe(0);
+    const lines = gw.stdout().trimEnd().split('\n');
+    expect(lines.filter((l) => l.startsWith('listening on '))).toEqual([`listening on ${gw.url}`]);
+    expect(lines[0]).toBe(`listening on ${gw.url}`);
+    const log = lines.slice(1).map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(log.map((l) => [l.method, l.path, l.status, l.quota])).toEqual([
+      ['GET', '/api/v1/github-contributions', 200, 'off'],
+      ['HEAD', '/developers', 200, '-'],
+      ['GET', '/api/nope', 404, '-'],
+    ]);
+    for (const l of log) expect(typeof l.durationMs).toBe('number');
+    expect(gw.stdout()).not.toMatch(/hunter2|sekrit|203\.0\.113\.50|198\.51\.100\.60/);
+  });
+
+  it('on SIGTERM stops accepting, finishes the request in flight, and exits 0', async () => {
+    const gw = await spawnGateway(env());
+    fake.market.mode = 'slow'; // answers after 1 s, within UPSTREAM_TIMEOUT_MS
+    const inFlight = get(gw.url, '/api/v1/mon-price');
+    await new Promise((r) => setTimeout(r, 300));
+    gw.child.kill('SIGTERM');
+    const answer = await inFlight;
+    expect(answer.status).toBe(200);
+    expect(await gw.exited).toBe(0);
+    await expect(get(gw.url, '/')).rejects.toThrow();
+    expect(gw.stderr()).toBe('');
+  });
+
+  it('exits 0 on SIGINT', async () => {
+    const gw = await spawnGateway(env());
+    expect((await get(gw.url, '/')).status).toBe(200);
+    expect(await gw.stop('SIGINT')).toBe(0);
+  });
+
+  it('keeps serving when whoever reads its stdout stops reading (the access log never blocks requests)', async () => {
+    const gw = await spawnGateway(env());
+    gw.child.stdout.pause(); // the pipe buffer (64 KiB) fills after a few hundred log lines
+    const statuses: number[] = [];
+    for (let round = 0; round < 60; round++) {
+      const batch = await Promise.all(Array.from({ length: 50 }, () => fetch(`${gw.url}/developers?padding=${'x'.repeat(200)}`).then((r) => r.status)));
+      statuses.push(...batch);
+    }
+    expect(statuses.filter((s) => s === 200)).toHaveLength(3000);
+    gw.child.stdout.resume();
+    expect(await gw.stop()).toBe(0);
+    expect(gw.stdout().split('\n').filter((l) => l.startsWith('{"time"')).length).toBeGreaterThan(0);
+  });
+
+  it('writes upstream failures to stderr as one line each, without a stack', async () => {
+    const gw = await spawnGateway(env());
+    fake.market.mode = 'not-found';
+    expect((await get(gw.url, '/api/mon-price')).status).toBe(502);
+    expect(await gw.stop()).toBe(0);
+    const lines = gw.stderr().trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^gateway: market: coinbase: .*404/);
+    expect(gw.stderr()).not.toMatch(/\n\s+at /);
+  });
+
+  it.each([
+    ['RATE_LIMIT_QUOTA', '0'],
+    ['RATE_LIMIT_QUOTA', 'abc'],
+    ['RATE_LIMIT_WINDOW', '-5'],
+    ['PORT', '70000'],
+    ['SITE_URL', 'not a url'],
+    ['RATE_LIMIT_REDIS_URL', 'http://127.0.0.1:6379'],
+    ['TRUST_PROXY', '10.0.0.0/33'],
+    ['MARKET_API_URL', 'ftp://example.org'],
+  ])('refuses to start with %s=%s: one line naming it, exit 2', async (name, value) => {
+    const result = await runGatewayToExit(env({ [name]: value }));
+    expect(result.code).toBe(2);
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(name);
+    expect(result.stdout).toBe('');
+  });
+
+  it('refuses to start when DIST_DIR is not a folder: one line, exit 1', async () => {
+    const file = join(fixture.base, 'not-a-folder');
+    await writeFile(file, 'x');
+    const result = await runGatewayToExit(env({ DIST_DIR: file }));
+    expect(result.code).toBe(1);
+    expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(/cannot start: .*not-a-folder/);
+  });
+
+  it('refuses to start when the port is taken: one line, exit 1', async () => {
+    const first = await spawnGateway(env());
+    const result = await runGatewayToExit(env({ PORT: new URL(first.url).port }));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/cannot start: .*EADDRINUSE/);
+    expect(await first.stop()).toBe(0);
+  });
+});
+
+describe('a fresh clone: dist/ missing', () => {
+  it('builds dist/ first, then serves it, using the new snapshot without another upstream call', async () => {
+    const dist = join(fixture.base, 'fresh-dist');
+    try {
+      const gw = await spawnGateway(env({ DIST_DIR: dist }), 60_000);
+      expect(gw.stderr()).toMatch(/fresh-dist is missing; building it first/);
+      const calls = fake.calls.html;
+      const r = await get(gw.url, '/api/github-contributions');
+      expect(r.status).toBe(200);
+      expect(fake.calls.html).toBe(calls);
+      expect((await get(gw.url, '/api/v1/mon-price')).status).toBe(200);
+      expect(await gw.stop()).toBe(0);
+    } finally {
+      await rm(dist, { recursive: true, force: true });
+    }
+  });
+
+  it('still serves when an upstream is down during that build, and says which one', async () => {
+    const dist = join(fixture.base, 'fresh-dist-down');
+    fake.market.mode = 'server-error';
+    try {
+      const gw = await spawnGateway(env({ DIST_DIR: dist, UPSTREAM_TIMEOUT_MS: '1500' }), 60_000);
+      expect(gw.stderr()).toMatch(/build: market preview not written: coinbase: .*answered 500/);
+      expect((await get(gw.url, '/api/mon-price')).status).toBe(502);
+      fake.market.mode = 'ok';
+      expect((await get(gw.url, '/api/mon-price')).status).toBe(200);
+      expect(await gw.stop()).toBe(0);
+    } finally {
+      await rm(dist, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,122 @@
+// Review findings on the gateway's edges: links in dist/ that point at hidden files or at each other,
+// quota keys that one client could multiply by respelling its address, and control characters in
+// error lines.
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseTrustProxy } from '../core/config.ts';
+import { clientIdentity, quotaKey } from '../gateway/client-identity.ts';
+import { oneLine } from '../gateway/error-lines.ts';
+import { get, SECRET, startTestGateway, type TestGateway } from './helpers/gateway.ts';
+
+/** No upstream is asked in these tests; the address only has to be a valid URL. */
+const NO_UPSTREAM = 'http://127.0.0.1:9';
+
+describe('links in dist/', () => {
+  let base: string;
+  let gateway: TestGateway;
+
+  beforeAll(async () => {
+    base = await mkdtemp(join(tmpdir(), 'gateway-links-'));
+    const dist = join(base, 'dist');
+    const files: Record<string, string> = {
+      'index.html': '<!doctype html><title>Home</title>',
+      'ok.txt': 'plain file\n',
+      '.env': `TOKEN=${SECRET}`,
+      '.git/config': SECRET,
+      '_headers': `/* X-Secret: ${SECRET}`,
+      'assets/site.css': 'body{}',
+      'loop-a/page.txt': 'page in a\n',
+      'loop-b/page.txt': 'page in b\n',
+    };
+    for (const [file, body] of Object.entries(files)) {
+      await mkdir(dirname(join(dist, file)), { recursive: true });
+      await writeFile(join(dist, file), body);
+    }
+    const links: Array<[target: string, link: string]> = [
+      ['../.env', 'assets/env.txt'], // an innocent name for a hidden target
+      ['.git', 'gitdir'], // a folder link into .git
+      ['.git/config', 'gitconfig.txt'],
+      ['../_headers', 'assets/headers.txt'], // host configuration, never content
+      ['ok.txt', 'link-ok.txt'], // a plain link to a servable file: still served
+      // Two folders linking to each other twice: following folder links would walk 2^depth paths.
+      ['../loop-b', 'loop-a/b1'],
+      ['../loop-b', 'loop-a/b2'],
+      ['../loop-a', 'loop-b/a1'],
+      ['../loop-a', 'loop-b/a2'],
+    ];
+    for (const [target, link] of links) await symlink(target, join(dist, link));
+    // Starting at all is the first assertion: the looping links must not stall the walk of dist/.
+    gateway = await startTestGateway(NO_UPSTREAM, dist);
+  });
+
+  afterAll(async () => {
+    await gateway?.close();
+    await rm(base, { recursive: true, force: true });
+  });
+
+  it.each(['/assets/env.txt', '/gitdir/config', '/gitconfig.txt', '/assets/headers.txt', '/.env', '/.git/config'])(
+    '%s (a hidden file, directly or through a link) is not served',
+    async (path) => {
+      const r = await get(gateway.url, path);
+      expect(r.status).toBe(404);
+      expect(r.text).not.toContain(SECRET);
+    },
+  );
+
+  it('a link to a servable file inside dist/ is still served', async () => {
+    const r = await get(gateway.url, '/link-ok.txt');
+    expect(r.status).toBe(200);
+    expect(r.text).toBe('plain file\n');
+  });
+
+  it('folder links are not followed; the real folders are served', async () => {
+    expect((await get(gateway.url, '/loop-a/page.txt')).text).toBe('page in a\n');
+    expect((await get(gateway.url, '/loop-b/page.txt')).text).toBe('page in b\n');
+    for (const path of ['/loop-a/b1/page.txt', '/loop-a/b2/a1/page.txt', '/loop-b/a1/b1/page.txt']) {
+      expect((await get(gateway.url, path)).status).toBe(404);
+    }
+  });
+});
+
+describe('quota keys', () => {
+  const request = (remoteAddress: string, forwardedFor?: string) =>
+    ({ socket: { remoteAddress }, headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor } }) as unknown as IncomingMessage;
+
+  it.each([
+    ['2001:db8::1', '2001:db8:0:0::/64'],
+    ['2001:db8:0:0::1', '2001:db8:0:0::/64'],
+    ['2001:0DB8:0000:0000:0000:0000:0000:0001', '2001:db8:0:0::/64'],
+    ['2001:db8::ffff:1234:5678:9abc', '2001:db8:0:0::/64'],
+    ['2001:db8:0:1::1', '2001:db8:0:1::/64'],
+    ['::ffff:203.0.113.9', '203.0.113.9'],
+    ['203.0.113.9', '203.0.113.9'],
+  ])('%s counts against %s', (address, key) => {
+    expect(quotaKey(address)).toBe(key);
+  });
+
+  it('spellings of one IPv6 address, and addresses of one /64, share a bucket without TRUST_PROXY', () => {
+    const identify = clientIdentity([]);
+    const keys = ['2001:db8::1', '2001:db8:0:0::1', '2001:db8::abcd:1'].map((a) => identify(request(a)));
+    expect(new Set(keys)).toEqual(new Set(['2001:db8:0:0::/64']));
+    expect(identify(request('2001:db8:0:1::1'))).not.toBe(keys[0]);
+  });
+
+  it('behind a trusted proxy, the forwarded client is keyed the same way', () => {
+    const identify = clientIdentity(parseTrustProxy('127.0.0.1'));
+    expect(identify(request('127.0.0.1', '[2001:DB8:0:0::7]:443'))).toBe('2001:db8:0:0::/64');
+    expect(identify(request('127.0.0.1', '2001:db8::8'))).toBe('2001:db8:0:0::/64');
+    expect(identify(request('127.0.0.1', '::ffff:198.51.100.7'))).toBe('198.51.100.7');
+    expect(identify(request('127.0.0.1', 'garbage'))).toBeNull();
+  });
+});
+
+describe('error lines', () => {
+  it('drop C0 and C1 controls (terminal escapes) besides collapsing line breaks', () => {
+    const line = oneLine('coinbase: boom\u001b]0;PWNED\u0007\nsecond\tline\u009b31m\r\n');
+    expect(line).toBe('coinbase: boom]0;PWNED second line31m ');
+    expect(line).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+  });
+});

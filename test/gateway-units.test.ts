@@ -1,0 +1,286 @@
+// The gateway's pure pieces without sockets: path decoding, Accept-Encoding, If-None-Match, content
+// types, fixed windows and the quota's budget, X-Forwarded-For, the in-process store, the shared
+// upstream fetch, and the contribution cache against an injected clock and a counting source.
+import { describe, expect, it } from 'vitest';
+import { loadConfig, parseTrustProxy } from '../core/config.ts';
+import type { ContributionDay } from '../core/contributions.ts';
+import { createValidator } from '../core/schemas.ts';
+import type { Sources } from '../core/sources.ts';
+import { calendarWindow } from '../core/toronto-calendar.ts';
+import { forwardedClient } from '../gateway/client-identity.ts';
+import { acceptedCodings } from '../gateway/content-coding.ts';
+import { oneLine, throttledLines } from '../gateway/error-lines.ts';
+import { contentTypeFor } from '../gateway/content-type.ts';
+import { contributionsRoute } from '../gateway/contributions-route.ts';
+import { policyHeader, rateLimitHeader } from '../core/rate-limit-headers.ts';
+import { createQuota, fixedWindow, type QuotaStore } from '../gateway/quota.ts';
+import { memoryQuotaStore } from '../gateway/quota-memory-store.ts';
+import { noneMatch } from '../gateway/representation.ts';
+import { decodePath, rawPath } from '../gateway/request-path.ts';
+import { singleFlight } from '../gateway/single-flight.ts';
+
+describe('decodePath', () => {
+  it.each([
+    ['/f%C3%BCnke.txt', '/fünke.txt'],
+    ['/with%20space.txt', '/with space.txt'],
+    ['/api/v1/mon%2Dprice', '/api/v1/mon-price'],
+    ['/.well-known/api-catalog', '/.well-known/api-catalog'],
+  ])('%s → %s', (raw, decoded) => expect(decodePath(raw)).toBe(decoded));
+
+  it.each(['/%2e%2e/x', '/a/%2E%2E', '/.%2e/x', '/%2e/x', '/a%2fb', '/a%2Fb', '/a%5cb', '/a\\b', '/%00', '/a%0d%0ab', '/%', '/%zz', '/%c0%ae', '/%ff', 'x', '', `/${'a'.repeat(3000)}`])(
+    '%s is refused',
+    (raw) => expect(decodePath(raw)).toBeNull(),
+  );
+
+  it('strips the query', () => {
+    expect(rawPath('/api/mon-price?x=1&y=%2e')).toBe('/api/mon-price');
+    expect(rawPath('/')).toBe('/');
+  });
+});
+
+describe('Accept-Encoding', () => {
+  it.each([
+    [undefined, ['identity']],
+    ['', ['identity']],
+    ['gzip, deflate, br', ['br', 'gzip', 'identity']],
+    ['gzip', ['gzip', 'identity']],
+    ['br;q=0.5, gzip;q=1', ['gzip', 'br', 'identity']],
+    ['br;q=0, gzip;q=0', ['identity']],
+    ['*', ['br', 'gzip', 'identity']],
+    ['*;q=0.1, br;q=0', ['gzip', 'identity']],
+    ['x-gzip', ['gzip', 'identity']],
+    ['BR', ['br', 'identity']],
+    ['deflate, identity', ['identity']],
+    ['gzip;q=garbage', ['gzip', 'identity']],
+  ])('%s → %j', (header, codings) => expect(acceptedCodings(header)).toEqual(codings));
+});
+
+describe('If-None-Match (weak comparison, RFC 9110 §13.1.2)', () => {
+  it.each([
+    ['"a"', true],
+    ['W/"a"', true],
+    ['"b", "a"', true],
+    ['"b",W/"a"', true],
+    ['*', true],
+    ['"b"', false],
+    ['a', false],
+  ])('%s against "a" → %s', (header, match) => expect(noneMatch(header, '"a"')).toBe(match));
+  it('no header, no match', () => expect(noneMatch(undefined, '"a"')).toBe(false));
+});
+
+describe('content types', () => {
+  it.each([
+    ['api/index.json', 'application/json'],
+    ['api/v1/mon-price', 'application/json'],
+    ['.well-known/api-catalog', 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"'],
+    ['developers.html', 'text/html; charset=utf-8'],
+    ['writings/a.md', 'text/markdown; charset=utf-8'],
+    ['cli.mjs', 'text/javascript; charset=utf-8'],
+    ['sitemap.xml', 'application/xml; charset=utf-8'],
+    ['img/Logo.PNG', 'image/png'],
+    ['LICENSE', 'application/octet-stream'],
+    ['archive.tar.zst', 'application/octet-stream'],
+  ])('%s → %s', (file, type) => expect(contentTypeFor(file)).toBe(type));
+});
+
+describe('fixed windows (CONTRACT §3)', () => {
+  it('numbers windows floor(unix_seconds / window) and counts whole seconds to their end, rounded up', () => {
+    expect(fixedWindow(120_000, 60)).toEqual({ number: 2, secondsLeft: 60 });
+    expect(fixedWindow(137_000, 60)).toEqual({ number: 2, secondsLeft: 43 });
+    expect(fixedWindow(179_999, 60)).toEqual({ number: 2, secondsLeft: 1 });
+    expect(fixedWindow(180_000, 60)).toEqual({ number: 3, secondsLeft: 60 });
+    expect(fixedWindow(137_400, 60)).toEqual({ number: 2, secondsLeft: 43 });
+  });
+  it('writes the headers of SPEC.md', () => {
+    expect(policyHeader(60, 60)).toBe('"public-api";q=60;w=60');
+    expect(rateLimitHeader(59, 42)).toBe('"public-api";r=59;t=42');
+  });
+});
+
+describe('the quota decision', () => {
+  const at = 16_667 * 60_000 + 17_000; // 17 s into a 60 s window
+  it('counts, limits past the quota, and never reports a negative remainder', async () => {
+    const quota = createQuota({ quota: 2, windowSeconds: 60, store: memoryQuotaStore(() => at), now: () => at });
+    const results = [];
+    for (let i = 0; i < 4; i++) results.push(await quota.check('198.51.100.1'));
+    expect(results.map((r) => r.outcome)).toEqual(['allowed', 'allowed', 'limited', 'limited']);
+    expect(results[3]!.headers).toEqual(['RateLimit-Policy', '"public-api";q=2;w=60', 'RateLimit', '"public-api";r=0;t=43', 'Retry-After', '43']);
+    expect((await quota.check('198.51.100.2')).outcome).toBe('allowed');
+    expect((await quota.check(null)).outcome).toBe('unidentified');
+  });
+
+  it('a store that errors, throws, or misses the 50 ms budget leaves the request unaccounted', async () => {
+    const reasons: string[] = [];
+    const store = (increment: QuotaStore['increment']): QuotaStore => ({ increment, close: async () => {} });
+    for (const s of [
+      store(() => Promise.reject(new Error('connection refused'))),
+      store(() => {
+        throw new Error('not connected');
+      }),
+      store(() => new Promise<number>(() => {})), // never answers
+    ]) {
+      const quota = createQuota({ quota: 5, windowSeconds: 60, store: s, now: () => at, onUnavailable: (r) => reasons.push(r) });
+      expect(await quota.check('198.51.100.1')).toEqual({ outcome: 'unavailable', headers: undefined });
+    }
+    expect(reasons).toEqual(['connection refused', 'not connected', 'no answer within 50 ms']);
+  });
+
+  it('uses one key per client and window, shared by every data URL', async () => {
+    const keys: string[] = [];
+    const quota = createQuota({
+      quota: 5,
+      windowSeconds: 60,
+      now: () => at,
+      keyPrefix: 'p:',
+      store: { increment: (key) => (keys.push(key), 1), close: async () => {} },
+    });
+    await quota.check('2001:db8::1');
+    expect(keys).toEqual([`p:${Math.floor(at / 60_000)}:2001:db8::1`]);
+  });
+});
+
+describe('the in-process store', () => {
+  it('forgets a key ttl seconds after its first count', () => {
+    let t = 0;
+    const store = memoryQuotaStore(() => t);
+    expect(store.increment('k', 61)).toBe(1);
+    t = 30_000;
+    expect(store.increment('k', 61)).toBe(2);
+    t = 61_000;
+    expect(store.increment('k', 61)).toBe(1);
+  });
+});
+
+describe('X-Forwarded-For behind trusted proxies', () => {
+  const ranges = parseTrustProxy('10.0.0.0/8, 127.0.0.1, ::1');
+  it.each([
+    ['203.0.113.9', '203.0.113.9'],
+    ['1.1.1.1, 203.0.113.9', '203.0.113.9'],
+    ['1.1.1.1, 203.0.113.9, 10.0.0.2', '203.0.113.9'],
+    ['203.0.113.9:5060, 10.0.0.2', '203.0.113.9'],
+    ['[2001:db8::7]:443', '2001:db8::7'],
+    ['::ffff:203.0.113.9', '203.0.113.9'],
+    ['10.0.0.3, 127.0.0.1', null],
+    ['garbage, 10.0.0.2', null],
+    ['', null],
+  ])('%s → %s', (header, client) => expect(forwardedClient(header, ranges)).toBe(client));
+  it('no header → null', () => expect(forwardedClient(undefined, ranges)).toBeNull());
+});
+
+describe('the shared upstream fetch', () => {
+  it('is shared while pending and forgotten once it settles, a failure included', async () => {
+    const flight = singleFlight<number>();
+    let release!: (n: number) => void;
+    let calls = 0;
+    const first = flight.start(() => (calls++, new Promise<number>((resolve) => (release = resolve))));
+    expect(flight.pending).toBe(first);
+    release(1);
+    await expect(first).resolves.toBe(1);
+    expect(flight.pending).toBeUndefined();
+    const failing = flight.start(() => (calls++, Promise.reject(new Error('down'))));
+    await expect(failing).rejects.toThrow('down');
+    expect(flight.pending).toBeUndefined();
+    expect(calls).toBe(2);
+  });
+
+  it('a replaced fetch that settles late does not clear its successor', async () => {
+    const flight = singleFlight<string>();
+    let releaseOld!: (v: string) => void;
+    const old = flight.start(() => new Promise<string>((resolve) => (releaseOld = resolve)));
+    const next = flight.start(() => new Promise<string>(() => {}));
+    releaseOld('old');
+    await old;
+    expect(flight.pending).toBe(next);
+  });
+});
+
+describe('the contribution cache', () => {
+  const config = loadConfig({ GITHUB_ACCOUNT: 'octocat' });
+  const validator = createValidator();
+  /** A source that counts calls and answers every date of the window asked about. */
+  function countingSource() {
+    const state = { calls: 0, fail: false };
+    const sources = {
+      market: undefined as never,
+      contributions: {
+        upstream: 'github-html' as const,
+        days: async (nowMs: number): Promise<ContributionDay[]> => {
+          state.calls++;
+          if (state.fail) throw new Error('down');
+          return calendarWindow(nowMs).dates.map((date) => ({ date, count: 1, level: 1 }));
+        },
+      },
+    } satisfies Sources;
+    return { sources, state };
+  }
+
+  it('keeps one answer until the Toronto midnight, across the DST change', async () => {
+    // 2026-11-01 is the day clocks fall back in Toronto: a 25-hour day.
+    let t = Date.parse('2026-11-01T04:30:00Z'); // 00:30 EDT
+    const { sources, state } = countingSource();
+    const route = contributionsRoute(sources, config, validator, () => t);
+    const first = await route.current();
+    expect(first.expiresAtMs).toBe(Date.parse('2026-11-02T05:00:00Z'));
+    t = Date.parse('2026-11-02T04:59:59Z'); // 23:59:59 EST, 24.5 h later
+    await route.current();
+    expect(state.calls).toBe(1);
+    t = Date.parse('2026-11-02T05:00:00Z');
+    await route.current();
+    expect(state.calls).toBe(2);
+  });
+
+  it('a refresh begun before midnight does not answer requests made after it', async () => {
+    let t = Date.parse('2026-06-02T03:59:59.900Z'); // 23:59:59.9 EDT
+    const { sources, state } = countingSource();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const slow = { ...sources, contributions: { ...sources.contributions, days: async (nowMs: number) => (await gate, sources.contributions.days(nowMs)) } };
+    const route = contributionsRoute(slow, config, validator, () => t);
+    const before = route.current() as Promise<{ rep: { identity: { body: Buffer } } }>;
+    t = Date.parse('2026-06-02T04:00:00.200Z'); // 00:00:00.2, the next day
+    const after = route.current() as Promise<{ rep: { identity: { body: Buffer } } }>;
+    expect(after).not.toBe(before);
+    release();
+    const endDate = async (p: typeof before) => (JSON.parse((await p).rep.identity.body.toString()) as { endDate: string }).endDate;
+    expect(await endDate(before)).toBe('2026-06-01');
+    expect(await endDate(after)).toBe('2026-06-02');
+    expect(state.calls).toBe(2);
+  });
+
+  it('shares one refresh among concurrent callers, and retries after a failure', async () => {
+    const t = Date.parse('2026-06-01T12:00:00Z');
+    const { sources, state } = countingSource();
+    const route = contributionsRoute(sources, config, validator, () => t);
+    state.fail = true;
+    const failing = [route.current(), route.current(), route.current()];
+    for (const p of failing) await expect(p).rejects.toThrow('down');
+    expect(state.calls).toBe(1);
+    state.fail = false;
+    const [a, b] = await Promise.all([route.current(), route.current()]);
+    expect(a).toBe(b);
+    expect(state.calls).toBe(2);
+    expect(route.current()).toBe(a); // synchronous while valid
+  });
+});
+
+describe('error lines', () => {
+  it('prints each kind of line at most once a second and counts the ones held back', () => {
+    let t = 0;
+    const out: string[] = [];
+    const line = throttledLines((l) => out.push(l), () => t);
+    line('market: GET /candles?start=1 timed out');
+    line('contributions: down');
+    line('market: GET /candles?start=2 timed out');
+    line('market: GET /candles?start=3 timed out');
+    t = 1500;
+    line('market: GET /candles?start=4 timed out');
+    expect(out).toEqual([
+      'market: GET /candles?start=1 timed out',
+      'contributions: down',
+      'market: GET /candles?start=4 timed out (and 2 like it since the last one)',
+    ]);
+  });
+  it('collapses a multi-line message to one line', () => {
+    expect(oneLine('upstream said:\n  bad gateway\r\n')).toBe('upstream said: bad gateway ');
+  });
+});

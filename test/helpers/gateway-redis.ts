@@ -1,0 +1,84 @@
+// A private redis-server for quota tests: its own port, no persistence, started and killed by the test,
+// so tests can stop Redis mid-run and never collide with other runs on the machine's shared Redis.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { connect } from 'node:net';
+import { IS_CI } from './ci.ts';
+import { freePort } from './ports.ts';
+
+export const REDIS_SERVER = (() => {
+  const found = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' });
+  return found.status === 0 ? found.stdout.trim() : undefined;
+})();
+
+/** Skip the Redis tests only on a developer machine without redis-server; under CI a missing one fails them. */
+export const SKIP_REDIS = REDIS_SERVER === undefined && !IS_CI;
+
+export interface PrivateRedis {
+  port: number;
+  url: string;
+  /** Starts (again) on the same port; resolves once it accepts connections. */
+  start(): Promise<void>;
+  /** Kills it; resolves once it has exited. */
+  stop(): Promise<void>;
+}
+
+export async function privateRedis(): Promise<PrivateRedis> {
+  if (REDIS_SERVER === undefined) throw new Error('redis-server is not installed');
+  const port = await freePort();
+  let child: ChildProcess | undefined;
+  const redis: PrivateRedis = {
+    port,
+    url: `redis://127.0.0.1:${port}`,
+    async start() {
+      child = spawn(REDIS_SERVER!, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--enable-debug-command', 'local'], { stdio: 'ignore' });
+      for (let i = 0; i < 100; i++) {
+        if (await answersPing(port)) return;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error(`redis-server on ${port} did not start`);
+    },
+    async stop() {
+      const c = child;
+      child = undefined;
+      if (c === undefined || c.exitCode !== null) return;
+      await new Promise<void>((resolve) => {
+        c.once('exit', () => resolve());
+        c.kill('SIGKILL');
+      });
+    },
+  };
+  await redis.start();
+  return redis;
+}
+
+/** Sends one inline command without waiting for its answer (e.g. `DEBUG SLEEP 1` to freeze Redis). */
+export function sendCommand(port: number, command: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.on('connect', () => {
+      socket.write(`${command}\r\n`);
+      resolve();
+      // keep the socket open until Redis answers, then let it go
+      socket.on('data', () => socket.destroy());
+      socket.setTimeout(10_000, () => socket.destroy());
+    });
+    socket.on('error', reject);
+  });
+}
+
+function answersPing(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.setTimeout(200);
+    socket.on('connect', () => socket.write('PING\r\n'));
+    socket.on('data', (d: Buffer) => {
+      socket.destroy();
+      resolve(d.toString().startsWith('+PONG'));
+    });
+    socket.on('error', () => resolve(false));
+    socket.on('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+  });
+}

@@ -1,0 +1,82 @@
+// Builds a real dist/ for the site tests: `npm run build`'s program, against the fake upstreams on
+// loopback, into a temporary folder. A test file that needs its own configuration or upstream failure
+// builds its own (buildSite); one that only reads the default build uses the run's shared one
+// (sharedSite), built once by test/global-setup.ts.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inject } from 'vitest';
+import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
+import { listFiles } from './files.ts';
+import { runProgram, upstreamEnv, type RunResult } from './run.ts';
+
+export { listFiles };
+
+export const TEST_SITE_URL = 'https://ada.example.org';
+
+/** A built dist/ and the build's outcome, to read. */
+export interface SiteFiles {
+  dir: string;
+  result: RunResult;
+  read(file: string): Promise<string>;
+  json<T = Record<string, unknown>>(file: string): Promise<T>;
+  /** Every file in dist/, relative, with forward slashes, dot-files included. */
+  files(): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+export interface BuiltSite extends SiteFiles {
+  /** The fake the build read, still running, with its call counters. */
+  fake: FakeUpstreams;
+}
+
+export interface BuildSiteOptions {
+  env?: Record<string, string | undefined>;
+  /** Prepare the fake before the build, e.g. to make an upstream fail. */
+  setup?: (fake: FakeUpstreams) => void;
+}
+
+export async function buildSite(options: BuildSiteOptions = {}): Promise<BuiltSite> {
+  const fake = await startFakeUpstreams();
+  options.setup?.(fake);
+  const dir = await mkdtemp(join(tmpdir(), 'site-dist-'));
+  const result = await runProgram('build', ['--out', dir], { ...upstreamEnv(fake.url), SITE_URL: TEST_SITE_URL, UPSTREAM_TIMEOUT_MS: '3000', ...options.env });
+  return {
+    ...siteFiles(dir, result),
+    fake,
+    close: async () => {
+      await fake.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function siteFiles(dir: string, result: RunResult): SiteFiles {
+  const read = (file: string) => readFile(join(dir, file), 'utf8');
+  return {
+    dir,
+    result,
+    read,
+    json: async <T,>(file: string) => JSON.parse(await read(file)) as T,
+    files: () => listFiles(dir),
+    close: async () => {},
+  };
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** buildSite()'s default build, made once per run by test/global-setup.ts. */
+    sharedSite: { dir: string; result: RunResult };
+  }
+}
+
+/**
+ * The build buildSite() makes with no options (TEST_SITE_URL, the fake healthy, real clock), shared by
+ * every test file of the run. Read it, never write into it: other files read it at the same time.
+ * close() leaves it in place; the global setup removes it after the run.
+ */
+export function sharedSite(): SiteFiles {
+  const shared = inject('sharedSite');
+  if (shared === undefined) throw new Error('no shared site: test/global-setup.ts did not run (vitest.config.ts globalSetup)');
+  return siteFiles(shared.dir, shared.result);
+}

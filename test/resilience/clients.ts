@@ -1,0 +1,187 @@
+// The clients of a resilience run, all on loopback and bounded in number: keep-alive load loops over
+// a mix of routes, slowloris connections (silent, or headers one byte at a time) and POSTs whose
+// bodies arrive slowly.
+import { Agent, request } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import type { Observed } from './checks.ts';
+
+export interface RequestSpec {
+  method: string;
+  path: string;
+  weight: number;
+}
+
+/** What the load clients ask for: mostly the data routes (live upstream work), some of everything else. */
+export const REQUEST_MIX: readonly RequestSpec[] = [
+  { method: 'GET', path: '/api/v1/mon-price', weight: 20 },
+  { method: 'GET', path: '/api/mon-price', weight: 8 },
+  { method: 'GET', path: '/api/v1/github-contributions', weight: 14 },
+  { method: 'GET', path: '/api/github-contributions', weight: 6 },
+  { method: 'HEAD', path: '/api/v1/mon-price', weight: 3 },
+  { method: 'HEAD', path: '/api/github-contributions', weight: 3 },
+  { method: 'GET', path: '/api', weight: 8 },
+  { method: 'GET', path: '/openapi.json', weight: 4 },
+  { method: 'GET', path: '/', weight: 4 },
+  { method: 'GET', path: '/api/v2/mon-price', weight: 3 },
+  { method: 'POST', path: '/api/v1/mon-price', weight: 3 },
+  { method: 'DELETE', path: '/api/github-contributions', weight: 2 },
+];
+
+export function pickRequest(mix: readonly RequestSpec[], r: number): RequestSpec {
+  const total = mix.reduce((s, m) => s + m.weight, 0);
+  let x = r * total;
+  for (const m of mix) {
+    x -= m.weight;
+    if (x < 0) return m;
+  }
+  return mix[mix.length - 1]!;
+}
+
+export type Outcome = { kind: 'response'; response: Observed; ms: number } | { kind: 'transport'; spec: RequestSpec; error: string; reusedSocket: boolean; hung: boolean };
+
+/** One request; a transport failure (reset, refused, no answer within `timeoutMs`) is an outcome too. */
+export function send(base: string, spec: RequestSpec, agent: Agent | false, timeoutMs: number): Promise<Outcome> {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    let settled = false;
+    const done = (o: Outcome) => {
+      if (!settled) {
+        settled = true;
+        resolve(o);
+      }
+    };
+    const req = request(base + spec.path, { method: spec.method, agent, timeout: timeoutMs }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () =>
+        done({ kind: 'response', ms: performance.now() - started, response: { method: spec.method, path: spec.path, status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) } }),
+      );
+      res.on('error', (e) => done({ kind: 'transport', spec, error: e.message, reusedSocket: req.reusedSocket, hung: false }));
+    });
+    req.on('timeout', () => {
+      done({ kind: 'transport', spec, error: `no answer within ${timeoutMs} ms`, reusedSocket: req.reusedSocket, hung: true });
+      req.destroy();
+    });
+    req.on('error', (e: NodeJS.ErrnoException) => done({ kind: 'transport', spec, error: e.code ?? e.message, reusedSocket: req.reusedSocket, hung: false }));
+    req.end();
+  });
+}
+
+/** `clients` loops, each sending one request after the other on a shared keep-alive agent until `stop()`. */
+export async function runLoad(base: string, clients: number, stop: () => boolean, rand: () => number, onOutcome: (o: Outcome) => void, timeoutMs: number): Promise<void> {
+  const agent = new Agent({ keepAlive: true, maxSockets: clients });
+  const loop = async () => {
+    while (!stop()) onOutcome(await send(base, pickRequest(REQUEST_MIX, rand()), agent, timeoutMs));
+  };
+  await Promise.all(Array.from({ length: clients }, loop));
+  agent.destroy();
+}
+
+export interface SlowlorisReport {
+  opened: number;
+  /** Connections the server closed (timed out) before we gave up on them. */
+  closedByServer: number;
+  /** Status lines the server wrote to them (e.g. 408 after its header timeout). */
+  statuses: Record<string, number>;
+  /** Seconds from open to the server's close, for those it closed. */
+  closeAfterSeconds: number[];
+}
+
+/**
+ * Opens `silent` connections that send nothing and `trickle` connections that send a request's
+ * headers one byte every `byteEveryMs`; keeps them until the server closes them or `holdMs` passes.
+ */
+export async function slowloris(host: string, port: number, silent: number, trickle: number, holdMs: number, byteEveryMs = 400): Promise<SlowlorisReport> {
+  const report: SlowlorisReport = { opened: 0, closedByServer: 0, statuses: {}, closeAfterSeconds: [] };
+  const headers = `GET /api HTTP/1.1\r\nHost: ${host}:${port}\r\nUser-Agent: slowloris\r\nX-Padding: ${'a'.repeat(200)}\r\n\r\n`;
+  const one = (trickles: boolean) =>
+    new Promise<void>((resolve) => {
+      const socket: Socket = connect(port, host);
+      const openedAt = performance.now();
+      let ours = false;
+      let received = '';
+      let timer: NodeJS.Timeout | undefined;
+      const hold = setTimeout(() => {
+        ours = true;
+        socket.destroy();
+      }, holdMs);
+      socket.on('connect', () => {
+        report.opened++;
+        if (!trickles) return;
+        let i = 0;
+        timer = setInterval(() => {
+          if (i >= headers.length || socket.destroyed) return clearInterval(timer);
+          socket.write(headers[i++]!);
+        }, byteEveryMs);
+      });
+      socket.on('data', (d: Buffer) => (received += d.toString('latin1')));
+      socket.on('error', () => {});
+      socket.on('close', () => {
+        clearTimeout(hold);
+        if (timer) clearInterval(timer);
+        if (!ours) {
+          report.closedByServer++;
+          report.closeAfterSeconds.push((performance.now() - openedAt) / 1000);
+        }
+        const status = /^HTTP\/1\.1 (\d{3})/.exec(received)?.[1];
+        if (status) report.statuses[status] = (report.statuses[status] ?? 0) + 1;
+        resolve();
+      });
+    });
+  await Promise.all([...Array.from({ length: silent }, () => one(false)), ...Array.from({ length: trickle }, () => one(true))]);
+  return report;
+}
+
+/** POSTs whose bodies arrive `chunk` bytes every `everyMs`, with a Content-Length or chunked. */
+export async function slowBodies(base: string, count: number, timeoutMs: number): Promise<Outcome[]> {
+  const targets = ['/api/v1/mon-price', '/api/github-contributions', '/api/nope', '/'];
+  return Promise.all(
+    Array.from({ length: count }, (_, i) => {
+      const path = targets[i % targets.length]!;
+      const chunked = i % 2 === 1;
+      const spec: RequestSpec = { method: 'POST', path, weight: 0 };
+      const total = 4000;
+      const chunk = 40;
+      return new Promise<Outcome>((resolve) => {
+        const started = performance.now();
+        let settled = false;
+        const done = (o: Outcome) => {
+          if (!settled) {
+            settled = true;
+            clearInterval(timer);
+            resolve(o);
+          }
+        };
+        const req = request(base + path, {
+          method: 'POST',
+          agent: false,
+          timeout: timeoutMs,
+          headers: { 'content-type': 'application/json', ...(chunked ? {} : { 'content-length': String(total) }) },
+        }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            done({ kind: 'response', ms: performance.now() - started, response: { method: 'POST', path, status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) } });
+            req.destroy();
+          });
+        });
+        let sent = 0;
+        const timer = setInterval(() => {
+          if (req.destroyed) return clearInterval(timer);
+          if (sent >= total) {
+            clearInterval(timer);
+            return void req.end();
+          }
+          req.write('x'.repeat(chunk));
+          sent += chunk;
+        }, 100);
+        req.on('timeout', () => {
+          done({ kind: 'transport', spec, error: `no answer within ${timeoutMs} ms`, reusedSocket: false, hung: true });
+          req.destroy();
+        });
+        // Once the answer is in, the server may cut the rest of the body: not a failure.
+        req.on('error', (e: NodeJS.ErrnoException) => done({ kind: 'transport', spec, error: e.code ?? e.message, reusedSocket: false, hung: false }));
+      });
+    }),
+  );
+}

@@ -1,0 +1,131 @@
+// The site generators as pure functions: renderSite with a constructed BuildContext, the charts, the
+// content parser, the twin format and the static-host rules, without a build or a network.
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../core/config.ts';
+import type { GitHubContributions } from '../core/contributions.ts';
+import type { MarketData } from '../core/market.ts';
+import { createValidator } from '../core/schemas.ts';
+import type { BuildContext } from '../builders/artifact.ts';
+import { renderHeatmap, weekday } from '../builders/site/charts/heatmap.ts';
+import { SPARKLINE, sparklinePath } from '../builders/site/charts/sparkline.ts';
+import { formatValue } from '../builders/site/charts/format.ts';
+import { ContentError, parseWriting, sortWritings } from '../builders/site/content.ts';
+import { nestHeadings } from '../builders/site/developer-page.ts';
+import { renderMarkdown } from '../builders/site/markdown.ts';
+import { frontMatter } from '../builders/site/twins.ts';
+import { renderSite } from '../builders/site/index.ts';
+
+const NOW = Date.UTC(2026, 10, 22, 15, 0, 0);
+
+function market(): MarketData {
+  const points = [0.03, 0.031, 0.029, 0.0305].map((value, i) => ({ time: 1_794_700_000 + i * 3600, value }));
+  return { product: 'MON-USD', currency: 'USD', source: 'Coinbase Exchange', windowSeconds: 604800, points, value: 0.0305, changePercent: ((0.0305 - 0.03) / 0.03) * 100, low: 0.029, high: 0.031, asOf: '2026-11-22T14:03:07.512345Z' };
+}
+
+function calendar(): GitHubContributions {
+  const start = Date.UTC(2025, 10, 23);
+  const days = Array.from({ length: 365 }, (_, i) => {
+    const date = new Date(start + i * 86_400_000).toISOString().slice(0, 10);
+    return { date, count: i % 5, level: i % 5 };
+  });
+  return { username: 'octocat', totalContributions: days.reduce((s, d) => s + d.count, 0), startDate: days[0]!.date, endDate: days[364]!.date, days, timeZone: 'America/Toronto', nextRefreshAt: '2026-11-23T00:00:00.000-05:00' };
+}
+
+function context(overrides: Partial<BuildContext> = {}, env: Record<string, string> = {}): BuildContext {
+  return { config: loadConfig(env), nowMs: NOW, market: market(), contributions: calendar(), validator: createValidator(), simulated: false, ...overrides };
+}
+
+const byFile = async (ctx: BuildContext) => new Map((await renderSite(ctx)).map((a) => [a.file, String(a.body)]));
+
+describe('renderSite', () => {
+  it('prefixes page links with the base path of SITE_URL and makes every absolute link from it', async () => {
+    const files = await byFile(context({}, { SITE_URL: 'https://example.org/~ada/' }));
+    const home = files.get('index.html')!;
+    expect(home).toContain('<a href="/~ada/writings">Writings</a>');
+    expect(home).toContain('<link rel="stylesheet" href="/~ada/assets/site.css">');
+    expect(home).toContain('data-source="/~ada/api/v1/mon-price"');
+    expect(home).toContain('<link rel="canonical" href="https://example.org/~ada/">');
+    expect(files.get('sitemap.xml')).toContain('<loc>https://example.org/~ada/writings</loc>');
+    expect(JSON.parse(files.get('openapi.json')!).servers[0].url).toBe('https://example.org/~ada');
+    expect(files.get('llms.txt')).toContain('(https://example.org/~ada/developers.md)');
+  });
+
+  it('returns the same files for the same inputs (reproducible builds)', async () => {
+    const a = await renderSite(context());
+    const b = await renderSite(context());
+    expect(b.map((x) => [x.file, String(x.body)])).toEqual(a.map((x) => [x.file, String(x.body)]));
+  });
+
+  it('draws nothing for a null snapshot: both figures say unavailable', async () => {
+    const home = (await byFile(context({ market: null, contributions: null }))).get('index.html')!;
+    expect(home).toContain('data-unavailable="market"');
+    expect(home).toContain('data-unavailable="contributions"');
+    expect(home).not.toMatch(/<svg class="(sparkline|heatmap)/);
+    expect(home).toMatch(/financial advice/);
+  });
+
+  it('stops on an /api index that does not validate against its schema', async () => {
+    const ctx = context({ validator: { validate: (name) => { if (name === 'ApiIndex') throw new Error('ApiIndex does not validate'); } } });
+    await expect(renderSite(ctx)).rejects.toThrow(/ApiIndex/);
+  });
+});
+
+describe('charts', () => {
+  it('scales the sparkline: low at the bottom, high at the top, first and last time at the edges', () => {
+    const m = market();
+    const pairs = [...sparklinePath(m.points, m.low, m.high).matchAll(/[ML]([\d.]+) ([\d.]+)/g)].map((p) => [Number(p[1]), Number(p[2])] as const);
+    const { width, height, pad } = SPARKLINE;
+    expect(pairs).toHaveLength(m.points.length);
+    expect(pairs[0]![0]).toBe(pad);
+    expect(pairs.at(-1)![0]).toBe(width - pad);
+    const ys = pairs.map((p) => p[1]);
+    expect(Math.min(...ys)).toBe(pad); // 0.031, the high
+    expect(Math.max(...ys)).toBe(height - pad); // 0.029, the low
+  });
+
+  it('draws a flat series as a middle line instead of dividing by zero', () => {
+    const path = sparklinePath([{ time: 1, value: 2 }, { time: 2, value: 2 }], 2, 2);
+    expect(path).toBe(`M${SPARKLINE.pad} ${SPARKLINE.height / 2} L${SPARKLINE.width - SPARKLINE.pad} ${SPARKLINE.height / 2}`);
+  });
+
+  it('lays the heatmap out in Sunday-first week columns, one rect per day with its count', () => {
+    const c = calendar();
+    const svg = renderHeatmap(c.days, 'label');
+    const rects = [...svg.matchAll(/<rect x="(\d+)" y="(\d+)"[^>]*data-date="([\d-]+)" data-count="(\d+)"/g)];
+    expect(rects).toHaveLength(365);
+    expect(weekday('2025-11-23')).toBe(0); // a Sunday: the first column starts full
+    expect(rects[0]![2]).toBe('18');
+    expect(rects[7]![1]).toBe(String(30 + 13)); // the next Sunday opens the second column
+    expect(rects.map((r) => Number(r[4]))).toEqual(c.days.map((d) => d.count));
+    expect(svg).toContain('<title>2025-11-24: 1 contribution</title>');
+  });
+
+  it('keeps full decimal precision of USD values', () => {
+    expect(formatValue(0.030113)).toBe('0.030113');
+    expect(formatValue(1e-7)).toBe('0.0000001');
+  });
+});
+
+describe('content and Markdown', () => {
+  it('drops a draft and rejects a malformed date', () => {
+    expect(parseWriting('---\ntitle: T\ndate: 2026-01-01\nsummary: S\ndraft: true\n---\nbody', 'writings/x.md')).toBeNull();
+    expect(() => parseWriting('---\ntitle: T\ndate: January\nsummary: S\n---\nbody', 'writings/x.md')).toThrow(ContentError);
+    const a = parseWriting('---\ntitle: A\ndate: 2026-01-01\nsummary: S\n---\nbody', 'writings/a.md')!;
+    const b = parseWriting('---\ntitle: B\ndate: 2026-02-01\nsummary: S\n---\nbody', 'writings/b.md')!;
+    expect(sortWritings([a, b]).map((w) => w.slug)).toEqual(['b', 'a']);
+  });
+
+  it('writes twin front matter as one-line key: value pairs', () => {
+    expect(frontMatter({ title: 'A: b', description: 'two\nlines', url: 'https://x/' })).toBe('---\ntitle: A: b\ndescription: two lines\nurl: https://x/\n---\n');
+  });
+
+  it('gives a heading that opens with <a id> that id, and other headings slugs', () => {
+    const html = renderMarkdown('## Quota and rate-limit headers\n\n### <a id="rate-limit-exceeded"></a>Rate limit exceeded\n');
+    expect(html).toContain('<h2 id="quota-and-rate-limit-headers">Quota and rate-limit headers</h2>');
+    expect(html).toContain('<h3 id="rate-limit-exceeded">Rate limit exceeded</h3>');
+  });
+
+  it('nests the CLI reference headings under the CLI section, leaving code blocks alone', () => {
+    expect(nestHeadings('# CLI\n\n```sh\n# comment\n```\n\n## Commands', 3)).toBe('### CLI\n\n```sh\n# comment\n```\n\n#### Commands');
+  });
+});

@@ -1,0 +1,175 @@
+// The site's pages and their Markdown twins, read from a real build (CONTRACT §5, builders/site/twins.ts).
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { GitHubContributions } from '../core/contributions.ts';
+import type { MarketData } from '../core/market.ts';
+import { buildSite, sharedSite, TEST_SITE_URL, type SiteFiles } from './helpers/site-dist.ts';
+
+const HTML_PAGES = ['index.html', 'writings.html', 'skills.html', 'developers.html', 'writings/static-plus-cron.html', 'writings/midnight-in-toronto.html'];
+const DRAFT = { slug: 'unfinished-thoughts-on-ledgers', marker: 'DRAFT-MARKER-7f3a', title: 'Unfinished thoughts on ledgers' };
+
+/** The twins' front matter: `---`, one `key: value` per line, `---`. */
+function frontMatter(markdown: string): Record<string, string> {
+  const match = /^---\n([\s\S]*?)\n---\n/.exec(markdown);
+  expect(match, 'twin starts with a front-matter block').not.toBeNull();
+  return Object.fromEntries(match![1]!.split('\n').map((line) => [line.slice(0, line.indexOf(': ')), line.slice(line.indexOf(': ') + 2)]));
+}
+
+describe('a normal build', () => {
+  let site: SiteFiles;
+  beforeAll(async () => {
+    site = sharedSite();
+    expect(site.result.stderr).toBe('');
+    expect(site.result.code).toBe(0);
+  });
+  afterAll(() => site.close());
+
+  it('writes every HTML page with a Markdown twin at its path plus .md, whose front matter names title, description and absolute url', async () => {
+    const files = await site.files();
+    for (const html of HTML_PAGES) {
+      expect(files).toContain(html);
+      const twinFile = html.replace(/\.html$/, '.md');
+      expect(files).toContain(twinFile);
+      const fields = frontMatter(await site.read(twinFile));
+      expect(fields.title).toBeTruthy();
+      expect(fields.description).toBeTruthy();
+      const path = html === 'index.html' ? '/' : `/${html.replace(/\.html$/, '')}`;
+      expect(fields.url).toBe(path === '/' ? `${TEST_SITE_URL}/` : `${TEST_SITE_URL}${path}`);
+      const page = await site.read(html);
+      expect(page).toMatch(/^<!doctype html>/);
+      expect(page).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
+      expect(page).toContain(`<link rel="alternate" type="text/markdown" href="/${twinFile}">`);
+    }
+    expect(files).toContain('404.html');
+    expect(files).not.toContain('404.md');
+  });
+
+  it('/index.md is the profile: name, tagline, location, github keys; # name, tagline, ## About, ## Links', async () => {
+    const md = await site.read('index.md');
+    const fields = frontMatter(md);
+    expect(fields).toMatchObject({ name: 'Ada Park', location: 'Toronto, Canada', github: 'https://github.com/octocat' });
+    expect(fields.tagline).toMatch(/Software engineer/);
+    const body = md.replace(/^---\n[\s\S]*?\n---\n/, '');
+    expect(body).toMatch(/^\n# Ada Park\n\nSoftware engineer[^\n]+\n\n## About\n\n[\s\S]+\n## Links\n\n(- \[[^\]]+\]\(https?:\/\/[^)]+\)\n)+$/);
+  });
+
+  it('/writings.md lists published writings newest first, one exact line each', async () => {
+    const md = await site.read('writings.md');
+    const lines = md.split('\n').filter((l) => l.startsWith('- '));
+    expect(lines).toEqual([
+      `- [Midnight in Toronto](${TEST_SITE_URL}/writings/midnight-in-toronto) \u2014 2026-05-02: A rolling 365-day calendar, one time zone, and the labels you must never shift.`,
+      `- [Static plus cron: a data API without a server](${TEST_SITE_URL}/writings/static-plus-cron) \u2014 2026-03-14: Why a scheduled build that writes JSON files beats a server for most public previews, and what it cannot do.`,
+    ]);
+    expect(md).toContain('\n# Writings\n');
+  });
+
+  it('each writing twin carries date, summary and slug, and its body starts with # Title', async () => {
+    const md = await site.read('writings/static-plus-cron.md');
+    const fields = frontMatter(md);
+    expect(fields).toMatchObject({ date: '2026-03-14', slug: 'static-plus-cron', title: 'Static plus cron: a data API without a server' });
+    expect(fields.summary).toMatch(/^Why a scheduled build/);
+    expect(md.replace(/^---\n[\s\S]*?\n---\n\n/, '')).toMatch(/^# Static plus cron: a data API without a server\n/);
+  });
+
+  it('/skills.md has ## groups of `- Skill` or `- Skill: note` lines', async () => {
+    const body = (await site.read('skills.md')).replace(/^---\n[\s\S]*?\n---\n\n/, '');
+    expect(body).toMatch(/^# Skills\n/);
+    const sections = body.split(/\n## /).slice(1);
+    expect(sections.length).toBeGreaterThan(1);
+    for (const section of sections) {
+      const [heading, ...rest] = section.trim().split('\n').filter(Boolean);
+      expect(heading).toBeTruthy();
+      for (const line of rest) expect(line).toMatch(/^- [^:]+(: .+)?$/);
+    }
+    expect(body).toContain('- TypeScript: Node.js services, CLIs and build tools');
+    expect(body).toContain('- Python\n');
+  });
+
+  it('never publishes the draft writing anywhere in dist/', async () => {
+    const files = await site.files();
+    expect(files.filter((f) => f.includes(DRAFT.slug))).toEqual([]);
+    for (const file of files) {
+      const text = await readFile(join(site.dir, file), 'utf8');
+      expect(text, file).not.toContain(DRAFT.marker);
+      expect(text, file).not.toContain(DRAFT.slug);
+      expect(text, file).not.toContain(DRAFT.title);
+    }
+  });
+
+  it('draws the sparkline and the heatmap from the snapshots, with value, change, range, asOf and the no-advice notice', async () => {
+    const html = await site.read('index.html');
+    const market = await site.json<MarketData>('api/v1/mon-price');
+    const calendar = await site.json<GitHubContributions>('api/v1/github-contributions');
+    expect(html).toMatch(new RegExp(`<svg class="sparkline sparkline-(up|down)"[^>]*data-points="${market.points.length}"`));
+    const path = /<path class="sparkline-line" d="([^"]+)"/.exec(html)![1]!;
+    expect(path.split(/ (?=L)/)).toHaveLength(market.points.length);
+    expect(html).toContain(`<data value="${market.value}" data-field="value">${market.value} USD</data>`);
+    expect(html).toContain(`<data value="${market.changePercent}" data-field="changePercent"`);
+    expect(html).toContain(`<data value="${market.low}" data-field="low">`);
+    expect(html).toContain(`<data value="${market.high}" data-field="high">`);
+    expect(html).toContain(`<time datetime="${market.asOf}" data-field="asOf">`);
+    expect(html).toMatch(/not a trading recommendation or financial advice/);
+    expect(html).toContain('<svg class="heatmap"');
+    const cells = [...html.matchAll(/<rect [^>]*data-date="([\d-]+)" data-count="(\d+)" data-level="(\d)"/g)];
+    expect(cells.map((c) => c[1])).toEqual(calendar.days.map((d) => d.date));
+    expect(cells.map((c) => Number(c[2]))).toEqual(calendar.days.map((d) => d.count));
+    expect(html).toContain(`data-field="totalContributions">${calendar.totalContributions.toLocaleString('en-US')}</strong>`);
+    expect(html).toContain('<script defer src="/assets/preview.js"></script>');
+    expect(html).not.toContain('data-simulated');
+  });
+
+  it('ships the page script and the stylesheet (with print rules) as files', async () => {
+    const script = await site.read('assets/preview.js');
+    expect(script).toContain('fetch(');
+    expect(script).toContain('[data-preview-body]');
+    expect(script.length).toBeLessThan(20_000);
+    expect(script).not.toMatch(/console\.(log|error|warn)/);
+    const css = await site.read('assets/site.css');
+    expect(css).toContain('@media print');
+  });
+});
+
+describe('builds whose upstream failed, and the demo build', () => {
+  it('says the market preview is unavailable and draws no sparkline when the market upstream failed', async () => {
+    const site = await buildSite({ setup: (fake) => (fake.market.mode = 'server-error') });
+    try {
+      expect(site.result.code).toBe(1);
+      const html = await site.read('index.html');
+      expect(html).toContain('data-unavailable="market"');
+      expect(html).toMatch(/Market data unavailable/);
+      expect(html).not.toContain('class="sparkline');
+      // the other preview is still drawn from its own snapshot
+      expect(html).toContain('<svg class="heatmap"');
+      expect(html).not.toContain('data-unavailable="contributions"');
+    } finally {
+      await site.close();
+    }
+  });
+
+  it('says the calendar is unavailable and draws no heatmap when the GitHub upstream failed', async () => {
+    const site = await buildSite({ setup: (fake) => (fake.github.mode = 'markup-drift') });
+    try {
+      expect(site.result.code).toBe(1);
+      const html = await site.read('index.html');
+      expect(html).toContain('data-unavailable="contributions"');
+      expect(html).not.toContain('<svg class="heatmap"');
+      expect(html).toContain('class="sparkline');
+      // the developer page documents the calendar without an invented example
+      expect(await site.read('developers.md')).toMatch(/No example: the upstream gave no usable data/);
+    } finally {
+      await site.close();
+    }
+  });
+
+  it('puts a "simulated data (demo)" notice on every HTML page of a demo build', async () => {
+    const site = await buildSite({ env: { DEMO_SIMULATED: '1' } });
+    try {
+      for (const file of [...HTML_PAGES, '404.html']) {
+        expect(await site.read(file), file).toMatch(/<p class="notice" role="note" data-simulated="true"><strong>Simulated data \(demo\)\.<\/strong>/);
+      }
+    } finally {
+      await site.close();
+    }
+  });
+});

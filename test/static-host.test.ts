@@ -1,0 +1,120 @@
+// dist/ on a plain static host: the real `serve` package serving the built folder with the serve.json
+// the build writes there, plus the shape of the Netlify/Cloudflare files.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CACHE_CONTROL, DATA_RESOURCES } from '../core/routes.ts';
+import { sharedSite, type SiteFiles } from './helpers/site-dist.ts';
+import { startServeCli, type StaticServer } from './helpers/site-serve.ts';
+
+let site: SiteFiles;
+let server: StaticServer;
+
+beforeAll(async () => {
+  site = sharedSite();
+  expect(site.result.code).toBe(0);
+  server = await startServeCli(site.dir);
+});
+afterAll(async () => {
+  await server?.close();
+  await site?.close();
+});
+
+const get = (path: string, method = 'GET') => fetch(`${server.url}${path}`, { method, redirect: 'manual' });
+
+describe('serve dist (the real serve package)', () => {
+  it.each(DATA_RESOURCES.flatMap((r) => [[r.v1.path, r.id], [r.alias.path, r.id]] as const))(
+    '%s: 200 application/json with the snapshot bytes and its Cache-Control',
+    async (path, id) => {
+      const res = await get(path);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('application/json');
+      expect(res.headers.get('cache-control')).toBe(id === 'market' ? CACHE_CONTROL.market : 'public, max-age=0, stale-while-revalidate=300');
+      const resource = DATA_RESOURCES.find((r) => r.id === id)!;
+      expect(await res.text()).toBe(await site.read(resource.snapshotFiles[0]!));
+    },
+  );
+
+  it('answers HEAD on a snapshot with the GET headers and no body', async () => {
+    const res = await get('/api/v1/github-contributions', 'HEAD');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    expect(await res.text()).toBe('');
+  });
+
+  it('serves the catalog at /.well-known/api-catalog as application/linkset+json with the RFC 9727 profile', async () => {
+    const res = await get('/.well-known/api-catalog');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"');
+    expect(Object.keys((await res.json()) as object)).toEqual(['linkset']);
+  });
+
+  it('rewrites /api to the index, JSON with Cache-Control public, max-age=3600', async () => {
+    const res = await get('/api');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    expect(res.headers.get('cache-control')).toBe(CACHE_CONTROL.apiIndex);
+    expect(((await res.json()) as { authentication: string }).authentication).toBe('none');
+  });
+
+  it.each([
+    ['/openapi.json', /^application\/json/],
+    ['/developers', /^text\/html/],
+    ['/developers.md', /^text\/markdown; charset=utf-8$/],
+    ['/index.md', /^text\/markdown; charset=utf-8$/],
+    ['/writings/static-plus-cron.md', /^text\/markdown; charset=utf-8$/],
+    ['/writings/static-plus-cron', /^text\/html/],
+    ['/llms.txt', /^text\/plain; charset=utf-8$/],
+    ['/llms-full.txt', /^text\/plain; charset=utf-8$/],
+    ['/sitemap.xml', /^application\/xml/],
+    ['/robots.txt', /^text\/plain/],
+    ['/', /^text\/html/],
+  ])('%s: 200 with %s', async (path, type) => {
+    const res = await get(path);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(type);
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    await res.arrayBuffer();
+  });
+
+  it('links the catalog from the home page with rel="api-catalog"', async () => {
+    const res = await get('/');
+    expect(res.headers.get('link')).toMatch(/<[^>]+\/\.well-known\/api-catalog>; rel="api-catalog"/);
+    await res.arrayBuffer();
+  });
+
+  it('answers an unknown path with 404 and the site 404 page, and lists no folders', async () => {
+    for (const path of ['/no-such-page', '/api/v1/']) {
+      const res = await get(path);
+      expect(res.status).toBe(404);
+      expect(await res.text()).toContain('Page not found');
+    }
+  });
+});
+
+describe('Netlify / Cloudflare Pages / GitHub Pages files', () => {
+  it('_headers gives the extension-less snapshots, /api and the catalog their types and cache rules', async () => {
+    const text = await site.read('_headers');
+    const blocks = new Map(
+      text
+        .trim()
+        .split(/\n\n/)
+        .map((block) => {
+          const [path, ...lines] = block.split('\n');
+          return [path!, Object.fromEntries(lines.map((l) => [l.trim().split(': ')[0], l.trim().slice(l.trim().indexOf(': ') + 2)]))] as const;
+        }),
+    );
+    for (const r of DATA_RESOURCES) for (const file of r.snapshotFiles) expect(blocks.get(`/${file}`)?.['Content-Type']).toBe('application/json');
+    expect(blocks.get('/api/v1/mon-price')?.['Cache-Control']).toBe(CACHE_CONTROL.market);
+    expect(blocks.get('/api')).toEqual({ 'Content-Type': 'application/json', 'Cache-Control': CACHE_CONTROL.apiIndex });
+    expect(blocks.get('/.well-known/api-catalog')?.['Content-Type']).toBe('application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"');
+    // the same revalidate-on-use rule the gateway sends for discovery documents
+    expect(blocks.get('/.well-known/api-catalog')?.['Cache-Control']).toBe(CACHE_CONTROL.static);
+    expect(blocks.get('/developers.md')?.['Content-Type']).toBe('text/markdown; charset=utf-8');
+  });
+
+  it('_redirects rewrites (status 200) /api to the index file and each alias to its v1 file; .nojekyll exists', async () => {
+    const lines = (await site.read('_redirects')).trim().split('\n');
+    expect(lines).toContain('/api /api/index.json 200');
+    for (const r of DATA_RESOURCES) expect(lines).toContain(`${r.alias.path} ${r.v1.path} 200`);
+    expect(await site.read('.nojekyll')).toBe('');
+  });
+});

@@ -1,0 +1,263 @@
+// The GitHub Actions workflows themselves: they parse, their schedules are valid cron that covers
+// Toronto midnight in winter and in summer, Pages gets the hidden files, each job holds only the
+// permissions it needs, and the test jobs install the browser and redis-server the suite starts.
+import { readdirSync, readFileSync } from 'node:fs';
+import { DateTime } from 'luxon';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { ROOT } from './helpers/run.ts';
+
+// ---- a small five-field cron reader (POSIX crontab, as GitHub Actions' `schedule` accepts it) ----
+
+interface CronField {
+  name: string;
+  min: number;
+  max: number;
+  names?: string[];
+}
+const FIELDS: CronField[] = [
+  { name: 'minute', min: 0, max: 59 },
+  { name: 'hour', min: 0, max: 23 },
+  { name: 'day of month', min: 1, max: 31 },
+  { name: 'month', min: 1, max: 12, names: ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'] },
+  { name: 'day of week', min: 0, max: 6, names: ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'] },
+];
+
+interface Cron {
+  minutes: Set<number>;
+  hours: Set<number>;
+  days: Set<number>;
+  months: Set<number>;
+  weekdays: Set<number>;
+  /** Whether day of month / day of week were restricted (not `*`): crontab(5) ORs them when both are. */
+  daysRestricted: boolean;
+  weekdaysRestricted: boolean;
+}
+
+/** Parses `expr` or throws an error naming the field that is wrong. */
+function parseCron(expr: string): Cron {
+  const parts = expr.trim().split(/\s+/);
+  if (parts.length !== 5) throw new Error(`"${expr}": expected 5 fields, got ${parts.length}`);
+  const sets = parts.map((part, i) => parseField(part, FIELDS[i]!, expr));
+  return {
+    minutes: sets[0]!,
+    hours: sets[1]!,
+    days: sets[2]!,
+    months: sets[3]!,
+    weekdays: sets[4]!,
+    daysRestricted: !parts[2]!.startsWith('*'),
+    weekdaysRestricted: !parts[4]!.startsWith('*'),
+  };
+}
+
+function parseField(part: string, field: CronField, expr: string): Set<number> {
+  const bad = (why: string) => new Error(`"${expr}": ${field.name} "${part}" ${why}`);
+  const value = (text: string): number => {
+    const named = field.names?.indexOf(text.toUpperCase()) ?? -1;
+    if (named >= 0) return named + field.min;
+    if (!/^\d+$/.test(text)) throw bad(`is not a number`);
+    // crontab(5) also accepts 7 for Sunday.
+    const n = field.name === 'day of week' && text === '7' ? 0 : Number(text);
+    if (n < field.min || n > field.max) throw bad(`is out of range ${field.min}-${field.max}`);
+    return n;
+  };
+  const out = new Set<number>();
+  for (const item of part.split(',')) {
+    const [range, stepText, extra] = item.split('/');
+    if (extra !== undefined || range === undefined || range === '') throw bad('is malformed');
+    const step = stepText === undefined ? 1 : Number(stepText);
+    if (!Number.isInteger(step) || step < 1 || (stepText !== undefined && !/^\d+$/.test(stepText))) throw bad('has an invalid step');
+    let from: number;
+    let to: number;
+    if (range === '*') [from, to] = [field.min, field.max];
+    else if (range.includes('-')) {
+      const [a, b, more] = range.split('-');
+      if (more !== undefined || !a || !b) throw bad('is malformed');
+      [from, to] = [value(a), value(b)];
+      if (from > to) throw bad('is a backwards range');
+    } else {
+      from = value(range);
+      to = stepText === undefined ? from : field.max;
+    }
+    for (let n = from; n <= to; n += step) out.add(n);
+  }
+  return out;
+}
+
+/** Whether the schedule fires at this UTC minute. */
+function cronMatches(cron: Cron, at: DateTime): boolean {
+  const utc = at.toUTC();
+  const weekday = utc.weekday % 7; // luxon: Monday 1 … Sunday 7; cron: Sunday 0
+  const dayOk =
+    cron.daysRestricted && cron.weekdaysRestricted
+      ? cron.days.has(utc.day) || cron.weekdays.has(weekday)
+      : cron.days.has(utc.day) && cron.weekdays.has(weekday);
+  return cron.minutes.has(utc.minute) && cron.hours.has(utc.hour) && cron.months.has(utc.month) && dayOk;
+}
+
+/** The first minute in [from, from + withinMinutes) at which one of the schedules fires. */
+function firstRun(crons: Cron[], from: DateTime, withinMinutes: number): DateTime | undefined {
+  for (let m = 0; m < withinMinutes; m++) {
+    const at = from.plus({ minutes: m });
+    if (crons.some((c) => cronMatches(c, at))) return at;
+  }
+  return undefined;
+}
+
+// ---- the workflow files ----
+
+type Workflow = {
+  on: Record<string, unknown>;
+  permissions?: Record<string, string> | string;
+  jobs: Record<string, Job>;
+};
+type Job = {
+  needs?: string | string[];
+  if?: string;
+  permissions?: Record<string, string> | string;
+  container?: string | { image: string };
+  services?: Record<string, { image: string }>;
+  strategy?: { matrix?: Record<string, unknown[]> };
+  steps: Array<{ uses?: string; run?: string; with?: Record<string, unknown>; env?: Record<string, string> }>;
+};
+
+const DIR = `${ROOT}.github/workflows/`;
+const files = readdirSync(DIR).filter((f) => /\.ya?ml$/.test(f));
+const load = (file: string) => parse(readFileSync(DIR + file, 'utf8')) as Workflow;
+const publish = load('publish.yml');
+const ci = load('ci.yml');
+const schedules = ((publish.on.schedule ?? []) as Array<{ cron: string }>).map((s) => s.cron);
+
+const TORONTO = 'America/Toronto';
+/** A scheduled run must start within this long after Toronto midnight. */
+const WITHIN_MINUTES = 60;
+
+describe('cron reader (the validator the workflow checks rely on)', () => {
+  it('accepts the usual forms and rejects wrong ones', () => {
+    for (const ok of ['17 * * * *', '7 4,5 * * *', '*/15 0-6 1 JAN-jun mon', '0 0 * * 7', '5-59/10 * * * *']) expect(() => parseCron(ok)).not.toThrow();
+    for (const bad of ['17 * * *', '60 * * * *', '* 24 * * *', '* * 0 * *', '* * * 13 *', '* * * * 8', '*/0 * * * *', 'a * * * *', '5-1 * * * *', '1,,2 * * * *', '* * * * * *']) {
+      expect(() => parseCron(bad), bad).toThrow();
+    }
+  });
+
+  it('matches the minutes it names, in UTC', () => {
+    const cron = parseCron('7 5 * * *');
+    expect(cronMatches(cron, DateTime.fromISO('2026-01-15T05:07:00Z'))).toBe(true);
+    expect(cronMatches(cron, DateTime.fromISO('2026-01-15T00:07:00', { zone: TORONTO }))).toBe(true);
+    expect(cronMatches(cron, DateTime.fromISO('2026-01-15T05:08:00Z'))).toBe(false);
+    // both day fields restricted: either one is enough (crontab(5))
+    const either = parseCron('0 0 1 * MON');
+    expect(cronMatches(either, DateTime.fromISO('2026-06-01T00:00:00Z'))).toBe(true); // a Monday, the 1st
+    expect(cronMatches(either, DateTime.fromISO('2026-06-08T00:00:00Z'))).toBe(true); // a Monday
+    expect(cronMatches(either, DateTime.fromISO('2026-07-01T00:00:00Z'))).toBe(true); // a Wednesday, the 1st
+    expect(cronMatches(either, DateTime.fromISO('2026-06-09T00:00:00Z'))).toBe(false);
+  });
+});
+
+describe('.github/workflows', () => {
+  it('has the publish and CI workflows, and every file parses as YAML with jobs', () => {
+    expect(files).toEqual(expect.arrayContaining(['publish.yml', 'ci.yml']));
+    for (const file of files) {
+      const workflow = load(file);
+      expect(typeof workflow.on, file).toBe('object');
+      expect(Object.keys(workflow.jobs).length, file).toBeGreaterThan(0);
+    }
+  });
+
+  it('schedules the publish workflow with valid five-field cron, at odd minutes, and allows manual runs', () => {
+    expect(schedules.length).toBeGreaterThan(0);
+    for (const expr of schedules) {
+      const cron = parseCron(expr);
+      // GitHub delays or drops runs at the top of the hour; none is scheduled there.
+      expect(cron.minutes.has(0), expr).toBe(false);
+    }
+    expect(schedules.map(parseCron).some((c) => c.hours.size === 24 && c.minutes.size === 1)).toBe(true); // hourly
+    expect(publish.on).toHaveProperty('workflow_dispatch');
+  });
+
+  it.each([
+    ['winter (EST, UTC-5)', '2026-01-15'],
+    ['summer (EDT, UTC-4)', '2026-07-15'],
+    ['the day after spring forward', '2026-03-09'],
+    ['the day after fall back', '2026-11-02'],
+  ])('%s: a scheduled run starts within the hour after Toronto midnight of %s', (_season, date) => {
+    const midnight = DateTime.fromISO(`${date}T00:00:00`, { zone: TORONTO });
+    expect(midnight.isValid).toBe(true);
+    const all = schedules.map(parseCron);
+    expect(firstRun(all, midnight, WITHIN_MINUTES), `no run within ${WITHIN_MINUTES} min of ${midnight.toISO()}`).toBeDefined();
+    // The daily midnight runs cover it on their own, not only the hourly one.
+    const daily = all.filter((c) => c.hours.size < 24);
+    const run = firstRun(daily, midnight, WITHIN_MINUTES);
+    expect(run, `no daily run within ${WITHIN_MINUTES} min of ${midnight.toISO()}`).toBeDefined();
+    expect(run!.setZone(TORONTO).toISODate()).toBe(date);
+  });
+
+  it('deploys to Pages only after a successful build, with hidden files so /.well-known/ survives', () => {
+    const { build, deploy } = publish.jobs;
+    expect(build).toBeDefined();
+    expect(deploy).toBeDefined();
+    const upload = build!.steps.find((s) => s.uses?.startsWith('actions/upload-pages-artifact@'));
+    expect(upload?.with?.path).toMatch(/^(\.\/)?dist\/?$/);
+    expect(upload?.with?.['include-hidden-files']).toBe(true);
+    // the upload comes after the build step, so a failed build (exit 1) never uploads
+    const buildIndex = build!.steps.findIndex((s) => s.run?.trim() === 'npm run build');
+    expect(buildIndex).toBeGreaterThanOrEqual(0);
+    expect(build!.steps.indexOf(upload!)).toBeGreaterThan(buildIndex);
+    expect(build!.steps.findIndex((s) => s.run?.trim() === 'npm test')).toBeLessThan(buildIndex);
+    expect(build!.steps.slice(buildIndex).every((s) => !('continue-on-error' in s))).toBe(true);
+    expect([deploy!.needs].flat()).toContain('build');
+    // no always()/failure(): the deploy job runs only when the build succeeded
+    expect(deploy!.if ?? 'success()').not.toMatch(/always\(\)|failure\(\)|cancelled\(\)/);
+    expect(deploy!.steps.some((s) => s.uses?.startsWith('actions/deploy-pages@'))).toBe(true);
+  });
+
+  it('builds with the Actions token for the GraphQL source and the site URL from a repository variable', () => {
+    const step = publish.jobs.build!.steps.find((s) => s.run?.trim() === 'npm run build')!;
+    expect(step.env?.GITHUB_TOKEN).toMatch(/secrets\.GITHUB_TOKEN/);
+    expect(step.env?.SITE_URL).toMatch(/vars\.SITE_URL/);
+  });
+
+  it('grants each job only the permissions it needs', () => {
+    expect(publish.permissions).toEqual({});
+    expect(publish.jobs.build!.permissions).toEqual({ contents: 'read' });
+    expect(publish.jobs.deploy!.permissions).toEqual({ pages: 'write', 'id-token': 'write' });
+    expect(ci.permissions).toEqual({ contents: 'read' });
+    for (const job of Object.values(ci.jobs)) expect(job.permissions ?? {}).not.toHaveProperty('contents', 'write');
+  });
+
+  it('runs CI on push and pull request, on Node 20 and 22: installs chromium and redis-server, npm ci, npm test, then the resilience suite', () => {
+    expect(ci.on).toHaveProperty('push');
+    expect(ci.on).toHaveProperty('pull_request');
+    const [job, ...others] = Object.values(ci.jobs);
+    expect(others).toEqual([]);
+    expect(job!.strategy?.matrix?.node).toEqual([20, 22]);
+    // the matrix value is what actually selects the Node.js line
+    const image = typeof job!.container === 'string' ? job!.container : job!.container?.image;
+    const setupNode = job!.steps.find((s) => s.uses?.startsWith('actions/setup-node@'))?.with?.['node-version'];
+    expect(`${image ?? ''} ${String(setupNode ?? '')}`).toMatch(/\$\{\{\s*matrix\.node\s*\}\}/);
+    const runs = job!.steps.map((s) => s.run?.trim());
+    expect(runs).toContain('npm ci');
+    expect(runs).toContain('npm test');
+    expect(runs.indexOf('npm ci')).toBeLessThan(runs.indexOf('npm test'));
+    expect(runs.indexOf('npm run test:resilience')).toBeGreaterThan(runs.indexOf('npm test'));
+    expectInstallsTestTools(job!, 'npm test');
+  });
+
+  it('tests before publishing with the same browser and redis-server, and no Redis service', () => {
+    expectInstallsTestTools(publish.jobs.build!, 'npm test');
+  });
+});
+
+/**
+ * The suite's browser test needs a real browser from apt (never one a tool downloads itself), and the
+ * quota tests start private redis-servers, so the job installs both binaries before `testRun`. Nothing
+ * uses a shared Redis, so a service container would only cost start-up time.
+ */
+function expectInstallsTestTools(job: Job, testRun: string) {
+  const runs = job.steps.map((s) => s.run?.trim());
+  const install = runs.findIndex((r) => r !== undefined && /apt-get install[^\n]*\bchromium\b/.test(r) && /apt-get install[^\n]*\bredis-server\b/.test(r));
+  expect(install, 'an apt-get install step with chromium and redis-server').toBeGreaterThanOrEqual(0);
+  expect(install).toBeLessThan(runs.indexOf(testRun));
+  expect(job.services ?? {}).toEqual({});
+  for (const step of job.steps) expect(step.env ?? {}).not.toHaveProperty('TEST_REDIS_URL');
+}
