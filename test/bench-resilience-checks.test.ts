@@ -1,10 +1,12 @@
 // The resilience suite's judge (test/resilience/checks.ts) must catch what it claims to catch: an
-// invented price, zero-filled days, a problem whose status member lies, a 429 under a huge quota.
+// invented price, zero-filled days, a problem whose status member lies, a 429 under a huge quota, a
+// live heap that climbs with the requests served.
 import { describe, expect, it } from 'vitest';
 import { PROBLEM_CONTENT_TYPE, problem } from '../core/problems.ts';
 import { createValidator } from '../core/schemas.ts';
 import { closeAt, contributionOn } from './fakes/data.ts';
 import { checkResponse, type CheckContext, type Observed } from './resilience/checks.ts';
+import { heapGrowthProblem, inspectorUrl, type HeapSample } from './resilience/heap.ts';
 
 const SITE = 'http://resilience.test';
 const ctx: CheckContext = {
@@ -104,5 +106,30 @@ describe('resilience checks', () => {
     const found = checkResponse(leak, ctx);
     expect(found.some((v) => v.includes('stack trace'))).toBe(true);
     expect(found.some((v) => v.includes('token'))).toBe(true);
+  });
+});
+
+describe('the live-heap verdict', () => {
+  const MiB = 2 ** 20;
+  const series = (mibs: number[]): HeapSample[] => mibs.map((m, i) => ({ atMs: i * 2000, liveBytes: m * MiB }));
+
+  it('reads the inspector address node prints for --inspect', () => {
+    const stderr = 'Debugger listening on ws://127.0.0.1:40123/0f6c1c1e-2a5d-4a7e-9d7b-3f3c2b1a0e9d\nFor help, see: https://nodejs.org/en/docs/inspector\n';
+    expect(inspectorUrl(stderr)).toBe('ws://127.0.0.1:40123/0f6c1c1e-2a5d-4a7e-9d7b-3f3c2b1a0e9d');
+    expect(inspectorUrl('listening on http://127.0.0.1:8080/\n')).toBeUndefined();
+  });
+
+  it('passes a flat heap, and ignores growth during the warm-up and a single high sample', () => {
+    // A healthy run, observed: 14.8 → 18.0 MiB, most of it in the first seconds.
+    expect(heapGrowthProblem(series([5, 9, 14, 15, 15.5, 15.2, 15.4, 16, 15.8, 30, 16.5, 17, 16.8]), 6000, 8 * MiB)).toBeUndefined();
+  });
+
+  it('flags a heap that climbs with the requests served (a leak of ~1 KiB per request, observed)', () => {
+    const leaking = series([15.5, 15, 16.7, 16.8, 16.9, 18.6, 19.2, 20.3, 25.3, 30.6, 36.1, 40.7, 44, 48.7, 51.1, 54.4, 56.4, 58.9]);
+    expect(heapGrowthProblem(leaking, 6000, 8 * MiB)).toBe('the live heap grew from 16.9 MiB to 56.4 MiB after the warm-up (allowed: +8.0 MiB)');
+  });
+
+  it('refuses to judge from too few samples rather than passing silently', () => {
+    expect(heapGrowthProblem(series([15, 15, 15, 15, 15, 15, 15]), 4000, 8 * MiB)).toMatch(/too few live-heap samples after the warm-up \(5\)/);
   });
 });

@@ -14,6 +14,7 @@ import { createValidator } from '../../core/schemas.ts';
 import type { FakeUpstreams } from '../fakes/upstreams.ts';
 import { cleanEnv, upstreamEnv } from '../helpers/run.ts';
 import { checkResponse, STACK_FRAME, type CheckContext } from './checks.ts';
+import { heapGrowthProblem, HeapProbe, inspectorUrl, type HeapSample } from './heap.ts';
 import { runLoad, send, slowBodies, slowloris, type Outcome, type SlowlorisReport } from './clients.ts';
 import { planSchedule, random, type Event } from './faults.ts';
 
@@ -27,6 +28,16 @@ const SLOW_MS = 800;
 /** Liveness bound of one request: 20× the upstream deadline. Not a performance figure. */
 const HUNG_MS = 10_000;
 const RSS_LIMIT = 300 * 1024 * 1024;
+/** Live-heap samples (after a forced full GC) are taken this often during the load. */
+const HEAP_SAMPLE_MS = 2_000;
+/** Caches fill and connections open in the first seconds; growth is judged after this. */
+const HEAP_WARM_MS = 15_000;
+/**
+ * What the live heap may gain from the end of the warm-up to the end of the load. A healthy gateway
+ * keeps bounded state (dist/, one calendar, one candle history, a log batch) and stays within about
+ * 1 MiB; one that keeps ~1 KiB per request gains tens of MiB in the run.
+ */
+const HEAP_GROWTH_LIMIT = 8 * 2 ** 20;
 const CLIENTS = 12;
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -92,7 +103,7 @@ async function run(durationMs: number, seed: number, group: ProcessGroup, tmp: s
   if (!redis) throw new Error('redis-server is not installed; the suite needs it to stop and restart the quota store');
   const redisPort = redis.port;
   const gatewayEnv = { ...env, DIST_DIR: dist, RATE_LIMIT_QUOTA: String(QUOTA), RATE_LIMIT_WINDOW: String(WINDOW), RATE_LIMIT_REDIS_URL: redis.url };
-  const gateway: Gateway = await startGateway(group, gatewayEnv, entry ? { entry } : {});
+  const gateway: Gateway = await startGateway(group, gatewayEnv, { nodeArgs: ['--inspect=127.0.0.1:0'], ...(entry ? { entry } : {}) });
   const base = gateway.url;
   const { hostname, port } = new URL(base);
   let logLines = 0;
@@ -107,6 +118,10 @@ async function run(durationMs: number, seed: number, group: ProcessGroup, tmp: s
   };
   let stderr = '';
   gateway.managed.child.stderr!.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
+  const inspector = inspectorUrl(gateway.managed.stderrTail());
+  if (!inspector) throw new Error(`the gateway printed no inspector address: ${gateway.managed.stderrTail()}`);
+  const heap = await HeapProbe.connect(inspector);
+  const heapSamples: HeapSample[] = [];
 
   const schedule = planSchedule(durationMs, seed);
   say(`resilience: seed ${seed}, ${durationMs / 1000} s, ${CLIENTS} load clients, ${schedule.phases.length} upstream phases, gateway ${base}`);
@@ -178,11 +193,23 @@ async function run(durationMs: number, seed: number, group: ProcessGroup, tmp: s
   };
   for (const event of schedule.events) at(event.atMs, () => background.push(onEvent(event).catch((e: Error) => violation(tally, `fault ${event.kind} failed: ${e.message}`))));
   const sampler = setInterval(() => rss.push(rssBytes(gateway.pid)), 1000);
+  const loadStarted = performance.now();
+  let heapBusy = false;
+  const heapSampler = setInterval(() => {
+    if (heapBusy || gatewayDied) return;
+    heapBusy = true;
+    heap
+      .liveBytes()
+      .then((liveBytes) => heapSamples.push({ atMs: performance.now() - loadStarted, liveBytes }))
+      .catch((e: Error) => violation(tally, `live-heap sample failed: ${e.message}`))
+      .finally(() => (heapBusy = false));
+  }, HEAP_SAMPLE_MS);
   at(durationMs, () => (stop = true));
 
   // --- the load
   await runLoad(base, CLIENTS, () => stop || gatewayDied !== undefined, random(seed + 1), (o) => record(o, phaseLabel), HUNG_MS);
   timers.forEach(clearTimeout);
+  clearInterval(heapSampler);
   await Promise.all(background);
   for (const o of slowBodyOutcomes) {
     if (o.kind === 'response') record(o, 'slow POST body');
@@ -224,17 +251,13 @@ async function run(durationMs: number, seed: number, group: ProcessGroup, tmp: s
   rss.push(rssBytes(gateway.pid));
   if (!recovered) violation(tally, `no recovery within 20 s after the faults stopped: ${lastFailure || gatewayDied}`);
 
-  // --- memory: bounded, and not climbing steadily through the run
+  // --- memory: RSS bounded, and the live heap not growing with the requests served
   const samples = rss.filter(Number.isFinite);
   const { min: minRss, max: maxRss } = extremes(samples);
   if (maxRss > RSS_LIMIT) violation(tally, `RSS reached ${(maxRss / 2 ** 20).toFixed(0)} MiB (limit ${RSS_LIMIT / 2 ** 20} MiB)`);
-  // V8 grows its heap for the first tens of seconds of load (observed: 100 → 165 MiB in 25 s, then flat
-  // for minutes), so the first 40 % of the samples are warm-up; a leak keeps climbing after that.
-  const warm = samples.slice(Math.floor(samples.length * 0.4));
-  const quarter = Math.floor(warm.length / 4);
-  const quarters = [0, 1, 2, 3].map((q) => median(warm.slice(q * quarter, (q + 1) * quarter)));
-  const growing = quarter > 0 && quarters.every((v, i) => i === 0 || v > quarters[i - 1]!) && quarters[3]! > quarters[0]! * 1.3;
-  if (growing) violation(tally, `RSS grew through the whole run: quarter medians ${quarters.map((q) => (q / 2 ** 20).toFixed(0)).join(' → ')} MiB`);
+  const heapProblem = heapGrowthProblem(heapSamples, HEAP_WARM_MS, HEAP_GROWTH_LIMIT);
+  if (heapProblem) violation(tally, heapProblem);
+  heap.close();
 
   // --- a clean stop (CONTRACT §1: SIGTERM finishes in-flight requests and exits)
   if (gatewayDied) violation(tally, `the gateway exited during the run (${gatewayDied}): ${gateway.managed.stderrTail()}`);
@@ -265,6 +288,7 @@ async function run(durationMs: number, seed: number, group: ProcessGroup, tmp: s
   say(`slow POST bodies: ${slowBodyOutcomes.map((o) => (o.kind === 'response' ? `${o.response.path} ${o.response.status} in ${(o.ms / 1000).toFixed(1)} s` : `${o.spec.path} ${o.error}`)).join(', ')}`);
   say(`latency of answered requests: median ${median(tally.latencies).toFixed(1)} ms, max ${extremes(tally.latencies).max.toFixed(0)} ms`);
   say(`RSS every 5 s (MiB): ${samples.filter((_, i) => i % 5 === 0).map((b) => (b / 2 ** 20).toFixed(0)).join(' ')}`);
+  say(`live heap after a full GC, every ${HEAP_SAMPLE_MS / 1000} s (MiB): ${heapSamples.map((h) => (h.liveBytes / 2 ** 20).toFixed(1)).join(' ')}`);
   say(`RSS: ${samples.length} samples, min ${(minRss / 2 ** 20).toFixed(0)} MiB, max ${(maxRss / 2 ** 20).toFixed(0)} MiB, last ${(samples.at(-1)! / 2 ** 20).toFixed(0)} MiB`);
   say(`recovery: ${recovered ? `every data route 200 with quota headers ${(recoveryMs / 1000).toFixed(1)} s after the faults stopped` : 'NOT recovered'}; SIGTERM exit: ${exit}`);
   say(`took ${elapsed.toFixed(0)} s`);
