@@ -101,6 +101,15 @@ export const CONSTANTS = {
   rateLimitPolicyName: 'public-api',
 } as const;
 
+/**
+ * Headers every response carries, from the gateway and from the static-host configuration alike: the
+ * data and discovery documents are public and read by browsers on other origins.
+ */
+export const COMMON_RESPONSE_HEADERS = {
+  'Access-Control-Allow-Origin': '*',
+  'X-Content-Type-Options': 'nosniff',
+} as const;
+
 export const CACHE_CONTROL = {
   market: 'private, no-store',
   /** Responses that carry per-client quota values must stay out of shared caches (SPEC "Limits"). */

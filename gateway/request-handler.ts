@@ -43,6 +43,11 @@ const plain = (status: number, text: string, extra: string[] = []) => {
 const NOT_FOUND_TEXT = plain(404, 'Not found\n');
 const METHOD_NOT_ALLOWED_TEXT = plain(405, `Method not allowed: this site answers ${DATA_METHODS.join(' and ')} only.\n`, ['Allow', ALLOW_HEADER]);
 const INTERNAL_ERROR_TEXT = plain(500, 'Internal server error\n');
+/** RFC 9112 §6.3: a request whose last transfer coding is not chunked has no knowable end. */
+const UNFRAMED_BODY_TEXT = plain(400, 'Bad request: a Transfer-Encoding must end with chunked.\n', ['Connection', 'close']);
+const ASTERISK_TEXT = plain(400, 'Bad request: "*" is a target for OPTIONS only.\n');
+/** OPTIONS * asks about the server as a whole (RFC 9110 §9.3.7): it only ever reads. */
+const SERVER_OPTIONS = ['Allow', ALLOW_HEADER];
 
 /**
  * CORS preflight (Fetch standard §3.2.2). Simple GETs need none; a script that adds its own headers
@@ -56,8 +61,6 @@ const PREFLIGHT_HEADERS = [
   ALLOW_HEADER,
   'Access-Control-Max-Age',
   '86400',
-  'Content-Length',
-  '0',
 ];
 
 const DATA_COMMON = [...COMMON_HEADERS, ...EXPOSED_HEADERS];
@@ -190,9 +193,22 @@ export function requestHandler(deps: HandlerDeps): (req: IncomingMessage, res: S
         aborted: !res.writableFinished,
       });
     });
+    const transferEncoding = req.headers['transfer-encoding'];
+    if (transferEncoding !== undefined && !/(?:^|,)[ \t]*chunked[ \t]*$/i.test(transferEncoding)) {
+      // Node would read such a body until the connection closes, swallowing the requests after it;
+      // behind a proxy that shares connections those could be other clients' requests.
+      res.shouldKeepAlive = false;
+      head(res, UNFRAMED_BODY_TEXT.status, UNFRAMED_BODY_TEXT.headers);
+      return res.end(UNFRAMED_BODY_TEXT.body);
+    }
     // A body on GET or HEAD means nothing here (RFC 9110 §9.3.1); read and drop it so the connection
     // stays usable, without buffering it.
-    if (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined) req.resume();
+    if (req.headers['content-length'] !== undefined || transferEncoding !== undefined) req.resume();
+    if (raw === '*') {
+      const answer = req.method === 'OPTIONS' ? { status: 204, headers: SERVER_OPTIONS, body: undefined } : ASTERISK_TEXT;
+      head(res, answer.status, answer.headers);
+      return res.end(answer.body);
+    }
     try {
       let path = raw;
       let route = routes.get(path);

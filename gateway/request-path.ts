@@ -8,10 +8,20 @@ const API_PREFIX = `${API_INDEX.path}/`;
 /** Longer paths are not looked up at all: nothing in the tables is this long. */
 export const MAX_PATH_LENGTH = 2048;
 
-/** The path of an origin-form request target (RFC 9112 §3.2.1), without its query. */
+/** `http://authority` or `https://authority` at the start of an absolute-form target. */
+const ABSOLUTE_FORM_PREFIX = /^https?:\/\/[^/?#]*/i;
+
+/**
+ * The path of a request target, without its query. An absolute-form target (RFC 9112 §3.2.2: a server
+ * MUST accept it) is reduced to its path; its authority is ignored, like the Host header, because the
+ * gateway serves one site whatever name it is reached by.
+ */
 export function rawPath(target: string): string {
-  const q = target.indexOf('?');
-  return q < 0 ? target : target.slice(0, q);
+  const authority = ABSOLUTE_FORM_PREFIX.exec(target);
+  let path = authority ? target.slice(authority[0].length) : target;
+  if (authority && !path.startsWith('/')) path = `/${path}`;
+  const q = path.indexOf('?');
+  return q < 0 ? path : path.slice(0, q);
 }
 
 /**

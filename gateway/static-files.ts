@@ -2,7 +2,7 @@
 // ETags, compressed copies and ready-made response headers. Per request the gateway only looks paths up.
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { API_INDEX, CACHE_CONTROL, DATA_RESOURCES, DISCOVERY } from '../core/routes.ts';
+import { API_INDEX, CACHE_CONTROL, COMMON_RESPONSE_HEADERS, DATA_RESOURCES, DISCOVERY } from '../core/routes.ts';
 import { contentTypeFor } from './content-type.ts';
 import { isApiPath } from './request-path.ts';
 import { notModifiedHeaders, prepare, variantHeaders, type Representation, type Variant } from './representation.ts';
@@ -35,15 +35,8 @@ export class DistMissingError extends Error {
   override readonly name = 'DistMissingError';
 }
 
-/** Headers every response of the gateway carries. */
-export const COMMON_HEADERS = [
-  // The data and discovery documents are public and read by browsers on other origins.
-  'Access-Control-Allow-Origin',
-  '*',
-  'X-Content-Type-Options',
-  'nosniff',
-] as const;
-
+/** Headers every response of the gateway carries, as a flat name/value list for writeHead. */
+export const COMMON_HEADERS: readonly string[] = Object.entries(COMMON_RESPONSE_HEADERS).flat();
 
 /** RFC 9727 §3: the api-catalog and the API index point at the catalog with a Link header. */
 const CATALOG_LINK = ['Link', `<${DISCOVERY.apiCatalog.path}>; rel="api-catalog"`] as const;

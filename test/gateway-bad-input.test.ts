@@ -92,12 +92,25 @@ describe('paths', () => {
     }
   });
 
-  it('absolute-form and asterisk-form targets serve nothing', async () => {
-    for (const target of ['http://evil.example/secret.txt', 'http://localhost/.env', '*', 'secret.txt']) {
+  it('absolute-form targets are served by their path, whatever authority they name (RFC 9112 §3.2.2)', async () => {
+    const served = await rawExchange(gw.url, `GET http://evil.example/api?x=1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    expect(statusOf(served)).toBe(200);
+    expect(served).toContain('"authentication":"none"');
+    expect(statusOf(await rawExchange(gw.url, `GET HTTPS://localhost HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`))).toBe(200);
+    for (const target of ['http://evil.example/secret.txt', 'http://localhost/.env', 'http://x/%2e%2e/secret.txt', 'file:///etc/passwd', 'secret.txt']) {
       const response = await rawExchange(gw.url, `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
-      expect(statusOf(response)).toBeGreaterThanOrEqual(400);
+      expect(statusOf(response), target).toBeGreaterThanOrEqual(400);
       expectNoLeak(response);
     }
+  });
+
+  it('the asterisk-form target: OPTIONS * says what the server allows, any other method gets 400', async () => {
+    const options = await rawExchange(gw.url, `OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    expect(statusOf(options)).toBe(204);
+    expect(options).toMatch(/\r\nAllow: GET, HEAD\r\n/i);
+    const get = await rawExchange(gw.url, `GET * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    expect(statusOf(get)).toBe(400);
+    expectNoLeak(get);
   });
 
   it('over-long paths get 404 (or 431 past the header limit), and the server keeps answering', async () => {
@@ -175,6 +188,17 @@ describe('bodies on GET', () => {
     const response = await rawExchange(gw.url, `GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /.env HTTP/1.1\r\nHost: x\r\n\r\n`);
     expect(statusOf(response)).toBe(400);
     expectNoLeak(response);
+  });
+
+  it('a Transfer-Encoding that does not end in chunked gets 400 and a close, so the next request is not read as its body', async () => {
+    for (const coding of ['xchunked', 'gzip', 'chunked, gzip']) {
+      const response = await rawExchange(gw.url, `GET /api HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: ${coding}\r\n\r\nGET /.env HTTP/1.1\r\nHost: x\r\n\r\n`, 500, 5000);
+      const statuses = [...response.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => Number(m[1]));
+      expect(statuses, coding).toEqual([400]);
+      expect(response, coding).toMatch(/\r\nConnection: close\r\n/i);
+      expectNoLeak(response);
+    }
+    await expectStillServing();
   });
 });
 

@@ -75,6 +75,16 @@ describe('serve dist (the real serve package)', () => {
     await res.arrayBuffer();
   });
 
+  it.each(['/api/v1/mon-price', '/api/github-contributions', '/api', '/.well-known/api-catalog', '/openapi.json', '/'])(
+    '%s: readable from any origin (Access-Control-Allow-Origin: *) and nosniff, as from the gateway',
+    async (path) => {
+      const res = await get(path, 'HEAD');
+      expect(res.status).toBe(200);
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    },
+  );
+
   it('links the catalog from the home page with rel="api-catalog"', async () => {
     const res = await get('/');
     expect(res.headers.get('link')).toMatch(/<[^>]+\/\.well-known\/api-catalog>; rel="api-catalog"/);
@@ -109,6 +119,11 @@ describe('Netlify / Cloudflare Pages / GitHub Pages files', () => {
     // the same revalidate-on-use rule the gateway sends for discovery documents
     expect(blocks.get('/.well-known/api-catalog')?.['Cache-Control']).toBe(CACHE_CONTROL.static);
     expect(blocks.get('/developers.md')?.['Content-Type']).toBe('text/markdown; charset=utf-8');
+    // every path: the gateway's common headers
+    expect(blocks.get('/*')).toEqual({ 'Access-Control-Allow-Origin': '*', 'X-Content-Type-Options': 'nosniff' });
+    // rules match the requested path, so the home page's Link is given for `/` as well as `/index.html`
+    expect(blocks.get('/')?.Link).toMatch(/<[^>]+\/\.well-known\/api-catalog>; rel="api-catalog"/);
+    expect(blocks.get('/')).toEqual(blocks.get('/index.html'));
   });
 
   it('_redirects rewrites (status 200) /api to the index file and each alias to its v1 file; .nojekyll exists', async () => {

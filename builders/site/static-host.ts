@@ -3,7 +3,7 @@
 // One rule list, derived from the route table, is rendered into each host's format. What a static host
 // cannot do (per-request s-maxage, quota, live ticker, problem bodies) is the gateway's work.
 import type { Config } from '../../core/config.ts';
-import { API_INDEX, CACHE_CONTROL, CONSTANTS, DATA_RESOURCES, DISCOVERY } from '../../core/routes.ts';
+import { API_INDEX, CACHE_CONTROL, COMMON_RESPONSE_HEADERS, CONSTANTS, DATA_RESOURCES, DISCOVERY } from '../../core/routes.ts';
 import type { Artifact } from '../artifact.ts';
 import { absoluteUrl, PAGES } from './urls.ts';
 
@@ -49,6 +49,13 @@ export function headerRules(config: Config, files: string[]): HeaderRule[] {
   return rules;
 }
 
+/** The path a visitor requests for a file: hosts with clean URLs serve `/x.html` at `/x`, and `index.html` at its folder. */
+function requestPath(filePath: string): string | undefined {
+  if (filePath.endsWith('/index.html')) return filePath.slice(0, -'index.html'.length);
+  if (filePath.endsWith('.html')) return filePath.slice(0, -'.html'.length);
+  return undefined;
+}
+
 /** `/api` is the index file; each alias is served from its v1 file (same bytes, no redirect). */
 export function rewrites(): Rewrite[] {
   return [
@@ -73,19 +80,25 @@ export function serveJson(config: Config, files: string[]): Record<string, unkno
     headers: [
       ...rules.map(toServe),
       { source: '**/*.md', headers: [{ key: 'Content-Type', value: MARKDOWN_CONTENT_TYPE }] },
-      { source: '**', headers: [{ key: 'X-Content-Type-Options', value: 'nosniff' }] },
+      // `**` skips dot-paths, so /.well-known/ needs its own rule for the common headers.
+      ...['**', '/.well-known/**'].map((source) => ({ source, headers: Object.entries(COMMON_RESPONSE_HEADERS).map(([key, value]) => ({ key, value })) })),
     ],
   };
 }
 
 /**
  * Netlify and Cloudflare Pages `_headers`: a path line, then indented `Name: value` lines. Header paths
- * match the request, so `/api` gets the index's headers as well as `/api/index.json`.
+ * match the request, so `/api` gets the index's headers as well as `/api/index.json`, and a page's rule
+ * is repeated for its clean URL (`/` for `/index.html`, `/developers` for `/developers.html`).
  */
 export function headersFile(config: Config, files: string[]): string {
   const rules = headerRules(config, files);
   const index = rules.find((r) => r.path === `/${API_INDEX.file}`)!;
-  const all: HeaderRule[] = [{ path: '/*', headers: { 'X-Content-Type-Options': 'nosniff' } }, ...rules, { path: API_INDEX.path, headers: index.headers }];
+  const cleanUrls = rules.flatMap((r) => {
+    const path = requestPath(r.path);
+    return path === undefined ? [] : [{ path, headers: r.headers }];
+  });
+  const all: HeaderRule[] = [{ path: '/*', headers: { ...COMMON_RESPONSE_HEADERS } }, ...rules, ...cleanUrls, { path: API_INDEX.path, headers: index.headers }];
   return `${all.map((r) => [r.path, ...Object.entries(r.headers).map(([k, v]) => `  ${k}: ${v}`)].join('\n')).join('\n\n')}\n`;
 }
 
