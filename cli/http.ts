@@ -16,6 +16,11 @@ export interface FetchOptions {
   userAgent: string;
 }
 
+/** Far above any document of the site (llms-full.txt is tens of kB); a larger body is not one of them. */
+export const MAX_BODY_BYTES = 8 * 2 ** 20;
+/** Enough for http → https and a trailing-slash hop; more is a loop. */
+const MAX_REDIRECTS = 5;
+
 export const ACCEPT_MARKDOWN = 'text/markdown, text/plain;q=0.9, */*;q=0.1';
 export const ACCEPT_JSON = 'application/json, application/linkset+json, application/problem+json;q=0.9, */*;q=0.1';
 
@@ -25,19 +30,76 @@ export function documentUrl(base: URL, path: string): string {
 }
 
 export async function fetchDocument(url: string, options: FetchOptions): Promise<FetchedDocument> {
-  // One deadline for the whole exchange: connecting, the headers and the body.
+  // One deadline for the whole exchange: connecting, the headers and the body, across redirects.
   const signal = AbortSignal.timeout(options.timeoutMs);
-  let response: Response;
-  let text: string;
-  try {
-    response = await fetch(url, { headers: { accept: options.accept, 'user-agent': options.userAgent }, signal, redirect: 'follow' });
-    text = await response.text();
-  } catch (error) {
-    throw networkError(url, error, options.timeoutMs);
+  let current = url;
+  for (let hop = 0; ; hop++) {
+    let response: Response;
+    let text: string;
+    try {
+      // Redirects are followed here, not by fetch: only within the site's origin (or its https upgrade),
+      // so a hostile or mistyped --base-url cannot send the CLI to another host or downgrade it to http.
+      response = await fetch(current, { headers: { accept: options.accept, 'user-agent': options.userAgent }, signal, redirect: 'manual' });
+      const location = isRedirect(response.status) ? response.headers.get('location') : null;
+      if (location !== null) {
+        await response.body?.cancel();
+        if (hop >= MAX_REDIRECTS) throw new SiteError(`${url} redirected more than ${MAX_REDIRECTS} times`);
+        current = nextHop(current, location);
+        continue;
+      }
+      text = await readCapped(response, current);
+    } catch (error) {
+      if (error instanceof SiteError) throw error;
+      throw networkError(current, error, options.timeoutMs);
+    }
+    const contentType = response.headers.get('content-type') ?? '';
+    if (!response.ok) throw httpError(current, response.status, response.statusText, contentType, text);
+    return { url: current, status: response.status, contentType, text };
   }
-  const contentType = response.headers.get('content-type') ?? '';
-  if (!response.ok) throw httpError(url, response.status, response.statusText, contentType, text);
-  return { url: response.url || url, status: response.status, contentType, text };
+}
+
+const isRedirect = (status: number) => status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
+
+/** The target of a redirect, when it stays on the same host: same origin, or http upgraded to https. */
+export function nextHop(from: string, location: string): string {
+  const origin = new URL(from);
+  let target: URL;
+  try {
+    target = new URL(location, origin);
+  } catch {
+    throw new SiteError(oneLine(`${from} redirected to an invalid URL`));
+  }
+  const sameOrigin = target.origin === origin.origin;
+  const upgrade = origin.protocol === 'http:' && target.protocol === 'https:' && target.hostname === origin.hostname;
+  if (!sameOrigin && !upgrade) {
+    const where = target.protocol === 'http:' || target.protocol === 'https:' ? target.origin : target.protocol;
+    throw new SiteError(oneLine(`${from} redirected to another origin (${where}); to read that site, pass --base-url ${where}`));
+  }
+  return target.href;
+}
+
+/** The body as text, refused past MAX_BODY_BYTES without reading the rest. */
+async function readCapped(response: Response, url: string): Promise<string> {
+  const declared = Number(response.headers.get('content-length'));
+  if (declared > MAX_BODY_BYTES) {
+    await response.body?.cancel();
+    throw new SiteError(`${url} sent ${declared} bytes, more than the ${MAX_BODY_BYTES} a document of the site can be`);
+  }
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel().catch(() => {});
+      throw new SiteError(`${url} sent more than the ${MAX_BODY_BYTES} bytes a document of the site can be`);
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
 }
 
 function networkError(url: string, error: unknown, timeoutMs: number): SiteError {

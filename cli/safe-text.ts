@@ -20,14 +20,25 @@ const ESCAPE_SEQUENCE = /\u001b[\u0020-\u002f]*[\u0030-\u007e]?/g;
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTER = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
-/** `text` without any terminal control: whole escape sequences removed, then every other control character. */
+// Unicode's invisible formatting characters that change what a reader sees without being seen: the
+// bidirectional marks, embeddings, overrides and isolates (U+061C, U+200E-F, U+202A-E, U+2066-9; the
+// "Trojan Source" characters, CVE-2021-42574) and the zero-width space (U+200B), which hides a
+// difference between two URLs or names that look the same. The zero-width (non-)joiners stay: scripts
+// and emoji sequences need them.
+const INVISIBLE_FORMATTING = /[\u061c\u200b\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * `text` without any terminal control: whole escape sequences removed, then every other control
+ * character and the invisible formatting characters above.
+ */
 export function printable(text: string): string {
   return text
     .replace(/\r\n/g, '\n')
     .replace(CONTROL_STRING, '')
     .replace(CONTROL_SEQUENCE, '')
     .replace(ESCAPE_SEQUENCE, '')
-    .replace(CONTROL_CHARACTER, '');
+    .replace(CONTROL_CHARACTER, '')
+    .replace(INVISIBLE_FORMATTING, '');
 }
 
 /** A parsed document with `printable` applied to every string in it, keys included; same shape. */

@@ -273,6 +273,14 @@ describe('text from the site, before it reaches a terminal', () => {
     expect(printable(hostile)).not.toMatch(CONTROL);
   });
 
+  it('strips the invisible bidi and zero-width-space characters that make text read other than it is', () => {
+    // "Trojan Source": RIGHT-TO-LEFT OVERRIDE shows "invoice\u202Efdp.exe" as "invoiceexe.pdf".
+    expect(printable('invoice\u202Efdp.exe\u202C')).toBe('invoicefdp.exe');
+    expect(printable('\u2067a\u2069 \u200Fb\u200E \u061Cc https://exa\u200Bmple.com')).toBe('a b c https://example.com');
+    // The joiners stay: emoji sequences and scripts such as Persian need them.
+    expect(printable('👩\u200D💻 می\u200Cخواهم')).toBe('👩\u200D💻 می\u200Cخواهم');
+  });
+
   it('keeps text, line feeds, tabs and non-ASCII letters; CRLF becomes LF', () => {
     expect(printable('Café — ok\tdone\r\nnext ☃')).toBe('Café — ok\tdone\nnext ☃');
   });

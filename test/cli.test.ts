@@ -11,11 +11,12 @@ import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGES } from '../builders/site/urls.ts';
+import { MAX_BODY_BYTES } from '../cli/http.ts';
 import { API_INDEX, DATA_PATHS, DISCOVERY } from '../core/routes.ts';
 import { startFakeUpstreams, type FakeUpstreams } from './fakes/upstreams.ts';
 import { FIXTURE_SKILLS, FIXTURE_WRITINGS, frontMatterValue, writeFixtureSite } from './helpers/cli-fixtures.ts';
 import { runCli } from './helpers/cli-run.ts';
-import { closedPort, startServe, startStaticSite, type Site, type StaticSite } from './helpers/cli-servers.ts';
+import { closedPort, startServe, startStaticSite, type CannedAnswer, type Site, type StaticSite } from './helpers/cli-servers.ts';
 import { runProgram, upstreamEnv, type RunResult } from './helpers/run.ts';
 
 let fake: FakeUpstreams;
@@ -237,7 +238,7 @@ describe.each([
 
 describe('failures against the static server', () => {
   const run = (args: string[]) => runCli(cli, [...args, '--base-url', staticSite.url]);
-  const answering = async (path: string, answer: { status: number; contentType: string; body: string }, work: () => Promise<void>) => {
+  const answering = async (path: string, answer: CannedAnswer, work: () => Promise<void>) => {
     staticSite.answers.set(path, answer);
     try {
       await work();
@@ -299,6 +300,40 @@ describe('failures against the static server', () => {
     await answering('/writings.md', { status: 200, contentType: 'text/markdown', body: '---\ntitle: Writings\n---\n# Writings\n\n- a list line of the wrong shape\n' }, async () => {
       const r = await run(['writings', '--json']);
       expectOneErrorLine(r, 1);
+    });
+  });
+
+  it('follows a redirect within the site', async () => {
+    const skills = await readFile(join(dist, 'skills.md'), 'utf8');
+    await answering('/skills.md', { status: 301, contentType: 'text/plain', body: '', headers: { location: '/moved/skills.md' } }, () =>
+      answering('/moved/skills.md', { status: 200, contentType: 'text/markdown; charset=utf-8', body: skills }, async () => {
+        const r = await run(['skills', '--json']);
+        expect(r.code, r.stderr).toBe(0);
+        expect(JSON.parse(r.stdout)).toEqual(JSON.parse((await runCli(cli, ['skills', '--json', '--base-url', staticSite.url])).stdout));
+        expect(staticSite.requests).toContain('/moved/skills.md');
+      }),
+    );
+  });
+
+  it('refuses a redirect to another origin without asking it: exit 1 naming the origin to use instead', async () => {
+    const other = await startStaticSite(dist);
+    try {
+      await answering('/skills.md', { status: 302, contentType: 'text/plain', body: '', headers: { location: `${other.url}/skills.md` } }, async () => {
+        const r = await run(['skills']);
+        expectOneErrorLine(r, 1);
+        expect(r.stderr).toContain(`redirected to another origin (${other.url}); to read that site, pass --base-url ${other.url}`);
+      });
+      expect(other.requests).toEqual([]);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('refuses a body larger than any document of the site: exit 1, without printing it', async () => {
+    await answering('/skills.md', { status: 200, contentType: 'text/markdown; charset=utf-8', body: `# Skills\n${'x'.repeat(MAX_BODY_BYTES)}` }, async () => {
+      const r = await run(['skills']);
+      expectOneErrorLine(r, 1);
+      expect(r.stderr).toContain(`more than the ${MAX_BODY_BYTES}`);
     });
   });
 
@@ -368,6 +403,7 @@ describe('usage', () => {
     [['--base-url'], 'option --base-url needs a value'],
     [['profile', '--base-url', '--json'], 'option --base-url needs a value'],
     [['profile', '--base-url', 'ftp://example.test'], 'must be an http or https URL'],
+    [['profile', '--base-url', 'http://reader:hunter2@127.0.0.1:9'], 'must not carry a user name or password'],
     [['profile', 'extra'], 'unexpected argument "extra"'],
     [['writings', '../etc'], 'is not a writing slug'],
     [[], 'missing command'],
@@ -376,6 +412,7 @@ describe('usage', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain(reason);
+    expect(r.stderr).not.toContain('hunter2');
     expect(r.stderr).toContain('Usage: node cli.mjs <command> [--json] [--base-url <url>]');
   });
 });

@@ -17,6 +17,8 @@ export interface CannedAnswer {
   status: number;
   contentType: string;
   body: string;
+  /** More headers, e.g. a redirect's Location. */
+  headers?: Record<string, string>;
 }
 
 export interface StaticSite extends Site {
@@ -62,7 +64,7 @@ export async function startStaticSite(dir: string, options: { prefix?: string } 
     if (hang.has(path)) return;
     const canned = answers.get(path);
     if (canned) {
-      res.writeHead(canned.status, { 'content-type': canned.contentType }).end(canned.body);
+      res.writeHead(canned.status, { 'content-type': canned.contentType, ...canned.headers }).end(canned.body);
       return;
     }
     const mapped = MAPPED.get(path);
