@@ -2,6 +2,9 @@
 // America/Toronto, refreshed by one upstream fetch shared by every request that arrives meanwhile.
 // A failed refresh is not remembered (the next request tries again) and an expired answer is never
 // served: after midnight it is either today's calendar or the 502 problem.
+// The snapshot in dist/ is not used as a first answer, even when it is today's: it was built from the
+// upstream as it was then, possibly with another source or another account, and the gateway's answer
+// must say what the upstream says now (an unusable upstream is a 502, not yesterday's build's 200).
 import type { Config } from '../core/config.ts';
 import type { GitHubContributions } from '../core/contributions.ts';
 import { dataResource } from '../core/routes.ts';
@@ -22,19 +25,11 @@ export interface ContributionsRoute {
   current(): CalendarResponse | Promise<CalendarResponse>;
 }
 
-export interface ContributionsRouteOptions {
-  /** The dist/ snapshot, used as the first answer when it is today's and validates. */
-  snapshot?: Buffer;
-  /** Reports why the snapshot was not used (one line). */
-  onSnapshotRejected?: (reason: string) => void;
-}
-
 export function contributionsRoute(
   sources: Sources,
   config: Config,
   validator: Validator,
   now: () => number,
-  options: ContributionsRouteOptions = {},
 ): ContributionsRoute {
   const resource = dataResource('contributions');
   let cached: CalendarResponse | undefined;
@@ -45,19 +40,6 @@ export function contributionsRoute(
     rep: prepare(body, resource.contentType, { brotliQuality: 9 }),
     expiresAtMs: Date.parse(payload.nextRefreshAt),
   });
-
-  if (options.snapshot !== undefined) {
-    try {
-      const payload = JSON.parse(options.snapshot.toString('utf8')) as GitHubContributions;
-      validator.validate(resource.schema, payload);
-      const window = calendarWindow(now());
-      if (payload.endDate !== window.endDate) throw new Error(`it ends on ${payload.endDate}, not today (${window.endDate})`);
-      if (payload.username.toLowerCase() !== config.githubAccount.toLowerCase()) throw new Error(`it is the calendar of ${payload.username}`);
-      cached = { ...toResponse(payload, options.snapshot), expiresAtMs: window.nextRefreshAtMs };
-    } catch (error) {
-      options.onSnapshotRejected?.(error instanceof Error ? error.message : String(error));
-    }
-  }
 
   /** Until when a refresh in flight answers for "today": a fetch begun before midnight does not serve requests after it. */
   let inflightUntilMs = 0;

@@ -3,7 +3,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Config } from '../core/config.ts';
-import { ALLOW_HEADER, dataResource } from '../core/routes.ts';
+import { ALLOW_HEADER } from '../core/routes.ts';
 import { createValidator } from '../core/schemas.ts';
 import { createSources, type Sources } from '../core/sources.ts';
 import { accessLog } from './access-log.ts';
@@ -94,8 +94,6 @@ export async function startGateway(config: Config, options: GatewayOptions): Pro
     });
   }
 
-  // The v1 file; its alias holds the same bytes.
-  const contributionsSnapshot = table.snapshots.get(dataResource('contributions').snapshotFiles[0]!);
   const log = accessLog(stdout, now);
   let closing = false;
   const handler = requestHandler({
@@ -104,10 +102,7 @@ export async function startGateway(config: Config, options: GatewayOptions): Pro
     quota,
     identify: clientIdentity(config.trustProxy),
     market: marketRoute(sources, config, validator, now),
-    contributions: contributionsRoute(sources, config, validator, now, {
-      snapshot: contributionsSnapshot,
-      onSnapshotRejected: (reason) => errorLine(`contribution snapshot in dist/ not used: ${reason}`),
-    }),
+    contributions: contributionsRoute(sources, config, validator, now),
     now,
     log,
     reportError: errorLine,

@@ -27,8 +27,6 @@ export interface StaticTable {
   routes: Map<string, StaticEntry>;
   /** dist/404.html, served with status 404 for unknown non-API paths. */
   notFound: StaticEntry | undefined;
-  /** The data snapshots found in dist/, by file; never served from here, only used to seed caches. */
-  snapshots: Map<string, Buffer>;
 }
 
 export class DistMissingError extends Error {
@@ -58,7 +56,6 @@ export function loadStaticFiles(distDir: string): StaticTable {
   const files = new Map<string, Buffer>();
   walk(root, root, '', 0, files);
 
-  const snapshots = new Map<string, Buffer>();
   const routes = new Map<string, StaticEntry>();
   const entries = new Map<string, StaticEntry>();
   const entryFor = (file: string): StaticEntry => {
@@ -72,10 +69,8 @@ export function loadStaticFiles(distDir: string): StaticTable {
   };
 
   for (const file of files.keys()) {
-    if (SNAPSHOT_FILES.has(file)) {
-      snapshots.set(file, files.get(file)!);
-      continue;
-    }
+    // The data paths are answered live (request-handler.ts), never from the build's snapshot files.
+    if (SNAPSHOT_FILES.has(file)) continue;
     routes.set(`/${file}`, entryFor(file));
   }
   // Clean URLs of pages: /x for x.html, /dir and /dir/ for dir/index.html, / for index.html.
@@ -92,7 +87,7 @@ export function loadStaticFiles(distDir: string): StaticTable {
   }
   const notFoundBody = files.get('404.html');
   const notFound = notFoundBody === undefined ? undefined : prepareEntry('404.html', notFoundBody, CACHE_CONTROL.problem, false);
-  return { routes, notFound, snapshots };
+  return { routes, notFound };
 }
 
 function prepareEntry(file: string, body: Buffer, cacheControl: string, api: boolean): StaticEntry {

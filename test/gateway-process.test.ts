@@ -1,7 +1,7 @@
 // The gateway as a program (.build/gateway.mjs, PORT=0): the `listening on` line, the JSON access log,
 // errors on stderr, clean shutdown on SIGTERM/SIGINT with in-flight requests finished, configuration
 // errors (exit 2), and `npm start` on a fresh clone (dist/ missing: built first, then served).
-import { rm, writeFile } from 'node:fs/promises';
+import { readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeUpstreams, type FakeUpstreams } from './fakes/upstreams.ts';
@@ -130,15 +130,15 @@ describe('the gateway program', () => {
 });
 
 describe('a fresh clone: dist/ missing', () => {
-  it('builds dist/ first, then serves it, using the new snapshot without another upstream call', async () => {
+  it('builds dist/ first, then serves it, the calendar fetched once and then kept', async () => {
     const dist = join(fixture.base, 'fresh-dist');
     try {
       const gw = await spawnGateway(env({ DIST_DIR: dist }), 60_000);
       expect(gw.stderr()).toMatch(/fresh-dist is missing; building it first/);
+      expect(await readdir(dist)).toContain('index.html');
       const calls = fake.calls.html;
-      const r = await get(gw.url, '/api/github-contributions');
-      expect(r.status).toBe(200);
-      expect(fake.calls.html).toBe(calls);
+      for (const path of ['/api/github-contributions', '/api/v1/github-contributions']) expect((await get(gw.url, path)).status).toBe(200);
+      expect(fake.calls.html).toBe(calls + 1);
       expect((await get(gw.url, '/api/v1/mon-price')).status).toBe(200);
       expect(await gw.stop()).toBe(0);
     } finally {

@@ -189,43 +189,37 @@ describe('caching, counted in upstream calls', () => {
 });
 
 describe('the contribution snapshot in dist/', () => {
-  it("is served without an upstream call when it is today's", async () => {
-    const snapshot = Buffer.from(JSON.stringify(await fetchPayload()));
+  // The gateway answers what the upstream says now: a snapshot from an earlier build, even today's,
+  // is neither a substitute for the first fetch nor for a 502.
+  it("is not served in place of the upstream, even when it is today's: the first request fetches", async () => {
+    const snapshot = Buffer.from(JSON.stringify({ ...json(await get(gw.url, CONTRIBUTIONS[0]!)), totalContributions: 999_999 }));
     const own = await makeDist({ 'api/v1/github-contributions': snapshot, 'api/github-contributions': snapshot });
     fake.resetCalls();
-    const seeded = await startTestGateway(fake.url, own.dist, {}, { now });
+    const gateway = await startTestGateway(fake.url, own.dist, {}, { now });
     try {
-      const r = await get(seeded.url, CONTRIBUTIONS[0]!);
+      const r = await get(gateway.url, CONTRIBUTIONS[0]!);
       expect(r.status).toBe(200);
-      expect(r.body.equals(snapshot)).toBe(true);
-      expect(fake.calls.html).toBe(0);
-    } finally {
-      await seeded.close();
-      await rm(own.base, { recursive: true, force: true });
-    }
-  });
-
-  it("is replaced by a fetch when it is not today's", async () => {
-    const snapshot = Buffer.from(JSON.stringify(await fetchPayload()));
-    const own = await makeDist({ 'api/v1/github-contributions': snapshot, 'api/github-contributions': snapshot });
-    clock = Date.parse('2026-11-24T15:00:00.000Z');
-    fake.resetCalls();
-    const seeded = await startTestGateway(fake.url, own.dist, {}, { now });
-    try {
-      const r = await get(seeded.url, CONTRIBUTIONS[1]!);
-      expect(json(r).endDate).toBe('2026-11-24');
+      expect(json(r).totalContributions).not.toBe(999_999);
       expect(fake.calls.html).toBe(1);
-      expect(seeded.stderr.join('')).toMatch(/snapshot in dist\/ not used: it ends on 2026-11-22/);
     } finally {
-      await seeded.close();
+      await gateway.close();
       await rm(own.base, { recursive: true, force: true });
     }
   });
 
-  async function fetchPayload() {
-    const r = await get(gw.url, CONTRIBUTIONS[0]!);
-    return json(r);
-  }
+  it("does not hide an unusable upstream: today's snapshot in dist/, a day missing upstream → 502", async () => {
+    const snapshot = Buffer.from(JSON.stringify(json(await get(gw.url, CONTRIBUTIONS[0]!))));
+    const own = await makeDist({ 'api/v1/github-contributions': snapshot, 'api/github-contributions': snapshot });
+    fake.github.mode = 'missing-day';
+    const gateway = await startTestGateway(fake.url, own.dist, {}, { now });
+    try {
+      for (const path of CONTRIBUTIONS) expectProblem(await get(gateway.url, path), 502, 'upstream_unavailable', 'upstream-unavailable');
+    } finally {
+      fake.github.mode = 'ok';
+      await gateway.close();
+      await rm(own.base, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('upstream failures: the 502 problem, never a stale or invented 200', () => {
