@@ -134,42 +134,61 @@ function origin(variable: string, value: string): string {
   return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }
 
+/** RFC 1123 §2.1 host name labels: letters, digits and inner hyphens, 1 to 63 characters. */
+const HOST_NAME = /^(?=.{1,253}$)(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$/;
+
 function host(value: string): string {
-  if (isIP(value) === 0 && !/^[A-Za-z0-9.-]+$/.test(value)) throw new ConfigError('HOST', `"${value}" is not a host name or address`);
+  if (isIP(value) !== 0) return value;
+  // All digits and dots but not an IPv4 address (256.1.1.1, 10.0.0): a mistyped address, not a name.
+  if (/^[\d.]+$/.test(value) || !HOST_NAME.test(value)) throw new ConfigError('HOST', `"${value}" is not a host name or address`);
   return value;
 }
 
-/** TRUST_PROXY: comma-separated addresses or CIDRs, IPv4 or IPv6. */
+/** TRUST_PROXY: comma-separated addresses or CIDRs, IPv4 or IPv6 (an IPv4-mapped entry counts as IPv4). */
 export function parseTrustProxy(value: string): ProxyRange[] {
   return value
     .split(',')
     .map((part) => part.trim())
     .filter((part) => part !== '')
     .map((part) => {
-      const [address = '', prefixText] = part.split('/');
-      const family = isIP(address);
-      if (family === 0) throw new ConfigError('TRUST_PROXY', `"${part}" is not an IP address or CIDR`);
-      const bits = family === 4 ? 32 : 128;
-      const prefix = prefixText === undefined ? bits : Number(prefixText);
-      if (prefixText !== undefined && (!/^\d+$/.test(prefixText) || prefix > bits)) {
+      const pieces = part.split('/');
+      const parsed = pieces.length <= 2 ? parseAddress(pieces[0]!) : undefined;
+      if (parsed === undefined) throw new ConfigError('TRUST_PROXY', `"${part}" is not an IP address or CIDR`);
+      const written = isIP(pieces[0]!) === 4 ? 32 : 128;
+      const prefixText = pieces[1];
+      if (prefixText !== undefined && (!/^\d+$/.test(prefixText) || Number(prefixText) > written)) {
         throw new ConfigError('TRUST_PROXY', `"${part}" has an invalid prefix length`);
       }
-      return { family: family as 4 | 6, network: maskAddress(addressToBigInt(address), bits, prefix), prefix };
+      const bits = parsed.family === 4 ? 32 : 128;
+      // ::ffff:10.0.0.0/104 is 10.0.0.0/8: the mapped prefix counts from the 96 bits of the mapping.
+      const prefix = prefixText === undefined ? bits : Math.max(0, Number(prefixText) - (written - bits));
+      return { family: parsed.family, network: maskAddress(parsed.value, bits, prefix), prefix };
     });
 }
 
-/** Normalises IPv4-mapped IPv6 (::ffff:1.2.3.4), as Node reports dual-stack sockets, to plain IPv4. */
+/** Writes an IPv4-mapped IPv6 address (::ffff:1.2.3.4 in any spelling), as Node reports dual-stack sockets, as plain IPv4. */
 export function normaliseAddress(address: string): string {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  return mapped?.[1] ?? address;
+  const parsed = parseAddress(address);
+  return parsed?.family === 4 && isIP(address) === 6 ? ipv4Text(parsed.value) : address;
 }
 
-/** An address as its family and numeric value (IPv4-mapped IPv6 counts as IPv4), or undefined. */
+const IPV4_MAPPED_PREFIX = 0xffffn << 32n;
+
+/**
+ * An address as its family and numeric value, or undefined. IPv4-mapped IPv6 (::ffff:0:0/96, RFC 4291
+ * §2.5.5.2) counts as IPv4 whatever its spelling (::ffff:1.2.3.4, ::ffff:102:304, 0:0:0:0:0:ffff:...),
+ * so that one client is one address.
+ */
 export function parseAddress(address: string): { family: 4 | 6; value: bigint } | undefined {
-  const plain = normaliseAddress(address);
-  const family = isIP(plain);
+  const family = isIP(address);
   if (family === 0) return undefined;
-  return { family: family as 4 | 6, value: addressToBigInt(plain) };
+  const value = addressToBigInt(address);
+  if (family === 6 && value >> 32n === IPV4_MAPPED_PREFIX >> 32n) return { family: 4, value: value & 0xffffffffn };
+  return { family: family as 4 | 6, value };
+}
+
+export function ipv4Text(value: bigint): string {
+  return [24n, 16n, 8n, 0n].map((shift) => String((value >> shift) & 0xffn)).join('.');
 }
 
 export function addressInRanges(address: string, ranges: ProxyRange[]): boolean {

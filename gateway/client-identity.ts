@@ -5,7 +5,7 @@
 // The quota key is the address in one canonical form, so spellings of one address share a bucket.
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
-import { addressInRanges, maskAddress, normaliseAddress, parseAddress, type ProxyRange } from '../core/config.ts';
+import { addressInRanges, ipv4Text, maskAddress, normaliseAddress, parseAddress, type ProxyRange } from '../core/config.ts';
 
 /** The client's quota key, or null when a trusted proxy gave no usable address (served without quota). */
 export type ClientIdentity = (req: IncomingMessage) => string | null;
@@ -41,9 +41,7 @@ export const IPV6_CLIENT_PREFIX = 64;
 export function quotaKey(address: string): string {
   const parsed = parseAddress(address);
   if (parsed === undefined) return address;
-  if (parsed.family === 4) {
-    return [24n, 16n, 8n, 0n].map((shift) => String((parsed.value >> shift) & 0xffn)).join('.');
-  }
+  if (parsed.family === 4) return ipv4Text(parsed.value);
   const network = maskAddress(parsed.value, 128, IPV6_CLIENT_PREFIX);
   const groups = [112n, 96n, 80n, 64n].map((shift) => ((network >> shift) & 0xffffn).toString(16));
   return `${groups.join(':')}::/${IPV6_CLIENT_PREFIX}`;

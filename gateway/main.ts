@@ -34,6 +34,12 @@ async function main(): Promise<number | undefined> {
   try {
     gateway = await startGateway(config, { distDir });
   } catch (error) {
+    // A HOST that is well-formed but names no address of this machine is an invalid value too (CONTRACT §2).
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
+      err(`invalid configuration: HOST "${config.host}" is not an address of this machine (${code})`);
+      return 2;
+    }
     err(`cannot start: ${message(error)}`);
     return 1;
   }

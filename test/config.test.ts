@@ -78,6 +78,12 @@ describe('loadConfig', () => {
     ['RATE_LIMIT_REDIS_URL', 'http://127.0.0.1:6379'],
     ['TRUST_PROXY', '10.0.0.0/33'],
     ['TRUST_PROXY', 'proxy.local'],
+    ['TRUST_PROXY', '10.0.0.0/8/9'],
+    ['TRUST_PROXY', '10.0.0.0/'],
+    ['HOST', '256.1.1.1'],
+    ['HOST', '10.0.0'],
+    ['HOST', 'bad_host'],
+    ['HOST', '-leading.example'],
     ['UPSTREAM_TIMEOUT_MS', 'fast'],
     ['SOURCE_DATE_EPOCH', 'yesterday'],
     ['GITHUB_ACCOUNT', 'two words'],
@@ -107,7 +113,23 @@ describe('TRUST_PROXY ranges', () => {
     ['fd12:3456::1', true],
     ['fe80::1', false],
     ['not-an-ip', false],
+    // IPv4-mapped IPv6 in any spelling is the IPv4 address
+    ['::ffff:a00:1', true],
+    ['0:0:0:0:0:ffff:7f00:1', true],
+    ['::ffff:b00:1', false],
   ])('%s trusted: %s', (address, trusted) => {
     expect(addressInRanges(address, ranges)).toBe(trusted);
+  });
+
+  it('reads an IPv4-mapped entry as the IPv4 address or network it maps', () => {
+    const mapped = parseTrustProxy('::ffff:10.0.0.1, ::ffff:192.168.0.0/112');
+    expect(mapped).toEqual(parseTrustProxy('10.0.0.1, 192.168.0.0/16'));
+    expect(addressInRanges('10.0.0.1', mapped)).toBe(true);
+    expect(addressInRanges('192.168.77.1', mapped)).toBe(true);
+    expect(addressInRanges('192.169.0.1', mapped)).toBe(false);
+  });
+
+  it('accepts host names and addresses for HOST', () => {
+    for (const host of ['0.0.0.0', '::', 'localhost', 'gateway.internal', 'xn--bcher-kva.example']) expect(loadConfig({ HOST: host }).host).toBe(host);
   });
 });

@@ -102,6 +102,9 @@ describe('the gateway program', () => {
     ['RATE_LIMIT_REDIS_URL', 'http://127.0.0.1:6379'],
     ['TRUST_PROXY', '10.0.0.0/33'],
     ['MARKET_API_URL', 'ftp://example.org'],
+    ['HOST', '256.1.1.1'],
+    ['HOST', 'not a host'],
+    ['HOST', '192.0.2.1'], // well-formed, but TEST-NET-1 is never an address of this machine
   ])('refuses to start with %s=%s: one line naming it, exit 2', async (name, value) => {
     const result = await runGatewayToExit(env({ [name]: value }));
     expect(result.code).toBe(2);

@@ -109,6 +109,10 @@ describe('quota keys', () => {
     expect(identify(request('127.0.0.1', '[2001:DB8:0:0::7]:443'))).toBe('2001:db8:0:0::/64');
     expect(identify(request('127.0.0.1', '2001:db8::8'))).toBe('2001:db8:0:0::/64');
     expect(identify(request('127.0.0.1', '::ffff:198.51.100.7'))).toBe('198.51.100.7');
+    // every spelling of an IPv4-mapped address is that IPv4 client, not one shared IPv6 /64
+    expect(identify(request('127.0.0.1', '0:0:0:0:0:ffff:198.51.100.7'))).toBe('198.51.100.7');
+    expect(identify(request('127.0.0.1', '::ffff:c633:6407'))).toBe('198.51.100.7');
+    expect(identify(request('127.0.0.1', '::FFFF:C633:6408'))).toBe('198.51.100.8');
     expect(identify(request('127.0.0.1', 'garbage'))).toBeNull();
   });
 });
