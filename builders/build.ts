@@ -13,6 +13,7 @@ import { createSources, fetchContributions, fetchMarketData } from '../core/sour
 import type { Artifact } from './artifact.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import { renderCli } from './cli-artifact.ts';
+import { isBuildOutput, pruneStale } from './prune.ts';
 import { renderSite } from './site/index.ts';
 
 export interface BuildOptions {
@@ -77,12 +78,20 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
   const [site, cli] = await Promise.all([renderSite(context), renderCli(context)]);
   artifacts.push(...site, ...cli);
 
+  // Decided before writing: afterwards every folder holds this build's API index.
+  const owned = await isBuildOutput(options.outDir, validator);
   for (const artifact of artifacts) {
     const target = resolve(options.outDir, artifact.file);
     if (!target.startsWith(resolve(options.outDir) + '/')) throw new Error(`artifact path escapes the output folder: ${artifact.file}`);
     await writeFileAtomic(target, artifact.body);
     const bytes = typeof artifact.body === 'string' ? Buffer.byteLength(artifact.body) : artifact.body.byteLength;
     log(`  ${join(options.outDir, artifact.file).padEnd(44)} ${formatSize(bytes).padStart(9)}  ${Math.round(performance.now() - started)} ms`);
+  }
+  if (owned) {
+    const removed = await pruneStale(options.outDir, new Set(artifacts.map((a) => a.file)));
+    if (removed.length) log(`  removed what an earlier build left and this one did not write: ${removed.map((f) => printable(f, 200)).join(', ')}`);
+  } else {
+    log(`  ${options.outDir} held files before this build and no earlier build's API index: nothing in it was removed`);
   }
   log(`built ${artifacts.length} files in ${Math.round(performance.now() - started)} ms${failures.length ? `, ${failures.length} upstream(s) failed` : ''}`);
   return { exitCode: failures.length ? 1 : 0, failures, files: artifacts.map((a) => a.file) };

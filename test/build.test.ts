@@ -1,7 +1,7 @@
 // `npm run build` as a program: exit statuses, snapshots on disk, nothing partial (CONTRACT §1).
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createValidator } from '../core/schemas.ts';
 import { startFakeUpstreams, type FakeUpstreams, type GithubMode, type MarketMode } from './fakes/upstreams.ts';
@@ -137,5 +137,45 @@ describe('npm run build', () => {
     expect(result.stderr).toContain(variable);
     expect(await listFiles(out)).toEqual([]);
     expect(fake.calls.ticker + fake.calls.candles + fake.calls.html).toBe(0);
+  });
+});
+
+describe('what an earlier build left behind', () => {
+  it('is removed when this build did not write it: a dropped page, a hidden file, a killed build\'s temporary file, a link', async () => {
+    expect((await build()).code).toBe(0);
+    const written = await listFiles(out);
+    const leftovers = ['writings/unpublished-again.html', 'writings/unpublished-again.md', '.env', 'assets/.secret', 'old/nested/page.html', 'index.html.4242.abcd.tmp'];
+    for (const file of leftovers) {
+      await mkdir(dirname(join(out, file)), { recursive: true });
+      await writeFile(join(out, file), 'SECRET=left-behind\n');
+    }
+    await symlink('/etc/hostname', join(out, 'hostname.txt'));
+    const result = await build();
+    expect(result.code).toBe(0);
+    expect(await listFiles(out)).toEqual(written);
+    expect(await exists('old')).toBe(false); // the folders it emptied go too
+    expect(result.stdout).toContain('removed what an earlier build left and this one did not write: .env, assets/.secret, hostname.txt');
+  });
+
+  it('keeps everything in a folder that was not a build\'s own (DIST_DIR pointed at the wrong place)', async () => {
+    await mkdir(join(out, 'photos'), { recursive: true });
+    await writeFile(join(out, 'photos', 'cat.jpg'), 'not ours');
+    await writeFile(join(out, '.env'), 'SECRET=x\n');
+    const result = await build();
+    expect(result.code).toBe(0);
+    expect(await readFile(join(out, 'photos', 'cat.jpg'), 'utf8')).toBe('not ours');
+    expect(await exists('.env')).toBe(true);
+    expect(result.stdout).toContain('nothing in it was removed');
+    expect(await exists('api/index.json')).toBe(true);
+  });
+
+  it('when an upstream fails: its old snapshot goes with the other leftovers, the rest is written', async () => {
+    expect((await build()).code).toBe(0);
+    await writeFile(join(out, 'stale.html'), 'old');
+    fake.github.mode = 'down';
+    expect((await build()).code).toBe(1);
+    expect(await exists('stale.html')).toBe(false);
+    expect(await exists('api/github-contributions')).toBe(false);
+    expect(await exists('api/v1/mon-price')).toBe(true);
   });
 });
