@@ -36,7 +36,7 @@ export class DistMissingError extends Error {
 /** Headers every response of the gateway carries, as a flat name/value list for writeHead. */
 export const COMMON_HEADERS: readonly string[] = Object.entries(COMMON_RESPONSE_HEADERS).flat();
 
-/** RFC 9727 §3: the api-catalog and the API index point at the catalog with a Link header. */
+/** RFC 9727 §3: the home page, the API index and the catalog itself point at the catalog with a Link header (as the static-host rules do). */
 const CATALOG_LINK = ['Link', `<${DISCOVERY.apiCatalog.path}>; rel="api-catalog"`] as const;
 
 /** Hosting configuration the site generator writes for other hosts; not site content. */
@@ -93,7 +93,7 @@ export function loadStaticFiles(distDir: string): StaticTable {
 function prepareEntry(file: string, body: Buffer, cacheControl: string, api: boolean): StaticEntry {
   const rep = prepare(body, contentTypeFor(file));
   const extra: string[] = [...COMMON_HEADERS];
-  if (file === DISCOVERY.apiCatalog.file || file === API_INDEX.file) extra.push(...CATALOG_LINK);
+  if (file === DISCOVERY.apiCatalog.file || file === API_INDEX.file || file === 'index.html') extra.push(...CATALOG_LINK);
   const serve = (v: Variant | undefined): ServedVariant | undefined =>
     v && { ...v, ok: variantHeaders(rep, v, cacheControl, extra), notModified: notModifiedHeaders(rep, v, cacheControl, extra) };
   return {

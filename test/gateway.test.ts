@@ -371,6 +371,8 @@ describe('the static site from dist/', () => {
     expect(r.headers.link).toBe('</.well-known/api-catalog>; rel="api-catalog"');
     const head = await get(gw.url, '/.well-known/api-catalog', { method: 'HEAD' });
     expect(head.headers.link).toBe('</.well-known/api-catalog>; rel="api-catalog"');
+    // the publisher's home page too, as on static hosts
+    expect((await get(gw.url, '/', { method: 'HEAD' })).headers.link).toBe('</.well-known/api-catalog>; rel="api-catalog"');
   });
 
   it('text is sent compressed when accepted (brotli preferred), with Vary and a per-coding ETag', async () => {
