@@ -13,7 +13,7 @@ import { createSources, fetchContributions, fetchMarketData } from '../core/sour
 import type { Artifact } from './artifact.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import { renderCli } from './cli-artifact.ts';
-import { isBuildOutput, pruneStale } from './prune.ts';
+import { nameList, previousFiles, pruneStale, recordFiles } from './prune.ts';
 import { renderSite } from './site/index.ts';
 
 export interface BuildOptions {
@@ -59,7 +59,9 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
     if (result instanceof Error) {
       failures.push({ resource: id, error: result });
       warn(failureLine(resource.title, result));
-      // A snapshot left from an earlier build would now be stale: remove it rather than publish it as current.
+      // A snapshot left from an earlier build would now be stale: remove it rather than publish it as
+      // current. Its paths are the contract's own (CONTRACT §5), so this holds even where no manifest
+      // says a build wrote it (see prune.ts).
       await Promise.all(resource.snapshotFiles.map((file) => rm(join(options.outDir, file), { force: true })));
       continue;
     }
@@ -78,8 +80,6 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
   const [site, cli] = await Promise.all([renderSite(context), renderCli(context)]);
   artifacts.push(...site, ...cli);
 
-  // Decided before writing: afterwards every folder holds this build's API index.
-  const owned = await isBuildOutput(options.outDir, validator);
   for (const artifact of artifacts) {
     const target = resolve(options.outDir, artifact.file);
     if (!target.startsWith(resolve(options.outDir) + '/')) throw new Error(`artifact path escapes the output folder: ${artifact.file}`);
@@ -87,12 +87,11 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
     const bytes = typeof artifact.body === 'string' ? Buffer.byteLength(artifact.body) : artifact.body.byteLength;
     log(`  ${join(options.outDir, artifact.file).padEnd(44)} ${formatSize(bytes).padStart(9)}  ${Math.round(performance.now() - started)} ms`);
   }
-  if (owned) {
-    const removed = await pruneStale(options.outDir, new Set(artifacts.map((a) => a.file)));
-    if (removed.length) log(`  removed what an earlier build left and this one did not write: ${removed.map((f) => printable(f, 200)).join(', ')}`);
-  } else {
-    log(`  ${options.outDir} held files before this build and no earlier build's API index: nothing in it was removed`);
-  }
+  const written = artifacts.map((a) => a.file);
+  const { removed, foreign } = await pruneStale(options.outDir, await previousFiles(options.outDir), new Set(written));
+  await recordFiles(options.outDir, written);
+  if (removed.length) log(`  removed what the previous build wrote and this one did not: ${printable(nameList(removed), 2000)}`);
+  if (foreign.length) log(`  not written by a build, left in place and published with the rest: ${printable(nameList(foreign), 2000)}`);
   log(`built ${artifacts.length} files in ${Math.round(performance.now() - started)} ms${failures.length ? `, ${failures.length} upstream(s) failed` : ''}`);
   return { exitCode: failures.length ? 1 : 0, failures, files: artifacts.map((a) => a.file) };
 }

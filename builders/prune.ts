@@ -1,55 +1,98 @@
-// What an earlier build left in the output folder and this build did not write: a writing turned back
-// into a draft, a page that was removed, a temporary file of a build that was killed, a hidden file
-// someone dropped there. dist/ is published whole (hidden files included, for .well-known/), so each
-// of those would be published as current. They are removed, but only from a folder that is a build's
-// own: one that is new or empty, or that holds a valid API index from an earlier build. Any other
-// folder (DIST_DIR pointed at the wrong place) keeps every file it had.
-import { lstat, readdir, readFile, rm, rmdir } from 'node:fs/promises';
-import { join } from 'node:path';
-import { API_INDEX } from '../core/routes.ts';
-import type { Validator } from '../core/schemas.ts';
+// What an earlier build wrote into the output folder and this build did not: a writing turned back
+// into a draft, a removed page. dist/ is published whole, so each would go out as current; the build
+// removes them. It only ever removes files it wrote itself: each build records the files it wrote in a
+// manifest kept outside the output folder (under node_modules/.cache, keyed by the folder's real path,
+// so nothing of it is published), and the next build removes what that list has and its own lacks,
+// plus the temporary files of its own targets that a killed build left. A file the build never wrote
+// (someone's CNAME, a .git folder, a stray .env, a wrong DIST_DIR full of other files) is never
+// removed; the build names it instead, since it would be published with the rest.
+import { createHash } from 'node:crypto';
+import { readdir, readFile, realpath, rm, rmdir } from 'node:fs/promises';
+import { dirname, join, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { writeFileAtomic } from './atomic-write.ts';
 
-/** True when the folder is missing, empty, or was written by an earlier build. */
-export async function isBuildOutput(outDir: string, validator: Validator): Promise<boolean> {
-  let entries: string[];
+/** The repository root: this module runs as builders/prune.ts or bundled as .build/build.mjs, one level down either way. */
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const CACHE_DIR = join(ROOT, 'node_modules', '.cache', 'public-data-preview');
+
+/** The temporary name writeFileAtomic gives a target: `<target>.<pid>.<8 hex>.tmp`. */
+const TEMPORARY = /^(.+)\.\d+\.[0-9a-f]{8}\.tmp$/;
+
+export interface PruneResult {
+  /** Files removed: written by the previous build and not by this one, or this build's own temporary files. */
+  removed: string[];
+  /** Files in the folder that no build wrote: left in place, and published with the rest. */
+  foreign: string[];
+}
+
+/** Where the manifest of a build into `outDir` is kept. */
+export async function manifestPath(outDir: string): Promise<string> {
+  const key = createHash('sha256').update(await realpath(outDir)).digest('hex').slice(0, 24);
+  return join(CACHE_DIR, `dist-${key}.json`);
+}
+
+/** The files the previous build into `outDir` wrote; empty when it left no (readable) manifest. */
+export async function previousFiles(outDir: string): Promise<Set<string>> {
   try {
-    entries = await readdir(outDir);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return true;
-    throw error;
-  }
-  if (entries.length === 0) return true;
-  try {
-    validator.validate('ApiIndex', JSON.parse(await readFile(join(outDir, API_INDEX.file), 'utf8')));
-    return true;
+    const parsed = JSON.parse(await readFile(await manifestPath(outDir), 'utf8')) as { files?: unknown };
+    return new Set(Array.isArray(parsed.files) ? parsed.files.filter((f): f is string => typeof f === 'string') : []);
   } catch {
-    return false;
+    return new Set();
   }
 }
 
+export async function recordFiles(outDir: string, files: readonly string[]): Promise<void> {
+  await writeFileAtomic(await manifestPath(outDir), `${JSON.stringify({ outDir: await realpath(outDir), files: [...files].sort() }, null, 1)}\n`);
+}
+
 /**
- * Removes every file (or link) under outDir whose relative path is not in `keep`, then the folders
- * this leaves empty. Links are removed, never followed. Returns the removed paths, sorted.
+ * Removes from `outDir` the files `previous` has and `current` lacks, and the temporary files of
+ * `current` targets, then the folders that leaves empty. Links are removed, never followed. Every
+ * other file stays and is reported as foreign.
  */
-export async function pruneStale(outDir: string, keep: ReadonlySet<string>): Promise<string[]> {
-  const removed: string[] = [];
-  const walk = async (relative: string): Promise<boolean> => {
-    const entries = await readdir(join(outDir, relative), { withFileTypes: true });
-    let empty = true;
-    for (const entry of entries) {
+export async function pruneStale(outDir: string, previous: ReadonlySet<string>, current: ReadonlySet<string>): Promise<PruneResult> {
+  const root = await realpath(outDir);
+  const result: PruneResult = { removed: [], foreign: [] };
+  const walk = async (relative: string): Promise<void> => {
+    for (const entry of await readdir(join(root, relative), { withFileTypes: true })) {
       const path = relative === '' ? entry.name : `${relative}/${entry.name}`;
       if (entry.isDirectory()) {
-        if (await walk(path)) await rmdir(join(outDir, path));
-        else empty = false;
-      } else if (keep.has(path)) {
-        empty = false;
+        await walk(path);
+        continue;
+      }
+      if (current.has(path)) continue;
+      const temporaryOf = TEMPORARY.exec(path)?.[1];
+      if (previous.has(path) || (temporaryOf !== undefined && current.has(temporaryOf))) {
+        const target = join(root, path);
+        if (!target.startsWith(root + sep)) continue; // cannot happen with readdir names; kept as the invariant
+        await rm(target, { force: true });
+        result.removed.push(path);
+        await removeEmptyParents(root, dirname(target));
       } else {
-        await rm(join(outDir, path), { force: true });
-        removed.push(path);
+        result.foreign.push(path);
       }
     }
-    return empty;
   };
-  if ((await lstat(outDir)).isDirectory()) await walk('');
-  return removed.sort();
+  await walk('');
+  result.removed.sort();
+  result.foreign.sort();
+  return result;
+}
+
+/** Removes `folder` and its parents up to (not including) `root` while they are empty. */
+async function removeEmptyParents(root: string, folder: string): Promise<void> {
+  for (let dir = folder; dir !== root && dir.startsWith(root + sep); dir = dirname(dir)) {
+    try {
+      await rmdir(dir);
+    } catch {
+      return; // not empty (or already gone): its parents are not empty either
+    }
+  }
+}
+
+/** At most `max` names, then how many more: a log line stays readable when a folder holds thousands. */
+export function nameList(paths: readonly string[], max = 10): string {
+  const shown = paths.slice(0, max).join(', ');
+  return paths.length > max ? `${shown} and ${paths.length - max} more` : shown;
 }

@@ -70,7 +70,8 @@ export function nextHop(from: string, location: string): string {
     throw new SiteError(oneLine(`${from} redirected to an invalid URL`));
   }
   const sameOrigin = target.origin === origin.origin;
-  const upgrade = origin.protocol === 'http:' && target.protocol === 'https:' && target.hostname === origin.hostname;
+  // The usual upgrade: same host, https on its default port (what HSTS and http→https redirects do).
+  const upgrade = origin.protocol === 'http:' && target.protocol === 'https:' && target.hostname === origin.hostname && target.port === '';
   if (!sameOrigin && !upgrade) {
     const where = target.protocol === 'http:' || target.protocol === 'https:' ? target.origin : target.protocol;
     throw new SiteError(oneLine(`${from} redirected to another origin (${where}); to read that site, pass --base-url ${where}`));

@@ -161,7 +161,11 @@ export function parseTrustProxy(value: string): ProxyRange[] {
       }
       const bits = parsed.family === 4 ? 32 : 128;
       // ::ffff:10.0.0.0/104 is 10.0.0.0/8: the mapped prefix counts from the 96 bits of the mapping.
-      const prefix = prefixText === undefined ? bits : Math.max(0, Number(prefixText) - (written - bits));
+      // Below 96 it would reach past the mapping (::ffff:10.0.0.0/8 read as "every IPv4 address").
+      if (prefixText !== undefined && Number(prefixText) < written - bits) {
+        throw new ConfigError('TRUST_PROXY', `"${part}" is an IPv4-mapped address with a prefix below 96; write the IPv4 range instead (e.g. 10.0.0.0/8)`);
+      }
+      const prefix = prefixText === undefined ? bits : Number(prefixText) - (written - bits);
       return { family: parsed.family, network: maskAddress(parsed.value, bits, prefix), prefix };
     });
 }

@@ -1,7 +1,7 @@
 // RFC 9457 problem types of SPEC.md's error catalogue, declared once; the developer page
 // carries an element whose id is each fragment, so every `type` URL resolves (CONTRACT §5).
 
-import { API_INDEX, DATA_METHODS, DATA_PATHS, type DataResourceId } from './routes.ts';
+import { API_INDEX, DATA_METHODS, DATA_PATHS, DISCOVERY, type DataResourceId } from './routes.ts';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
@@ -89,7 +89,7 @@ export interface ProblemDetails {
 }
 
 export function problemTypeUrl(siteUrl: string, code: ProblemCode): string {
-  return `${siteUrl}/developers#${PROBLEM_TYPES[code].fragment}`;
+  return `${siteUrl}${DISCOVERY.developers.path}#${PROBLEM_TYPES[code].fragment}`;
 }
 
 export function problem(siteUrl: string, code: ProblemCode, detail: string, error?: string): ProblemDetails {

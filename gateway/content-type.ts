@@ -1,6 +1,6 @@
-// Content types of dist/ files: the route table's own (DISCOVERY, API_INDEX, data snapshots) first,
+// Content types of dist/ files: the route table's own (DISCOVERY, API_INDEX) first,
 // then a small extension map. Unknown types are sent as application/octet-stream, never guessed.
-import { API_INDEX, DATA_RESOURCES, DISCOVERY } from '../core/routes.ts';
+import { API_INDEX, DISCOVERY } from '../core/routes.ts';
 
 const BY_EXTENSION: Readonly<Record<string, string>> = {
   html: 'text/html; charset=utf-8',
@@ -37,7 +37,6 @@ const BY_EXTENSION: Readonly<Record<string, string>> = {
 const BY_FILE: ReadonlyMap<string, string> = new Map<string, string>([
   ...Object.values(DISCOVERY).map((d) => [d.file, d.contentType] as [string, string]),
   [API_INDEX.file, API_INDEX.contentType],
-  ...DATA_RESOURCES.flatMap((r) => r.snapshotFiles.map((f) => [f, r.contentType] as [string, string])),
 ]);
 
 export function contentTypeFor(file: string): string {

@@ -35,9 +35,9 @@ export function contributionsRoute(
   let cached: CalendarResponse | undefined;
   const flight = singleFlight<CalendarResponse>();
 
-  const toResponse = (payload: GitHubContributions, body: Buffer): CalendarResponse => ({
+  const toResponse = (payload: GitHubContributions): CalendarResponse => ({
     // Refreshed once a day: a mid-range brotli quality keeps the refresh quick for the waiting requests.
-    rep: prepare(body, resource.contentType, { brotliQuality: 9 }),
+    rep: prepare(Buffer.from(JSON.stringify(payload)), resource.contentType, { brotliQuality: 9 }),
     expiresAtMs: Date.parse(payload.nextRefreshAt),
   });
 
@@ -50,7 +50,7 @@ export function contributionsRoute(
     return flight.start(() =>
       fetchContributions(sources, config, nowMs).then((payload) => {
         validator.validate(resource.schema, payload);
-        const response = toResponse(payload, Buffer.from(JSON.stringify(payload)));
+        const response = toResponse(payload);
         // A refresh of yesterday that finishes late never replaces today's.
         if (cached === undefined || response.expiresAtMs >= cached.expiresAtMs) cached = response;
         return response;

@@ -26,7 +26,7 @@ async function main(): Promise<number | undefined> {
   if (!existsSync(distDir)) {
     // A fresh clone: build the site first (CONTRACT §1), then serve whatever could be built. The build
     // reports each snapshot it could not write in one line naming the upstream and the reason.
-    err(`${distDir} is missing; building it first (a data route whose snapshot cannot be built asks its upstream per request)`);
+    err(`${distDir} is missing; building it first`);
     await build(config, { outDir: distDir, nowMs: Date.now(), log: () => {}, warn: (line) => err(line) });
   }
 

@@ -47,7 +47,7 @@ const INTERNAL_ERROR_TEXT = plain(500, 'Internal server error\n');
 const UNFRAMED_BODY_TEXT = plain(400, 'Bad request: a Transfer-Encoding must end with chunked.\n', ['Connection', 'close']);
 const ASTERISK_TEXT = plain(400, 'Bad request: "*" is a target for OPTIONS only.\n');
 /** OPTIONS * asks about the server as a whole (RFC 9110 §9.3.7): it only ever reads. */
-const SERVER_OPTIONS = ['Allow', ALLOW_HEADER];
+const SERVER_OPTIONS = ['Allow', ALLOW_HEADER, ...COMMON_HEADERS];
 
 /**
  * CORS preflight (Fetch standard §3.2.2). Simple GETs need none; a script that adds its own headers
@@ -55,8 +55,7 @@ const SERVER_OPTIONS = ['Allow', ALLOW_HEADER];
  * allows GET and HEAD from any origin and no extra request headers.
  */
 const PREFLIGHT_HEADERS = [
-  'Access-Control-Allow-Origin',
-  '*',
+  ...COMMON_HEADERS,
   'Access-Control-Allow-Methods',
   ALLOW_HEADER,
   'Access-Control-Max-Age',
@@ -195,8 +194,9 @@ export function requestHandler(deps: HandlerDeps): (req: IncomingMessage, res: S
     });
     const transferEncoding = req.headers['transfer-encoding'];
     if (transferEncoding !== undefined && !/(?:^|,)[ \t]*chunked[ \t]*$/i.test(transferEncoding)) {
-      // Node would read such a body until the connection closes, swallowing the requests after it;
-      // behind a proxy that shares connections those could be other clients' requests.
+      // Its body has no knowable length: answer nothing else on this connection. Node 20's parser
+      // rejects some such codings itself, but only after this handler has answered; the close here
+      // does not depend on that, so no later request can be read from the body's bytes.
       res.shouldKeepAlive = false;
       head(res, UNFRAMED_BODY_TEXT.status, UNFRAMED_BODY_TEXT.headers);
       return res.end(UNFRAMED_BODY_TEXT.body);

@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { recordFiles } from '../builders/prune.ts';
 import { createValidator } from '../core/schemas.ts';
 import { startFakeUpstreams, type FakeUpstreams, type GithubMode, type MarketMode } from './fakes/upstreams.ts';
 import { listFiles } from './helpers/files.ts';
@@ -141,41 +142,48 @@ describe('npm run build', () => {
 });
 
 describe('what an earlier build left behind', () => {
-  it('is removed when this build did not write it: a dropped page, a hidden file, a killed build\'s temporary file, a link', async () => {
-    expect((await build()).code).toBe(0);
-    const written = await listFiles(out);
-    const leftovers = ['writings/unpublished-again.html', 'writings/unpublished-again.md', '.env', 'assets/.secret', 'old/nested/page.html', 'index.html.4242.abcd.tmp'];
-    for (const file of leftovers) {
+  const plant = async (files: Record<string, string>) => {
+    for (const [file, body] of Object.entries(files)) {
       await mkdir(dirname(join(out, file)), { recursive: true });
-      await writeFile(join(out, file), 'SECRET=left-behind\n');
+      await writeFile(join(out, file), body);
     }
-    await symlink('/etc/hostname', join(out, 'hostname.txt'));
-    const result = await build();
-    expect(result.code).toBe(0);
-    expect(await listFiles(out)).toEqual(written);
-    expect(await exists('old')).toBe(false); // the folders it emptied go too
-    expect(result.stdout).toContain('removed what an earlier build left and this one did not write: .env, assets/.secret, hostname.txt');
-  });
+  };
 
-  it('keeps everything in a folder that was not a build\'s own (DIST_DIR pointed at the wrong place)', async () => {
-    await mkdir(join(out, 'photos'), { recursive: true });
-    await writeFile(join(out, 'photos', 'cat.jpg'), 'not ours');
-    await writeFile(join(out, '.env'), 'SECRET=x\n');
-    const result = await build();
-    expect(result.code).toBe(0);
-    expect(await readFile(join(out, 'photos', 'cat.jpg'), 'utf8')).toBe('not ours');
-    expect(await exists('.env')).toBe(true);
-    expect(result.stdout).toContain('nothing in it was removed');
-    expect(await exists('api/index.json')).toBe(true);
-  });
-
-  it('when an upstream fails: its old snapshot goes with the other leftovers, the rest is written', async () => {
+  it('removes what the previous build wrote and this one did not, and the temporary files of a killed build', async () => {
     expect((await build()).code).toBe(0);
-    await writeFile(join(out, 'stale.html'), 'old');
+    const first = await listFiles(out);
+    // As if the previous build had also published a writing that is now a draft again.
+    await plant({ 'writings/back-to-draft.html': '<p>old</p>', 'writings/back-to-draft.md': 'old', 'old/nested/page.html': 'old' });
+    await recordFiles(out, [...first, 'writings/back-to-draft.html', 'writings/back-to-draft.md', 'old/nested/page.html']);
+    // and a killed build had left the temporary file of one of its targets
+    await plant({ 'index.html.4242.abcd1234.tmp': 'partial' });
+    const result = await build();
+    expect(result.code).toBe(0);
+    expect(await listFiles(out)).toEqual(first);
+    expect(await exists('old')).toBe(false); // the folders it emptied go too
+    expect(result.stdout).toContain('removed what the previous build wrote and this one did not: index.html.4242.abcd1234.tmp, old/nested/page.html, writings/back-to-draft.html, writings/back-to-draft.md');
+    expect(result.stdout).not.toContain('not written by a build');
+  });
+
+  it('never removes a file no build wrote, however many builds run; it names them instead', async () => {
+    const foreign = { 'CNAME': 'data.example.org\n', '.env': 'SECRET=x\n', 'photos/cat.jpg': 'not ours', '.git/HEAD': 'ref: refs/heads/gh-pages\n' };
+    await plant(foreign);
+    await symlink('/etc/hostname', join(out, 'hostname.txt'));
+    for (let run = 0; run < 2; run++) {
+      const result = await build();
+      expect(result.code).toBe(0);
+      for (const [file, body] of Object.entries(foreign)) expect(await readFile(join(out, file), 'utf8'), file).toBe(body);
+      expect(await exists('hostname.txt')).toBe(true);
+      expect(result.stdout).toContain('not written by a build, left in place and published with the rest: .env, .git/HEAD, CNAME, hostname.txt, photos/cat.jpg');
+    }
+  });
+
+  it('when an upstream fails: its old snapshot is removed, every other file is written', async () => {
+    expect((await build()).code).toBe(0);
     fake.github.mode = 'down';
     expect((await build()).code).toBe(1);
-    expect(await exists('stale.html')).toBe(false);
     expect(await exists('api/github-contributions')).toBe(false);
+    expect(await exists('api/v1/github-contributions')).toBe(false);
     expect(await exists('api/v1/mon-price')).toBe(true);
   });
 });

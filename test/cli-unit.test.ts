@@ -6,7 +6,8 @@ import { describeApi, operationsFromIndex, parseCatalog } from '../cli/api-docs.
 import { parseArgs, parseBaseUrl } from '../cli/args.ts';
 import { COMMAND_REFERENCE, COMMANDS, WRITING } from '../cli/commands.ts';
 import { UsageError } from '../cli/errors.ts';
-import { documentUrl, httpError, oneLine } from '../cli/http.ts';
+import { SiteError } from '../cli/errors.ts';
+import { documentUrl, httpError, nextHop, oneLine } from '../cli/http.ts';
 import { CLI_REFERENCE_MARKDOWN } from '../cli/reference.ts';
 import { jsonText, printable, printableValue } from '../cli/safe-text.ts';
 import { renderMarkdown, style, table, visibleLength, wantsColor, widthOf, wrap } from '../cli/terminal.ts';
@@ -180,6 +181,25 @@ describe('API documents', () => {
     ]);
     expect(() => parseCatalog('u', { links: [] })).toThrow(/linkset/);
     expect(() => parseCatalog('u', { linkset: [{ item: [] }] })).toThrow(/anchor/);
+  });
+});
+
+describe('redirects', () => {
+  it('are followed within the origin and from http to https on the same host', () => {
+    expect(nextHop('http://site.test/prefix/index.md', '/prefix/moved.md')).toBe('http://site.test/prefix/moved.md');
+    expect(nextHop('http://site.test/index.md', 'moved.md')).toBe('http://site.test/moved.md');
+    expect(nextHop('http://site.test/index.md', 'https://site.test/index.md')).toBe('https://site.test/index.md');
+  });
+
+  it.each([
+    ['https://site.test/index.md', 'http://site.test/index.md', 'http://site.test'], // a downgrade
+    ['http://site.test/index.md', 'http://evil.test/index.md', 'http://evil.test'],
+    ['http://site.test/index.md', 'https://site.test:8443/index.md', 'https://site.test:8443'], // another port is another origin
+    ['http://site.test/index.md', 'http://169.254.169.254/latest/meta-data/', 'http://169.254.169.254'],
+    ['http://site.test/index.md', 'file:///etc/passwd', 'file:'],
+  ])('from %s to %s is refused, naming %s', (from, to, origin) => {
+    expect(() => nextHop(from, to)).toThrow(SiteError);
+    expect(() => nextHop(from, to)).toThrow(`redirected to another origin (${origin})`);
   });
 });
 

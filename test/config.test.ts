@@ -80,6 +80,7 @@ describe('loadConfig', () => {
     ['TRUST_PROXY', 'proxy.local'],
     ['TRUST_PROXY', '10.0.0.0/8/9'],
     ['TRUST_PROXY', '10.0.0.0/'],
+    ['TRUST_PROXY', '::ffff:10.0.0.0/8'], // would be every IPv4 address
     ['HOST', '256.1.1.1'],
     ['HOST', '10.0.0'],
     ['HOST', 'bad_host'],

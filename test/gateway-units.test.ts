@@ -71,7 +71,6 @@ describe('If-None-Match (weak comparison, RFC 9110 §13.1.2)', () => {
 describe('content types', () => {
   it.each([
     ['api/index.json', 'application/json'],
-    ['api/v1/mon-price', 'application/json'],
     ['.well-known/api-catalog', 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"'],
     ['developers.html', 'text/html; charset=utf-8'],
     ['writings/a.md', 'text/markdown; charset=utf-8'],

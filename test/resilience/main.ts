@@ -39,6 +39,7 @@ const HEAP_WARM_MS = 15_000;
  * in a 60 s run at 800 requests/s. The limit sits between, with room for a faster machine.
  */
 const HEAP_GROWTH_LIMIT = 12 * 2 ** 20;
+const MIN_SECONDS = Math.ceil((HEAP_WARM_MS + 8 * HEAP_SAMPLE_MS) / 1000);
 const CLIENTS = 12;
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -75,8 +76,9 @@ async function main(): Promise<number> {
   }
   const seconds = Number(values.seconds ?? 60);
   const seed = Number(values.seed ?? Date.now() % 1_000_000);
-  if (!Number.isFinite(seconds) || seconds < 10 || !Number.isInteger(seed)) {
-    process.stderr.write('resilience: --seconds must be a number ≥ 10 and --seed an integer\n');
+  // The heap verdict needs six samples after the warm-up: 15 s + 6 × 2 s, with a margin.
+  if (!Number.isFinite(seconds) || seconds < MIN_SECONDS || !Number.isInteger(seed)) {
+    process.stderr.write(`resilience: --seconds must be a number ≥ ${MIN_SECONDS} and --seed an integer\n`);
     return 2;
   }
   return withHarness('resilience', { slowMs: SLOW_MS, token: TOKEN, account: 'octocat' }, (group, tmp, fake) =>
@@ -92,8 +94,8 @@ async function run(durationMs: number, seed: number, group: ProcessGroup, tmp: s
   const ctx: CheckContext = { validator, siteUrl: SITE_URL, account: 'octocat', servedPrices, quota: QUOTA, window: WINDOW, secrets: [TOKEN] };
   const env = cleanEnv({ ...upstreamEnv(fake.url), GITHUB_TOKEN: TOKEN, SITE_URL, UPSTREAM_TIMEOUT_MS: String(UPSTREAM_TIMEOUT_MS) });
 
-  // dist/ without a contribution snapshot (GitHub down during the build: exit 1, everything else
-  // written), so that the gateway has to fetch the calendar live while GitHub misbehaves.
+  // dist/ as a failed scheduled build leaves it: no contribution snapshot (GitHub down during the
+  // build: exit 1, everything else written). The gateway fetches the calendar live either way.
   const dist = join(tmp, 'dist');
   fake.github.mode = 'down';
   const build = await runBuild(dist, env);
