@@ -3,6 +3,7 @@
 // written, everything else is); 2 a configuration error.
 import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../core/config.ts';
 import type { GitHubContributions } from '../core/contributions.ts';
 import { ConfigError, printable, UpstreamError } from '../core/errors.ts';
@@ -110,24 +111,30 @@ export function formatSize(bytes: number): string {
   return bytes < 1000 ? `${bytes} B` : `${(bytes / 1000).toFixed(1)} kB`;
 }
 
-/** `--out <dir>`, else DIST_DIR as loadConfig read it (default dist/ in the working directory). */
+/** `--out <dir>`, else DIST_DIR as loadConfig read it (default dist/ in the working directory). Throws on any other argument. */
 export function outDirFrom(argv: string[], config: Pick<Config, 'distDir'>): string {
-  const i = argv.indexOf('--out');
-  const out = i >= 0 ? argv[i + 1]?.trim() : undefined;
-  return out ? resolve(out) : config.distDir;
+  const { values } = parseArgs({ args: argv, options: { out: { type: 'string' } }, strict: true, allowPositionals: false });
+  if (values.out === undefined) return config.distDir;
+  const out = values.out.trim();
+  if (out === '') throw new Error("option '--out <dir>' needs a folder");
+  return resolve(out);
 }
 
 export async function main(argv = process.argv.slice(2)): Promise<number> {
   let config: Config;
+  let outDir: string;
   try {
     config = loadConfig();
+    outDir = outDirFrom(argv, config);
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`build: invalid configuration: ${printable(error.message, 1000)}\n`);
       return 2;
     }
-    throw error;
+    // parseArgs' own messages name the option ("Unknown option '--bogus'"); a usage error, like a bad variable.
+    process.stderr.write(`build: ${printable((error as Error).message, 1000)} (usage: npm run build [-- --out <dir>])\n`);
+    return 2;
   }
-  const result = await build(config, { outDir: outDirFrom(argv, config), simulated: config.demoSimulated });
+  const result = await build(config, { outDir, simulated: config.demoSimulated });
   return result.exitCode;
 }

@@ -141,6 +141,17 @@ describe('npm run build', () => {
   });
 });
 
+describe('arguments', () => {
+  it.each([[['--bogus']], [['--out']], [['--out', '  ']], [['extra']]])('%j: exit 2 with one line and the usage, nothing written, no upstream asked', async (args) => {
+    const result = await runProgram('build', args, { ...upstreamEnv(fake.url), DIST_DIR: out });
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toContain('usage: npm run build [-- --out <dir>]');
+    expect(await listFiles(out)).toEqual([]);
+    expect(fake.calls.ticker + fake.calls.candles + fake.calls.html).toBe(0);
+  });
+});
+
 describe('what an earlier build left behind', () => {
   const plant = async (files: Record<string, string>) => {
     for (const [file, body] of Object.entries(files)) {
