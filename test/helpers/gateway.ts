@@ -178,9 +178,25 @@ export interface GatewayProcess {
   exited: Promise<number | null>;
 }
 
+/**
+ * Gateways spawned and not yet exited. A test that fails between spawning and stopping one would
+ * leave it running after the suite (observed: an orphan serving for half an hour); test/teardown.ts
+ * kills what is left after each test file.
+ */
+const running = new Set<ChildProcessWithoutNullStreams>();
+
+export async function killLeftoverGateways(): Promise<number> {
+  const left = [...running];
+  for (const child of left) child.kill('SIGKILL');
+  await Promise.all(left.map((child) => new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.once('exit', resolve)))));
+  return left.length;
+}
+
 /** Runs .build/gateway.mjs with a clean environment and waits for its `listening on` line. */
 export function spawnGateway(env: Record<string, string | undefined>, timeoutMs = 30_000): Promise<GatewayProcess> {
   const child = spawn(process.execPath, [`${ROOT}.build/gateway.mjs`], { cwd: ROOT, env: cleanEnv({ HOST: '127.0.0.1', PORT: '0', ...env }) });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   let out = '';
   let err = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
