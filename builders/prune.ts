@@ -7,7 +7,7 @@
 // (someone's CNAME, a .git folder, a stray .env, a wrong DIST_DIR full of other files) is never
 // removed; the build names it instead, since it would be published with the rest.
 import { createHash } from 'node:crypto';
-import { readdir, readFile, realpath, rm, rmdir } from 'node:fs/promises';
+import { readdir, readFile, realpath, rm, rmdir, stat } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeFileAtomic } from './atomic-write.ts';
@@ -44,6 +44,21 @@ export async function previousFiles(outDir: string): Promise<Set<string>> {
 
 export async function recordFiles(outDir: string, files: readonly string[]): Promise<void> {
   await writeFileAtomic(await manifestPath(outDir), `${JSON.stringify({ outDir: await realpath(outDir), files: [...files].sort() }, null, 1)}\n`);
+  await forgetRemovedFolders();
+}
+
+/** Drops the manifests of output folders that no longer exist (temporary builds), so the cache stays small. */
+async function forgetRemovedFolders(): Promise<void> {
+  for (const name of await readdir(CACHE_DIR).catch(() => [] as string[])) {
+    if (!name.endsWith('.json')) continue;
+    const path = join(CACHE_DIR, name);
+    try {
+      const { outDir } = JSON.parse(await readFile(path, 'utf8')) as { outDir?: unknown };
+      if (typeof outDir === 'string' && (await stat(outDir).then(() => false, () => true))) await rm(path, { force: true });
+    } catch {
+      await rm(path, { force: true }); // unreadable: it can only ever have meant "nothing to prune"
+    }
+  }
 }
 
 /**
