@@ -32,19 +32,45 @@ export async function manifestPath(outDir: string): Promise<string> {
   return join(CACHE_DIR, `dist-${key}.json`);
 }
 
-/** The files the previous build into `outDir` wrote; empty when it left no (readable) manifest. */
-export async function previousFiles(outDir: string): Promise<Set<string>> {
+/**
+ * The settings a build writes into the site (absolute links, the account, the source's name, the
+ * demo notice): a dist/ built with other values says other things than the gateway serving it.
+ */
+export type SiteIdentity = Record<string, string>;
+
+export interface BuildRecord {
+  files: Set<string>;
+  identity: SiteIdentity | undefined;
+}
+
+/** What the previous build into `outDir` recorded; no files and no identity when it left no (readable) manifest. */
+export async function previousBuild(outDir: string): Promise<BuildRecord> {
   try {
-    const parsed = JSON.parse(await readFile(await manifestPath(outDir), 'utf8')) as { files?: unknown };
-    return new Set(Array.isArray(parsed.files) ? parsed.files.filter((f): f is string => typeof f === 'string') : []);
+    const parsed = JSON.parse(await readFile(await manifestPath(outDir), 'utf8')) as { files?: unknown; identity?: unknown };
+    const files = new Set(Array.isArray(parsed.files) ? parsed.files.filter((f): f is string => typeof f === 'string') : []);
+    const identity = parsed.identity !== null && typeof parsed.identity === 'object' ? (parsed.identity as SiteIdentity) : undefined;
+    return { files, identity };
   } catch {
-    return new Set();
+    return { files: new Set(), identity: undefined };
   }
 }
 
-export async function recordFiles(outDir: string, files: readonly string[]): Promise<void> {
-  await writeFileAtomic(await manifestPath(outDir), `${JSON.stringify({ outDir: await realpath(outDir), files: [...files].sort() }, null, 1)}\n`);
+/** The files the previous build into `outDir` wrote. */
+export async function previousFiles(outDir: string): Promise<Set<string>> {
+  return (await previousBuild(outDir)).files;
+}
+
+export async function recordFiles(outDir: string, files: readonly string[], identity?: SiteIdentity): Promise<void> {
+  const record = { outDir: await realpath(outDir), identity, files: [...files].sort() };
+  await writeFileAtomic(await manifestPath(outDir), `${JSON.stringify(record, null, 1)}\n`);
   await forgetRemovedFolders();
+}
+
+/** The settings that differ between two identities, as `NAME=value` of `current`; empty when they match. */
+export function identityChanges(previous: SiteIdentity, current: SiteIdentity): string[] {
+  return Object.keys(current)
+    .filter((name) => previous[name] !== current[name])
+    .map((name) => `${name}=${current[name]}`);
 }
 
 /** Drops the manifests of output folders that no longer exist (temporary builds), so the cache stays small. */

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeUpstreams, type FakeUpstreams } from './fakes/upstreams.ts';
 import { get, makeDist, runGatewayToExit, spawnGateway, type DistFixture } from './helpers/gateway.ts';
-import { upstreamEnv } from './helpers/run.ts';
+import { runProgram, upstreamEnv } from './helpers/run.ts';
 
 let fake: FakeUpstreams;
 let fixture: DistFixture;
@@ -158,6 +158,40 @@ describe('a fresh clone: dist/ missing', () => {
       expect((await get(gw.url, '/api/mon-price')).status).toBe(502);
       fake.market.mode = 'ok';
       expect((await get(gw.url, '/api/mon-price')).status).toBe(200);
+      expect(await gw.stop()).toBe(0);
+    } finally {
+      await rm(dist, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('dist/ built with other site settings', () => {
+  const buildInto = (dist: string, extra: Record<string, string>) => runProgram('build', ['--out', dist], { ...env(), ...extra });
+  const serversOf = async (url: string) => ((JSON.parse((await get(url, '/openapi.json')).text) as { servers: Array<{ url: string }> }).servers.map((s) => s.url));
+
+  it('is built again for the gateway\'s SITE_URL, so its documents and its problems name one site', async () => {
+    const dist = join(fixture.base, 'other-site-dist');
+    try {
+      expect((await buildInto(dist, { SITE_URL: 'http://first.test' })).code).toBe(0);
+      const gw = await spawnGateway(env({ DIST_DIR: dist, SITE_URL: 'http://second.test' }), 60_000);
+      expect(gw.stderr()).toContain('was built with other settings than SITE_URL=http://second.test; building it first');
+      expect(await serversOf(gw.url)).toEqual(['http://second.test']);
+      expect(JSON.parse((await get(gw.url, '/api/nope')).text).type).toMatch(/^http:\/\/second\.test\/developers#/);
+      expect(await gw.stop()).toBe(0);
+    } finally {
+      await rm(dist, { recursive: true, force: true });
+    }
+  });
+
+  it('is served as it is when the settings match: no build, no upstream call at start', async () => {
+    const dist = join(fixture.base, 'same-site-dist');
+    try {
+      expect((await buildInto(dist, { SITE_URL: 'http://same.test' })).code).toBe(0);
+      fake.resetCalls();
+      const gw = await spawnGateway(env({ DIST_DIR: dist, SITE_URL: 'http://same.test' }), 60_000);
+      expect(gw.stderr()).not.toContain('building it first');
+      expect(fake.calls.ticker + fake.calls.candles + fake.calls.html).toBe(0);
+      expect(await serversOf(gw.url)).toEqual(['http://same.test']);
       expect(await gw.stop()).toBe(0);
     } finally {
       await rm(dist, { recursive: true, force: true });
