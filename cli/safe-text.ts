@@ -2,6 +2,7 @@
 // carry terminal control sequences (clear the screen, rewrite earlier lines, OSC 8 links whose target
 // differs from their text, OSC 52 writes to the clipboard...), so none of its characters may reach the
 // terminal as a control. Pure: strings in, strings out.
+import { INVISIBLE_FORMATTING } from '../core/unicode.ts';
 
 // ECMA-48 §5.6 control strings: OSC, DCS, SOS, PM and APC, 7-bit (ESC ] P X ^ _) or 8-bit (U+009D,
 // U+0090, U+0098, U+009E, U+009F), ended by BEL (xterm's OSC terminator), ST (ESC \ or U+009C), or,
@@ -20,16 +21,10 @@ const ESCAPE_SEQUENCE = /\u001b[\u0020-\u002f]*[\u0030-\u007e]?/g;
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTER = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
-// Unicode's invisible formatting characters that change what a reader sees without being seen: the
-// bidirectional marks, embeddings, overrides and isolates (U+061C, U+200E-F, U+202A-E, U+2066-9; the
-// "Trojan Source" characters, CVE-2021-42574) and the zero-width space (U+200B), which hides a
-// difference between two URLs or names that look the same. The zero-width (non-)joiners stay: scripts
-// and emoji sequences need them.
-const INVISIBLE_FORMATTING = /[\u061c\u200b\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /**
  * `text` without any terminal control: whole escape sequences removed, then every other control
- * character and the invisible formatting characters above.
+ * character and the invisible formatting characters (core/unicode.ts).
  */
 export function printable(text: string): string {
   return text

@@ -1,4 +1,5 @@
 // Error values that carry their context until the edge (the build's main, the gateway's response writer).
+import { INVISIBLE_FORMATTING } from './unicode.ts';
 
 /** A variable or setting that cannot be used. The edge prints the message and exits with status 2. */
 export class ConfigError extends Error {
@@ -18,11 +19,12 @@ const MAX_REASON_LENGTH = 500;
 
 /**
  * Text from outside (an upstream's error message, a redirect target, a cell attribute) made safe for a
- * log line: C0 and C1 controls (ESC sequences, BEL, CR/LF) become spaces, whitespace runs collapse and
+ * log line: invisible bidi characters are dropped, C0 and C1 controls (ESC sequences, BEL, CR/LF) become
+ * spaces, whitespace runs collapse and
  * the length is capped, so one failure is always one plain line on a terminal or in a log collector.
  */
 export function printable(text: string, max = MAX_REASON_LENGTH): string {
-  const plain = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const plain = text.replace(INVISIBLE_FORMATTING, '').replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
   return plain.length > max ? `${plain.slice(0, max - 1)}…` : plain;
 }
 

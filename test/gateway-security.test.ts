@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseTrustProxy } from '../core/config.ts';
 import { clientIdentity, quotaKey } from '../gateway/client-identity.ts';
 import { oneLine } from '../gateway/error-lines.ts';
+import { printable, UpstreamError } from '../core/errors.ts';
 import { get, SECRET, startTestGateway, type TestGateway } from './helpers/gateway.ts';
 
 /** No upstream is asked in these tests; the address only has to be a valid URL. */
@@ -122,5 +123,13 @@ describe('error lines', () => {
     const line = oneLine('coinbase: boom\u001b]0;PWNED\u0007\nsecond\tline\u009b31m\r\n');
     expect(line).toBe('coinbase: boom]0;PWNED second line31m ');
     expect(line).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+  });
+
+  it('drop the invisible bidi characters, in the gateway\'s lines and in upstream reasons alike', () => {
+    // RIGHT-TO-LEFT OVERRIDE would show "github-html: 404 for resu\u202Eexe.txt" reversed in a terminal.
+    const quoted = 'github-html: 404 for resu\u202Eexe.txt\u202C by \u2066octo\u200Bcat\u2069';
+    expect(oneLine(quoted)).toBe('github-html: 404 for resuexe.txt by octocat');
+    expect(printable(quoted)).toBe('github-html: 404 for resuexe.txt by octocat');
+    expect(new UpstreamError('github-html', quoted.slice('github-html: '.length)).message).toBe('github-html: 404 for resuexe.txt by octocat');
   });
 });
