@@ -14,7 +14,7 @@ import { createSources, fetchContributions, fetchMarketData } from '../core/sour
 import type { Artifact } from './artifact.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import { renderCli } from './cli-artifact.ts';
-import { nameList, previousFiles, pruneStale, recordFiles, type SiteIdentity } from './prune.ts';
+import { nameList, previousBuild, pruneStale, recordBuild, type SiteIdentity } from './prune.ts';
 import { renderSite } from './site/index.ts';
 
 export interface BuildOptions {
@@ -89,12 +89,12 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
     log(`  ${join(options.outDir, artifact.file).padEnd(44)} ${formatSize(bytes).padStart(9)}  ${Math.round(performance.now() - started)} ms`);
   }
   const written = artifacts.map((a) => a.file);
-  const { removed, foreign } = await pruneStale(options.outDir, await previousFiles(options.outDir), new Set(written));
-  await recordFiles(options.outDir, written, siteIdentity(config, context.simulated));
+  const { removed, foreign } = await pruneStale(options.outDir, (await previousBuild(options.outDir)).files, new Set(written));
+  await recordBuild(options.outDir, written, siteIdentity(config, context.simulated));
   if (removed.length) log(`  removed what the previous build wrote and this one did not: ${printable(nameList(removed), 2000)}`);
   if (foreign.length) log(`  not written by a build, left in place and published with the rest: ${printable(nameList(foreign), 2000)}`);
   log(`built ${artifacts.length} files in ${Math.round(performance.now() - started)} ms${failures.length ? `, ${failures.length} upstream(s) failed` : ''}`);
-  return { exitCode: failures.length ? 1 : 0, failures, files: artifacts.map((a) => a.file) };
+  return { exitCode: failures.length ? 1 : 0, failures, files: written };
 }
 
 /** What this build writes into the site from the configuration (see prune.ts, SiteIdentity). */

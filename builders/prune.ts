@@ -55,12 +55,8 @@ export async function previousBuild(outDir: string): Promise<BuildRecord> {
   }
 }
 
-/** The files the previous build into `outDir` wrote. */
-export async function previousFiles(outDir: string): Promise<Set<string>> {
-  return (await previousBuild(outDir)).files;
-}
-
-export async function recordFiles(outDir: string, files: readonly string[], identity?: SiteIdentity): Promise<void> {
+/** Records what this build into `outDir` wrote, and with which settings, for the next build and the gateway. */
+export async function recordBuild(outDir: string, files: readonly string[], identity: SiteIdentity): Promise<void> {
   const record = { outDir: await realpath(outDir), identity, files: [...files].sort() };
   await writeFileAtomic(await manifestPath(outDir), `${JSON.stringify(record, null, 1)}\n`);
   await forgetRemovedFolders();

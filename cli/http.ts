@@ -1,5 +1,6 @@
 // Reads one public document of the site with Node's global fetch and a deadline; every failure becomes a
 // SiteError whose message is one line naming the URL (the edge prints it as is).
+import { BodyTooLarge, readCapped } from '../core/capped-body.ts';
 import { SiteError } from './errors.ts';
 import { printable } from './safe-text.ts';
 
@@ -47,7 +48,7 @@ export async function fetchDocument(url: string, options: FetchOptions): Promise
         current = nextHop(current, location);
         continue;
       }
-      text = await readCapped(response, current);
+      text = await readText(response, current);
     } catch (error) {
       if (error instanceof SiteError) throw error;
       throw networkError(current, error, options.timeoutMs);
@@ -80,27 +81,13 @@ export function nextHop(from: string, location: string): string {
 }
 
 /** The body as text, refused past MAX_BODY_BYTES without reading the rest. */
-async function readCapped(response: Response, url: string): Promise<string> {
-  const declared = Number(response.headers.get('content-length'));
-  if (declared > MAX_BODY_BYTES) {
-    await response.body?.cancel();
-    throw new SiteError(`${url} sent ${declared} bytes, more than the ${MAX_BODY_BYTES} a document of the site can be`);
+async function readText(response: Response, url: string): Promise<string> {
+  try {
+    return new TextDecoder().decode(await readCapped(response, MAX_BODY_BYTES));
+  } catch (error) {
+    if (error instanceof BodyTooLarge) throw new SiteError(`${url} sent more than the ${MAX_BODY_BYTES} bytes a document of the site can be (${error.message})`);
+    throw error;
   }
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel().catch(() => {});
-      throw new SiteError(`${url} sent more than the ${MAX_BODY_BYTES} bytes a document of the site can be`);
-    }
-    chunks.push(value);
-  }
-  return new TextDecoder().decode(Buffer.concat(chunks));
 }
 
 function networkError(url: string, error: unknown, timeoutMs: number): SiteError {

@@ -20,8 +20,8 @@ const MAX_REASON_LENGTH = 500;
 /**
  * Text from outside (an upstream's error message, a redirect target, a cell attribute) made safe for a
  * log line: invisible bidi characters are dropped, C0 and C1 controls (ESC sequences, BEL, CR/LF) become
- * spaces, whitespace runs collapse and
- * the length is capped, so one failure is always one plain line on a terminal or in a log collector.
+ * spaces, whitespace runs collapse and the length is capped, so one failure is always one plain line on
+ * a terminal or in a log collector.
  */
 export function printable(text: string, max = MAX_REASON_LENGTH): string {
   const plain = text.replace(INVISIBLE_FORMATTING, '').replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();

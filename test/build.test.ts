@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { recordFiles } from '../builders/prune.ts';
+import { recordBuild } from '../builders/prune.ts';
 import { createValidator } from '../core/schemas.ts';
 import { startFakeUpstreams, type FakeUpstreams, type GithubMode, type MarketMode } from './fakes/upstreams.ts';
 import { listFiles } from './helpers/files.ts';
@@ -115,12 +115,15 @@ describe('npm run build', () => {
     },
   );
 
-  it('removes a snapshot left by an earlier build when its upstream now fails', async () => {
+  it.each([
+    ['market', (): void => void (fake.market.mode = 'server-error'), ['api/v1/mon-price', 'api/mon-price'], 'api/v1/github-contributions'],
+    ['calendar', (): void => void (fake.github.mode = 'down'), ['api/v1/github-contributions', 'api/github-contributions'], 'api/v1/mon-price'],
+  ] as const)('removes the %s snapshot left by an earlier build when its upstream now fails; the other is written', async (_name, fail, gone, kept) => {
     expect((await build()).code).toBe(0);
-    fake.market.mode = 'server-error';
+    fail();
     expect((await build()).code).toBe(1);
-    expect(await exists('api/v1/mon-price')).toBe(false);
-    expect(await exists('api/v1/github-contributions')).toBe(true);
+    for (const file of gone) expect(await exists(file), file).toBe(false);
+    expect(await exists(kept)).toBe(true);
   });
 
   it.each([
@@ -165,7 +168,7 @@ describe('what an earlier build left behind', () => {
     const first = await listFiles(out);
     // As if the previous build had also published a writing that is now a draft again.
     await plant({ 'writings/back-to-draft.html': '<p>old</p>', 'writings/back-to-draft.md': 'old', 'old/nested/page.html': 'old' });
-    await recordFiles(out, [...first, 'writings/back-to-draft.html', 'writings/back-to-draft.md', 'old/nested/page.html']);
+    await recordBuild(out, [...first, 'writings/back-to-draft.html', 'writings/back-to-draft.md', 'old/nested/page.html'], {});
     // and a killed build had left the temporary file of one of its targets
     await plant({ 'index.html.4242.abcd1234.tmp': 'partial' });
     const result = await build();
@@ -187,14 +190,5 @@ describe('what an earlier build left behind', () => {
       expect(await exists('hostname.txt')).toBe(true);
       expect(result.stdout).toContain('not written by a build, left in place and published with the rest: .env, .git/HEAD, CNAME, hostname.txt, photos/cat.jpg');
     }
-  });
-
-  it('when an upstream fails: its old snapshot is removed, every other file is written', async () => {
-    expect((await build()).code).toBe(0);
-    fake.github.mode = 'down';
-    expect((await build()).code).toBe(1);
-    expect(await exists('api/github-contributions')).toBe(false);
-    expect(await exists('api/v1/github-contributions')).toBe(false);
-    expect(await exists('api/v1/mon-price')).toBe(true);
   });
 });

@@ -3,6 +3,7 @@
 // retries never stack). Failures become UpstreamErrors that say what and why.
 import ky, { HTTPError, TimeoutError } from 'ky';
 import { UpstreamError, type UpstreamName } from '../errors.ts';
+import { BodyTooLarge, readCapped } from '../capped-body.ts';
 
 export interface HttpOptions {
   userAgent: string;
@@ -71,10 +72,6 @@ export async function httpGet(
   }
 }
 
-class BodyTooLarge extends Error {
-  override readonly name = 'BodyTooLarge';
-}
-
 /**
  * The body of `response`, read as a stream and given up as soon as it passes `maxBytes` (or announces
  * more with Content-Length), so a huge or endless answer costs at most that much memory. A body still
@@ -97,35 +94,6 @@ export async function readBody(
     }
     throw new UpstreamError(upstream, `${what}: body could not be read`, { cause: error, status: response.status });
   }
-}
-
-async function readCapped(response: Response, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
-  const declared = response.headers.get('content-length');
-  if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > maxBytes) {
-    void response.body?.cancel().catch(() => undefined);
-    throw new BodyTooLarge(`Content-Length ${declared}`);
-  }
-  if (response.body === null) return new Uint8Array(0);
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      void reader.cancel().catch(() => undefined);
-      throw new BodyTooLarge(`more than ${maxBytes} bytes received`);
-    }
-    chunks.push(value);
-  }
-  const body = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return body;
 }
 
 function isAbort(error: unknown): boolean {

@@ -1,0 +1,37 @@
+// Reading an HTTP body from someone else's server without trusting its size: streamed, and given up as
+// soon as it passes a limit (or announces more with Content-Length), so a huge or endless answer costs
+// at most that much memory. Shared by the upstream clients and the CLI, so it imports nothing: the CLI
+// is bundled into one dependency-free file.
+
+export class BodyTooLarge extends Error {
+  override readonly name = 'BodyTooLarge';
+}
+
+export async function readCapped(response: Response, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
+  const declared = response.headers.get('content-length');
+  if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > maxBytes) {
+    void response.body?.cancel().catch(() => undefined);
+    throw new BodyTooLarge(`Content-Length ${declared}`);
+  }
+  if (response.body === null) return new Uint8Array(0);
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      void reader.cancel().catch(() => undefined);
+      throw new BodyTooLarge(`more than ${maxBytes} bytes received`);
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
+}
