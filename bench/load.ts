@@ -44,13 +44,25 @@ export interface Reply {
 }
 
 /** One GET on a keep-alive agent, timed from the request to the last byte of the body. */
-export function get(url: string, agent: Agent, headers: Record<string, string> = {}, timeoutMs = 10_000): Promise<Reply> {
+export function get(
+  url: string,
+  agent: Agent,
+  headers: Record<string, string> = {},
+  timeoutMs = 10_000,
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const req = request(url, { agent, headers, timeout: timeoutMs }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), ms: performance.now() - started }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: Buffer.concat(chunks),
+          ms: performance.now() - started,
+        }),
+      );
       res.on('error', reject);
     });
     req.on('timeout', () => req.destroy(new Error(`GET ${url} timed out after ${timeoutMs} ms`)));
@@ -60,7 +72,11 @@ export function get(url: string, agent: Agent, headers: Record<string, string> =
 }
 
 /** `count` GETs one after the other on one keep-alive connection; the latency of each (ms). */
-export async function sequentialLatencies(url: string, count: number, headers: Record<string, string> = {}): Promise<{ ms: number[]; statuses: number[] }> {
+export async function sequentialLatencies(
+  url: string,
+  count: number,
+  headers: Record<string, string> = {},
+): Promise<{ ms: number[]; statuses: number[] }> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const ms: number[] = [];
   const statuses: number[] = [];

@@ -10,9 +10,32 @@ import { runMain } from '../core/run-main.ts';
 import type { FakeUpstreams } from '../test/fakes/upstreams.ts';
 import { cleanEnv, upstreamEnv } from '../test/helpers/run.ts';
 import { get, runLoad, sequentialLatencies, type LoadResult } from './load.ts';
-import { childPids, cpuSeconds, GATEWAY_ENTRY, ProcessGroup, rssBytes, startGateway, startNginx, startRedis, startServe, withHarness, type Gateway, type Peer } from './processes.ts';
+import {
+  childPids,
+  cpuSeconds,
+  GATEWAY_ENTRY,
+  ProcessGroup,
+  rssBytes,
+  startGateway,
+  startNginx,
+  startRedis,
+  startServe,
+  withHarness,
+  type Gateway,
+  type Peer,
+} from './processes.ts';
 import { fileSize, folderSize, openForReading, routesUnderTest, runBuild, type RouteUnderTest } from './site.ts';
-import { formatBytes, formatMs, formatNumber, formatRatio, formatTable, median, ratio, roundOrder, type TableRow } from './stats.ts';
+import {
+  formatBytes,
+  formatMs,
+  formatNumber,
+  formatRatio,
+  formatTable,
+  median,
+  ratio,
+  roundOrder,
+  type TableRow,
+} from './stats.ts';
 
 const USAGE = `usage: npm run bench -- [--quick] [--json <file>] [--rounds N] [--seconds S] [--connections C]
 
@@ -34,7 +57,12 @@ interface Settings {
   quick: boolean;
 }
 
-function settingsFrom(argv: string[]): { settings: Settings; json: string | undefined; entry: string; cpuProf: string | undefined } {
+function settingsFrom(argv: string[]): {
+  settings: Settings;
+  json: string | undefined;
+  entry: string;
+  cpuProf: string | undefined;
+} {
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -117,7 +145,12 @@ function treeRss(pid: number): number {
  * One load round with the server's CPU use over it: a server near 100 % of one core is the bottleneck;
  * one well below means the load generator (one Node process on the same machine) is.
  */
-async function measuredLoad(url: string, pid: number, settings: Settings, seconds = settings.seconds): Promise<LoadResult & { serverCpu: number }> {
+async function measuredLoad(
+  url: string,
+  pid: number,
+  settings: Settings,
+  seconds = settings.seconds,
+): Promise<LoadResult & { serverCpu: number }> {
   const cpuBefore = cpuSeconds(pid);
   const started = performance.now();
   const result = await runLoad(url, settings.connections, seconds);
@@ -152,10 +185,21 @@ async function main(): Promise<number> {
   });
 }
 
-async function run(settings: Settings, jsonFile: string | undefined, entry: string, nodeArgs: string[], group: ProcessGroup, tmp: string, fake: FakeUpstreams, env: Record<string, string>): Promise<number> {
+async function run(
+  settings: Settings,
+  jsonFile: string | undefined,
+  entry: string,
+  nodeArgs: string[],
+  group: ProcessGroup,
+  tmp: string,
+  fake: FakeUpstreams,
+  env: Record<string, string>,
+): Promise<number> {
   const started = performance.now();
   const machineInfo = await machine();
-  log(`${machineInfo.cpus} × ${machineInfo.model}, ${machineInfo.memoryGiB} GiB, Node ${machineInfo.node}; ${settings.rounds} rounds × ${settings.seconds} s, ${settings.connections} connections`);
+  log(
+    `${machineInfo.cpus} × ${machineInfo.model}, ${machineInfo.memoryGiB} GiB, Node ${machineInfo.node}; ${settings.rounds} rounds × ${settings.seconds} s, ${settings.connections} connections`,
+  );
 
   // --- the build, against the zero-latency fakes
   const builds = [];
@@ -192,16 +236,33 @@ async function run(settings: Settings, jsonFile: string | undefined, entry: stri
   const serve = await startServe(group, dist);
   const nginx = await startNginx(group, dist, tmp);
   if (!nginx) notes.push('nginx is not installed: no nginx rows');
-  const peerTarget = (name: TargetName, peer: Peer): Target => ({ name, url: peer.url, pid: peer.pid, version: peer.version, pathOf: (r) => r.peerPath });
+  const peerTarget = (name: TargetName, peer: Peer): Target => ({
+    name,
+    url: peer.url,
+    pid: peer.pid,
+    version: peer.version,
+    pathOf: (r) => r.peerPath,
+  });
   const targets: Target[] = [
-    ...(gateway ? [{ name: 'gateway' as const, url: gateway.url, pid: gateway.pid, version: 'gateway', pathOf: (r: RouteUnderTest) => r.gatewayPath }] : []),
+    ...(gateway
+      ? [
+          {
+            name: 'gateway' as const,
+            url: gateway.url,
+            pid: gateway.pid,
+            version: 'gateway',
+            pathOf: (r: RouteUnderTest) => r.gatewayPath,
+          },
+        ]
+      : []),
     peerTarget('serve', serve),
     ...(nginx ? [peerTarget('nginx', nginx)] : []),
   ];
 
   // --- throughput: each route, each target, alternating rounds
   const routes = await routesUnderTest(dist);
-  for (const id of ['snapshot', 'api-index', 'html']) if (!routes.some((r) => r.id === id)) notes.push(`${id}: the build wrote no file for it, not measured`);
+  for (const id of ['snapshot', 'api-index', 'html'])
+    if (!routes.some((r) => r.id === id)) notes.push(`${id}: the build wrote no file for it, not measured`);
   const comparisons: Comparison[] = [];
   const probeAgent = new Agent({ keepAlive: false });
   for (const route of routes) {
@@ -210,20 +271,29 @@ async function run(settings: Settings, jsonFile: string | undefined, entry: stri
     for (const target of targets) {
       const path = target.pathOf(route);
       comparison.path[target.name] = path;
-      const reply = await get(target.url + path, probeAgent).catch((e: Error) => ({ status: 0, body: Buffer.from(e.message) }));
+      const reply = await get(target.url + path, probeAgent).catch((e: Error) => ({
+        status: 0,
+        body: Buffer.from(e.message),
+      }));
       // The snapshot may be computed live by the gateway; static files must be the very same bytes.
       const same = route.id === 'snapshot' || reply.body.equals(expected);
-      if (reply.status !== 200 || !same) comparison.skipped[target.name] = reply.status !== 200 ? `GET ${path} answered ${reply.status}` : `GET ${path} is not the bytes of dist/${route.file}`;
+      if (reply.status !== 200 || !same)
+        comparison.skipped[target.name] =
+          reply.status !== 200
+            ? `GET ${path} answered ${reply.status}`
+            : `GET ${path} is not the bytes of dist/${route.file}`;
       else comparison.targets[target.name] = { ...summarize([]), bytes: reply.body.length };
     }
     comparisons.push(comparison);
   }
-  for (const c of comparisons) for (const [name, why] of Object.entries(c.skipped)) notes.push(`${c.label} on ${name} not measured: ${why}`);
+  for (const c of comparisons)
+    for (const [name, why] of Object.entries(c.skipped)) notes.push(`${c.label} on ${name} not measured: ${why}`);
 
   for (const comparison of comparisons) {
     const route = routes.find((r) => r.id === comparison.route)!;
     const measured = targets.filter((t) => comparison.targets[t.name]);
-    for (const target of measured) await runLoad(target.url + target.pathOf(route), settings.connections, settings.warmupSeconds);
+    for (const target of measured)
+      await runLoad(target.url + target.pathOf(route), settings.connections, settings.warmupSeconds);
     for (let round = 0; round < settings.rounds; round++) {
       for (const target of roundOrder(measured, round)) {
         const result = await measuredLoad(target.url + target.pathOf(route), target.pid, settings);
@@ -233,8 +303,13 @@ async function run(settings: Settings, jsonFile: string | undefined, entry: stri
     for (const target of measured) {
       const entry = comparison.targets[target.name]!;
       Object.assign(entry, summarize(entry.rounds));
-      log(`${comparison.label} on ${target.name}: ${formatNumber(entry.rps)} req/s, p99 ${formatMs(entry.p99Ms)}, server CPU ${formatNumber(entry.serverCpu * 100)} % of a core`);
-      if (entry.non2xx || entry.errors) notes.push(`${comparison.label} on ${target.name}: ${entry.non2xx} non-2xx, ${entry.errors} errors during the load`);
+      log(
+        `${comparison.label} on ${target.name}: ${formatNumber(entry.rps)} req/s, p99 ${formatMs(entry.p99Ms)}, server CPU ${formatNumber(entry.serverCpu * 100)} % of a core`,
+      );
+      if (entry.non2xx || entry.errors)
+        notes.push(
+          `${comparison.label} on ${target.name}: ${entry.non2xx} non-2xx, ${entry.errors} errors during the load`,
+        );
     }
   }
   const rssAfterLoad: Record<string, number> = {};
@@ -242,7 +317,15 @@ async function run(settings: Settings, jsonFile: string | undefined, entry: stri
 
   // --- the market route's added latency over the fake ticker's own (the only upstream call per request)
   let marketFigures:
-    | { samples: number; gatewayMedianMs: number; upstreamMedianMs: number; addedMs: number; ratio: number; tickerFetchesPerRequest: number; non200: number }
+    | {
+        samples: number;
+        gatewayMedianMs: number;
+        upstreamMedianMs: number;
+        addedMs: number;
+        ratio: number;
+        tickerFetchesPerRequest: number;
+        non200: number;
+      }
     | undefined;
   if (gateway) {
     const direct = `${fake.url}/products/MON-USD/ticker`;
@@ -250,7 +333,8 @@ async function run(settings: Settings, jsonFile: string | undefined, entry: stri
     const ua = { 'user-agent': 'bench' };
     await sequentialLatencies(direct, 20, ua);
     const warm = await sequentialLatencies(through, 20);
-    if (warm.statuses.some((s) => s !== 200)) notes.push(`market route answered ${[...new Set(warm.statuses)].join(', ')} during the warm-up`);
+    if (warm.statuses.some((s) => s !== 200))
+      notes.push(`market route answered ${[...new Set(warm.statuses)].join(', ')} during the warm-up`);
     const directMs: number[] = [];
     const throughMs: number[] = [];
     let throughStatuses: number[] = [];
@@ -280,8 +364,11 @@ async function run(settings: Settings, jsonFile: string | undefined, entry: stri
       tickerFetchesPerRequest: fake.calls.ticker / throughMs.length,
       non200: throughStatuses.filter((s) => s !== 200).length,
     };
-    if (marketFigures.non200) notes.push(`market route: ${marketFigures.non200} of ${throughMs.length} answers were not 200`);
-    log(`market: +${formatMs(marketFigures.addedMs)} over the fake ticker (${formatMs(gatewayMs)} vs ${formatMs(upstreamMs)})`);
+    if (marketFigures.non200)
+      notes.push(`market route: ${marketFigures.non200} of ${throughMs.length} answers were not 200`);
+    log(
+      `market: +${formatMs(marketFigures.addedMs)} over the fake ticker (${formatMs(gatewayMs)} vs ${formatMs(upstreamMs)})`,
+    );
   }
 
   // --- the cost of the quota on the contribution snapshot: none vs in-process vs Redis
@@ -293,13 +380,21 @@ async function run(settings: Settings, jsonFile: string | undefined, entry: stri
     await Promise.all([group.stop(serve.managed), nginx ? group.stop(nginx.managed) : Promise.resolve()]);
     const bigQuota = { RATE_LIMIT_QUOTA: '1000000000', RATE_LIMIT_WINDOW: '60' };
     const variants: { name: string; gw: Gateway }[] = [{ name: 'none', gw: gateway }];
-    const memory = await startGateway(group, { ...gatewayEnv, ...bigQuota }, { entry, name: 'gateway (in-process quota)' });
+    const memory = await startGateway(
+      group,
+      { ...gatewayEnv, ...bigQuota },
+      { entry, name: 'gateway (in-process quota)' },
+    );
     startTimes.push(memory.startMs);
     variants.push({ name: 'in-process', gw: memory });
     const redis = await startRedis(group);
     if (redis) {
       redisVersion = redis.version;
-      const withRedis = await startGateway(group, { ...gatewayEnv, ...bigQuota, RATE_LIMIT_REDIS_URL: redis.url }, { entry, name: 'gateway (Redis quota)' });
+      const withRedis = await startGateway(
+        group,
+        { ...gatewayEnv, ...bigQuota, RATE_LIMIT_REDIS_URL: redis.url },
+        { entry, name: 'gateway (Redis quota)' },
+      );
       startTimes.push(withRedis.startMs);
       variants.push({ name: 'redis', gw: withRedis });
     } else notes.push('redis-server is not installed: no Redis quota row');
@@ -308,18 +403,25 @@ async function run(settings: Settings, jsonFile: string | undefined, entry: stri
     for (const v of variants) {
       const reply = await get(v.gw.url + snapshot.gatewayPath, probeAgent);
       headerOf[v.name] = reply.headers['ratelimit'] !== undefined;
-      if (v.name !== 'none' && !headerOf[v.name]) notes.push(`quota ${v.name}: the 200 carries no RateLimit header, so the quota was not enforced`);
+      if (v.name !== 'none' && !headerOf[v.name])
+        notes.push(`quota ${v.name}: the 200 carries no RateLimit header, so the quota was not enforced`);
       await runLoad(v.gw.url + snapshot.gatewayPath, settings.connections, settings.warmupSeconds);
     }
-    const rounds: Record<string, (LoadResult & { serverCpu: number })[]> = Object.fromEntries(variants.map((v) => [v.name, []]));
+    const rounds: Record<string, (LoadResult & { serverCpu: number })[]> = Object.fromEntries(
+      variants.map((v) => [v.name, []]),
+    );
     for (let round = 0; round < settings.rounds; round++) {
-      for (const v of roundOrder(variants, round)) rounds[v.name]!.push(await measuredLoad(v.gw.url + snapshot.gatewayPath, v.gw.pid, settings));
+      for (const v of roundOrder(variants, round))
+        rounds[v.name]!.push(await measuredLoad(v.gw.url + snapshot.gatewayPath, v.gw.pid, settings));
     }
     for (const v of variants) {
       quotaFigures[v.name] = { ...summarize(rounds[v.name]!), rateLimitHeader: headerOf[v.name]! };
       const q = quotaFigures[v.name]!;
-      if (q.non2xx || q.errors) notes.push(`quota ${v.name}: ${q.non2xx} non-2xx (429?), ${q.errors} errors during the load`);
-      log(`quota ${v.name}: ${formatNumber(q.rps)} req/s, p99 ${formatMs(q.p99Ms)}, gateway CPU ${formatNumber(q.serverCpu * 100)} % of a core`);
+      if (q.non2xx || q.errors)
+        notes.push(`quota ${v.name}: ${q.non2xx} non-2xx (429?), ${q.errors} errors during the load`);
+      log(
+        `quota ${v.name}: ${formatNumber(q.rps)} req/s, p99 ${formatMs(q.p99Ms)}, gateway CPU ${formatNumber(q.serverCpu * 100)} % of a core`,
+      );
     }
   }
   probeAgent.destroy();
@@ -332,34 +434,106 @@ async function run(settings: Settings, jsonFile: string | undefined, entry: stri
     for (const peer of peers) {
       const p = c.targets[peer.name];
       if (!gw || !p) continue;
-      rows.push({ group: c.label, measure: `req/s vs ${peer.name} (higher is better)`, value: formatNumber(gw.rps), peer: formatNumber(p.rps), ratio: formatRatio(ratio(gw.rps, p.rps)) });
-      rows.push({ group: c.label, measure: `p99 vs ${peer.name} (lower is better)`, value: formatMs(gw.p99Ms), peer: formatMs(p.p99Ms), ratio: formatRatio(ratio(gw.p99Ms, p.p99Ms)) });
+      rows.push({
+        group: c.label,
+        measure: `req/s vs ${peer.name} (higher is better)`,
+        value: formatNumber(gw.rps),
+        peer: formatNumber(p.rps),
+        ratio: formatRatio(ratio(gw.rps, p.rps)),
+      });
+      rows.push({
+        group: c.label,
+        measure: `p99 vs ${peer.name} (lower is better)`,
+        value: formatMs(gw.p99Ms),
+        peer: formatMs(p.p99Ms),
+        ratio: formatRatio(ratio(gw.p99Ms, p.p99Ms)),
+      });
       // Server CPU per request does not depend on which side of the loopback is saturated.
       const cost = (t: typeof gw) => (t.serverCpu * 1000 * 1000) / t.rps;
-      rows.push({ group: c.label, measure: `server CPU per 1,000 req vs ${peer.name}`, value: formatMs(cost(gw)), peer: formatMs(cost(p)), ratio: formatRatio(ratio(cost(gw), cost(p))) });
+      rows.push({
+        group: c.label,
+        measure: `server CPU per 1,000 req vs ${peer.name}`,
+        value: formatMs(cost(gw)),
+        peer: formatMs(cost(p)),
+        ratio: formatRatio(ratio(cost(gw), cost(p))),
+      });
     }
   }
   if (marketFigures) {
-    rows.push({ group: 'market route', measure: 'median latency vs fake ticker direct', value: formatMs(marketFigures.gatewayMedianMs), peer: formatMs(marketFigures.upstreamMedianMs), ratio: formatRatio(marketFigures.ratio) });
-    rows.push({ group: 'market route', measure: 'added latency (median difference)', value: formatMs(marketFigures.addedMs), peer: '', ratio: '' });
+    rows.push({
+      group: 'market route',
+      measure: 'median latency vs fake ticker direct',
+      value: formatMs(marketFigures.gatewayMedianMs),
+      peer: formatMs(marketFigures.upstreamMedianMs),
+      ratio: formatRatio(marketFigures.ratio),
+    });
+    rows.push({
+      group: 'market route',
+      measure: 'added latency (median difference)',
+      value: formatMs(marketFigures.addedMs),
+      peer: '',
+      ratio: '',
+    });
   }
   if (quotaFigures) {
     const none = quotaFigures.none!;
     for (const name of ['in-process', 'redis']) {
       const q = quotaFigures[name];
       if (!q) continue;
-      rows.push({ group: 'quota', measure: `req/s ${name} vs no quota`, value: formatNumber(q.rps), peer: formatNumber(none.rps), ratio: formatRatio(ratio(q.rps, none.rps)) });
-      rows.push({ group: 'quota', measure: `p99 ${name} vs no quota`, value: formatMs(q.p99Ms), peer: formatMs(none.p99Ms), ratio: formatRatio(ratio(q.p99Ms, none.p99Ms)) });
+      rows.push({
+        group: 'quota',
+        measure: `req/s ${name} vs no quota`,
+        value: formatNumber(q.rps),
+        peer: formatNumber(none.rps),
+        ratio: formatRatio(ratio(q.rps, none.rps)),
+      });
+      rows.push({
+        group: 'quota',
+        measure: `p99 ${name} vs no quota`,
+        value: formatMs(q.p99Ms),
+        peer: formatMs(none.p99Ms),
+        ratio: formatRatio(ratio(q.p99Ms, none.p99Ms)),
+      });
     }
   }
-  rows.push({ group: 'build', measure: `wall time against the fakes (median of ${buildFigures.runs})`, value: formatMs(buildFigures.wallMs), peer: '', ratio: '' });
-  rows.push({ group: 'build', measure: `dist/ size (${buildFigures.distFiles} files)`, value: formatBytes(buildFigures.distBytes), peer: '', ratio: '' });
-  rows.push({ group: 'build', measure: 'dist/cli.mjs size', value: formatBytes(buildFigures.cliBytes), peer: '', ratio: '' });
+  rows.push({
+    group: 'build',
+    measure: `wall time against the fakes (median of ${buildFigures.runs})`,
+    value: formatMs(buildFigures.wallMs),
+    peer: '',
+    ratio: '',
+  });
+  rows.push({
+    group: 'build',
+    measure: `dist/ size (${buildFigures.distFiles} files)`,
+    value: formatBytes(buildFigures.distBytes),
+    peer: '',
+    ratio: '',
+  });
+  rows.push({
+    group: 'build',
+    measure: 'dist/cli.mjs size',
+    value: formatBytes(buildFigures.cliBytes),
+    peer: '',
+    ratio: '',
+  });
   const startMs = median(startTimes);
-  rows.push({ group: 'gateway', measure: `start time, spawn to "listening on" (median of ${startTimes.length})`, value: formatMs(startMs), peer: '', ratio: '' });
+  rows.push({
+    group: 'gateway',
+    measure: `start time, spawn to "listening on" (median of ${startTimes.length})`,
+    value: formatMs(startMs),
+    peer: '',
+    ratio: '',
+  });
   for (const peer of peers) {
     if (rssAfterLoad.gateway === undefined) break;
-    rows.push({ group: 'gateway', measure: `RSS after the load vs ${peer.name}`, value: formatBytes(rssAfterLoad.gateway), peer: formatBytes(rssAfterLoad[peer.name]!), ratio: formatRatio(ratio(rssAfterLoad.gateway, rssAfterLoad[peer.name]!)) });
+    rows.push({
+      group: 'gateway',
+      measure: `RSS after the load vs ${peer.name}`,
+      value: formatBytes(rssAfterLoad.gateway),
+      peer: formatBytes(rssAfterLoad[peer.name]!),
+      ratio: formatRatio(ratio(rssAfterLoad.gateway, rssAfterLoad[peer.name]!)),
+    });
   }
 
   const versions = [serve.version, nginx?.version, redisVersion].filter(Boolean).join(', ');
@@ -388,12 +562,27 @@ async function run(settings: Settings, jsonFile: string | undefined, entry: stri
         ratios: Object.fromEntries(
           peers
             .filter((p) => c.targets.gateway && c.targets[p.name])
-            .map((p) => [p.name, { rps: ratio(c.targets.gateway!.rps, c.targets[p.name]!.rps), p99: ratio(c.targets.gateway!.p99Ms, c.targets[p.name]!.p99Ms) }]),
+            .map((p) => [
+              p.name,
+              {
+                rps: ratio(c.targets.gateway!.rps, c.targets[p.name]!.rps),
+                p99: ratio(c.targets.gateway!.p99Ms, c.targets[p.name]!.p99Ms),
+              },
+            ]),
         ),
       })),
       market: marketFigures ?? null,
       quota: quotaFigures
-        ? Object.fromEntries(Object.entries(quotaFigures).map(([k, q]) => [k, { ...q, rpsRatio: ratio(q.rps, quotaFigures!.none!.rps), p99Ratio: ratio(q.p99Ms, quotaFigures!.none!.p99Ms) }]))
+        ? Object.fromEntries(
+            Object.entries(quotaFigures).map(([k, q]) => [
+              k,
+              {
+                ...q,
+                rpsRatio: ratio(q.rps, quotaFigures!.none!.rps),
+                p99Ratio: ratio(q.p99Ms, quotaFigures!.none!.p99Ms),
+              },
+            ]),
+          )
         : null,
       build: buildFigures,
       gateway: { startMs, startSamples: startTimes, rssAfterLoadBytes: rssAfterLoad.gateway ?? null },
@@ -403,7 +592,10 @@ async function run(settings: Settings, jsonFile: string | undefined, entry: stri
       seconds,
     };
     // NaN is not JSON: a figure that was not measured is null.
-    await writeFile(jsonFile, `${JSON.stringify(report, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2)}\n`);
+    await writeFile(
+      jsonFile,
+      `${JSON.stringify(report, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2)}\n`,
+    );
     log(`figures written to ${jsonFile}`);
   }
   return 0;

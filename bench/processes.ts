@@ -83,7 +83,10 @@ export function stopOnExit(group: ProcessGroup, extra: () => Promise<void> = asy
     if (stopping) return;
     stopping = true;
     process.stderr.write(`\n${signal}: stopping every process started by this run…\n`);
-    void Promise.race([Promise.allSettled([extra(), group.stopAll()]), new Promise((r) => setTimeout(r, STOP_GRACE_MS + 1000))]).then(() => {
+    void Promise.race([
+      Promise.allSettled([extra(), group.stopAll()]),
+      new Promise((r) => setTimeout(r, STOP_GRACE_MS + 1000)),
+    ]).then(() => {
       group.killAllNow();
       process.exit(signal === 'SIGINT' ? 130 : 143);
     });
@@ -119,14 +122,14 @@ export async function withHarness<T>(
   }
 }
 
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Resolves once a TCP connection to the port succeeds; rejects when the child exits or time runs out. */
 export async function waitForPort(port: number, managed: Managed, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (!isRunning(managed.child)) throw new Error(`${managed.name} exited before listening: ${managed.stderrTail() || 'no output'}`);
+    if (!isRunning(managed.child))
+      throw new Error(`${managed.name} exited before listening: ${managed.stderrTail() || 'no output'}`);
     const ok = await new Promise<boolean>((resolve) => {
       const socket = connect(port, HOST);
       socket.once('connect', () => {
@@ -136,7 +139,8 @@ export async function waitForPort(port: number, managed: Managed, timeoutMs = 10
       socket.once('error', () => resolve(false));
     });
     if (ok) return;
-    if (Date.now() > deadline) throw new Error(`${managed.name} did not listen on ${HOST}:${port} within ${timeoutMs} ms`);
+    if (Date.now() > deadline)
+      throw new Error(`${managed.name} did not listen on ${HOST}:${port} within ${timeoutMs} ms`);
     await sleep(20);
   }
 }
@@ -220,7 +224,10 @@ export async function startGateway(
   const lines = createInterface({ input: managed.child.stdout! });
   const timeoutMs = options.timeoutMs ?? 15_000;
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${managed.name} printed no "listening on" line within ${timeoutMs} ms`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`${managed.name} printed no "listening on" line within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
     void managed.exited.then((how) => {
       clearTimeout(timer);
       reject(new Error(`${managed.name} exited (${how}) before listening: ${managed.stderrTail() || 'no output'}`));
@@ -256,10 +263,17 @@ export interface Peer {
 /** The real `serve` CLI (the one `npx serve dist` runs), with its default settings and request log. */
 export async function startServe(group: ProcessGroup, dist: string): Promise<Peer> {
   const port = await freePort();
-  const managed = group.spawn('serve', process.execPath, [SERVE_MAIN, '--no-clipboard', '-l', `tcp://${HOST}:${port}`, dist], { cwd: ROOT });
+  const managed = group.spawn(
+    'serve',
+    process.execPath,
+    [SERVE_MAIN, '--no-clipboard', '-l', `tcp://${HOST}:${port}`, dist],
+    { cwd: ROOT },
+  );
   managed.child.stdout!.resume(); // its request log: drained, never buffered
   await waitForPort(port, managed);
-  const version = (JSON.parse(readFileSync(join(ROOT, 'node_modules', 'serve', 'package.json'), 'utf8')) as { version: string }).version;
+  const version = (
+    JSON.parse(readFileSync(join(ROOT, 'node_modules', 'serve', 'package.json'), 'utf8')) as { version: string }
+  ).version;
   return { managed, url: `http://${HOST}:${port}`, pid: managed.child.pid ?? -1, version: `serve ${version}` };
 }
 
@@ -300,7 +314,12 @@ http {
 }
 `;
   await writeFile(join(prefix, 'nginx.conf'), conf);
-  const managed = group.spawn('nginx', binary, ['-e', `${prefix}/error.log`, '-p', prefix, '-c', 'nginx.conf', '-g', 'daemon off;'], { cwd: prefix });
+  const managed = group.spawn(
+    'nginx',
+    binary,
+    ['-e', `${prefix}/error.log`, '-p', prefix, '-c', 'nginx.conf', '-g', 'daemon off;'],
+    { cwd: prefix },
+  );
   await waitForPort(port, managed);
   const version = /nginx\/(\S+)/.exec(spawnSync(binary, ['-v'], { encoding: 'utf8' }).stderr)?.[1] ?? '?';
   return { managed, url: `http://${HOST}:${port}`, pid: managed.child.pid ?? -1, version: `nginx ${version}` };
@@ -320,7 +339,12 @@ export async function startRedis(group: ProcessGroup, port?: number): Promise<Re
   const binary = which('redis-server');
   if (!binary) return undefined;
   const chosen = port ?? (await freePort());
-  const managed = group.spawn('redis-server', binary, ['--port', String(chosen), '--bind', HOST, '--save', '', '--appendonly', 'no'], { cwd: ROOT });
+  const managed = group.spawn(
+    'redis-server',
+    binary,
+    ['--port', String(chosen), '--bind', HOST, '--save', '', '--appendonly', 'no'],
+    { cwd: ROOT },
+  );
   managed.child.stdout!.resume();
   await waitForPort(chosen, managed);
   const version = /v=(\S+)/.exec(spawnSync(binary, ['--version'], { encoding: 'utf8' }).stdout)?.[1] ?? '?';

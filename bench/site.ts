@@ -16,7 +16,11 @@ export interface BuildRun {
 export function runBuild(out: string, env: Record<string, string>): Promise<BuildRun> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [join(ROOT, '.build', 'build.mjs'), '--out', out], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [join(ROOT, '.build', 'build.mjs'), '--out', out], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d));
     const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
@@ -41,7 +45,10 @@ export async function folderSize(dir: string): Promise<{ bytes: number; files: n
 }
 
 export async function fileSize(file: string): Promise<number> {
-  return stat(file).then((s) => s.size, () => Number.NaN);
+  return stat(file).then(
+    (s) => s.size,
+    () => Number.NaN,
+  );
 }
 
 /**
@@ -84,7 +91,14 @@ export async function routesUnderTest(dist: string): Promise<RouteUnderTest[]> {
   ];
   const html = await pickHtmlPage(dist);
   // The peers get the page's clean path too: serve redirects /page.html to /page (cleanUrls).
-  if (html) routes.push({ id: 'html', label: `static page ${html.path}`, file: html.file, gatewayPath: html.path, peerPath: html.path });
+  if (html)
+    routes.push({
+      id: 'html',
+      label: `static page ${html.path}`,
+      file: html.file,
+      gatewayPath: html.path,
+      peerPath: html.path,
+    });
   // A generator that has not landed yet leaves its file out: that route is not measured.
   return routes.filter((r) => existsSync(join(dist, r.file)));
 }

@@ -73,7 +73,13 @@ export interface TableRow {
   ratio: string;
 }
 
-export const TABLE_HEADER: TableRow = { group: 'group', measure: 'measure', value: 'gateway', peer: 'peer', ratio: 'ratio' };
+export const TABLE_HEADER: TableRow = {
+  group: 'group',
+  measure: 'measure',
+  value: 'gateway',
+  peer: 'peer',
+  ratio: 'ratio',
+};
 
 /** Aligns the rows in columns; numbers (value, peer, ratio) are right-aligned. */
 export function formatTable(rows: readonly TableRow[]): string {

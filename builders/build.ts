@@ -55,7 +55,10 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
 
   const failures: BuildResult['failures'] = [];
   const artifacts: Artifact[] = [];
-  for (const [id, result] of [['market', market], ['contributions', contributions]] as const) {
+  for (const [id, result] of [
+    ['market', market],
+    ['contributions', contributions],
+  ] as const) {
     const resource = dataResource(id);
     if (result instanceof Error) {
       failures.push({ resource: id, error: result });
@@ -83,17 +86,28 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
 
   for (const artifact of artifacts) {
     const target = resolve(options.outDir, artifact.file);
-    if (!target.startsWith(resolve(options.outDir) + '/')) throw new Error(`artifact path escapes the output folder: ${artifact.file}`);
+    if (!target.startsWith(resolve(options.outDir) + '/'))
+      throw new Error(`artifact path escapes the output folder: ${artifact.file}`);
     await writeFileAtomic(target, artifact.body);
     const bytes = typeof artifact.body === 'string' ? Buffer.byteLength(artifact.body) : artifact.body.byteLength;
-    log(`  ${join(options.outDir, artifact.file).padEnd(44)} ${formatSize(bytes).padStart(9)}  ${Math.round(performance.now() - started)} ms`);
+    log(
+      `  ${join(options.outDir, artifact.file).padEnd(44)} ${formatSize(bytes).padStart(9)}  ${Math.round(performance.now() - started)} ms`,
+    );
   }
   const written = artifacts.map((a) => a.file);
-  const { removed, foreign } = await pruneStale(options.outDir, (await previousBuild(options.outDir)).files, new Set(written));
+  const { removed, foreign } = await pruneStale(
+    options.outDir,
+    (await previousBuild(options.outDir)).files,
+    new Set(written),
+  );
   await recordBuild(options.outDir, written, siteIdentity(config, context.simulated));
-  if (removed.length) log(`  removed what the previous build wrote and this one did not: ${printable(nameList(removed), 2000)}`);
-  if (foreign.length) log(`  not written by a build, left in place and published with the rest: ${printable(nameList(foreign), 2000)}`);
-  log(`built ${artifacts.length} files in ${Math.round(performance.now() - started)} ms${failures.length ? `, ${failures.length} upstream(s) failed` : ''}`);
+  if (removed.length)
+    log(`  removed what the previous build wrote and this one did not: ${printable(nameList(removed), 2000)}`);
+  if (foreign.length)
+    log(`  not written by a build, left in place and published with the rest: ${printable(nameList(foreign), 2000)}`);
+  log(
+    `built ${artifacts.length} files in ${Math.round(performance.now() - started)} ms${failures.length ? `, ${failures.length} upstream(s) failed` : ''}`,
+  );
   return { exitCode: failures.length ? 1 : 0, failures, files: written };
 }
 
@@ -123,7 +137,12 @@ export function formatSize(bytes: number): string {
 
 /** `--out <dir>`, else DIST_DIR as loadConfig read it (default dist/ in the working directory). Throws on any other argument. */
 export function outDirFrom(argv: string[], config: Pick<Config, 'distDir'>): string {
-  const { values } = parseArgs({ args: argv, options: { out: { type: 'string' } }, strict: true, allowPositionals: false });
+  const { values } = parseArgs({
+    args: argv,
+    options: { out: { type: 'string' } },
+    strict: true,
+    allowPositionals: false,
+  });
   if (values.out === undefined) return config.distDir;
   const out = values.out.trim();
   if (out === '') throw new Error("option '--out <dir>' needs a folder");
@@ -142,7 +161,9 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
       return 2;
     }
     // parseArgs' own messages name the option ("Unknown option '--bogus'"); a usage error, like a bad variable.
-    process.stderr.write(`build: ${printable((error as Error).message, 1000)} (usage: npm run build [-- --out <dir>])\n`);
+    process.stderr.write(
+      `build: ${printable((error as Error).message, 1000)} (usage: npm run build [-- --out <dir>])\n`,
+    );
     return 2;
   }
   const result = await build(config, { outDir, simulated: config.demoSimulated });

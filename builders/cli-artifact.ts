@@ -29,7 +29,12 @@ export async function bundleCli(defaultBaseUrl: string): Promise<string> {
     legalComments: 'none',
     charset: 'utf8',
     define: { __CLI_DEFAULT_BASE_URL__: JSON.stringify(defaultBaseUrl) },
-    banner: { js: '#!/usr/bin/env node\n// cli.mjs: read-only command-line client of ' + defaultBaseUrl + '. Run: node cli.mjs --help' },
+    banner: {
+      js:
+        '#!/usr/bin/env node\n// cli.mjs: read-only command-line client of ' +
+        defaultBaseUrl +
+        '. Run: node cli.mjs --help',
+    },
     logLevel: 'silent',
   });
   const file = result.outputFiles[0];

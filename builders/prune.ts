@@ -28,7 +28,10 @@ export interface PruneResult {
 
 /** Where the manifest of a build into `outDir` is kept. */
 export async function manifestPath(outDir: string): Promise<string> {
-  const key = createHash('sha256').update(await realpath(outDir)).digest('hex').slice(0, 24);
+  const key = createHash('sha256')
+    .update(await realpath(outDir))
+    .digest('hex')
+    .slice(0, 24);
   return join(CACHE_DIR, `dist-${key}.json`);
 }
 
@@ -46,9 +49,15 @@ export interface BuildRecord {
 /** What the previous build into `outDir` recorded; no files and no identity when it left no (readable) manifest. */
 export async function previousBuild(outDir: string): Promise<BuildRecord> {
   try {
-    const parsed = JSON.parse(await readFile(await manifestPath(outDir), 'utf8')) as { files?: unknown; identity?: unknown };
-    const files = new Set(Array.isArray(parsed.files) ? parsed.files.filter((f): f is string => typeof f === 'string') : []);
-    const identity = parsed.identity !== null && typeof parsed.identity === 'object' ? (parsed.identity as SiteIdentity) : undefined;
+    const parsed = JSON.parse(await readFile(await manifestPath(outDir), 'utf8')) as {
+      files?: unknown;
+      identity?: unknown;
+    };
+    const files = new Set(
+      Array.isArray(parsed.files) ? parsed.files.filter((f): f is string => typeof f === 'string') : [],
+    );
+    const identity =
+      parsed.identity !== null && typeof parsed.identity === 'object' ? (parsed.identity as SiteIdentity) : undefined;
     return { files, identity };
   } catch {
     return { files: new Set(), identity: undefined };
@@ -76,7 +85,14 @@ async function forgetRemovedFolders(): Promise<void> {
     const path = join(CACHE_DIR, name);
     try {
       const { outDir } = JSON.parse(await readFile(path, 'utf8')) as { outDir?: unknown };
-      if (typeof outDir === 'string' && (await stat(outDir).then(() => false, () => true))) await rm(path, { force: true });
+      if (
+        typeof outDir === 'string' &&
+        (await stat(outDir).then(
+          () => false,
+          () => true,
+        ))
+      )
+        await rm(path, { force: true });
     } catch {
       await rm(path, { force: true }); // unreadable: it can only ever have meant "nothing to prune"
     }
@@ -88,7 +104,11 @@ async function forgetRemovedFolders(): Promise<void> {
  * `current` targets, then the folders that leaves empty. Links are removed, never followed. Every
  * other file stays and is reported as foreign.
  */
-export async function pruneStale(outDir: string, previous: ReadonlySet<string>, current: ReadonlySet<string>): Promise<PruneResult> {
+export async function pruneStale(
+  outDir: string,
+  previous: ReadonlySet<string>,
+  current: ReadonlySet<string>,
+): Promise<PruneResult> {
   const root = await realpath(outDir);
   const result: PruneResult = { removed: [], foreign: [] };
   const walk = async (relative: string): Promise<void> => {

@@ -58,7 +58,12 @@ export function operationsFromOpenApi(doc: Json): Operation[] {
     for (const method of METHODS) {
       const op = item[method];
       if (!isObject(op)) continue;
-      operations.push({ method: method.toUpperCase(), path, operationId: str(op.operationId), summary: str(op.summary) ?? str(op.description) });
+      operations.push({
+        method: method.toUpperCase(),
+        path,
+        operationId: str(op.operationId),
+        summary: str(op.summary) ?? str(op.description),
+      });
     }
   }
   return operations;

@@ -94,7 +94,10 @@ export function parseBaseUrl(text: string): URL {
     throw new UsageError(`--base-url ${JSON.stringify(text)} must be an http or https URL`);
   }
   // Not echoed: the point is to keep a password off the screen and out of logs.
-  if (url.username || url.password) throw new UsageError('--base-url must not carry a user name or password: the site is public and read without credentials');
+  if (url.username || url.password)
+    throw new UsageError(
+      '--base-url must not carry a user name or password: the site is public and read without credentials',
+    );
   url.search = '';
   url.hash = '';
   if (!url.pathname.endsWith('/')) url.pathname += '/';

@@ -64,7 +64,11 @@ export const COMMANDS: readonly CommandSpec[] = [
     reads: [twinPath(PAGES.writings.markdownFile)],
     json: [
       { name: 'url', type: 'string', description: 'the writings page (HTML)' },
-      { name: 'writings', type: '{slug, title, date, summary, url}[]', description: 'newest first; date is YYYY-MM-DD' },
+      {
+        name: 'writings',
+        type: '{slug, title, date, summary, url}[]',
+        description: 'newest first; date is YYYY-MM-DD',
+      },
     ],
   },
   {
@@ -90,8 +94,16 @@ export const COMMANDS: readonly CommandSpec[] = [
       { name: 'title', type: 'string | null', description: 'the API title (OpenAPI info.title)' },
       { name: 'version', type: 'string | null', description: 'the contract version (OpenAPI info.version)' },
       { name: 'authentication', type: 'string | null', description: '"none": no key or token is needed' },
-      { name: 'openapi', type: 'string | null', description: 'URL of the OpenAPI document, null when it could not be read' },
-      { name: 'operations', type: '{method, path, operationId, summary}[]', description: 'operationId and summary may be null' },
+      {
+        name: 'openapi',
+        type: 'string | null',
+        description: 'URL of the OpenAPI document, null when it could not be read',
+      },
+      {
+        name: 'operations',
+        type: '{method, path, operationId, summary}[]',
+        description: 'operationId and summary may be null',
+      },
       { name: 'index', type: 'object', description: 'the /api document exactly as published' },
     ],
   },
@@ -102,7 +114,11 @@ export const COMMANDS: readonly CommandSpec[] = [
     reads: [DISCOVERY.apiCatalog.path],
     json: [
       { name: 'url', type: 'string', description: 'the catalog that was read' },
-      { name: 'linkset', type: '{anchor, links: {rel, href, type, title}[]}[]', description: 'one entry per context; type and title may be null' },
+      {
+        name: 'linkset',
+        type: '{anchor, links: {rel, href, type, title}[]}[]',
+        description: 'one entry per context; type and title may be null',
+      },
     ],
   },
 ];
@@ -125,7 +141,9 @@ export const WRITING: SubcommandSpec = {
  * Every command line, in the one order `--help`, `--help --json`, the usage line and the developer
  * page's reference list them: `writings <slug>` right after `writings`.
  */
-export const COMMAND_REFERENCE: readonly (CommandSpec | SubcommandSpec)[] = COMMANDS.flatMap((c) => (c.name === 'writings' ? [c, WRITING] : [c]));
+export const COMMAND_REFERENCE: readonly (CommandSpec | SubcommandSpec)[] = COMMANDS.flatMap((c) =>
+  c.name === 'writings' ? [c, WRITING] : [c],
+);
 
 export interface OptionSpec {
   flag: string;
@@ -134,19 +152,30 @@ export interface OptionSpec {
 
 export const OPTIONS: readonly OptionSpec[] = [
   { flag: '--json', summary: 'print exactly one JSON document on stdout (fields below)' },
-  { flag: '--base-url <url>', summary: 'read this site instead of the default; a path prefix and a trailing slash are fine' },
+  {
+    flag: '--base-url <url>',
+    summary: 'read this site instead of the default; a path prefix and a trailing slash are fine',
+  },
   { flag: '--timeout <seconds>', summary: 'give up on a request after this long (default 10)' },
   { flag: '--help, -h', summary: 'print this help (also `help`); with --json, as JSON' },
 ];
 
 export const EXIT_STATUSES = [
   { code: 0, meaning: 'success' },
-  { code: 1, meaning: 'the site answered an error, could not be reached in time, or sent a body that is not what was expected (one line on stderr)' },
+  {
+    code: 1,
+    meaning:
+      'the site answered an error, could not be reached in time, or sent a body that is not what was expected (one line on stderr)',
+  },
   { code: 2, meaning: 'usage error: unknown command or option, missing option value (usage on stderr)' },
 ] as const;
 
 export const ENVIRONMENT = [
-  { name: 'NO_COLOR', meaning: 'when set to a non-empty value, never colour the output (no-color.org); colour is only used on a terminal anyway' },
+  {
+    name: 'NO_COLOR',
+    meaning:
+      'when set to a non-empty value, never colour the output (no-color.org); colour is only used on a terminal anyway',
+  },
   { name: 'COLUMNS', meaning: 'wrap width when stdout is not a terminal (default 80)' },
 ] as const;
 

@@ -3,37 +3,72 @@ import { COMMAND_REFERENCE, ENVIRONMENT, EXIT_STATUSES, OPTIONS, PROGRAM, USAGE,
 import { style, table, wrapIndented, type Terminal } from './terminal.ts';
 
 export function usageLines(): string[] {
-  return [`Usage: ${USAGE}`, `Commands: ${[...COMMAND_REFERENCE.map((c) => c.synopsis), 'help'].join(', ')}`, `Run "node ${PROGRAM} --help" for details.`];
+  return [
+    `Usage: ${USAGE}`,
+    `Commands: ${[...COMMAND_REFERENCE.map((c) => c.synopsis), 'help'].join(', ')}`,
+    `Run "node ${PROGRAM} --help" for details.`,
+  ];
 }
 
 /** `{url, writings: {slug, title}[]}`: names, with the shape of nested members. */
-const fields = (json: JsonField[]) => `{${json.map((f) => (f.type.includes('{') ? `${f.name}: ${f.type}` : f.name)).join(', ')}}`;
+const fields = (json: JsonField[]) =>
+  `{${json.map((f) => (f.type.includes('{') ? `${f.name}: ${f.type}` : f.name)).join(', ')}}`;
 
 export function helpLines(term: Terminal, defaultBaseUrl: string): string[] {
   const h = (text: string) => style(term, 'bold', text);
   const title = (text: string) => wrapIndented(text, term.width, '').map(h);
   return [
-    ...wrapIndented(`${h(PROGRAM)}: read the site's public documents from the command line. Read-only; Node 18 or newer; no dependencies, no npx.`, term.width, ''),
+    ...wrapIndented(
+      `${h(PROGRAM)}: read the site's public documents from the command line. Read-only; Node 18 or newer; no dependencies, no npx.`,
+      term.width,
+      '',
+    ),
     '',
     ...wrapIndented(USAGE, term.width, `${h('Usage:')} `, '         '),
     '',
     h('Commands'),
-    ...table([...COMMAND_REFERENCE.map((c) => [c.synopsis, `${c.summary} Reads ${c.reads.join(', ')}.`]), ['help', 'Print this help (same as --help).']], term.width),
+    ...table(
+      [
+        ...COMMAND_REFERENCE.map((c) => [c.synopsis, `${c.summary} Reads ${c.reads.join(', ')}.`]),
+        ['help', 'Print this help (same as --help).'],
+      ],
+      term.width,
+    ),
     '',
     h('Options'),
-    ...table(OPTIONS.map((o) => [o.flag, o.summary]), term.width),
+    ...table(
+      OPTIONS.map((o) => [o.flag, o.summary]),
+      term.width,
+    ),
     '',
-    ...wrapIndented(`Default site: ${defaultBaseUrl}. Paths above are relative to the site (or --base-url), which may include a path prefix.`, term.width, '  '),
+    ...wrapIndented(
+      `Default site: ${defaultBaseUrl}. Paths above are relative to the site (or --base-url), which may include a path prefix.`,
+      term.width,
+      '  ',
+    ),
     '',
     ...title('JSON fields (--json prints exactly one JSON object)'),
-    ...table(COMMAND_REFERENCE.map((c) => [c.synopsis, fields(c.json)]), term.width),
-    ...wrapIndented('Absent values are null; arrays may be empty. Field names are stable; new fields may be added.', term.width, '  '),
+    ...table(
+      COMMAND_REFERENCE.map((c) => [c.synopsis, fields(c.json)]),
+      term.width,
+    ),
+    ...wrapIndented(
+      'Absent values are null; arrays may be empty. Field names are stable; new fields may be added.',
+      term.width,
+      '  ',
+    ),
     '',
     h('Exit status'),
-    ...table(EXIT_STATUSES.map((e) => [String(e.code), e.meaning]), term.width),
+    ...table(
+      EXIT_STATUSES.map((e) => [String(e.code), e.meaning]),
+      term.width,
+    ),
     '',
     h('Environment'),
-    ...table(ENVIRONMENT.map((e) => [e.name, e.meaning]), term.width),
+    ...table(
+      ENVIRONMENT.map((e) => [e.name, e.meaning]),
+      term.width,
+    ),
     '',
     h('Examples'),
     ...[

@@ -40,7 +40,11 @@ export async function fetchDocument(url: string, options: FetchOptions): Promise
     try {
       // Redirects are followed here, not by fetch: only within the site's origin (or its https upgrade),
       // so a hostile or mistyped --base-url cannot send the CLI to another host or downgrade it to http.
-      response = await fetch(current, { headers: { accept: options.accept, 'user-agent': options.userAgent }, signal, redirect: 'manual' });
+      response = await fetch(current, {
+        headers: { accept: options.accept, 'user-agent': options.userAgent },
+        signal,
+        redirect: 'manual',
+      });
       const location = isRedirect(response.status) ? response.headers.get('location') : null;
       if (location !== null) {
         await response.body?.cancel();
@@ -59,7 +63,8 @@ export async function fetchDocument(url: string, options: FetchOptions): Promise
   }
 }
 
-const isRedirect = (status: number) => status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
+const isRedirect = (status: number) =>
+  status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
 
 /** The target of a redirect, when it stays on the same host: same origin, or http upgraded to https. */
 export function nextHop(from: string, location: string): string {
@@ -72,10 +77,16 @@ export function nextHop(from: string, location: string): string {
   }
   const sameOrigin = target.origin === origin.origin;
   // The usual upgrade: same host, https on its default port (what HSTS and http→https redirects do).
-  const upgrade = origin.protocol === 'http:' && target.protocol === 'https:' && target.hostname === origin.hostname && target.port === '';
+  const upgrade =
+    origin.protocol === 'http:' &&
+    target.protocol === 'https:' &&
+    target.hostname === origin.hostname &&
+    target.port === '';
   if (!sameOrigin && !upgrade) {
     const where = target.protocol === 'http:' || target.protocol === 'https:' ? target.origin : target.protocol;
-    throw new SiteError(oneLine(`${from} redirected to another origin (${where}); to read that site, pass --base-url ${where}`));
+    throw new SiteError(
+      oneLine(`${from} redirected to another origin (${where}); to read that site, pass --base-url ${where}`),
+    );
   }
   return target.href;
 }
@@ -85,7 +96,10 @@ async function readText(response: Response, url: string): Promise<string> {
   try {
     return new TextDecoder().decode(await readCapped(response, MAX_BODY_BYTES));
   } catch (error) {
-    if (error instanceof BodyTooLarge) throw new SiteError(`${url} sent more than the ${MAX_BODY_BYTES} bytes a document of the site can be (${error.message})`);
+    if (error instanceof BodyTooLarge)
+      throw new SiteError(
+        `${url} sent more than the ${MAX_BODY_BYTES} bytes a document of the site can be (${error.message})`,
+      );
     throw error;
   }
 }
@@ -97,12 +111,19 @@ function networkError(url: string, error: unknown, timeoutMs: number): SiteError
   }
   // undici reports "fetch failed" and keeps the reason (ECONNREFUSED, ENOTFOUND...) in `cause`.
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
-  const reason = cause instanceof Error ? (cause.message || (cause as NodeJS.ErrnoException).code || cause.name) : String(cause);
+  const reason =
+    cause instanceof Error ? cause.message || (cause as NodeJS.ErrnoException).code || cause.name : String(cause);
   return new SiteError(`cannot reach ${url}: ${oneLine(reason)}`);
 }
 
 /** An HTTP error, with the RFC 9457 problem's `title` and `detail` when the body is one. */
-export function httpError(url: string, status: number, statusText: string, contentType: string, text: string): SiteError {
+export function httpError(
+  url: string,
+  status: number,
+  statusText: string,
+  contentType: string,
+  text: string,
+): SiteError {
   const problem = problemOf(contentType, text);
   const head = `${url} answered ${status}`;
   if (problem) {
@@ -126,7 +147,10 @@ function problemOf(contentType: string, text: string): ProblemSummary | null {
     if (!body || typeof body !== 'object' || Array.isArray(body)) return null;
     const { title, detail } = body as Record<string, unknown>;
     if (typeof title !== 'string' && typeof detail !== 'string') return null;
-    return { title: typeof title === 'string' ? title : undefined, detail: typeof detail === 'string' ? detail : undefined };
+    return {
+      title: typeof title === 'string' ? title : undefined,
+      detail: typeof detail === 'string' ? detail : undefined,
+    };
   } catch {
     return null;
   }

@@ -23,7 +23,9 @@ run(process.argv.slice(2), { env: process.env, stdout: process.stdout, stderr: p
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`cli.mjs: internal error: ${oneLine(error instanceof Error ? error.message : String(error))}\n`);
+    process.stderr.write(
+      `cli.mjs: internal error: ${oneLine(error instanceof Error ? error.message : String(error))}\n`,
+    );
     process.exitCode = 1;
   },
 );

@@ -14,7 +14,14 @@ export function renderProfile(term: Terminal, p: Profile): string[] {
     ['GitHub', p.github],
     ['Web', p.url],
   ].filter((row): row is [string, string] => typeof row[1] === 'string');
-  if (facts.length) out.push('', ...table(facts.map(([k, v]) => [style(term, 'dim', k), v]), term.width));
+  if (facts.length)
+    out.push(
+      '',
+      ...table(
+        facts.map(([k, v]) => [style(term, 'dim', k), v]),
+        term.width,
+      ),
+    );
   if (p.about.length) {
     out.push('', heading(term, 'About'));
     p.about.forEach((para, i) => {
@@ -22,7 +29,15 @@ export function renderProfile(term: Terminal, p: Profile): string[] {
       out.push(...wrapIndented(inline(term, para), term.width, '  '));
     });
   }
-  if (p.links.length) out.push('', heading(term, 'Links'), ...table(p.links.map((l) => [l.label, l.url]), term.width));
+  if (p.links.length)
+    out.push(
+      '',
+      heading(term, 'Links'),
+      ...table(
+        p.links.map((l) => [l.label, l.url]),
+        term.width,
+      ),
+    );
   return out;
 }
 
@@ -53,23 +68,45 @@ export function renderSkills(term: Terminal, groups: SkillGroup[]): string[] {
   for (const g of groups) {
     if (out.length) out.push('');
     out.push(heading(term, g.name));
-    out.push(...table(g.skills.map((s) => [s.name, s.note ? style(term, 'dim', s.note) : '']), term.width));
+    out.push(
+      ...table(
+        g.skills.map((s) => [s.name, s.note ? style(term, 'dim', s.note) : '']),
+        term.width,
+      ),
+    );
   }
   return out.length ? out : ['No skills listed.'];
 }
 
 export function renderApi(term: Terminal, api: ApiDescription): string[] {
-  const out = [heading(term, [api.title ?? 'API', api.version ? `v${api.version.replace(/^v/, '')}` : ''].filter(Boolean).join(' '))];
+  const out = [
+    heading(
+      term,
+      [api.title ?? 'API', api.version ? `v${api.version.replace(/^v/, '')}` : ''].filter(Boolean).join(' '),
+    ),
+  ];
   const facts: string[][] = [
-    ['Authentication', api.authentication === 'none' ? 'none (no key, no token)' : (api.authentication ?? 'not stated')],
+    [
+      'Authentication',
+      api.authentication === 'none' ? 'none (no key, no token)' : (api.authentication ?? 'not stated'),
+    ],
     ['Index', api.url],
     ['Contract', api.openapi ?? 'not available (operations read from the index)'],
   ];
-  out.push(...table(facts.map(([k, v]) => [style(term, 'dim', k!), v!]), term.width));
+  out.push(
+    ...table(
+      facts.map(([k, v]) => [style(term, 'dim', k!), v!]),
+      term.width,
+    ),
+  );
   out.push('', heading(term, `Operations (${api.operations.length})`));
   out.push(
     ...table(
-      api.operations.map((o) => [style(term, 'green', o.method), o.path, [o.summary, o.operationId ? style(term, 'dim', `(${o.operationId})`) : ''].filter(Boolean).join(' ')]),
+      api.operations.map((o) => [
+        style(term, 'green', o.method),
+        o.path,
+        [o.summary, o.operationId ? style(term, 'dim', `(${o.operationId})`) : ''].filter(Boolean).join(' '),
+      ]),
       term.width,
     ),
   );
@@ -80,7 +117,17 @@ export function renderCatalog(term: Terminal, catalog: Catalog): string[] {
   const out = [heading(term, 'API catalog'), style(term, 'dim', catalog.url)];
   for (const ctx of catalog.linkset) {
     out.push('', heading(term, ctx.anchor));
-    out.push(...table(ctx.links.map((l) => [style(term, 'cyan', l.rel), [l.href, l.title ? `\u2014 ${l.title}` : '', l.type ? style(term, 'dim', `[${l.type}]`) : ''].filter(Boolean).join(' ')]), term.width));
+    out.push(
+      ...table(
+        ctx.links.map((l) => [
+          style(term, 'cyan', l.rel),
+          [l.href, l.title ? `\u2014 ${l.title}` : '', l.type ? style(term, 'dim', `[${l.type}]`) : '']
+            .filter(Boolean)
+            .join(' '),
+        ]),
+        term.width,
+      ),
+    );
   }
   return out;
 }

@@ -42,7 +42,9 @@ export async function run(argv: readonly string[], io: Io, defaultBaseUrl: strin
     return 2;
   }
   if (invocation.kind === 'help') {
-    io.stdout.write(invocation.json ? jsonText(helpJson(defaultBaseUrl)) : `${helpLines(term, defaultBaseUrl).join('\n')}\n`);
+    io.stdout.write(
+      invocation.json ? jsonText(helpJson(defaultBaseUrl)) : `${helpLines(term, defaultBaseUrl).join('\n')}\n`,
+    );
     return 0;
   }
   try {
@@ -101,7 +103,8 @@ async function readApiIndex(inv: Invoked): Promise<{ doc: FetchedDocument; index
       const file = await get(inv, API_INDEX.file, ACCEPT_JSON);
       return { doc: file, index: parseApiIndex(file.text) };
     } catch {
-      if (error instanceof UnexpectedBody) throw new SiteError(`${documentUrl(inv.baseUrl, API_INDEX.path)} is not what was expected: ${error.message}`);
+      if (error instanceof UnexpectedBody)
+        throw new SiteError(`${documentUrl(inv.baseUrl, API_INDEX.path)} is not what was expected: ${error.message}`);
       throw error;
     }
   }
@@ -110,7 +113,10 @@ async function readApiIndex(inv: Invoked): Promise<{ doc: FetchedDocument; index
 const COMMANDS: Record<CommandName, (inv: Invoked) => Promise<Output>> = {
   async profile(inv) {
     const doc = await get(inv, PAGES.home.markdownFile, ACCEPT_MARKDOWN);
-    return output(parse(doc, () => parseProfile(doc.text, pageUrl(inv, PAGES.home.path))), renderProfile);
+    return output(
+      parse(doc, () => parseProfile(doc.text, pageUrl(inv, PAGES.home.path))),
+      renderProfile,
+    );
   },
 
   async writings(inv) {
@@ -121,18 +127,28 @@ const COMMANDS: Record<CommandName, (inv: Invoked) => Promise<Output>> = {
       try {
         doc = await get(inv, page.markdownFile, ACCEPT_MARKDOWN);
       } catch (error) {
-        if (error instanceof SiteError && error.status === 404) throw new SiteError(`no published writing "${slug}": ${error.message}`, 404);
+        if (error instanceof SiteError && error.status === 404)
+          throw new SiteError(`no published writing "${slug}": ${error.message}`, 404);
         throw error;
       }
-      return output(parse(doc, () => parseWriting(doc.text, slug, pageUrl(inv, page.path))), renderWriting);
+      return output(
+        parse(doc, () => parseWriting(doc.text, slug, pageUrl(inv, page.path))),
+        renderWriting,
+      );
     }
     const doc = await get(inv, PAGES.writings.markdownFile, ACCEPT_MARKDOWN);
-    return output(parse(doc, () => parseWritings(doc.text, pageUrl(inv, PAGES.writings.path))), (term, list) => renderWritings(term, list.writings));
+    return output(
+      parse(doc, () => parseWritings(doc.text, pageUrl(inv, PAGES.writings.path))),
+      (term, list) => renderWritings(term, list.writings),
+    );
   },
 
   async skills(inv) {
     const doc = await get(inv, PAGES.skills.markdownFile, ACCEPT_MARKDOWN);
-    return output(parse(doc, () => parseSkills(doc.text, pageUrl(inv, PAGES.skills.path))), (term, skills) => renderSkills(term, skills.groups));
+    return output(
+      parse(doc, () => parseSkills(doc.text, pageUrl(inv, PAGES.skills.path))),
+      (term, skills) => renderSkills(term, skills.groups),
+    );
   },
 
   async api(inv) {
@@ -153,11 +169,17 @@ const COMMANDS: Record<CommandName, (inv: Invoked) => Promise<Output>> = {
         if (!(error instanceof UnexpectedBody)) throw error;
       }
     }
-    return output(parse(indexDoc, () => describeApi(indexDoc.url, index, openapi)), renderApi);
+    return output(
+      parse(indexDoc, () => describeApi(indexDoc.url, index, openapi)),
+      renderApi,
+    );
   },
 
   async catalog(inv) {
     const doc = await get(inv, DISCOVERY.apiCatalog.path, ACCEPT_JSON);
-    return output(parse(doc, () => parseCatalog(doc.url, parseJsonObject(doc.text, 'the API catalog'))), renderCatalog);
+    return output(
+      parse(doc, () => parseCatalog(doc.url, parseJsonObject(doc.text, 'the API catalog'))),
+      renderCatalog,
+    );
   },
 };

@@ -7,20 +7,16 @@ import { INVISIBLE_FORMATTING } from '../core/unicode.ts';
 // ECMA-48 §5.6 control strings: OSC, DCS, SOS, PM and APC, 7-bit (ESC ] P X ^ _) or 8-bit (U+009D,
 // U+0090, U+0098, U+009E, U+009F), ended by BEL (xterm's OSC terminator), ST (ESC \ or U+009C), or,
 // unterminated, by the end of the line (a terminal would swallow the rest; a reader gets the text back).
-// eslint-disable-next-line no-control-regex
-const CONTROL_STRING = /(?:\u001b[\]PX^_]|[\u0090\u0098\u009d\u009e\u009f])[^\u0007\u001b\u009c\n]*(?:\u0007|\u001b\\|\u009c)?/g;
+const CONTROL_STRING =
+  /(?:\u001b[\]PX^_]|[\u0090\u0098\u009d\u009e\u009f])[^\u0007\u001b\u009c\n]*(?:\u0007|\u001b\\|\u009c)?/g;
 // ECMA-48 §5.4 control sequences: CSI (ESC [ or U+009B), parameter bytes 0x30-0x3F, intermediate bytes
 // 0x20-0x2F, one final byte 0x40-0x7E.
-// eslint-disable-next-line no-control-regex
 const CONTROL_SEQUENCE = /(?:\u001b\[|\u009b)[\u0030-\u003f]*[\u0020-\u002f]*[\u0040-\u007e]?/g;
 // Any other escape sequence: ESC, intermediate bytes, one final byte (ESC c resets the terminal).
-// eslint-disable-next-line no-control-regex
 const ESCAPE_SEQUENCE = /\u001b[\u0020-\u002f]*[\u0030-\u007e]?/g;
 // What is left of C0 (but tab and line feed), DEL and C1. A carriage return is dropped too: it would
 // let a line overwrite itself; CRLF line ends become LF first.
-// eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTER = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
-
 
 /**
  * `text` without any terminal control: whole escape sequences removed, then every other control
@@ -44,7 +40,8 @@ export function printableValue<T>(value: T): T {
 function clean(value: unknown): unknown {
   if (typeof value === 'string') return printable(value);
   if (Array.isArray(value)) return value.map(clean);
-  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [printable(k), clean(v)]));
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [printable(k), clean(v)]));
   return value;
 }
 
@@ -55,6 +52,5 @@ function clean(value: unknown): unknown {
  * every JSON parser reads back as the same characters.
  */
 export function jsonText(value: unknown): string {
-  // eslint-disable-next-line no-control-regex
   return `${JSON.stringify(value, null, 2).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`;
 }

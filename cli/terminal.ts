@@ -23,7 +23,15 @@ export function widthOf(columns: number | undefined, env: Record<string, string 
   return Math.max(20, width);
 }
 
-const SGR = { bold: [1, 22], dim: [2, 22], italic: [3, 23], underline: [4, 24], cyan: [36, 39], green: [32, 39], yellow: [33, 39] } as const;
+const SGR = {
+  bold: [1, 22],
+  dim: [2, 22],
+  italic: [3, 23],
+  underline: [4, 24],
+  cyan: [36, 39],
+  green: [32, 39],
+  yellow: [33, 39],
+} as const;
 export type StyleName = keyof typeof SGR;
 
 export function style(term: Terminal, name: StyleName, text: string): string {
@@ -32,7 +40,6 @@ export function style(term: Terminal, name: StyleName, text: string): string {
   return `\u001b[${on}m${text}\u001b[${off}m`;
 }
 
-// eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;]*m/g;
 
 /** Columns a string takes, escapes excluded (wide scripts count as one: good enough for this content). */
@@ -61,7 +68,12 @@ export function wrap(text: string, width: number): string[] {
 }
 
 /** Wraps `text` to the terminal, the first line after `first`, the next ones after `rest` (hanging indent). */
-export function wrapIndented(text: string, width: number, first: string, rest = ' '.repeat(visibleLength(first))): string[] {
+export function wrapIndented(
+  text: string,
+  width: number,
+  first: string,
+  rest = ' '.repeat(visibleLength(first)),
+): string[] {
   const room = Math.max(10, width - visibleLength(rest));
   return wrap(text, room).map((line, i) => (i === 0 ? first : rest) + line);
 }
@@ -73,7 +85,9 @@ export function wrapIndented(text: string, width: number, first: string, rest = 
 export function table(rows: string[][], width: number, indent = '  ', gap = '  '): string[] {
   if (rows.length === 0) return [];
   const columns = Math.max(...rows.map((r) => r.length));
-  const widths = Array.from({ length: columns - 1 }, (_, c) => Math.max(0, ...rows.map((r) => (c < r.length - 1 ? visibleLength(r[c]!) : 0))));
+  const widths = Array.from({ length: columns - 1 }, (_, c) =>
+    Math.max(0, ...rows.map((r) => (c < r.length - 1 ? visibleLength(r[c]!) : 0))),
+  );
   const lead = visibleLength(indent) + widths.reduce((sum, w) => sum + w + visibleLength(gap), 0);
   const narrow = width - lead < 24;
   const out: string[] = [];
@@ -95,9 +109,14 @@ export function table(rows: string[][], width: number, indent = '  ', gap = '  '
 export function inline(term: Terminal, text: string): string {
   return text
     .replace(/`([^`]+)`/g, (_, code: string) => (term.color ? style(term, 'cyan', code) : `\`${code}\``))
-    .replace(/!?\[([^\]]+)\]\(<?([^()\s<>]+)>?\)/g, (_, label: string, url: string) => (label === url ? url : `${label} ${style(term, 'dim', `<${url}>`)}`))
+    .replace(/!?\[([^\]]+)\]\(<?([^()\s<>]+)>?\)/g, (_, label: string, url: string) =>
+      label === url ? url : `${label} ${style(term, 'dim', `<${url}>`)}`,
+    )
     .replace(/\*\*([^*]+)\*\*|__([^_]+)__/g, (_, a?: string, b?: string) => style(term, 'bold', a ?? b ?? ''))
-    .replace(/(^|[\s(])\*([^*\s][^*]*)\*(?=[\s).,;:!?]|$)/g, (_, pre: string, body: string) => pre + style(term, 'italic', body));
+    .replace(
+      /(^|[\s(])\*([^*\s][^*]*)\*(?=[\s).,;:!?]|$)/g,
+      (_, pre: string, body: string) => pre + style(term, 'italic', body),
+    );
 }
 
 /**
@@ -123,7 +142,8 @@ export function renderMarkdown(term: Terminal, markdown: string, indent = ''): s
       flush();
       blank();
       const close = fence[1]!;
-      for (i++; i < lines.length && !lines[i]!.trim().startsWith(close); i++) out.push(indent + '    ' + style(term, 'cyan', lines[i]!));
+      for (i++; i < lines.length && !lines[i]!.trim().startsWith(close); i++)
+        out.push(indent + '    ' + style(term, 'cyan', lines[i]!));
       blank();
       continue;
     }
@@ -133,7 +153,9 @@ export function renderMarkdown(term: Terminal, markdown: string, indent = ''): s
       blank();
       const level = heading[1]!.length;
       const text = inline(term, heading[2]!.replace(/\s+#+$/, ''));
-      out.push(...wrapIndented(level <= 2 ? style(term, 'bold', text) : style(term, 'underline', text), term.width, indent));
+      out.push(
+        ...wrapIndented(level <= 2 ? style(term, 'bold', text) : style(term, 'underline', text), term.width, indent),
+      );
       out.push('');
       continue;
     }
@@ -150,21 +172,34 @@ export function renderMarkdown(term: Terminal, markdown: string, indent = ''): s
       const first = indent + '  '.repeat(depth) + marker + ' ';
       // continuation lines of the same item (indented, not a new item) belong to it
       let text = item[3]!;
-      while (i + 1 < lines.length && /^\s+\S/.test(lines[i + 1]!) && !/^\s*([-*+]|\d+[.)])\s/.test(lines[i + 1]!)) text += ' ' + lines[++i]!.trim();
+      while (i + 1 < lines.length && /^\s+\S/.test(lines[i + 1]!) && !/^\s*([-*+]|\d+[.)])\s/.test(lines[i + 1]!))
+        text += ' ' + lines[++i]!.trim();
       out.push(...wrapIndented(inline(term, text), term.width, first));
       continue;
     }
     if (trimmed.startsWith('>')) {
       flush();
       const quote: string[] = [];
-      for (; i < lines.length && lines[i]!.trim().startsWith('>'); i++) quote.push(lines[i]!.trim().replace(/^>\s?/, ''));
+      for (; i < lines.length && lines[i]!.trim().startsWith('>'); i++)
+        quote.push(lines[i]!.trim().replace(/^>\s?/, ''));
       i--;
-      out.push(...wrapIndented(style(term, 'italic', inline(term, quote.join(' '))), term.width, indent + style(term, 'dim', '│ ')));
+      out.push(
+        ...wrapIndented(
+          style(term, 'italic', inline(term, quote.join(' '))),
+          term.width,
+          indent + style(term, 'dim', '│ '),
+        ),
+      );
       continue;
     }
     if (trimmed.startsWith('|') || /^\s{4}/.test(line) || /^(-{3,}|\*{3,}|_{3,})$/.test(trimmed)) {
       flush();
-      out.push(indent + (/^(-{3,}|\*{3,}|_{3,})$/.test(trimmed) ? style(term, 'dim', '─'.repeat(Math.min(40, term.width - indent.length))) : line));
+      out.push(
+        indent +
+          (/^(-{3,}|\*{3,}|_{3,})$/.test(trimmed)
+            ? style(term, 'dim', '─'.repeat(Math.min(40, term.width - indent.length)))
+            : line),
+      );
       continue;
     }
     paragraph.push(trimmed);

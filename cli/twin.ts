@@ -63,7 +63,13 @@ export function parseTwin(text: string): Twin {
     meta[m[1]!] = (m[2] ?? '').trim();
   }
   if (end < 0) throw new UnexpectedBody('its front-matter block is not closed (---)');
-  return { meta, body: lines.slice(end + 1).join('\n').replace(/^\n+/, '') };
+  return {
+    meta,
+    body: lines
+      .slice(end + 1)
+      .join('\n')
+      .replace(/^\n+/, ''),
+  };
 }
 
 interface Section {
@@ -149,7 +155,10 @@ export function parseWritings(text: string, fallbackUrl: string): { url: string;
     if (/^(```|~~~)/.test(line)) fenced = !fenced;
     if (fenced || !/^[-*] /.test(line)) continue;
     const m = WRITING_LINE.exec(line);
-    if (!m) throw new UnexpectedBody(`the list line ${JSON.stringify(line.slice(0, 60))} is not "- [Title](url) — YYYY-MM-DD: summary"`);
+    if (!m)
+      throw new UnexpectedBody(
+        `the list line ${JSON.stringify(line.slice(0, 60))} is not "- [Title](url) — YYYY-MM-DD: summary"`,
+      );
     const url = m[2]!;
     writings.push({ slug: slugOf(url), title: m[1]!, date: m[3]!, summary: (m[4] ?? '').trim(), url });
   }
@@ -197,7 +206,9 @@ export function parseSkills(text: string, fallbackUrl: string): { url: string; g
       if (!m) return [];
       const item = m[1]!.trim();
       const colon = item.indexOf(': ');
-      return colon > 0 ? [{ name: item.slice(0, colon).trim(), note: item.slice(colon + 2).trim() || null }] : [{ name: item, note: null }];
+      return colon > 0
+        ? [{ name: item.slice(0, colon).trim(), note: item.slice(colon + 2).trim() || null }]
+        : [{ name: item, note: null }];
     }),
   }));
   return { url: meta.url || fallbackUrl, groups };

@@ -67,7 +67,10 @@ export function loadConfig(env: Env = process.env, site: SiteFile = readSiteFile
   // URL's meaning (separators, spaces, controls). GitHub's own login rules are left to GitHub, which
   // answers an unknown account with a 404 or NOT_FOUND that the build reports.
   if (!/^[^\s/\\?#%\x00-\x1f\x7f]{1,100}$/.test(githubAccount)) {
-    throw new ConfigError('GITHUB_ACCOUNT', `${JSON.stringify(githubAccount.slice(0, 120))} cannot be an account name (no spaces, slashes, ?, # or %)`);
+    throw new ConfigError(
+      'GITHUB_ACCOUNT',
+      `${JSON.stringify(githubAccount.slice(0, 120))} cannot be an account name (no spaces, slashes, ?, # or %)`,
+    );
   }
   const quota = get('RATE_LIMIT_QUOTA');
   const redisUrl = get('RATE_LIMIT_REDIS_URL');
@@ -82,7 +85,10 @@ export function loadConfig(env: Env = process.env, site: SiteFile = readSiteFile
     marketApiUrl: origin('MARKET_API_URL', get('MARKET_API_URL') ?? 'https://api.exchange.coinbase.com'),
     marketSourceName: get('MARKET_SOURCE_NAME') ?? site.marketSourceName,
     upstreamTimeoutMs: integer('UPSTREAM_TIMEOUT_MS', get('UPSTREAM_TIMEOUT_MS') ?? '5000', 1, 600_000),
-    sourceDateEpochMs: optional(get('SOURCE_DATE_EPOCH'), (v) => integer('SOURCE_DATE_EPOCH', v, 0, 253402300799) * 1000),
+    sourceDateEpochMs: optional(
+      get('SOURCE_DATE_EPOCH'),
+      (v) => integer('SOURCE_DATE_EPOCH', v, 0, 253402300799) * 1000,
+    ),
     host: host(get('HOST') ?? '127.0.0.1'),
     port: integer('PORT', get('PORT') ?? '8080', 0, 65535),
     rateLimitQuota: optional(quota, (v) => integer('RATE_LIMIT_QUOTA', v, 1, 1_000_000_000)),
@@ -99,7 +105,8 @@ function optional<T>(value: string | undefined, parse: (v: string) => T): T | un
 }
 
 function integer(variable: string, value: string, min: number, max: number): number {
-  if (!/^\d+$/.test(value)) throw new ConfigError(variable, `${JSON.stringify(value.slice(0, 40))} is not a whole number`);
+  if (!/^\d+$/.test(value))
+    throw new ConfigError(variable, `${JSON.stringify(value.slice(0, 40))} is not a whole number`);
   const n = Number(value);
   if (n < min || n > max) throw new ConfigError(variable, `${value} is out of range (${min} to ${max})`);
   return n;
@@ -130,17 +137,20 @@ function withoutUserinfo(value: string): string {
 function origin(variable: string, value: string): string {
   const url = parseUrl(variable, value, ['http:', 'https:']);
   // The query may hold a key; name the URL without it.
-  if (url.search || url.hash) throw new ConfigError(variable, `"${url.origin}${url.pathname}" must not carry a query or fragment`);
+  if (url.search || url.hash)
+    throw new ConfigError(variable, `"${url.origin}${url.pathname}" must not carry a query or fragment`);
   return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }
 
 /** RFC 1123 §2.1 host name labels: letters, digits and inner hyphens, 1 to 63 characters. */
-const HOST_NAME = /^(?=.{1,253}$)(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$/;
+const HOST_NAME =
+  /^(?=.{1,253}$)(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$/;
 
 function host(value: string): string {
   if (isIP(value) !== 0) return value;
   // All digits and dots but not an IPv4 address (256.1.1.1, 10.0.0): a mistyped address, not a name.
-  if (/^[\d.]+$/.test(value) || !HOST_NAME.test(value)) throw new ConfigError('HOST', `"${value}" is not a host name or address`);
+  if (/^[\d.]+$/.test(value) || !HOST_NAME.test(value))
+    throw new ConfigError('HOST', `"${value}" is not a host name or address`);
   return value;
 }
 
@@ -163,7 +173,10 @@ export function parseTrustProxy(value: string): ProxyRange[] {
       // ::ffff:10.0.0.0/104 is 10.0.0.0/8: the mapped prefix counts from the 96 bits of the mapping.
       // Below 96 it would reach past the mapping (::ffff:10.0.0.0/8 read as "every IPv4 address").
       if (prefixText !== undefined && Number(prefixText) < written - bits) {
-        throw new ConfigError('TRUST_PROXY', `"${part}" is an IPv4-mapped address with a prefix below 96; write the IPv4 range instead (e.g. 10.0.0.0/8)`);
+        throw new ConfigError(
+          'TRUST_PROXY',
+          `"${part}" is an IPv4-mapped address with a prefix below 96; write the IPv4 range instead (e.g. 10.0.0.0/8)`,
+        );
       }
       const prefix = prefixText === undefined ? bits : Number(prefixText) - (written - bits);
       return { family: parsed.family, network: maskAddress(parsed.value, bits, prefix), prefix };

@@ -31,7 +31,8 @@ export function buildContributions(
 ): GitHubContributions {
   const byDate = new Map<string, ContributionDay>();
   for (const day of upstreamDays) {
-    if (!Number.isInteger(day.count) || day.count < 0) throw new UpstreamError(upstream, `${day.date} has count ${day.count}`);
+    if (!Number.isInteger(day.count) || day.count < 0)
+      throw new UpstreamError(upstream, `${day.date} has count ${day.count}`);
     if (!Number.isInteger(day.level) || day.level < 0 || day.level > 4) {
       throw new UpstreamError(upstream, `${day.date} has level ${day.level}`);
     }

@@ -24,7 +24,11 @@ const MAX_REASON_LENGTH = 500;
  * a terminal or in a log collector.
  */
 export function printable(text: string, max = MAX_REASON_LENGTH): string {
-  const plain = text.replace(INVISIBLE_FORMATTING, '').replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const plain = text
+    .replace(INVISIBLE_FORMATTING, '')
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return plain.length > max ? `${plain.slice(0, max - 1)}…` : plain;
 }
 

@@ -43,7 +43,8 @@ export function buildMarketData(ticker: Ticker, candles: readonly Candle[], nowM
   if (!Number.isFinite(ticker.price) || ticker.price <= 0) {
     throw new UpstreamError('coinbase', `ticker price ${ticker.price} is not a positive number`);
   }
-  if (!Number.isFinite(ticker.timeMs)) throw new UpstreamError('coinbase', `ticker time "${ticker.time}" is not a date-time`);
+  if (!Number.isFinite(ticker.timeMs))
+    throw new UpstreamError('coinbase', `ticker time "${ticker.time}" is not a date-time`);
   const { startSeconds, endSeconds } = marketWindow(nowMs);
   const byTime = new Map<number, number>();
   for (const candle of candles) {
@@ -58,7 +59,10 @@ export function buildMarketData(ticker: Ticker, candles: readonly Candle[], nowM
   const last = points[points.length - 1];
   if (last === undefined || tickerSeconds > last.time) points.push({ time: tickerSeconds, value: ticker.price });
   if (points.length < 2) {
-    throw new UpstreamError('coinbase', `only ${points.length} point(s) in the seven-day window; at least 2 are needed`);
+    throw new UpstreamError(
+      'coinbase',
+      `only ${points.length} point(s) in the seven-day window; at least 2 are needed`,
+    );
   }
   const first = points[0]!.value;
   const values = [...points.map((p) => p.value), ticker.price];

@@ -23,7 +23,8 @@ export const PROBLEM_TYPES: Readonly<Record<ProblemCode, ProblemType>> = {
     status: 502,
     fragment: 'upstream-unavailable',
     title: 'Upstream data unavailable',
-    condition: 'The public market or contribution source gave no usable data (down, too slow, rate limited, or an answer of an unexpected shape).',
+    condition:
+      'The public market or contribution source gave no usable data (down, too slow, rate limited, or an answer of an unexpected shape).',
     resolution: 'Retry later. The service never substitutes invented or stale values for missing upstream data.',
   },
   api_route_not_found: {
@@ -47,8 +48,10 @@ export const PROBLEM_TYPES: Readonly<Record<ProblemCode, ProblemType>> = {
     status: 429,
     fragment: 'rate-limit-exceeded',
     title: 'Rate limit exceeded',
-    condition: 'The shared per-client quota of the data routes is exhausted for the current window while enforcement is active.',
-    resolution: 'Wait at least the number of seconds in Retry-After before retrying; read RateLimit and RateLimit-Policy for the allowance.',
+    condition:
+      'The shared per-client quota of the data routes is exhausted for the current window while enforcement is active.',
+    resolution:
+      'Wait at least the number of seconds in Retry-After before retrying; read RateLimit and RateLimit-Policy for the allowance.',
   },
 };
 

@@ -3,7 +3,8 @@
 
 export type DataResourceId = 'market' | 'contributions';
 /** The titles of the schema files under schemas/. */
-export type SchemaName = 'MarketData' | 'MarketPoint' | 'GitHubContributions' | 'GitHubContributionDay' | 'ProblemDetails' | 'ApiIndex';
+export type SchemaName =
+  'MarketData' | 'MarketPoint' | 'GitHubContributions' | 'GitHubContributionDay' | 'ProblemDetails' | 'ApiIndex';
 
 /** Every JSON document the service publishes (data snapshots, API index, OpenAPI) is sent as this type. */
 const JSON_CONTENT_TYPE = 'application/json';

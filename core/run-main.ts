@@ -8,7 +8,9 @@ export function runMain(name: string, main: () => Promise<number>): void {
       process.exitCode = code;
     },
     (error: unknown) => {
-      process.stderr.write(`${name}: failed: ${printable(error instanceof Error ? error.message : String(error), 1000)}\n`);
+      process.stderr.write(
+        `${name}: failed: ${printable(error instanceof Error ? error.message : String(error), 1000)}\n`,
+      );
       process.exitCode = 1;
     },
   );

@@ -6,7 +6,9 @@ import addFormatsModule from 'ajv-formats';
 import type { SchemaName } from './routes.ts';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under some bundlers.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  ajv: Ajv2020,
+) => Ajv2020;
 
 export const SCHEMAS_DIR = new URL('../schemas/', import.meta.url);
 
@@ -15,7 +17,9 @@ export type JsonSchema = Record<string, unknown> & { $id: string; title: string 
 /** Every schema file, keyed by its title. */
 export function loadSchemas(dir: URL = SCHEMAS_DIR): Map<string, JsonSchema> {
   const schemas = new Map<string, JsonSchema>();
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.schema.json')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.schema.json'))
+    .sort()) {
     const schema = JSON.parse(readFileSync(new URL(file, dir), 'utf8')) as JsonSchema;
     schemas.set(schema.title, schema);
   }

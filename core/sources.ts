@@ -46,7 +46,11 @@ export async function fetchMarketData(
   return buildMarketData(ticker, rows, nowMs, config.marketSourceName);
 }
 
-export async function fetchContributions(sources: Sources, config: Config, nowMs: number): Promise<GitHubContributions> {
+export async function fetchContributions(
+  sources: Sources,
+  config: Config,
+  nowMs: number,
+): Promise<GitHubContributions> {
   const days = await sources.contributions.days(nowMs);
   return buildContributions(sources.contributions.upstream, config.githubAccount, days, nowMs);
 }

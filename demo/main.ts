@@ -42,7 +42,10 @@ function browsableHost(host: string): string {
 }
 
 /** Runs `npm run build`'s program into the demo folder; `onStart` receives the child so a signal can stop it. */
-function runBuild(env: NodeJS.ProcessEnv, onStart: (child: ChildProcess) => void): Promise<{ code: number | null; stdout: string }> {
+function runBuild(
+  env: NodeJS.ProcessEnv,
+  onStart: (child: ChildProcess) => void,
+): Promise<{ code: number | null; stdout: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(BUILD_DIR, 'build.mjs'), '--out', DEMO_DIST], {
       cwd: ROOT,
@@ -81,7 +84,15 @@ async function main(): Promise<number> {
   try {
     // The caller's configuration as the build and the gateway will read it, minus what the demo sets
     // itself (every upstream, the token, the site URL): a value of those can neither stop nor leak into it.
-    config = loadConfig({ ...process.env, SITE_URL: undefined, GITHUB_TOKEN: undefined, GITHUB_API_URL: undefined, GITHUB_WEB_URL: undefined, MARKET_API_URL: undefined, SOURCE_DATE_EPOCH: undefined });
+    config = loadConfig({
+      ...process.env,
+      SITE_URL: undefined,
+      GITHUB_TOKEN: undefined,
+      GITHUB_API_URL: undefined,
+      GITHUB_WEB_URL: undefined,
+      MARKET_API_URL: undefined,
+      SOURCE_DATE_EPOCH: undefined,
+    });
   } catch (error) {
     if (error instanceof ConfigError) {
       fail(`invalid configuration: ${error.message}`);
@@ -150,7 +161,11 @@ async function main(): Promise<number> {
   }
   say(`demo: ${built.stdout.trim().split('\n').at(-1) ?? 'built'}`);
 
-  gateway = spawn(process.execPath, [join(BUILD_DIR, 'gateway.mjs')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  gateway = spawn(process.execPath, [join(BUILD_DIR, 'gateway.mjs')], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   // The gateway's own lines are passed through unchanged, so its `listening on http://…` line is the
   // first URL on the console; the banner's reminder follows it.
   let listening = false;
@@ -177,7 +192,10 @@ async function main(): Promise<number> {
       const how = signal ? `signal ${signal}` : `exit ${code}`;
       if (stopping) return resolve(code === 2 ? 2 : 1);
       if (listening) fail(`the gateway exited unexpectedly (${how}); stopping the demo`);
-      else fail(`the gateway could not start (${how}); see its line above. If port ${port} is taken, set PORT (PORT=0 picks a free one)`);
+      else
+        fail(
+          `the gateway could not start (${how}); see its line above. If port ${port} is taken, set PORT (PORT=0 picks a free one)`,
+        );
       resolve(code === 2 ? 2 : 1);
     });
   });

@@ -5,7 +5,14 @@
 // The quota key is the address in one canonical form, so spellings of one address share a bucket.
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
-import { addressInRanges, ipv4Text, maskAddress, normaliseAddress, parseAddress, type ProxyRange } from '../core/config.ts';
+import {
+  addressInRanges,
+  ipv4Text,
+  maskAddress,
+  normaliseAddress,
+  parseAddress,
+  type ProxyRange,
+} from '../core/config.ts';
 
 /** The client's quota key, or null when a trusted proxy gave no usable address (served without quota). */
 export type ClientIdentity = (req: IncomingMessage) => string | null;

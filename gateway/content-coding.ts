@@ -26,8 +26,8 @@ export function acceptedCodings(header: string | undefined): readonly Coding[] {
       const m = /^\s*q\s*=\s*([01](?:\.\d{0,3})?)\s*$/i.exec(param);
       if (m) weight = Number(m[1]);
     }
-    if (coding === 'br') (q.br = weight), explicit.add('br');
-    else if (coding === 'gzip' || coding === 'x-gzip') (q.gzip = Math.max(q.gzip, weight)), explicit.add('gzip');
+    if (coding === 'br') ((q.br = weight), explicit.add('br'));
+    else if (coding === 'gzip' || coding === 'x-gzip') ((q.gzip = Math.max(q.gzip, weight)), explicit.add('gzip'));
     else if (coding === '*') wildcard = weight;
   }
   if (wildcard !== undefined) {

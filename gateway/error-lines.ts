@@ -8,12 +8,14 @@ import { INVISIBLE_FORMATTING } from '../core/unicode.ts';
  * quote an upstream or a request; so are the invisible bidi characters (core/unicode.ts).
  */
 export function oneLine(text: string): string {
-  return text
-    // Whole whitespace runs, each matched once (a /\s*\n+\s*/ pattern backtracks quadratically on spaces).
-    .replace(/\s+/g, (run) => (/[\r\n\u2028\u2029]/.test(run) ? ' ' : run))
-    .replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => (c === '\t' ? ' ' : ''))
-    .replace(INVISIBLE_FORMATTING, '')
-    .slice(0, 1000);
+  return (
+    text
+      // Whole whitespace runs, each matched once (a /\s*\n+\s*/ pattern backtracks quadratically on spaces).
+      .replace(/\s+/g, (run) => (/[\r\n\u2028\u2029]/.test(run) ? ' ' : run))
+      .replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => (c === '\t' ? ' ' : ''))
+      .replace(INVISIBLE_FORMATTING, '')
+      .slice(0, 1000)
+  );
 }
 
 /**

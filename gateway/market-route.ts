@@ -23,7 +23,8 @@ export function marketRoute(sources: Sources, config: Config, validator: Validat
   const flight = singleFlight<CandleHistory>();
 
   const candles = (startSeconds: number, endSeconds: number, nowMs: number): Promise<CandleHistory> => {
-    if (history !== undefined && nowMs - history.fetchedAtMs < reuseMs && nowMs >= history.fetchedAtMs) return Promise.resolve(history);
+    if (history !== undefined && nowMs - history.fetchedAtMs < reuseMs && nowMs >= history.fetchedAtMs)
+      return Promise.resolve(history);
     return (
       flight.pending ??
       flight.start(() =>

@@ -2,7 +2,14 @@
 // `status` equals the HTTP status, and nothing from an exception (message, stack) ever reaches it.
 import type { ServerResponse } from 'node:http';
 import { ALLOW_HEADER, CACHE_CONTROL, DATA_RESOURCES } from '../core/routes.ts';
-import { problem, PROBLEM_CONTENT_TYPE, PROBLEM_DETAILS, PROBLEM_TYPES, UPSTREAM_ERROR_TEXT, type ProblemCode } from '../core/problems.ts';
+import {
+  problem,
+  PROBLEM_CONTENT_TYPE,
+  PROBLEM_DETAILS,
+  PROBLEM_TYPES,
+  UPSTREAM_ERROR_TEXT,
+  type ProblemCode,
+} from '../core/problems.ts';
 import type { DataResourceId } from '../core/routes.ts';
 import { COMMON_HEADERS } from './static-files.ts';
 
@@ -21,7 +28,10 @@ export interface Problems {
 }
 
 /** Response headers a browser script on another origin may read (Fetch standard, CORS-safelisted ones aside). */
-export const EXPOSED_HEADERS = ['Access-Control-Expose-Headers', 'RateLimit, RateLimit-Policy, Retry-After, ETag'] as const;
+export const EXPOSED_HEADERS = [
+  'Access-Control-Expose-Headers',
+  'RateLimit, RateLimit-Policy, Retry-After, ETag',
+] as const;
 
 export function prepareProblems(siteUrl: string, quota: { quota: number; window: number } | undefined): Problems {
   const make = (code: ProblemCode, detail: string, error?: string, extra: string[] = []): PreparedProblem => {
@@ -43,12 +53,18 @@ export function prepareProblems(siteUrl: string, quota: { quota: number; window:
     };
   };
   const upstream = Object.fromEntries(
-    DATA_RESOURCES.map((r) => [r.id, make('upstream_unavailable', PROBLEM_DETAILS.upstream_unavailable[r.id], UPSTREAM_ERROR_TEXT[r.id])]),
+    DATA_RESOURCES.map((r) => [
+      r.id,
+      make('upstream_unavailable', PROBLEM_DETAILS.upstream_unavailable[r.id], UPSTREAM_ERROR_TEXT[r.id]),
+    ]),
   ) as Record<DataResourceId, PreparedProblem>;
   return {
     routeNotFound: make('api_route_not_found', PROBLEM_DETAILS.api_route_not_found),
     // RFC 9110 §15.5.6: "The origin server MUST generate an Allow header field in a 405 response".
-    methodNotAllowed: make('method_not_allowed', PROBLEM_DETAILS.method_not_allowed, undefined, ['Allow', ALLOW_HEADER]),
+    methodNotAllowed: make('method_not_allowed', PROBLEM_DETAILS.method_not_allowed, undefined, [
+      'Allow',
+      ALLOW_HEADER,
+    ]),
     rateLimited: quota && make('rate_limit_exceeded', PROBLEM_DETAILS.rate_limit_exceeded(quota.quota, quota.window)),
     upstream,
   };

@@ -73,7 +73,13 @@ export function redisQuotaStore(url: string, options: RedisStoreOptions = {}): R
       // QUIT lets Redis finish what it was sent; a Redis that hangs must not hold the shutdown.
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, 500)));
-      await Promise.race([redis.quit().then(() => undefined, () => undefined), timeout]);
+      await Promise.race([
+        redis.quit().then(
+          () => undefined,
+          () => undefined,
+        ),
+        timeout,
+      ]);
       clearTimeout(timer);
       redis.disconnect();
     },

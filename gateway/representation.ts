@@ -40,7 +40,11 @@ export function prepare(body: Buffer, contentType: string, options: PrepareOptio
     // compression of every dist/ file happens before the port opens (half of the start time at 11).
     const quality = options.brotliQuality ?? (body.length > 1_000_000 ? 6 : 10);
     const brBody = brotliCompressSync(body, {
-      params: { [zlib.BROTLI_PARAM_QUALITY]: quality, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT },
+      params: {
+        [zlib.BROTLI_PARAM_QUALITY]: quality,
+        [zlib.BROTLI_PARAM_SIZE_HINT]: body.length,
+        [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
+      },
     });
     const gzBody = gzipSync(body, { level: zlib.Z_BEST_COMPRESSION });
     if (brBody.length < body.length) br = { coding: 'br', body: brBody, etag: `"${tag}-br"` };
@@ -75,8 +79,22 @@ export function noneMatch(header: string | undefined, etag: string): boolean {
 }
 
 /** Headers shared by every 200 of a variant, as a flat [name, value, …] list for res.writeHead. */
-export function variantHeaders(rep: Representation, v: Variant, cacheControl: string, extra: readonly string[] = []): string[] {
-  const h = ['Content-Type', rep.contentType, 'Content-Length', String(v.body.length), 'ETag', v.etag, 'Cache-Control', cacheControl];
+export function variantHeaders(
+  rep: Representation,
+  v: Variant,
+  cacheControl: string,
+  extra: readonly string[] = [],
+): string[] {
+  const h = [
+    'Content-Type',
+    rep.contentType,
+    'Content-Length',
+    String(v.body.length),
+    'ETag',
+    v.etag,
+    'Cache-Control',
+    cacheControl,
+  ];
   if (rep.varies) h.push('Vary', 'Accept-Encoding');
   if (v.coding !== 'identity') h.push('Content-Encoding', v.coding);
   h.push(...extra);
@@ -87,7 +105,12 @@ export function variantHeaders(rep: Representation, v: Variant, cacheControl: st
  * RFC 9110 §15.4.5: a 304 carries the header fields "that would have been sent in a 200 (OK) response
  * to the same request: Content-Location, Date, ETag, and Vary; Cache-Control and Expires".
  */
-export function notModifiedHeaders(rep: Representation, v: Variant, cacheControl: string, extra: readonly string[] = []): string[] {
+export function notModifiedHeaders(
+  rep: Representation,
+  v: Variant,
+  cacheControl: string,
+  extra: readonly string[] = [],
+): string[] {
   const h = ['ETag', v.etag, 'Cache-Control', cacheControl];
   if (rep.varies) h.push('Vary', 'Accept-Encoding');
   h.push(...extra);

@@ -1,13 +1,25 @@
 // The request handler: one lookup in a table built at start decides every response. Data routes pass
 // the quota first, then their live source; everything else is a prepared static answer.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ALLOW_HEADER, CACHE_CONTROL, DATA_METHODS, DATA_PATHS, dataResource, type DataResource } from '../core/routes.ts';
+import {
+  ALLOW_HEADER,
+  CACHE_CONTROL,
+  DATA_METHODS,
+  DATA_PATHS,
+  dataResource,
+  type DataResource,
+} from '../core/routes.ts';
 import { secondsUntil } from '../core/toronto-calendar.ts';
 import type { AccessLog } from './access-log.ts';
 import type { ClientIdentity } from './client-identity.ts';
 import type { ContributionsRoute } from './contributions-route.ts';
 import type { MarketRoute } from './market-route.ts';
-import { EXPOSED_HEADERS, sendProblem as writeProblem, type PreparedProblem, type Problems } from './problem-response.ts';
+import {
+  EXPOSED_HEADERS,
+  sendProblem as writeProblem,
+  type PreparedProblem,
+  type Problems,
+} from './problem-response.ts';
 import { DISABLED_QUOTA, type Quota, type QuotaDecision, type QuotaOutcome } from './quota.ts';
 import { choose, noneMatch, notModifiedHeaders, variantHeaders } from './representation.ts';
 import { decodePath, isApiPath, rawPath } from './request-path.ts';
@@ -38,13 +50,33 @@ interface Exchange {
 const PLAIN = 'text/plain; charset=utf-8';
 const plain = (status: number, text: string, extra: string[] = []) => {
   const body = Buffer.from(text);
-  return { status, body, headers: ['Content-Type', PLAIN, 'Content-Length', String(body.length), 'Cache-Control', CACHE_CONTROL.problem, ...COMMON_HEADERS, ...extra] };
+  return {
+    status,
+    body,
+    headers: [
+      'Content-Type',
+      PLAIN,
+      'Content-Length',
+      String(body.length),
+      'Cache-Control',
+      CACHE_CONTROL.problem,
+      ...COMMON_HEADERS,
+      ...extra,
+    ],
+  };
 };
 const NOT_FOUND_TEXT = plain(404, 'Not found\n');
-const METHOD_NOT_ALLOWED_TEXT = plain(405, `Method not allowed: this site answers ${DATA_METHODS.join(' and ')} only.\n`, ['Allow', ALLOW_HEADER]);
+const METHOD_NOT_ALLOWED_TEXT = plain(
+  405,
+  `Method not allowed: this site answers ${DATA_METHODS.join(' and ')} only.\n`,
+  ['Allow', ALLOW_HEADER],
+);
 const INTERNAL_ERROR_TEXT = plain(500, 'Internal server error\n');
 /** RFC 9112 §6.3: a request whose last transfer coding is not chunked has no knowable end. */
-const UNFRAMED_BODY_TEXT = plain(400, 'Bad request: a Transfer-Encoding must end with chunked.\n', ['Connection', 'close']);
+const UNFRAMED_BODY_TEXT = plain(400, 'Bad request: a Transfer-Encoding must end with chunked.\n', [
+  'Connection',
+  'close',
+]);
 const ASTERISK_TEXT = plain(400, 'Bad request: "*" is a target for OPTIONS only.\n');
 /** OPTIONS * asks about the server as a whole (RFC 9110 §9.3.7): it only ever reads. */
 const SERVER_OPTIONS = ['Allow', ALLOW_HEADER, ...COMMON_HEADERS];
@@ -113,7 +145,15 @@ export function requestHandler(deps: HandlerDeps): (req: IncomingMessage, res: S
   const serveMarket = (res: ServerResponse, decision: QuotaDecision) => {
     market.body().then(
       (body) => {
-        const headers = ['Content-Type', marketResource.contentType, 'Content-Length', String(body.length), 'Cache-Control', CACHE_CONTROL.market, ...DATA_COMMON];
+        const headers = [
+          'Content-Type',
+          marketResource.contentType,
+          'Content-Length',
+          String(body.length),
+          'Cache-Control',
+          CACHE_CONTROL.market,
+          ...DATA_COMMON,
+        ];
         if (decision.headers) headers.push(...decision.headers);
         head(res, 200, headers);
         res.end(body);
@@ -126,7 +166,9 @@ export function requestHandler(deps: HandlerDeps): (req: IncomingMessage, res: S
     const answer = ({ rep, expiresAtMs }: Awaited<ReturnType<ContributionsRoute['current']>>) => {
       // SPEC: s-maxage is the whole seconds to the next Toronto midnight; under quota the response
       // carries per-client values and must stay out of shared caches.
-      const cacheControl = decision.headers ? CACHE_CONTROL.perClient : CACHE_CONTROL.contributions(secondsUntil(expiresAtMs, now()));
+      const cacheControl = decision.headers
+        ? CACHE_CONTROL.perClient
+        : CACHE_CONTROL.contributions(secondsUntil(expiresAtMs, now()));
       const extra = decision.headers ? [...DATA_COMMON, ...decision.headers] : DATA_COMMON;
       const v = choose(rep, req.headers['accept-encoding']);
       if (noneMatch(req.headers['if-none-match'], v.etag)) {
@@ -142,7 +184,8 @@ export function requestHandler(deps: HandlerDeps): (req: IncomingMessage, res: S
     } catch (error) {
       return upstreamFailed(res, contributionsResource, decision, error);
     }
-    if (current instanceof Promise) current.then(answer, (error: unknown) => upstreamFailed(res, contributionsResource, decision, error));
+    if (current instanceof Promise)
+      current.then(answer, (error: unknown) => upstreamFailed(res, contributionsResource, decision, error));
     else answer(current);
   };
 
@@ -205,7 +248,8 @@ export function requestHandler(deps: HandlerDeps): (req: IncomingMessage, res: S
     // stays usable, without buffering it.
     if (req.headers['content-length'] !== undefined || transferEncoding !== undefined) req.resume();
     if (raw === '*') {
-      const answer = req.method === 'OPTIONS' ? { status: 204, headers: SERVER_OPTIONS, body: undefined } : ASTERISK_TEXT;
+      const answer =
+        req.method === 'OPTIONS' ? { status: 204, headers: SERVER_OPTIONS, body: undefined } : ASTERISK_TEXT;
       head(res, answer.status, answer.headers);
       return res.end(answer.body);
     }

@@ -38,7 +38,6 @@ export function decodePath(raw: string): string | null {
   } catch {
     return null; // malformed percent-encoding or invalid UTF-8
   }
-  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f\\]/.test(decoded)) return null;
   if (/(?:^|\/)\.{1,2}(?:\/|$)/.test(decoded)) return null;
   return decoded;

@@ -98,7 +98,12 @@ export async function startGateway(config: Config, options: GatewayOptions): Pro
   let closing = false;
   const handler = requestHandler({
     table,
-    problems: prepareProblems(config.siteUrl, config.rateLimitQuota === undefined ? undefined : { quota: config.rateLimitQuota, window: config.rateLimitWindow }),
+    problems: prepareProblems(
+      config.siteUrl,
+      config.rateLimitQuota === undefined
+        ? undefined
+        : { quota: config.rateLimitQuota, window: config.rateLimitWindow },
+    ),
     quota,
     identify: clientIdentity(config.trustProxy),
     market: marketRoute(sources, config, validator, now),
@@ -124,7 +129,9 @@ export async function startGateway(config: Config, options: GatewayOptions): Pro
   });
   // CONNECT is not a request for a resource here (RFC 9110 §9.3.6); node hands it over as a raw socket.
   server.on('connect', (_req, socket: Socket) => {
-    socket.end(`HTTP/1.1 405 Method Not Allowed\r\nAllow: ${ALLOW_HEADER}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    socket.end(
+      `HTTP/1.1 405 Method Not Allowed\r\nAllow: ${ALLOW_HEADER}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`,
+    );
   });
 
   await new Promise<void>((resolve, reject) => {

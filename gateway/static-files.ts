@@ -62,7 +62,12 @@ export function loadStaticFiles(distDir: string): StaticTable {
     let entry = entries.get(file);
     if (entry === undefined) {
       const isApiIndex = file === API_INDEX.file;
-      entry = prepareEntry(file, files.get(file)!, isApiIndex ? CACHE_CONTROL.apiIndex : CACHE_CONTROL.static, isApiPath(`/${file}`));
+      entry = prepareEntry(
+        file,
+        files.get(file)!,
+        isApiIndex ? CACHE_CONTROL.apiIndex : CACHE_CONTROL.static,
+        isApiPath(`/${file}`),
+      );
       entries.set(file, entry);
     }
     return entry;
@@ -78,7 +83,12 @@ export function loadStaticFiles(distDir: string): StaticTable {
   for (const file of files.keys()) {
     if (!file.endsWith('.html') || SNAPSHOT_FILES.has(file)) continue;
     const bare = file.slice(0, -'.html'.length);
-    const paths = file === 'index.html' ? ['/'] : bare.endsWith('/index') ? [`/${bare.slice(0, -'/index'.length)}`, `/${bare.slice(0, -'index'.length)}`] : [`/${bare}`];
+    const paths =
+      file === 'index.html'
+        ? ['/']
+        : bare.endsWith('/index')
+          ? [`/${bare.slice(0, -'/index'.length)}`, `/${bare.slice(0, -'index'.length)}`]
+          : [`/${bare}`];
     for (const path of paths) if (!routes.has(path)) routes.set(path, entryFor(file));
   }
   // The route table's own paths (CONTRACT §5), e.g. /api → api/index.json.
@@ -86,20 +96,32 @@ export function loadStaticFiles(distDir: string): StaticTable {
     if (files.has(file)) routes.set(path, entryFor(file));
   }
   const notFoundBody = files.get('404.html');
-  const notFound = notFoundBody === undefined ? undefined : prepareEntry('404.html', notFoundBody, CACHE_CONTROL.problem, false);
+  const notFound =
+    notFoundBody === undefined ? undefined : prepareEntry('404.html', notFoundBody, CACHE_CONTROL.problem, false);
   return { routes, notFound };
 }
 
 function prepareEntry(file: string, body: Buffer, cacheControl: string, api: boolean): StaticEntry {
   const rep = prepare(body, contentTypeFor(file));
   const extra: string[] = [...COMMON_HEADERS];
-  if (file === DISCOVERY.apiCatalog.file || file === API_INDEX.file || file === 'index.html') extra.push(...CATALOG_LINK);
+  if (file === DISCOVERY.apiCatalog.file || file === API_INDEX.file || file === 'index.html')
+    extra.push(...CATALOG_LINK);
   const serve = (v: Variant | undefined): ServedVariant | undefined =>
-    v && { ...v, ok: variantHeaders(rep, v, cacheControl, extra), notModified: notModifiedHeaders(rep, v, cacheControl, extra) };
+    v && {
+      ...v,
+      ok: variantHeaders(rep, v, cacheControl, extra),
+      notModified: notModifiedHeaders(rep, v, cacheControl, extra),
+    };
   return {
     file,
     api,
-    rep: { contentType: rep.contentType, varies: rep.varies, identity: serve(rep.identity)!, br: serve(rep.br), gzip: serve(rep.gzip) },
+    rep: {
+      contentType: rep.contentType,
+      varies: rep.varies,
+      identity: serve(rep.identity)!,
+      br: serve(rep.br),
+      gzip: serve(rep.gzip),
+    },
   };
 }
 

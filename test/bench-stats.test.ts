@@ -1,7 +1,18 @@
 // The arithmetic behind `npm run bench`'s figures: medians, nearest-rank percentiles, ratios and the
 // printed table. No timing is asserted anywhere.
 import { describe, expect, it } from 'vitest';
-import { extremes, formatBytes, formatMs, formatNumber, formatRatio, formatTable, median, percentile, ratio, roundOrder } from '../bench/stats.ts';
+import {
+  extremes,
+  formatBytes,
+  formatMs,
+  formatNumber,
+  formatRatio,
+  formatTable,
+  median,
+  percentile,
+  ratio,
+  roundOrder,
+} from '../bench/stats.ts';
 
 describe('bench statistics', () => {
   it('takes the median of odd and even lists without reordering the input', () => {

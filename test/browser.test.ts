@@ -55,7 +55,9 @@ describe.runIf(availability.available || availability.mustFail)('the site in Chr
     const sparkline = page.locator('[data-preview="market"] svg.sparkline');
     await expect.poll(() => sparkline.isVisible()).toBe(true);
     expect(Number(await sparkline.getAttribute('data-points'))).toBeGreaterThanOrEqual(2);
-    await expect.poll(() => page.locator('[data-preview="contributions"] svg.heatmap rect[data-date]').count()).toBe(365);
+    await expect
+      .poll(() => page.locator('[data-preview="contributions"] svg.heatmap rect[data-date]').count())
+      .toBe(365);
     // the page script fetched both snapshots from the same origin and redrew the figures
     await page.waitForSelector('[data-preview="market"][data-refreshed="true"]');
     await page.waitForSelector('[data-preview="contributions"][data-refreshed="true"]');
@@ -126,7 +128,9 @@ describe.runIf(availability.available || availability.mustFail)('the site in Chr
     const context = await browser.newContext({ viewport: DESKTOP });
     const { page, errors } = await open(context);
     // Answer every API request with a 404 problem, as a static host without the snapshots would.
-    await page.route('**/api/**', (route) => route.fulfill({ status: 404, contentType: 'application/problem+json', body: '{"status":404}' }));
+    await page.route('**/api/**', (route) =>
+      route.fulfill({ status: 404, contentType: 'application/problem+json', body: '{"status":404}' }),
+    );
     await page.goto(`${server.url}/`, { waitUntil: 'networkidle' });
     expect(await page.locator('svg.sparkline').isVisible()).toBe(true);
     expect(await page.locator('[data-preview="market"]').getAttribute('data-refreshed')).toBeNull();
@@ -140,7 +144,9 @@ describe.runIf(availability.available || availability.mustFail)('the site in Chr
       const context = await browser.newContext({ viewport: DESKTOP });
       const { page, errors } = await open(context);
       await page.route('**/api/**', (route) =>
-        fail === 'abort' ? route.abort('connectionrefused') : route.fulfill({ status: 502, contentType: 'application/problem+json', body: '{"status":502}' }),
+        fail === 'abort'
+          ? route.abort('connectionrefused')
+          : route.fulfill({ status: 502, contentType: 'application/problem+json', body: '{"status":502}' }),
       );
       await page.goto(`${server.url}/`, { waitUntil: 'networkidle' });
       expect(await page.locator('svg.heatmap').isVisible()).toBe(true);

@@ -31,7 +31,11 @@ const build = (env: Record<string, string | undefined> = {}) =>
   runProgram('build', ['--out', out], { ...upstreamEnv(fake.url), UPSTREAM_TIMEOUT_MS: '1500', ...env });
 
 const readJson = async (file: string) => JSON.parse(await readFile(join(out, file), 'utf8')) as Record<string, unknown>;
-const exists = (file: string) => stat(join(out, file)).then(() => true, () => false);
+const exists = (file: string) =>
+  stat(join(out, file)).then(
+    () => true,
+    () => false,
+  );
 
 describe('npm run build', () => {
   it('writes both snapshots at the v1 and alias paths, schema-valid and byte-identical, and exits 0', async () => {
@@ -40,14 +44,20 @@ describe('npm run build', () => {
     expect(result.code).toBe(0);
     const market = await readJson('api/v1/mon-price');
     validator.validate('MarketData', market);
-    expect(await readFile(join(out, 'api/mon-price'), 'utf8')).toBe(await readFile(join(out, 'api/v1/mon-price'), 'utf8'));
+    expect(await readFile(join(out, 'api/mon-price'), 'utf8')).toBe(
+      await readFile(join(out, 'api/v1/mon-price'), 'utf8'),
+    );
     const calendar = await readJson('api/v1/github-contributions');
     validator.validate('GitHubContributions', calendar);
     expect(calendar.username).toBe('octocat');
-    expect(await readFile(join(out, 'api/github-contributions'), 'utf8')).toBe(await readFile(join(out, 'api/v1/github-contributions'), 'utf8'));
+    expect(await readFile(join(out, 'api/github-contributions'), 'utf8')).toBe(
+      await readFile(join(out, 'api/v1/github-contributions'), 'utf8'),
+    );
     // one progress line per artifact, with its size
     expect(result.stdout).toMatch(/api\/v1\/mon-price\s+[\d.]+ (kB|B)/);
-    expect(fake.requests.every((r) => typeof r.headers['user-agent'] === 'string' && r.headers['user-agent'].length > 0)).toBe(true);
+    expect(
+      fake.requests.every((r) => typeof r.headers['user-agent'] === 'string' && r.headers['user-agent'].length > 0),
+    ).toBe(true);
   });
 
   it('uses SOURCE_DATE_EPOCH as now', async () => {
@@ -60,7 +70,9 @@ describe('npm run build', () => {
     expect(points.at(-2)!.time).toBeLessThanOrEqual(epoch);
     expect(points[0]!.time).toBeGreaterThanOrEqual(epoch - 604_800);
     const calendar = await readJson('api/v1/github-contributions');
-    const torontoDate = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Toronto' }).format(new Date(epoch * 1000));
+    const torontoDate = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Toronto' }).format(
+      new Date(epoch * 1000),
+    );
     expect(calendar.endDate).toBe(torontoDate);
   });
 
@@ -77,21 +89,44 @@ describe('npm run build', () => {
     expect(await readJson('api/v1/github-contributions')).toEqual(fromHtml);
   });
 
-  const marketFailures: MarketMode[] = ['down', 'slow', 'garbage', 'not-json', 'rate-limited', 'server-error', 'not-found', 'bad-price', 'bad-time', 'no-candles'];
-  it.each(marketFailures)('market upstream %s: exit 1, no market snapshot, the calendar still written', async (mode) => {
-    fake.market.mode = mode;
-    const result = await build();
-    expect(result.code).toBe(1);
-    expect(await exists('api/v1/mon-price')).toBe(false);
-    expect(await exists('api/mon-price')).toBe(false);
-    validator.validate('GitHubContributions', await readJson('api/v1/github-contributions'));
-    const lines = result.stderr.trim().split('\n');
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/coinbase/);
-    expect((await listFiles(out)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
-  });
+  const marketFailures: MarketMode[] = [
+    'down',
+    'slow',
+    'garbage',
+    'not-json',
+    'rate-limited',
+    'server-error',
+    'not-found',
+    'bad-price',
+    'bad-time',
+    'no-candles',
+  ];
+  it.each(marketFailures)(
+    'market upstream %s: exit 1, no market snapshot, the calendar still written',
+    async (mode) => {
+      fake.market.mode = mode;
+      const result = await build();
+      expect(result.code).toBe(1);
+      expect(await exists('api/v1/mon-price')).toBe(false);
+      expect(await exists('api/mon-price')).toBe(false);
+      validator.validate('GitHubContributions', await readJson('api/v1/github-contributions'));
+      const lines = result.stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/coinbase/);
+      expect((await listFiles(out)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    },
+  );
 
-  const githubFailures: GithubMode[] = ['down', 'slow', 'garbage', 'rate-limited', 'server-error', 'markup-drift', 'missing-day', 'unknown-account'];
+  const githubFailures: GithubMode[] = [
+    'down',
+    'slow',
+    'garbage',
+    'rate-limited',
+    'server-error',
+    'markup-drift',
+    'missing-day',
+    'unknown-account',
+  ];
   it.each(githubFailures)('HTML calendar %s: exit 1, no calendar snapshot, the market still written', async (mode) => {
     fake.github.mode = mode;
     const result = await build();
@@ -116,15 +151,28 @@ describe('npm run build', () => {
   );
 
   it.each([
-    ['market', (): void => void (fake.market.mode = 'server-error'), ['api/v1/mon-price', 'api/mon-price'], 'api/v1/github-contributions'],
-    ['calendar', (): void => void (fake.github.mode = 'down'), ['api/v1/github-contributions', 'api/github-contributions'], 'api/v1/mon-price'],
-  ] as const)('removes the %s snapshot left by an earlier build when its upstream now fails; the other is written', async (_name, fail, gone, kept) => {
-    expect((await build()).code).toBe(0);
-    fail();
-    expect((await build()).code).toBe(1);
-    for (const file of gone) expect(await exists(file), file).toBe(false);
-    expect(await exists(kept)).toBe(true);
-  });
+    [
+      'market',
+      (): void => void (fake.market.mode = 'server-error'),
+      ['api/v1/mon-price', 'api/mon-price'],
+      'api/v1/github-contributions',
+    ],
+    [
+      'calendar',
+      (): void => void (fake.github.mode = 'down'),
+      ['api/v1/github-contributions', 'api/github-contributions'],
+      'api/v1/mon-price',
+    ],
+  ] as const)(
+    'removes the %s snapshot left by an earlier build when its upstream now fails; the other is written',
+    async (_name, fail, gone, kept) => {
+      expect((await build()).code).toBe(0);
+      fail();
+      expect((await build()).code).toBe(1);
+      for (const file of gone) expect(await exists(file), file).toBe(false);
+      expect(await exists(kept)).toBe(true);
+    },
+  );
 
   it.each([
     ['RATE_LIMIT_QUOTA', '0'],
@@ -145,14 +193,17 @@ describe('npm run build', () => {
 });
 
 describe('arguments', () => {
-  it.each([[['--bogus']], [['--out']], [['--out', '  ']], [['extra']]])('%j: exit 2 with one line and the usage, nothing written, no upstream asked', async (args) => {
-    const result = await runProgram('build', args, { ...upstreamEnv(fake.url), DIST_DIR: out });
-    expect(result.code).toBe(2);
-    expect(result.stderr.trim().split('\n')).toHaveLength(1);
-    expect(result.stderr).toContain('usage: npm run build [-- --out <dir>]');
-    expect(await listFiles(out)).toEqual([]);
-    expect(fake.calls.ticker + fake.calls.candles + fake.calls.html).toBe(0);
-  });
+  it.each([[['--bogus']], [['--out']], [['--out', '  ']], [['extra']]])(
+    '%j: exit 2 with one line and the usage, nothing written, no upstream asked',
+    async (args) => {
+      const result = await runProgram('build', args, { ...upstreamEnv(fake.url), DIST_DIR: out });
+      expect(result.code).toBe(2);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(result.stderr).toContain('usage: npm run build [-- --out <dir>]');
+      expect(await listFiles(out)).toEqual([]);
+      expect(fake.calls.ticker + fake.calls.candles + fake.calls.html).toBe(0);
+    },
+  );
 });
 
 describe('what an earlier build left behind', () => {
@@ -167,28 +218,46 @@ describe('what an earlier build left behind', () => {
     expect((await build()).code).toBe(0);
     const first = await listFiles(out);
     // As if the previous build had also published a writing that is now a draft again.
-    await plant({ 'writings/back-to-draft.html': '<p>old</p>', 'writings/back-to-draft.md': 'old', 'old/nested/page.html': 'old' });
-    await recordBuild(out, [...first, 'writings/back-to-draft.html', 'writings/back-to-draft.md', 'old/nested/page.html'], {});
+    await plant({
+      'writings/back-to-draft.html': '<p>old</p>',
+      'writings/back-to-draft.md': 'old',
+      'old/nested/page.html': 'old',
+    });
+    await recordBuild(
+      out,
+      [...first, 'writings/back-to-draft.html', 'writings/back-to-draft.md', 'old/nested/page.html'],
+      {},
+    );
     // and a killed build had left the temporary file of one of its targets
     await plant({ 'index.html.4242.abcd1234.tmp': 'partial' });
     const result = await build();
     expect(result.code).toBe(0);
     expect(await listFiles(out)).toEqual(first);
     expect(await exists('old')).toBe(false); // the folders it emptied go too
-    expect(result.stdout).toContain('removed what the previous build wrote and this one did not: index.html.4242.abcd1234.tmp, old/nested/page.html, writings/back-to-draft.html, writings/back-to-draft.md');
+    expect(result.stdout).toContain(
+      'removed what the previous build wrote and this one did not: index.html.4242.abcd1234.tmp, old/nested/page.html, writings/back-to-draft.html, writings/back-to-draft.md',
+    );
     expect(result.stdout).not.toContain('not written by a build');
   });
 
   it('never removes a file no build wrote, however many builds run; it names them instead', async () => {
-    const foreign = { 'CNAME': 'data.example.org\n', '.env': 'SECRET=x\n', 'photos/cat.jpg': 'not ours', '.git/HEAD': 'ref: refs/heads/gh-pages\n' };
+    const foreign = {
+      CNAME: 'data.example.org\n',
+      '.env': 'SECRET=x\n',
+      'photos/cat.jpg': 'not ours',
+      '.git/HEAD': 'ref: refs/heads/gh-pages\n',
+    };
     await plant(foreign);
     await symlink('/etc/hostname', join(out, 'hostname.txt'));
     for (let run = 0; run < 2; run++) {
       const result = await build();
       expect(result.code).toBe(0);
-      for (const [file, body] of Object.entries(foreign)) expect(await readFile(join(out, file), 'utf8'), file).toBe(body);
+      for (const [file, body] of Object.entries(foreign))
+        expect(await readFile(join(out, file), 'utf8'), file).toBe(body);
       expect(await exists('hostname.txt')).toBe(true);
-      expect(result.stdout).toContain('not written by a build, left in place and published with the rest: .env, .git/HEAD, CNAME, hostname.txt, photos/cat.jpg');
+      expect(result.stdout).toContain(
+        'not written by a build, left in place and published with the rest: .env, .git/HEAD, CNAME, hostname.txt, photos/cat.jpg',
+      );
     }
   });
 });

@@ -17,7 +17,12 @@ const DEFAULT = 'https://ada.example';
 
 describe('arguments', () => {
   it('reads a command, --json and --base-url in any order, with = or a separate value', () => {
-    expect(parseArgs(['--json', 'skills', '--base-url=http://h:1/p'], DEFAULT)).toMatchObject({ kind: 'command', command: 'skills', json: true, slug: null });
+    expect(parseArgs(['--json', 'skills', '--base-url=http://h:1/p'], DEFAULT)).toMatchObject({
+      kind: 'command',
+      command: 'skills',
+      json: true,
+      slug: null,
+    });
     const inv = parseArgs(['writings', 'a-slug', '--base-url', 'http://h:1'], DEFAULT);
     expect(inv).toMatchObject({ command: 'writings', slug: 'a-slug', json: false });
     expect(inv.kind === 'command' && inv.baseUrl.href).toBe('http://h:1/');
@@ -131,27 +136,50 @@ describe('Markdown twins (front matter, then a fixed body per page)', () => {
     expect(parseWritings(text, 'fb')).toEqual({
       url: 'https://a/writings',
       writings: [
-        { slug: 'static-plus-cron', title: 'Static [plus] cron', date: '2026-03-14', summary: 'Why files: mostly.', url: 'https://a/writings/static-plus-cron' },
+        {
+          slug: 'static-plus-cron',
+          title: 'Static [plus] cron',
+          date: '2026-03-14',
+          summary: 'Why files: mostly.',
+          url: 'https://a/writings/static-plus-cron',
+        },
         { slug: 'old', title: 'Old', date: '2025-01-02', summary: '', url: 'https://a/writings/old' },
       ],
     });
     expect(parseWritings('---\ntitle: W\n---\n# Writings\n', 'fb').writings).toEqual([]);
     // a hyphen instead of the em dash is not the format
-    expect(() => parseWritings('---\ntitle: W\n---\n- [A](https://a/writings/a) - 2026-01-01: s\n', 'fb')).toThrow(UnexpectedBody);
+    expect(() => parseWritings('---\ntitle: W\n---\n- [A](https://a/writings/a) - 2026-01-01: s\n', 'fb')).toThrow(
+      UnexpectedBody,
+    );
   });
 
   it('one writing: date, summary and slug from the front matter, title from "# Title", the body kept', () => {
-    const text = '---\ntitle: T\ndescription: d\nurl: https://a/writings/t\ndate: 2026-01-02\nsummary: S.\nslug: t\n---\n\n# The Title\n\nBody.\n';
-    expect(parseWriting(text, 'x', 'fb')).toEqual({ slug: 't', title: 'The Title', date: '2026-01-02', summary: 'S.', url: 'https://a/writings/t', markdown: '# The Title\n\nBody.\n' });
+    const text =
+      '---\ntitle: T\ndescription: d\nurl: https://a/writings/t\ndate: 2026-01-02\nsummary: S.\nslug: t\n---\n\n# The Title\n\nBody.\n';
+    expect(parseWriting(text, 'x', 'fb')).toEqual({
+      slug: 't',
+      title: 'The Title',
+      date: '2026-01-02',
+      summary: 'S.',
+      url: 'https://a/writings/t',
+      markdown: '# The Title\n\nBody.\n',
+    });
     expect(() => parseWriting('---\ntitle: T\n---\n# T\n', 't', 'fb')).toThrow(/date/);
   });
 
   it('skills: groups of "- Skill" and "- Skill: note"', () => {
-    const text = '---\ntitle: Skills\ndescription: d\nurl: https://a/skills\n---\n\n# Skills\n\n## Languages\n\n- TypeScript: strict, ESM\n- Go\n\n## HTTP\n\n- Caching: Cache-Control: s-maxage\n';
+    const text =
+      '---\ntitle: Skills\ndescription: d\nurl: https://a/skills\n---\n\n# Skills\n\n## Languages\n\n- TypeScript: strict, ESM\n- Go\n\n## HTTP\n\n- Caching: Cache-Control: s-maxage\n';
     expect(parseSkills(text, 'fb')).toEqual({
       url: 'https://a/skills',
       groups: [
-        { name: 'Languages', skills: [{ name: 'TypeScript', note: 'strict, ESM' }, { name: 'Go', note: null }] },
+        {
+          name: 'Languages',
+          skills: [
+            { name: 'TypeScript', note: 'strict, ESM' },
+            { name: 'Go', note: null },
+          ],
+        },
         { name: 'HTTP', skills: [{ name: 'Caching', note: 'Cache-Control: s-maxage' }] },
       ],
     });
@@ -163,18 +191,41 @@ describe('API documents', () => {
     const api = describeApi(
       'https://a/api',
       { authentication: 'none', name: 'Idx' },
-      { url: 'https://a/openapi.json', doc: { info: { title: 'T', version: '1.0.0' }, paths: { '/api/v1/x': { get: { operationId: 'getX', summary: 'X' }, parameters: [] } } } },
+      {
+        url: 'https://a/openapi.json',
+        doc: {
+          info: { title: 'T', version: '1.0.0' },
+          paths: { '/api/v1/x': { get: { operationId: 'getX', summary: 'X' }, parameters: [] } },
+        },
+      },
     );
-    expect(api).toMatchObject({ title: 'T', version: '1.0.0', authentication: 'none', openapi: 'https://a/openapi.json', operations: [{ method: 'GET', path: '/api/v1/x', operationId: 'getX', summary: 'X' }] });
+    expect(api).toMatchObject({
+      title: 'T',
+      version: '1.0.0',
+      authentication: 'none',
+      openapi: 'https://a/openapi.json',
+      operations: [{ method: 'GET', path: '/api/v1/x', operationId: 'getX', summary: 'X' }],
+    });
   });
 
   it('without the contract, finds the /api/ routes the index names', () => {
-    const ops = operationsFromIndex({ routes: [{ path: '/api/v1/x', operationId: 'getX', title: 'X', alias: { url: 'https://a/api/x' } }], developers: 'https://a/developers' });
+    const ops = operationsFromIndex({
+      routes: [{ path: '/api/v1/x', operationId: 'getX', title: 'X', alias: { url: 'https://a/api/x' } }],
+      developers: 'https://a/developers',
+    });
     expect(ops.map((o) => o.path)).toEqual(['/api/v1/x', '/api/x']);
   });
 
   it('reads an RFC 9264 linkset and rejects anything else', () => {
-    const catalog = parseCatalog('u', { linkset: [{ anchor: 'https://a/api', item: [{ href: 'https://a/api/v1/x', type: 'application/json' }], 'service-doc': [{ href: 'https://a/developers', title: 'Docs' }] }] });
+    const catalog = parseCatalog('u', {
+      linkset: [
+        {
+          anchor: 'https://a/api',
+          item: [{ href: 'https://a/api/v1/x', type: 'application/json' }],
+          'service-doc': [{ href: 'https://a/developers', title: 'Docs' }],
+        },
+      ],
+    });
     expect(catalog.linkset[0]!.links).toEqual([
       { rel: 'item', href: 'https://a/api/v1/x', type: 'application/json', title: null },
       { rel: 'service-doc', href: 'https://a/developers', type: null, title: 'Docs' },
@@ -204,10 +255,19 @@ describe('redirects', () => {
 });
 
 describe('error lines', () => {
-  it('quote an RFC 9457 problem\'s title and detail', () => {
-    const body = JSON.stringify({ type: 'https://a/developers#upstream-unavailable', title: 'Upstream data unavailable', status: 502, detail: 'No usable data.' });
-    expect(httpError('https://a/api', 502, 'Bad Gateway', 'application/problem+json', body).message).toBe('https://a/api answered 502: Upstream data unavailable: No usable data.');
-    expect(httpError('https://a/x.md', 404, 'Not Found', 'text/html', '<h1>404</h1>').message).toBe('https://a/x.md answered 404 Not Found');
+  it("quote an RFC 9457 problem's title and detail", () => {
+    const body = JSON.stringify({
+      type: 'https://a/developers#upstream-unavailable',
+      title: 'Upstream data unavailable',
+      status: 502,
+      detail: 'No usable data.',
+    });
+    expect(httpError('https://a/api', 502, 'Bad Gateway', 'application/problem+json', body).message).toBe(
+      'https://a/api answered 502: Upstream data unavailable: No usable data.',
+    );
+    expect(httpError('https://a/x.md', 404, 'Not Found', 'text/html', '<h1>404</h1>').message).toBe(
+      'https://a/x.md answered 404 Not Found',
+    );
   });
 
   it('stay on one line whatever the site sends', () => {
@@ -236,11 +296,21 @@ describe('terminal', () => {
 
   it('wraps words to the width, keeping a long URL whole', () => {
     expect(wrap('aa bb cc dd', 5)).toEqual(['aa bb', 'cc dd']);
-    expect(wrap('see https://example.com/a/very/long/path now', 10)).toEqual(['see', 'https://example.com/a/very/long/path', 'now']);
+    expect(wrap('see https://example.com/a/very/long/path now', 10)).toEqual([
+      'see',
+      'https://example.com/a/very/long/path',
+      'now',
+    ]);
   });
 
   it('aligns columns and wraps the last one under itself, escapes not counted', () => {
-    const lines = table([['a', 'one two three four five six seven eight'], [style({ color: true, width: 0 }, 'bold', 'bbb'), 'x']], 40);
+    const lines = table(
+      [
+        ['a', 'one two three four five six seven eight'],
+        [style({ color: true, width: 0 }, 'bold', 'bbb'), 'x'],
+      ],
+      40,
+    );
     expect(lines).toEqual(['  a    one two three four five six seven', '       eight', '  \u001b[1mbbb\u001b[22m  x']);
     expect(visibleLength(lines[2]!)).toBe(8);
     // too little room for the last column: it goes under the row, indented
@@ -248,8 +318,21 @@ describe('terminal', () => {
   });
 
   it('renders Markdown: list items hang, code blocks stay verbatim', () => {
-    const out = renderMarkdown({ color: false, width: 20 }, '## Head\n\n- one two three four five\n\n```\nconst  x = 1;\n```\n\nSee [docs](https://d).');
-    expect(out).toEqual(['Head', '', '• one two three four', '  five', '', '    const  x = 1;', '', 'See docs', '<https://d>.']);
+    const out = renderMarkdown(
+      { color: false, width: 20 },
+      '## Head\n\n- one two three four five\n\n```\nconst  x = 1;\n```\n\nSee [docs](https://d).',
+    );
+    expect(out).toEqual([
+      'Head',
+      '',
+      '• one two three four',
+      '  five',
+      '',
+      '    const  x = 1;',
+      '',
+      'See docs',
+      '<https://d>.',
+    ]);
   });
 });
 
@@ -259,13 +342,21 @@ describe('the reference on the developer page', () => {
       expect(CLI_REFERENCE_MARKDOWN).toContain(`\`${c.synopsis}\``);
       for (const f of c.json) expect(CLI_REFERENCE_MARKDOWN).toContain(`\`${f.name}\``);
     }
-    for (const text of ['--json', '--base-url <url>', '--help', '| 0 |', '| 1 |', '| 2 |', 'NO_COLOR', 'npx']) expect(CLI_REFERENCE_MARKDOWN).toContain(text);
+    for (const text of ['--json', '--base-url <url>', '--help', '| 0 |', '| 1 |', '| 2 |', 'NO_COLOR', 'npx'])
+      expect(CLI_REFERENCE_MARKDOWN).toContain(text);
   });
 });
 
 describe('the command list', () => {
   it('is every command once, with writings <slug> right after writings', () => {
-    expect(COMMAND_REFERENCE.map((c) => c.synopsis)).toEqual(['profile', 'writings', 'writings <slug>', 'skills', 'api', 'catalog']);
+    expect(COMMAND_REFERENCE.map((c) => c.synopsis)).toEqual([
+      'profile',
+      'writings',
+      'writings <slug>',
+      'skills',
+      'api',
+      'catalog',
+    ]);
     expect(COMMAND_REFERENCE.filter((c) => c !== WRITING)).toEqual(COMMANDS);
   });
 });
@@ -274,13 +365,16 @@ describe('text from the site, before it reaches a terminal', () => {
   const ESC = '\u001b';
   const BEL = '\u0007';
   // Every C0 control but tab and line feed, DEL and every C1 control.
-  // eslint-disable-next-line no-control-regex
   const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 
   it.each([
     ['CSI: clear the screen, move the cursor, colour', `a${ESC}[2J${ESC}[1;1H${ESC}[31mb${ESC}[0m`, 'ab'],
     ['CSI with private parameters and intermediates', `a${ESC}[?1049h${ESC}[4 qb`, 'ab'],
-    ['OSC 8 hyperlink whose target is not its text', `${ESC}]8;;https://evil.example${BEL}https://good.example${ESC}]8;;${ESC}\\`, 'https://good.example'],
+    [
+      'OSC 8 hyperlink whose target is not its text',
+      `${ESC}]8;;https://evil.example${BEL}https://good.example${ESC}]8;;${ESC}\\`,
+      'https://good.example',
+    ],
     ['OSC 52 clipboard write', `x${ESC}]52;c;cm0gLXJmIH4K${BEL}y`, 'xy'],
     ['OSC 0 window title ended by ST', `x${ESC}]0;pwned${ESC}\\y`, 'xy'],
     ['DCS and APC strings', `x${ESC}Pq#0;2;0;0;0${ESC}\\${ESC}_hidden${ESC}\\y`, 'xy'],
@@ -296,7 +390,9 @@ describe('text from the site, before it reaches a terminal', () => {
   it('strips the invisible bidi and zero-width-space characters that make text read other than it is', () => {
     // "Trojan Source": RIGHT-TO-LEFT OVERRIDE shows "invoice\u202Efdp.exe" as "invoiceexe.pdf".
     expect(printable('invoice\u202Efdp.exe\u202C')).toBe('invoicefdp.exe');
-    expect(printable('\u2067a\u2069 \u200Fb\u200E \u061Cc https://exa\u200Bmple.com')).toBe('a b c https://example.com');
+    expect(printable('\u2067a\u2069 \u200Fb\u200E \u061Cc https://exa\u200Bmple.com')).toBe(
+      'a b c https://example.com',
+    );
     // The joiners stay: emoji sequences and scripts such as Persian need them.
     expect(printable('👩\u200D💻 می\u200Cخواهم')).toBe('👩\u200D💻 می\u200Cخواهم');
   });
@@ -306,8 +402,20 @@ describe('text from the site, before it reaches a terminal', () => {
   });
 
   it('cleans every string of a parsed document, keys included, keeping its shape', () => {
-    const doc = { name: `A${ESC}[2JB`, links: [{ label: `L${BEL}`, url: 'https://x.example' }], n: 1, none: null, [`k${ESC}[1m`]: true };
-    expect(printableValue(doc)).toEqual({ name: 'AB', links: [{ label: 'L', url: 'https://x.example' }], n: 1, none: null, k: true });
+    const doc = {
+      name: `A${ESC}[2JB`,
+      links: [{ label: `L${BEL}`, url: 'https://x.example' }],
+      n: 1,
+      none: null,
+      [`k${ESC}[1m`]: true,
+    };
+    expect(printableValue(doc)).toEqual({
+      name: 'AB',
+      links: [{ label: 'L', url: 'https://x.example' }],
+      n: 1,
+      none: null,
+      k: true,
+    });
   });
 
   it('--json keeps the exact strings, every control written as a \\u escape', () => {

@@ -16,7 +16,14 @@ import { API_INDEX, DATA_PATHS, DISCOVERY } from '../core/routes.ts';
 import { startFakeUpstreams, type FakeUpstreams } from './fakes/upstreams.ts';
 import { FIXTURE_SKILLS, FIXTURE_WRITINGS, frontMatterValue, writeFixtureSite } from './helpers/cli-fixtures.ts';
 import { runCli } from './helpers/cli-run.ts';
-import { closedPort, startServe, startStaticSite, type CannedAnswer, type Site, type StaticSite } from './helpers/cli-servers.ts';
+import {
+  closedPort,
+  startServe,
+  startStaticSite,
+  type CannedAnswer,
+  type Site,
+  type StaticSite,
+} from './helpers/cli-servers.ts';
 import { runProgram, upstreamEnv, type RunResult } from './helpers/run.ts';
 
 let fake: FakeUpstreams;
@@ -42,10 +49,8 @@ afterAll(async () => {
   if (dist) await rm(dist, { recursive: true, force: true });
 });
 
-// eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[/;
 /** Every C0 control but tab and line feed, DEL and every C1 control. */
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 const json = (r: RunResult) => JSON.parse(r.stdout) as Record<string, unknown>;
 const expectOneErrorLine = (r: RunResult, code: number) => {
@@ -55,13 +60,24 @@ const expectOneErrorLine = (r: RunResult, code: number) => {
   expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
 };
 const problemBody = (status: number, title: string, detail: string, code: string) =>
-  JSON.stringify({ type: `${staticSite.url}/developers#${code.replace(/_/g, '-')}`, title, status, detail, code, resolution: 'Retry later.' });
+  JSON.stringify({
+    type: `${staticSite.url}/developers#${code.replace(/_/g, '-')}`,
+    title,
+    status,
+    detail,
+    code,
+    resolution: 'Retry later.',
+  });
 
 /** Independent of the CLI's parser: what the twins on disk say. */
 async function twinFacts() {
   const writings = (await readFile(join(dist, 'writings.md'), 'utf8')).split('\n').filter((l) => l.startsWith('- ['));
   const skills = (await readFile(join(dist, 'skills.md'), 'utf8')).split('\n').filter((l) => l.startsWith('## '));
-  return { name: (await frontMatterValue(dist, 'index.md', 'name'))!, writings, groups: skills.map((l) => l.slice(3).trim()) };
+  return {
+    name: (await frontMatterValue(dist, 'index.md', 'name'))!,
+    writings,
+    groups: skills.map((l) => l.slice(3).trim()),
+  };
 }
 
 describe('the cli.mjs artifact', () => {
@@ -125,7 +141,7 @@ describe('the cli.mjs artifact', () => {
     expect(text).not.toMatch(/createRequire/);
   });
 
-  it('has the build\'s SITE_URL as its default site', async () => {
+  it("has the build's SITE_URL as its default site", async () => {
     const r = await runCli(cli, ['profile', '--json']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
@@ -248,7 +264,12 @@ describe('failures against the static server', () => {
   };
 
   it('a 502 problem answer is exit 1 with its title and detail on one line, nothing on stdout', async () => {
-    const body = problemBody(502, 'Upstream data unavailable', 'The market source gave no usable data.', 'upstream_unavailable');
+    const body = problemBody(
+      502,
+      'Upstream data unavailable',
+      'The market source gave no usable data.',
+      'upstream_unavailable',
+    );
     await answering('/index.md', { status: 502, contentType: 'application/problem+json', body }, async () => {
       for (const args of [['profile'], ['profile', '--json']]) {
         const r = await run(args);
@@ -270,11 +291,15 @@ describe('failures against the static server', () => {
   });
 
   it('a plain 404 is exit 1 naming the URL and the status', async () => {
-    await answering('/.well-known/api-catalog', { status: 404, contentType: 'text/plain', body: 'Not found' }, async () => {
-      const r = await run(['catalog', '--json']);
-      expectOneErrorLine(r, 1);
-      expect(r.stderr).toContain(`${staticSite.url}/.well-known/api-catalog answered 404`);
-    });
+    await answering(
+      '/.well-known/api-catalog',
+      { status: 404, contentType: 'text/plain', body: 'Not found' },
+      async () => {
+        const r = await run(['catalog', '--json']);
+        expectOneErrorLine(r, 1);
+        expect(r.stderr).toContain(`${staticSite.url}/.well-known/api-catalog answered 404`);
+      },
+    );
   });
 
   it('a problem on /api is reported as it is, not papered over by the index file', async () => {
@@ -287,44 +312,73 @@ describe('failures against the static server', () => {
   });
 
   it('a body that is not what was expected is exit 1: HTML for a twin, JSON that is not a linkset', async () => {
-    await answering('/index.md', { status: 200, contentType: 'text/html', body: '<!doctype html><title>Home</title>' }, async () => {
-      const r = await run(['profile']);
-      expectOneErrorLine(r, 1);
-      expect(r.stderr).toContain('index.md is not what was expected');
-    });
-    await answering('/.well-known/api-catalog', { status: 200, contentType: 'application/linkset+json', body: '{"links":[]}' }, async () => {
-      const r = await run(['catalog']);
-      expectOneErrorLine(r, 1);
-      expect(r.stderr).toContain('linkset');
-    });
-    await answering('/writings.md', { status: 200, contentType: 'text/markdown', body: '---\ntitle: Writings\n---\n# Writings\n\n- a list line of the wrong shape\n' }, async () => {
-      const r = await run(['writings', '--json']);
-      expectOneErrorLine(r, 1);
-    });
+    await answering(
+      '/index.md',
+      { status: 200, contentType: 'text/html', body: '<!doctype html><title>Home</title>' },
+      async () => {
+        const r = await run(['profile']);
+        expectOneErrorLine(r, 1);
+        expect(r.stderr).toContain('index.md is not what was expected');
+      },
+    );
+    await answering(
+      '/.well-known/api-catalog',
+      { status: 200, contentType: 'application/linkset+json', body: '{"links":[]}' },
+      async () => {
+        const r = await run(['catalog']);
+        expectOneErrorLine(r, 1);
+        expect(r.stderr).toContain('linkset');
+      },
+    );
+    await answering(
+      '/writings.md',
+      {
+        status: 200,
+        contentType: 'text/markdown',
+        body: '---\ntitle: Writings\n---\n# Writings\n\n- a list line of the wrong shape\n',
+      },
+      async () => {
+        const r = await run(['writings', '--json']);
+        expectOneErrorLine(r, 1);
+      },
+    );
   });
 
   it('follows a redirect within the site', async () => {
     const skills = await readFile(join(dist, 'skills.md'), 'utf8');
     const direct = await run(['skills', '--json']);
     expect(direct.code).toBe(0);
-    await answering('/skills.md', { status: 301, contentType: 'text/plain', body: '', headers: { location: '/moved/skills.md' } }, () =>
-      answering('/moved/skills.md', { status: 200, contentType: 'text/markdown; charset=utf-8', body: skills }, async () => {
-        const r = await run(['skills', '--json']);
-        expect(r.code, r.stderr).toBe(0);
-        expect(JSON.parse(r.stdout)).toEqual(JSON.parse(direct.stdout));
-        expect(staticSite.requests).toContain('/moved/skills.md');
-      }),
+    await answering(
+      '/skills.md',
+      { status: 301, contentType: 'text/plain', body: '', headers: { location: '/moved/skills.md' } },
+      () =>
+        answering(
+          '/moved/skills.md',
+          { status: 200, contentType: 'text/markdown; charset=utf-8', body: skills },
+          async () => {
+            const r = await run(['skills', '--json']);
+            expect(r.code, r.stderr).toBe(0);
+            expect(JSON.parse(r.stdout)).toEqual(JSON.parse(direct.stdout));
+            expect(staticSite.requests).toContain('/moved/skills.md');
+          },
+        ),
     );
   });
 
   it('refuses a redirect to another origin without asking it: exit 1 naming the origin to use instead', async () => {
     const other = await startStaticSite(dist);
     try {
-      await answering('/skills.md', { status: 302, contentType: 'text/plain', body: '', headers: { location: `${other.url}/skills.md` } }, async () => {
-        const r = await run(['skills']);
-        expectOneErrorLine(r, 1);
-        expect(r.stderr).toContain(`redirected to another origin (${other.url}); to read that site, pass --base-url ${other.url}`);
-      });
+      await answering(
+        '/skills.md',
+        { status: 302, contentType: 'text/plain', body: '', headers: { location: `${other.url}/skills.md` } },
+        async () => {
+          const r = await run(['skills']);
+          expectOneErrorLine(r, 1);
+          expect(r.stderr).toContain(
+            `redirected to another origin (${other.url}); to read that site, pass --base-url ${other.url}`,
+          );
+        },
+      );
       expect(other.requests).toEqual([]);
     } finally {
       await other.close();
@@ -332,11 +386,15 @@ describe('failures against the static server', () => {
   });
 
   it('refuses a body larger than any document of the site: exit 1, without printing it', async () => {
-    await answering('/skills.md', { status: 200, contentType: 'text/markdown; charset=utf-8', body: `# Skills\n${'x'.repeat(MAX_BODY_BYTES)}` }, async () => {
-      const r = await run(['skills']);
-      expectOneErrorLine(r, 1);
-      expect(r.stderr).toContain(`more than the ${MAX_BODY_BYTES}`);
-    });
+    await answering(
+      '/skills.md',
+      { status: 200, contentType: 'text/markdown; charset=utf-8', body: `# Skills\n${'x'.repeat(MAX_BODY_BYTES)}` },
+      async () => {
+        const r = await run(['skills']);
+        expectOneErrorLine(r, 1);
+        expect(r.stderr).toContain(`more than the ${MAX_BODY_BYTES}`);
+      },
+    );
   });
 
   it('an unreachable origin is exit 1 with one line', async () => {
@@ -385,18 +443,44 @@ describe('usage', () => {
     const r = await runCli(cli, args);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    for (const word of ['profile', 'writings <slug>', 'skills', 'api', 'catalog', '--json', '--base-url', 'Exit status', '/index.md', '/.well-known/api-catalog']) {
+    for (const word of [
+      'profile',
+      'writings <slug>',
+      'skills',
+      'api',
+      'catalog',
+      '--json',
+      '--base-url',
+      'Exit status',
+      '/index.md',
+      '/.well-known/api-catalog',
+    ]) {
       expect(r.stdout).toContain(word);
     }
     // the --json field names of every command
-    for (const field of ['tagline', 'writings: {slug, title, date, summary, url}[]', 'groups:', 'operations:', 'linkset:', 'markdown']) expect(r.stdout).toContain(field);
+    for (const field of [
+      'tagline',
+      'writings: {slug, title, date, summary, url}[]',
+      'groups:',
+      'operations:',
+      'linkset:',
+      'markdown',
+    ])
+      expect(r.stdout).toContain(field);
   });
 
   it('--help --json prints the reference as one JSON document', async () => {
     const r = await runCli(cli, ['--help', '--json']);
     expect(r.code).toBe(0);
     const doc = json(r);
-    expect((doc.commands as Array<{ name: string }>).map((c) => c.name)).toEqual(['profile', 'writings', 'writings <slug>', 'skills', 'api', 'catalog']);
+    expect((doc.commands as Array<{ name: string }>).map((c) => c.name)).toEqual([
+      'profile',
+      'writings',
+      'writings <slug>',
+      'skills',
+      'api',
+      'catalog',
+    ]);
   });
 
   it.each([
@@ -420,15 +504,20 @@ describe('usage', () => {
 });
 
 describe('terminal output', () => {
-  const run = (args: string[], env?: Record<string, string>) => runCli(cli, [...args, '--base-url', staticSite.url], env);
+  const run = (args: string[], env?: Record<string, string>) =>
+    runCli(cli, [...args, '--base-url', staticSite.url], env);
 
   it('wraps to COLUMNS when stdout is not a terminal (80 by default)', async () => {
-    for (const [env, width] of [[{}, 80], [{ COLUMNS: '44' }, 44]] as const) {
+    for (const [env, width] of [
+      [{}, 80],
+      [{ COLUMNS: '44' }, 44],
+    ] as const) {
       for (const command of [['profile'], ['writings'], ['skills'], ['api'], ['--help']]) {
         const r = await run(command, env);
         expect(r.code).toBe(0);
         // a line may only overflow when it is one unbreakable word (a URL) after its indentation and label
-        for (const line of r.stdout.split('\n')) if (line.length > width) expect(line.trim().split(/\s+/).at(-1)!.length, line).toBeGreaterThan(width / 3);
+        for (const line of r.stdout.split('\n'))
+          if (line.length > width) expect(line.trim().split(/\s+/).at(-1)!.length, line).toBeGreaterThan(width / 3);
       }
     }
   });
@@ -448,7 +537,9 @@ describe('terminal output', () => {
     const childEnv: Record<string, string | undefined> = { ...process.env, TERM: 'xterm', ...env };
     if (!('NO_COLOR' in env)) delete childEnv.NO_COLOR;
     // asynchronous: the static server answering the child lives in this process
-    return promisify(execFile)('script', ['-qec', command, '/dev/null'], { env: childEnv, encoding: 'utf8' }).then((r) => r.stdout);
+    return promisify(execFile)('script', ['-qec', command, '/dev/null'], { env: childEnv, encoding: 'utf8' }).then(
+      (r) => r.stdout,
+    );
   };
 
   it.skipIf(!hasScript)('colours on a terminal, and never with NO_COLOR set', async () => {
@@ -462,36 +553,69 @@ describe('terminal output', () => {
     // BEL, backspace and a carriage return that would overwrite the line.
     const E = '\u001b';
     const B = '\u0007';
-    const fm = (fields: Record<string, string>) => ['---', ...Object.entries(fields).map(([k, v]) => `${k}: ${v}`), '---', ''].join('\n');
+    const fm = (fields: Record<string, string>) =>
+      ['---', ...Object.entries(fields).map(([k, v]) => `${k}: ${v}`), '---', ''].join('\n');
     const md = 'text/markdown; charset=utf-8';
     const hostileName = `Mal${E}[2J${E}[Hlory`;
     const documents: Record<string, { contentType: string; body: string }> = {
       [`/${PAGES.home.markdownFile}`]: {
         contentType: md,
         body:
-          fm({ title: 'M', description: 'd', url: 'https://evil.example/', name: hostileName, tagline: `${E}]52;c;cm0gLXJmIH4K${B}Friendly tagline`, location: `${E}]8;;https://evil.example${B}Toronto${E}]8;;${B}`, github: 'https://github.com/m\u009b31m' }) +
+          fm({
+            title: 'M',
+            description: 'd',
+            url: 'https://evil.example/',
+            name: hostileName,
+            tagline: `${E}]52;c;cm0gLXJmIH4K${B}Friendly tagline`,
+            location: `${E}]8;;https://evil.example${B}Toronto${E}]8;;${B}`,
+            github: 'https://github.com/m\u009b31m',
+          }) +
           `\n# Mallory\n\n## About\n\nPara ${E}[31mred${E}[0m ${E}P+q${E}\\done.\rOVERWRITE\b\b\n\n## Links\n\n- [Click${E}[8m hidden](https://evil.example/${E}[1m)\n`,
       },
       [`/${PAGES.writings.markdownFile}`]: {
         contentType: md,
-        body: fm({ title: 'W', description: 'd', url: 'https://evil.example/writings' }) + `\n# Writings\n\n- [Evil ${E}[5mblink](https://evil.example/writings/evil) \u2014 2026-01-01: sum${B}mary\n`,
+        body:
+          fm({ title: 'W', description: 'd', url: 'https://evil.example/writings' }) +
+          `\n# Writings\n\n- [Evil ${E}[5mblink](https://evil.example/writings/evil) \u2014 2026-01-01: sum${B}mary\n`,
       },
       [`/${PAGES.writing('evil').markdownFile}`]: {
         contentType: md,
-        body: fm({ title: 'E', description: 'd', url: 'https://evil.example/writings/evil', date: '2026-01-01', summary: `s${E}]0;title${B}` }) + `\n# Evil${E}[2J\n\n\`\`\`\ncode ${E}c\n\`\`\`\n\n> quote ${E}[?1049h\n`,
+        body:
+          fm({
+            title: 'E',
+            description: 'd',
+            url: 'https://evil.example/writings/evil',
+            date: '2026-01-01',
+            summary: `s${E}]0;title${B}`,
+          }) + `\n# Evil${E}[2J\n\n\`\`\`\ncode ${E}c\n\`\`\`\n\n> quote ${E}[?1049h\n`,
       },
       [`/${PAGES.skills.markdownFile}`]: {
         contentType: md,
-        body: fm({ title: 'S', description: 'd', url: 'https://evil.example/skills' }) + `\n# Skills\n\n## Lang${E}[2J\n\n- Go: ${E}]52;c;AAAA${B}fast\n`,
+        body:
+          fm({ title: 'S', description: 'd', url: 'https://evil.example/skills' }) +
+          `\n# Skills\n\n## Lang${E}[2J\n\n- Go: ${E}]52;c;AAAA${B}fast\n`,
       },
-      [API_INDEX.path]: { contentType: 'application/json', body: JSON.stringify({ authentication: `none${E}[8m`, routes: [] }) },
+      [API_INDEX.path]: {
+        contentType: 'application/json',
+        body: JSON.stringify({ authentication: `none${E}[8m`, routes: [] }),
+      },
       [DISCOVERY.openapi.path]: {
         contentType: 'application/json',
-        body: JSON.stringify({ info: { title: `API${E}]8;;https://evil.example${B}`, version: '1' }, paths: { '/api/v1/x': { get: { operationId: `op\u009b2J`, summary: `sum${E}[1A` } } } }),
+        body: JSON.stringify({
+          info: { title: `API${E}]8;;https://evil.example${B}`, version: '1' },
+          paths: { '/api/v1/x': { get: { operationId: `op\u009b2J`, summary: `sum${E}[1A` } } },
+        }),
       },
       [DISCOVERY.apiCatalog.path]: {
         contentType: 'application/linkset+json',
-        body: JSON.stringify({ linkset: [{ anchor: `https://evil.example/api${E}[2J`, item: [{ href: 'https://evil.example/x', title: `t${B}`, type: `a${E}\\` }] }] }),
+        body: JSON.stringify({
+          linkset: [
+            {
+              anchor: `https://evil.example/api${E}[2J`,
+              item: [{ href: 'https://evil.example/x', title: `t${B}`, type: `a${E}\\` }],
+            },
+          ],
+        }),
       },
     };
     const commands = [['profile'], ['writings'], ['writings', 'evil'], ['skills'], ['api'], ['catalog']];
@@ -502,18 +626,22 @@ describe('terminal output', () => {
       for (const path of Object.keys(documents)) staticSite.answers.delete(path);
     });
 
-    it.each(commands)('cannot reach the terminal through %s: every control is stripped, the text stays', async (...args) => {
-      const r = await run(args);
-      expect(r.stderr).toBe('');
-      expect(r.code).toBe(0);
-      expect(r.stdout).not.toMatch(CONTROL);
-      expect(r.stdout.length).toBeGreaterThan(0);
-    });
+    it.each(commands)(
+      'cannot reach the terminal through %s: every control is stripped, the text stays',
+      async (...args) => {
+        const r = await run(args);
+        expect(r.stderr).toBe('');
+        expect(r.code).toBe(0);
+        expect(r.stdout).not.toMatch(CONTROL);
+        expect(r.stdout.length).toBeGreaterThan(0);
+      },
+    );
 
     it('prints what the site meant to show, and --json keeps the exact strings JSON-escaped', async () => {
       const profile = await run(['profile']);
       expect(profile.stdout.split('\n')[0]).toBe('Mallory');
-      for (const text of ['Friendly tagline', 'Toronto', 'Para red done.OVERWRITE', 'Click hidden']) expect(profile.stdout).toContain(text);
+      for (const text of ['Friendly tagline', 'Toronto', 'Para red done.OVERWRITE', 'Click hidden'])
+        expect(profile.stdout).toContain(text);
       const raw = await run(['profile', '--json']);
       expect(raw.stdout).not.toMatch(CONTROL);
       expect(json(raw).name).toBe(hostileName);
@@ -522,18 +650,25 @@ describe('terminal output', () => {
 
     it('an error line quoting a hostile problem carries no control either', async () => {
       const body = JSON.stringify({ title: `Bad${E}]52;c;AAAA${B}`, detail: `x${E}[2J\u009b1Ay`, status: 502 });
-      staticSite.answers.set(`/${PAGES.skills.markdownFile}`, { status: 502, contentType: 'application/problem+json', body });
+      staticSite.answers.set(`/${PAGES.skills.markdownFile}`, {
+        status: 502,
+        contentType: 'application/problem+json',
+        body,
+      });
       try {
         const r = await run(['skills']);
         expectOneErrorLine(r, 1);
         expect(r.stderr).not.toMatch(CONTROL);
         expect(r.stderr).toContain('502: Bad: xy');
       } finally {
-        staticSite.answers.set(`/${PAGES.skills.markdownFile}`, { status: 200, ...documents[`/${PAGES.skills.markdownFile}`]! });
+        staticSite.answers.set(`/${PAGES.skills.markdownFile}`, {
+          status: 200,
+          ...documents[`/${PAGES.skills.markdownFile}`]!,
+        });
       }
     });
 
-    it.skipIf(!hasScript)('on a terminal, the only escapes are the CLI\'s own colours', async () => {
+    it.skipIf(!hasScript)("on a terminal, the only escapes are the CLI's own colours", async () => {
       for (const args of commands) {
         const out = await inTerminal(args, {});
         expect(out).toMatch(ANSI);
@@ -585,16 +720,35 @@ describe('a site of hand-written fixture documents in the twin format', () => {
     });
     expect(await read('writings')).toEqual({
       url: `${site.url}/writings`,
-      writings: FIXTURE_WRITINGS.map((w) => ({ slug: w.slug, title: w.title, date: w.date, summary: w.summary, url: `${site.url}/writings/${w.slug}` })),
+      writings: FIXTURE_WRITINGS.map((w) => ({
+        slug: w.slug,
+        title: w.title,
+        date: w.date,
+        summary: w.summary,
+        url: `${site.url}/writings/${w.slug}`,
+      })),
     });
     const w = FIXTURE_WRITINGS[0];
-    expect(await read('writings', w.slug)).toEqual({ slug: w.slug, title: w.title, date: w.date, summary: w.summary, url: `${site.url}/writings/${w.slug}`, markdown: `${w.body}\n` });
+    expect(await read('writings', w.slug)).toEqual({
+      slug: w.slug,
+      title: w.title,
+      date: w.date,
+      summary: w.summary,
+      url: `${site.url}/writings/${w.slug}`,
+      markdown: `${w.body}\n`,
+    });
     expect(await read('skills')).toEqual({
       url: `${site.url}/skills`,
       groups: FIXTURE_SKILLS.map((g) => ({ name: g.name, skills: g.skills.map(([name, note]) => ({ name, note })) })),
     });
     const api = await read('api');
-    expect(api).toMatchObject({ url: `${site.url}/api`, title: 'Public Data Preview API', version: '1.0.0', authentication: 'none', openapi: `${site.url}/openapi.json` });
+    expect(api).toMatchObject({
+      url: `${site.url}/api`,
+      title: 'Public Data Preview API',
+      version: '1.0.0',
+      authentication: 'none',
+      openapi: `${site.url}/openapi.json`,
+    });
     expect((api.operations as unknown[]).length).toBe(4);
     const catalog = await read('catalog');
     expect((catalog.linkset as Array<{ anchor: string }>).map((c) => c.anchor)).toEqual([`${site.url}/api`]);
@@ -602,7 +756,9 @@ describe('a site of hand-written fixture documents in the twin format', () => {
 
   it('renders one writing for a terminal: title, date line, wrapped body, verbatim code', async () => {
     const w = FIXTURE_WRITINGS[0];
-    const r = await runCli(join(fixtureDir, 'cli.mjs'), ['writings', w.slug, '--base-url', site.url], { COLUMNS: '60' });
+    const r = await runCli(join(fixtureDir, 'cli.mjs'), ['writings', w.slug, '--base-url', site.url], {
+      COLUMNS: '60',
+    });
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');
     expect(lines[0]).toBe(w.title);
@@ -610,7 +766,9 @@ describe('a site of hand-written fixture documents in the twin format', () => {
     expect(lines).toContain('    npm run build');
     expect(lines).toContain('What the build does');
     // links read as "text <url>", list items keep their bullet
-    expect(r.stdout.replace(/\s+/g, ' ')).toContain('• validates every payload against the JSON Schemas <https://json-schema.org/>;');
+    expect(r.stdout.replace(/\s+/g, ' ')).toContain(
+      '• validates every payload against the JSON Schemas <https://json-schema.org/>;',
+    );
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(60);
   });
 });

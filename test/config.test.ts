@@ -57,7 +57,13 @@ describe('loadConfig', () => {
   });
 
   it('lets the environment override, dropping a trailing slash from URLs', () => {
-    const config = loadConfig({ SITE_URL: 'https://example.org/', MARKET_SOURCE_NAME: 'Fake Exchange', RATE_LIMIT_QUOTA: '60', SOURCE_DATE_EPOCH: '1795356187', GITHUB_ACCOUNT: 'fake_user' });
+    const config = loadConfig({
+      SITE_URL: 'https://example.org/',
+      MARKET_SOURCE_NAME: 'Fake Exchange',
+      RATE_LIMIT_QUOTA: '60',
+      SOURCE_DATE_EPOCH: '1795356187',
+      GITHUB_ACCOUNT: 'fake_user',
+    });
     expect(config.siteUrl).toBe('https://example.org');
     expect(config.marketSourceName).toBe('Fake Exchange');
     expect(config.rateLimitQuota).toBe(60);
@@ -131,6 +137,7 @@ describe('TRUST_PROXY ranges', () => {
   });
 
   it('accepts host names and addresses for HOST', () => {
-    for (const host of ['0.0.0.0', '::', 'localhost', 'gateway.internal', 'xn--bcher-kva.example']) expect(loadConfig({ HOST: host }).host).toBe(host);
+    for (const host of ['0.0.0.0', '::', 'localhost', 'gateway.internal', 'xn--bcher-kva.example'])
+      expect(loadConfig({ HOST: host }).host).toBe(host);
   });
 });

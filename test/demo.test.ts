@@ -67,7 +67,10 @@ async function startDemo(command: string, args: string[]): Promise<RunningDemo> 
     }),
   );
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the demo printed no URL within ${READY_TIMEOUT_MS} ms:\n${output}`)), READY_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`the demo printed no URL within ${READY_TIMEOUT_MS} ms:\n${output}`)),
+      READY_TIMEOUT_MS,
+    );
     child.stdout!.on('data', () => {
       const match = /listening on (https?:\/\/\S+)/.exec(output);
       if (match) {
@@ -113,7 +116,8 @@ const get = (path: string) => fetch(`${demo.url}${path}`);
 
 describe('npm run demo', () => {
   it('says plainly on the console that the data are simulated, before and after the URL', async () => {
-    for (let waited = 0; waited < 10_000 && !/Ctrl-C/.test(demo.output()); waited += 50) await new Promise((r) => setTimeout(r, 50));
+    for (let waited = 0; waited < 10_000 && !/Ctrl-C/.test(demo.output()); waited += 50)
+      await new Promise((r) => setTimeout(r, 50));
     const [before, after] = demo.output().split(/listening on https?:\/\/\S+/);
     expect(before).toMatch(/SIMULATED/);
     expect(after).toMatch(/SIMULATED/);
@@ -139,24 +143,27 @@ describe('npm run demo', () => {
     validator.validate('ApiIndex', body);
   });
 
-  it.each(Object.values(DISCOVERY).map((route) => [route.path, route] as const))('serves %s with 200, its content type and a usable body', async (path, route) => {
-    const res = await get(path);
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')?.split(';')[0]).toBe(route.contentType.split(';')[0]);
-    const text = await res.text();
-    expect(text.length).toBeGreaterThan(0);
-    if (route === DISCOVERY.openapi) {
-      const result = await new OpenApiValidator().validate(JSON.parse(text) as Record<string, unknown>);
-      expect(result.errors).toBeUndefined();
-      expect(result.valid).toBe(true);
-    }
-    if (route === DISCOVERY.apiCatalog) {
-      // RFC 9264 §4.2: the linkset is the only member of the top-level object.
-      const catalog = JSON.parse(text) as Record<string, unknown>;
-      expect(Object.keys(catalog)).toEqual(['linkset']);
-      expect(Array.isArray(catalog.linkset)).toBe(true);
-    }
-  });
+  it.each(Object.values(DISCOVERY).map((route) => [route.path, route] as const))(
+    'serves %s with 200, its content type and a usable body',
+    async (path, route) => {
+      const res = await get(path);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')?.split(';')[0]).toBe(route.contentType.split(';')[0]);
+      const text = await res.text();
+      expect(text.length).toBeGreaterThan(0);
+      if (route === DISCOVERY.openapi) {
+        const result = await new OpenApiValidator().validate(JSON.parse(text) as Record<string, unknown>);
+        expect(result.errors).toBeUndefined();
+        expect(result.valid).toBe(true);
+      }
+      if (route === DISCOVERY.apiCatalog) {
+        // RFC 9264 §4.2: the linkset is the only member of the top-level object.
+        const catalog = JSON.parse(text) as Record<string, unknown>;
+        expect(Object.keys(catalog)).toEqual(['linkset']);
+        expect(Array.isArray(catalog.linkset)).toBe(true);
+      }
+    },
+  );
 
   it('shows the simulated-data notice on the home page', async () => {
     const res = await get('/');
@@ -192,28 +199,43 @@ describe('npm run demo, through npm', () => {
 
   // npm runs the script through `sh -c`: unless the script `exec`s the program, SIGINT sent to npm
   // reaches npm and the shell but never the demo, which would keep running with its gateway.
-  it('serves the site and stops everything it started when npm gets SIGINT', async () => {
-    viaNpm = await startDemo('npm', ['run', '--silent', 'demo']);
-    expect((await fetch(`${viaNpm.url}/`)).status).toBe(200);
-    started = descendants(viaNpm.child.pid!);
-    expect(started.length).toBeGreaterThanOrEqual(2); // the demo and its gateway (and maybe a shell)
-    viaNpm.child.kill('SIGINT');
-    const npmExited = await Promise.race([viaNpm.exited.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 20_000))]);
-    expect(npmExited, 'npm did not exit after SIGINT: does package.json\'s demo script `exec` the program?').toBe(true);
-    expect(await gone(started)).toEqual([]);
-  }, READY_TIMEOUT_MS + 30_000);
+  it(
+    'serves the site and stops everything it started when npm gets SIGINT',
+    async () => {
+      viaNpm = await startDemo('npm', ['run', '--silent', 'demo']);
+      expect((await fetch(`${viaNpm.url}/`)).status).toBe(200);
+      started = descendants(viaNpm.child.pid!);
+      expect(started.length).toBeGreaterThanOrEqual(2); // the demo and its gateway (and maybe a shell)
+      viaNpm.child.kill('SIGINT');
+      const npmExited = await Promise.race([
+        viaNpm.exited.then(() => true),
+        new Promise<false>((r) => setTimeout(() => r(false), 20_000)),
+      ]);
+      expect(npmExited, "npm did not exit after SIGINT: does package.json's demo script `exec` the program?").toBe(
+        true,
+      );
+      expect(await gone(started)).toEqual([]);
+    },
+    READY_TIMEOUT_MS + 30_000,
+  );
 });
 
 describe('npm run demo, when its gateway dies', () => {
   let broken: RunningDemo | undefined;
   afterAll(() => killAll(broken));
 
-  it('exits non-zero with one clear line instead of running on without a server', async () => {
-    broken = await startDemo(process.execPath, [`${ROOT}.build/demo.mjs`]);
-    const gateway = descendants(broken.child.pid!).find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('gateway.mjs'));
-    expect(gateway).toBeDefined();
-    process.kill(gateway!, 'SIGKILL');
-    expect(await broken.exited).toEqual({ code: 1, signal: null });
-    expect(broken.output()).toMatch(/^demo: the gateway exited unexpectedly \(signal SIGKILL\); stopping the demo$/m);
-  }, READY_TIMEOUT_MS + 30_000);
+  it(
+    'exits non-zero with one clear line instead of running on without a server',
+    async () => {
+      broken = await startDemo(process.execPath, [`${ROOT}.build/demo.mjs`]);
+      const gateway = descendants(broken.child.pid!).find((pid) =>
+        readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('gateway.mjs'),
+      );
+      expect(gateway).toBeDefined();
+      process.kill(gateway!, 'SIGKILL');
+      expect(await broken.exited).toEqual({ code: 1, signal: null });
+      expect(broken.output()).toMatch(/^demo: the gateway exited unexpectedly \(signal SIGKILL\); stopping the demo$/m);
+    },
+    READY_TIMEOUT_MS + 30_000,
+  );
 });

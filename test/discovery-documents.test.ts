@@ -56,8 +56,12 @@ describe('/.well-known/api-catalog', () => {
     expect(root.item.map((t: Json) => t.href).sort()).toEqual([...DATA_URLS].sort());
     for (const url of DATA_URLS) {
       const context = (catalog.linkset as Json[]).find((c) => c.anchor === url)!;
-      expect(context['service-desc']).toContainEqual(expect.objectContaining({ href: `${TEST_SITE_URL}/openapi.json` }));
-      expect(context['service-doc']).toContainEqual(expect.objectContaining({ href: `${TEST_SITE_URL}/developers`, type: 'text/html' }));
+      expect(context['service-desc']).toContainEqual(
+        expect.objectContaining({ href: `${TEST_SITE_URL}/openapi.json` }),
+      );
+      expect(context['service-doc']).toContainEqual(
+        expect.objectContaining({ href: `${TEST_SITE_URL}/developers`, type: 'text/html' }),
+      );
       expect(context['service-meta']).toContainEqual(expect.objectContaining({ href: `${TEST_SITE_URL}/api` }));
     }
   });
@@ -100,7 +104,9 @@ describe('/llms.txt and /llms-full.txt', () => {
 describe('/sitemap.xml and robots.txt', () => {
   it('lists exactly the published HTML pages with absolute <loc>s in the sitemaps.org namespace', async () => {
     const xml = await site.read('sitemap.xml');
-    expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<urlset xmlns="http:\/\/www\.sitemaps\.org\/schemas\/sitemap\/0\.9">/);
+    expect(xml).toMatch(
+      /^<\?xml version="1.0" encoding="UTF-8"\?>\n<urlset xmlns="http:\/\/www\.sitemaps\.org\/schemas\/sitemap\/0\.9">/,
+    );
     const locs = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]!);
     expect(locs).toEqual([
       `${TEST_SITE_URL}/`,
@@ -110,7 +116,8 @@ describe('/sitemap.xml and robots.txt', () => {
       `${TEST_SITE_URL}/skills`,
       `${TEST_SITE_URL}/developers`,
     ]);
-    for (const lastmod of xml.matchAll(/<lastmod>([^<]+)<\/lastmod>/g)) expect(lastmod[1]).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    for (const lastmod of xml.matchAll(/<lastmod>([^<]+)<\/lastmod>/g))
+      expect(lastmod[1]).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(xml).not.toMatch(/\.md<|\/api|draft|unfinished/);
   });
 
@@ -142,7 +149,11 @@ describe('/developers and /developers.md', () => {
     }
     for (const [title, schema] of loadSchemas()) {
       for (const [field, def] of Object.entries(schema.properties as Record<string, { description: string }>)) {
-        expect(md, `${title}.${field}`).toMatch(new RegExp(`\\| \`(\\w+(\\[\\])?\\.)*${field}\` \\|[^\\n]*\\| ${def.description.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\|`));
+        expect(md, `${title}.${field}`).toMatch(
+          new RegExp(
+            `\\| \`(\\w+(\\[\\])?\\.)*${field}\` \\|[^\\n]*\\| ${def.description.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\|`,
+          ),
+        );
       }
     }
     expect(md).toMatch(/"product": "MON-USD"/);
@@ -159,6 +170,11 @@ describe('/developers and /developers.md', () => {
     expect(md).toMatch(/Sunset.*RFC 8594/);
     expect(md).toMatch(/financial advice/);
     expect(md).toContain(`curl -O ${TEST_SITE_URL}/cli.mjs && node cli.mjs --help`);
-    expect(md).toContain(CLI_REFERENCE_MARKDOWN.trim().split('\n').find((l) => l.trim() && !l.startsWith('#'))!.trim());
+    expect(md).toContain(
+      CLI_REFERENCE_MARKDOWN.trim()
+        .split('\n')
+        .find((l) => l.trim() && !l.startsWith('#'))!
+        .trim(),
+    );
   });
 });

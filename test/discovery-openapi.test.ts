@@ -27,10 +27,18 @@ const BINDING_OPERATION_IDS: Record<string, string> = {
 };
 
 /** Follows a local `#/components/...` reference. */
-const deref = (node: Json): Json => (node.$ref ? (node.$ref as string).slice(2).split('/').reduce((n: Json, k) => n[k], doc) : node);
+const deref = (node: Json): Json =>
+  node.$ref
+    ? (node.$ref as string)
+        .slice(2)
+        .split('/')
+        .reduce((n: Json, k) => n[k], doc)
+    : node;
 
 const operations = () =>
-  Object.entries(doc.paths as Json).flatMap(([path, item]) => Object.entries(item as Json).map(([method, op]) => ({ path, method, op: op as Json })));
+  Object.entries(doc.paths as Json).flatMap(([path, item]) =>
+    Object.entries(item as Json).map(([method, op]) => ({ path, method, op: op as Json })),
+  );
 
 describe('/openapi.json', () => {
   it('is a valid OpenAPI 3.1 document according to @seriousme/openapi-schema-validator', async () => {
@@ -72,8 +80,15 @@ describe('/openapi.json', () => {
   });
 
   it('declares each snapshot example once and references it from the alias and the v1 path', () => {
-    for (const [path, name] of [['/api/mon-price', 'MarketDataSnapshot'], ['/api/v1/mon-price', 'MarketDataSnapshot'], ['/api/github-contributions', 'GitHubContributionsSnapshot'], ['/api/v1/github-contributions', 'GitHubContributionsSnapshot']]) {
-      expect(doc.paths[path!].get.responses['200'].content['application/json'].examples.snapshot).toEqual({ $ref: `#/components/examples/${name}` });
+    for (const [path, name] of [
+      ['/api/mon-price', 'MarketDataSnapshot'],
+      ['/api/v1/mon-price', 'MarketDataSnapshot'],
+      ['/api/github-contributions', 'GitHubContributionsSnapshot'],
+      ['/api/v1/github-contributions', 'GitHubContributionsSnapshot'],
+    ]) {
+      expect(doc.paths[path!].get.responses['200'].content['application/json'].examples.snapshot).toEqual({
+        $ref: `#/components/examples/${name}`,
+      });
     }
     expect(Object.keys(doc.components.examples).sort()).toEqual(['GitHubContributionsSnapshot', 'MarketDataSnapshot']);
   });
@@ -81,7 +96,12 @@ describe('/openapi.json', () => {
   it('gives every operation a function-tool input schema: an object with empty properties, empty required, no additional properties', () => {
     expect(doc.info.description).toContain('x-input-schema');
     for (const { op } of operations()) {
-      expect(op['x-input-schema']).toEqual({ type: 'object', properties: {}, required: [], additionalProperties: false });
+      expect(op['x-input-schema']).toEqual({
+        type: 'object',
+        properties: {},
+        required: [],
+        additionalProperties: false,
+      });
     }
   });
 
@@ -94,7 +114,10 @@ describe('/openapi.json', () => {
         const cache = deref(ok.headers['Cache-Control']);
         expect(cache.required).toBe(true);
         if (resource.id === 'market') expect(cache.schema.const).toBe('private, no-store');
-        else expect(new RegExp(cache.schema.pattern).test('public, max-age=0, s-maxage=3600, stale-while-revalidate=300')).toBe(true);
+        else
+          expect(
+            new RegExp(cache.schema.pattern).test('public, max-age=0, s-maxage=3600, stale-while-revalidate=300'),
+          ).toBe(true);
         expect(deref(ok.headers.RateLimit).required).toBe(false);
       }
     }
@@ -118,12 +141,22 @@ describe('/openapi.json', () => {
       const retryAfter = deref(tooMany.headers['Retry-After']);
       expect(retryAfter).toMatchObject({ required: true, schema: { type: 'integer', minimum: 0 } });
       expect(Object.keys(tooMany.headers)).toEqual(expect.arrayContaining(['RateLimit', 'RateLimit-Policy']));
-      expect(tooMany.content[PROBLEM_CONTENT_TYPE].example).toMatchObject({ status: 429, code: 'rate_limit_exceeded', type: `${TEST_SITE_URL}/developers#rate-limit-exceeded` });
+      expect(tooMany.content[PROBLEM_CONTENT_TYPE].example).toMatchObject({
+        status: 429,
+        code: 'rate_limit_exceeded',
+        type: `${TEST_SITE_URL}/developers#rate-limit-exceeded`,
+      });
       const upstream = deref(responses['502']);
       expect(upstream.content[PROBLEM_CONTENT_TYPE].schema).toEqual({ $ref: '#/components/schemas/ProblemDetails' });
-      expect(upstream.content[PROBLEM_CONTENT_TYPE].example).toMatchObject({ status: 502, code: 'upstream_unavailable', type: `${TEST_SITE_URL}/developers#upstream-unavailable` });
+      expect(upstream.content[PROBLEM_CONTENT_TYPE].example).toMatchObject({
+        status: 502,
+        code: 'upstream_unavailable',
+        type: `${TEST_SITE_URL}/developers#upstream-unavailable`,
+      });
     }
-    expect(deref(doc.paths['/api/mon-price'].get.responses['502']).content[PROBLEM_CONTENT_TYPE].example.error).toMatch(/market data is unavailable/i);
+    expect(deref(doc.paths['/api/mon-price'].get.responses['502']).content[PROBLEM_CONTENT_TYPE].example.error).toMatch(
+      /market data is unavailable/i,
+    );
   });
 
   it('takes components.schemas from schemas/ unchanged except $id/$schema dropped and file $refs rewritten', () => {
@@ -131,13 +164,18 @@ describe('/openapi.json', () => {
     expect(Object.keys(doc.components.schemas).sort()).toEqual([...files.keys()].sort());
     for (const [title, schema] of files) {
       const expected = JSON.parse(
-        JSON.stringify(schema).replace(/"\$ref":"([A-Za-z]+)\.schema\.json"/g, (_m, name: string) => `"$ref":"#/components/schemas/${name}"`),
+        JSON.stringify(schema).replace(
+          /"\$ref":"([A-Za-z]+)\.schema\.json"/g,
+          (_m, name: string) => `"$ref":"#/components/schemas/${name}"`,
+        ),
       ) as Json;
       delete expected.$id;
       delete expected.$schema;
       expect(doc.components.schemas[title]).toEqual(expected);
     }
-    expect(doc.components.schemas.MarketData.properties.points.items).toEqual({ $ref: '#/components/schemas/MarketPoint' });
+    expect(doc.components.schemas.MarketData.properties.points.items).toEqual({
+      $ref: '#/components/schemas/MarketPoint',
+    });
     expect(JSON.stringify(doc)).not.toMatch(/\.schema\.json/);
   });
 });

@@ -6,7 +6,15 @@ import { METHODS } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstreams, type FakeUpstreams } from './fakes/upstreams.ts';
-import { get, makeDist, rawExchange, SECRET, startTestGateway, type DistFixture, type TestGateway } from './helpers/gateway.ts';
+import {
+  get,
+  makeDist,
+  rawExchange,
+  SECRET,
+  startTestGateway,
+  type DistFixture,
+  type TestGateway,
+} from './helpers/gateway.ts';
 
 let fake: FakeUpstreams;
 let fixture: DistFixture;
@@ -93,11 +101,22 @@ describe('paths', () => {
   });
 
   it('absolute-form targets are served by their path, whatever authority they name (RFC 9112 §3.2.2)', async () => {
-    const served = await rawExchange(gw.url, `GET http://evil.example/api?x=1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    const served = await rawExchange(
+      gw.url,
+      `GET http://evil.example/api?x=1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+    );
     expect(statusOf(served)).toBe(200);
     expect(served).toContain('"authentication":"none"');
-    expect(statusOf(await rawExchange(gw.url, `GET HTTPS://localhost HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`))).toBe(200);
-    for (const target of ['http://evil.example/secret.txt', 'http://localhost/.env', 'http://x/%2e%2e/secret.txt', 'file:///etc/passwd', 'secret.txt']) {
+    expect(
+      statusOf(await rawExchange(gw.url, `GET HTTPS://localhost HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)),
+    ).toBe(200);
+    for (const target of [
+      'http://evil.example/secret.txt',
+      'http://localhost/.env',
+      'http://x/%2e%2e/secret.txt',
+      'file:///etc/passwd',
+      'secret.txt',
+    ]) {
       const response = await rawExchange(gw.url, `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
       expect(statusOf(response), target).toBeGreaterThanOrEqual(400);
       expectNoLeak(response);
@@ -128,9 +147,17 @@ describe('paths', () => {
   });
 
   it('garbage that is not HTTP gets a bare 400 and the connection is closed', async () => {
-    for (const bytes of ['hello\r\n\r\n', 'GET\r\n\r\n', 'GET / HTTP/9.9\r\n\r\n', Buffer.from([0x16, 0x03, 0x01, 0x00, 0xff, 0x01]), 'GET / HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n']) {
+    for (const bytes of [
+      'hello\r\n\r\n',
+      'GET\r\n\r\n',
+      'GET / HTTP/9.9\r\n\r\n',
+      Buffer.from([0x16, 0x03, 0x01, 0x00, 0xff, 0x01]),
+      'GET / HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n',
+    ]) {
       // The whole exchange: the status line, the close, an empty body, and nothing of Node's parser error.
-      expect(await rawExchange(gw.url, bytes), String(bytes)).toBe('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      expect(await rawExchange(gw.url, bytes), String(bytes)).toBe(
+        'HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n',
+      );
     }
     await expectStillServing();
   });
@@ -141,7 +168,11 @@ describe('methods', () => {
   it('every method node knows gets a definite answer on every kind of path, never a 5xx', async () => {
     for (const method of METHODS) {
       for (const path of targets) {
-        const response = await rawExchange(gw.url, `${method} ${method === 'CONNECT' ? 'example.org:443' : path} HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`, 200);
+        const response = await rawExchange(
+          gw.url,
+          `${method} ${method === 'CONNECT' ? 'example.org:443' : path} HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`,
+          200,
+        );
         const status = statusOf(response);
         if (method === 'GET' || method === 'HEAD') expect([200, 404]).toContain(status);
         else if (method === 'CONNECT') expect(status).toBe(405);
@@ -156,7 +187,10 @@ describe('methods', () => {
 
   it('unknown method tokens get 400 or 405, not a crash', async () => {
     for (const method of ['FOO', 'get', 'G\u00c9T', 'BREW']) {
-      const response = await rawExchange(gw.url, `${method} /api/v1/mon-price HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      const response = await rawExchange(
+        gw.url,
+        `${method} /api/v1/mon-price HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+      );
       expect([400, 405]).toContain(statusOf(response));
     }
     await expectStillServing();
@@ -185,14 +219,22 @@ describe('bodies on GET', () => {
   });
 
   it('request smuggling shapes (Content-Length with Transfer-Encoding) are refused', async () => {
-    const response = await rawExchange(gw.url, `GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /.env HTTP/1.1\r\nHost: x\r\n\r\n`);
+    const response = await rawExchange(
+      gw.url,
+      `GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /.env HTTP/1.1\r\nHost: x\r\n\r\n`,
+    );
     expect(statusOf(response)).toBe(400);
     expectNoLeak(response);
   });
 
   it('a Transfer-Encoding that does not end in chunked gets 400 and a close, so the next request is not read as its body', async () => {
     for (const coding of ['xchunked', 'gzip', 'chunked, gzip']) {
-      const response = await rawExchange(gw.url, `GET /api HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: ${coding}\r\n\r\nGET /.env HTTP/1.1\r\nHost: x\r\n\r\n`, 500, 5000);
+      const response = await rawExchange(
+        gw.url,
+        `GET /api HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: ${coding}\r\n\r\nGET /.env HTTP/1.1\r\nHost: x\r\n\r\n`,
+        500,
+        5000,
+      );
       const statuses = [...response.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => Number(m[1]));
       expect(statuses, coding).toEqual([400]);
       expect(response, coding).toMatch(/\r\nConnection: close\r\n/i);
@@ -226,7 +268,9 @@ describe('load', () => {
               const socket = connect(Number(url.port), url.hostname);
               let data = '';
               socket.setTimeout(20_000, () => socket.destroy());
-              socket.on('connect', () => socket.write(`GET ${paths[i % paths.length]} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`));
+              socket.on('connect', () =>
+                socket.write(`GET ${paths[i % paths.length]} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`),
+              );
               socket.on('data', (d: Buffer) => (data += d.toString('latin1')));
               socket.on('close', () => resolve({ status: statusOf(data), i }));
               socket.on('error', () => undefined);
@@ -245,7 +289,9 @@ describe('load', () => {
 
   it('idle connections that never send a request do not stop others being served', async () => {
     const url = new URL(gw.url);
-    const idle = Array.from({ length: 500 }, () => connect(Number(url.port), url.hostname).on('error', () => undefined));
+    const idle = Array.from({ length: 500 }, () =>
+      connect(Number(url.port), url.hostname).on('error', () => undefined),
+    );
     try {
       await expectStillServing();
       expect((await get(gw.url, '/api/v1/mon-price')).status).toBe(200);
@@ -258,16 +304,22 @@ describe('load', () => {
 describe('slow clients', () => {
   it('a connection that never finishes its headers is closed by the gateway', async () => {
     // The same limits as in production, with the timeouts shortened so the test stays quick.
-    const strict = await startTestGateway(fake.url, fixture.dist, {}, { limits: { headersTimeout: 1_500, requestTimeout: 3_000, connectionsCheckingInterval: 250 } });
+    const strict = await startTestGateway(
+      fake.url,
+      fixture.dist,
+      {},
+      { limits: { headersTimeout: 1_500, requestTimeout: 3_000, connectionsCheckingInterval: 250 } },
+    );
     const url = new URL(strict.url);
     const silent = connect(Number(url.port), url.hostname);
     const dripping = connect(Number(url.port), url.hostname);
-    const closed = (s: ReturnType<typeof connect>) => new Promise<string>((resolve) => {
-      let data = '';
-      s.on('data', (d: Buffer) => (data += d.toString('latin1')));
-      s.on('close', () => resolve(data));
-      s.on('error', () => undefined);
-    });
+    const closed = (s: ReturnType<typeof connect>) =>
+      new Promise<string>((resolve) => {
+        let data = '';
+        s.on('data', (d: Buffer) => (data += d.toString('latin1')));
+        s.on('close', () => resolve(data));
+        s.on('error', () => undefined);
+      });
     dripping.on('connect', () => dripping.write('GET / HTTP/1.1\r\n'));
     const drip = setInterval(() => dripping.writable && dripping.write('X'), 500);
     try {

@@ -35,7 +35,7 @@ describe('a real build served by the gateway', () => {
     }
   });
 
-  it('answers the four data paths live, one calendar fetch for all of them, never from the build\'s snapshot files', async () => {
+  it("answers the four data paths live, one calendar fetch for all of them, never from the build's snapshot files", async () => {
     const before = fake.calls.html + fake.calls.graphql;
     for (const path of DATA_PATHS.keys()) expect((await get(gw.url, path)).status, path).toBe(200);
     expect(fake.calls.html + fake.calls.graphql - before).toBe(1);
@@ -63,7 +63,12 @@ describe('a real build served by the gateway', () => {
   });
 
   it('serves no dot-file other than under /.well-known/, and no host configuration', async () => {
-    const hidden = files.filter((f) => (f.startsWith('.') && !f.startsWith('.well-known/')) || /(^|\/)\.[^/]*$/.test(f.replace(/^\.well-known\//, '')) || ['serve.json', '_headers', '_redirects'].includes(f));
+    const hidden = files.filter(
+      (f) =>
+        (f.startsWith('.') && !f.startsWith('.well-known/')) ||
+        /(^|\/)\.[^/]*$/.test(f.replace(/^\.well-known\//, '')) ||
+        ['serve.json', '_headers', '_redirects'].includes(f),
+    );
     for (const file of hidden) expect((await get(gw.url, `/${file}`)).status, file).toBe(404);
   });
 });

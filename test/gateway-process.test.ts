@@ -25,14 +25,21 @@ beforeEach(() => {
   fake.resetCalls();
 });
 
-const env = (extra: Record<string, string> = {}) => ({ ...upstreamEnv(fake.url), DIST_DIR: fixture.dist, UPSTREAM_TIMEOUT_MS: '3000', ...extra });
+const env = (extra: Record<string, string> = {}) => ({
+  ...upstreamEnv(fake.url),
+  DIST_DIR: fixture.dist,
+  UPSTREAM_TIMEOUT_MS: '3000',
+  ...extra,
+});
 
 describe('the gateway program', () => {
   it('prints one `listening on` line with the actual port, then one JSON access-log line per request', async () => {
     const gw = await spawnGateway(env());
     expect(gw.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(Number(new URL(gw.url).port)).toBeGreaterThan(0);
-    await get(gw.url, '/api/v1/github-contributions?token=hunter2&x=1', { headers: { 'x-forwarded-for': '203.0.113.50, 198.51.100.60', authorization: 'bearer sekrit' } });
+    await get(gw.url, '/api/v1/github-contributions?token=hunter2&x=1', {
+      headers: { 'x-forwarded-for': '203.0.113.50, 198.51.100.60', authorization: 'bearer sekrit' },
+    });
     await get(gw.url, '/developers', { method: 'HEAD' });
     await get(gw.url, '/api/nope');
     expect(await gw.stop('SIGTERM')).toBe(0);
@@ -73,13 +80,22 @@ describe('the gateway program', () => {
     gw.child.stdout.pause(); // the pipe buffer (64 KiB) fills after a few hundred log lines
     const statuses: number[] = [];
     for (let round = 0; round < 60; round++) {
-      const batch = await Promise.all(Array.from({ length: 50 }, () => fetch(`${gw.url}/developers?padding=${'x'.repeat(200)}`).then((r) => r.status)));
+      const batch = await Promise.all(
+        Array.from({ length: 50 }, () =>
+          fetch(`${gw.url}/developers?padding=${'x'.repeat(200)}`).then((r) => r.status),
+        ),
+      );
       statuses.push(...batch);
     }
     expect(statuses.filter((s) => s === 200)).toHaveLength(3000);
     gw.child.stdout.resume();
     expect(await gw.stop()).toBe(0);
-    expect(gw.stdout().split('\n').filter((l) => l.startsWith('{"time"')).length).toBeGreaterThan(0);
+    expect(
+      gw
+        .stdout()
+        .split('\n')
+        .filter((l) => l.startsWith('{"time"')).length,
+    ).toBeGreaterThan(0);
   });
 
   it('writes upstream failures to stderr as one line each, without a stack', async () => {
@@ -140,7 +156,8 @@ describe('a fresh clone: dist/ missing', () => {
       expect(gw.stderr()).toMatch(/fresh-dist is missing; building it first/);
       expect(await readdir(dist)).toContain('index.html');
       const calls = fake.calls.html;
-      for (const path of ['/api/github-contributions', '/api/v1/github-contributions']) expect((await get(gw.url, path)).status).toBe(200);
+      for (const path of ['/api/github-contributions', '/api/v1/github-contributions'])
+        expect((await get(gw.url, path)).status).toBe(200);
       expect(fake.calls.html).toBe(calls + 1);
       expect((await get(gw.url, '/api/v1/mon-price')).status).toBe(200);
       expect(await gw.stop()).toBe(0);
@@ -166,15 +183,21 @@ describe('a fresh clone: dist/ missing', () => {
 });
 
 describe('dist/ built with other site settings', () => {
-  const buildInto = (dist: string, extra: Record<string, string>) => runProgram('build', ['--out', dist], { ...env(), ...extra });
-  const serversOf = async (url: string) => ((JSON.parse((await get(url, '/openapi.json')).text) as { servers: Array<{ url: string }> }).servers.map((s) => s.url));
+  const buildInto = (dist: string, extra: Record<string, string>) =>
+    runProgram('build', ['--out', dist], { ...env(), ...extra });
+  const serversOf = async (url: string) =>
+    (JSON.parse((await get(url, '/openapi.json')).text) as { servers: Array<{ url: string }> }).servers.map(
+      (s) => s.url,
+    );
 
-  it('is built again for the gateway\'s SITE_URL, so its documents and its problems name one site', async () => {
+  it("is built again for the gateway's SITE_URL, so its documents and its problems name one site", async () => {
     const dist = join(fixture.base, 'other-site-dist');
     try {
       expect((await buildInto(dist, { SITE_URL: 'http://first.test' })).code).toBe(0);
       const gw = await spawnGateway(env({ DIST_DIR: dist, SITE_URL: 'http://second.test' }), 60_000);
-      expect(gw.stderr()).toContain('was built with other settings than SITE_URL=http://second.test; building it first');
+      expect(gw.stderr()).toContain(
+        'was built with other settings than SITE_URL=http://second.test; building it first',
+      );
       expect(await serversOf(gw.url)).toEqual(['http://second.test']);
       expect(JSON.parse((await get(gw.url, '/api/nope')).text).type).toMatch(/^http:\/\/second\.test\/developers#/);
       expect(await gw.stop()).toBe(0);

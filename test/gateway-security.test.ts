@@ -27,7 +27,7 @@ describe('links in dist/', () => {
       'ok.txt': 'plain file\n',
       '.env': `TOKEN=${SECRET}`,
       '.git/config': SECRET,
-      '_headers': `/* X-Secret: ${SECRET}`,
+      _headers: `/* X-Secret: ${SECRET}`,
       'assets/site.css': 'body{}',
       'loop-a/page.txt': 'page in a\n',
       'loop-b/page.txt': 'page in b\n',
@@ -84,7 +84,10 @@ describe('links in dist/', () => {
 
 describe('quota keys', () => {
   const request = (remoteAddress: string, forwardedFor?: string) =>
-    ({ socket: { remoteAddress }, headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor } }) as unknown as IncomingMessage;
+    ({
+      socket: { remoteAddress },
+      headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor },
+    }) as unknown as IncomingMessage;
 
   it.each([
     ['2001:db8::1', '2001:db8:0:0::/64'],
@@ -125,11 +128,13 @@ describe('error lines', () => {
     expect(line).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
   });
 
-  it('drop the invisible bidi characters, in the gateway\'s lines and in upstream reasons alike', () => {
+  it("drop the invisible bidi characters, in the gateway's lines and in upstream reasons alike", () => {
     // RIGHT-TO-LEFT OVERRIDE would show "github-html: 404 for resu\u202Eexe.txt" reversed in a terminal.
     const quoted = 'github-html: 404 for resu\u202Eexe.txt\u202C by \u2066octo\u200Bcat\u2069';
     expect(oneLine(quoted)).toBe('github-html: 404 for resuexe.txt by octocat');
     expect(printable(quoted)).toBe('github-html: 404 for resuexe.txt by octocat');
-    expect(new UpstreamError('github-html', quoted.slice('github-html: '.length)).message).toBe('github-html: 404 for resuexe.txt by octocat');
+    expect(new UpstreamError('github-html', quoted.slice('github-html: '.length)).message).toBe(
+      'github-html: 404 for resuexe.txt by octocat',
+    );
   });
 });

@@ -27,10 +27,25 @@ describe('decodePath', () => {
     ['/.well-known/api-catalog', '/.well-known/api-catalog'],
   ])('%s → %s', (raw, decoded) => expect(decodePath(raw)).toBe(decoded));
 
-  it.each(['/%2e%2e/x', '/a/%2E%2E', '/.%2e/x', '/%2e/x', '/a%2fb', '/a%2Fb', '/a%5cb', '/a\\b', '/%00', '/a%0d%0ab', '/%', '/%zz', '/%c0%ae', '/%ff', 'x', '', `/${'a'.repeat(3000)}`])(
-    '%s is refused',
-    (raw) => expect(decodePath(raw)).toBeNull(),
-  );
+  it.each([
+    '/%2e%2e/x',
+    '/a/%2E%2E',
+    '/.%2e/x',
+    '/%2e/x',
+    '/a%2fb',
+    '/a%2Fb',
+    '/a%5cb',
+    '/a\\b',
+    '/%00',
+    '/a%0d%0ab',
+    '/%',
+    '/%zz',
+    '/%c0%ae',
+    '/%ff',
+    'x',
+    '',
+    `/${'a'.repeat(3000)}`,
+  ])('%s is refused', (raw) => expect(decodePath(raw)).toBeNull());
 
   it('strips the query', () => {
     expect(rawPath('/api/mon-price?x=1&y=%2e')).toBe('/api/mon-price');
@@ -103,7 +118,14 @@ describe('the quota decision', () => {
     const results = [];
     for (let i = 0; i < 4; i++) results.push(await quota.check('198.51.100.1'));
     expect(results.map((r) => r.outcome)).toEqual(['allowed', 'allowed', 'limited', 'limited']);
-    expect(results[3]!.headers).toEqual(['RateLimit-Policy', '"public-api";q=2;w=60', 'RateLimit', '"public-api";r=0;t=43', 'Retry-After', '43']);
+    expect(results[3]!.headers).toEqual([
+      'RateLimit-Policy',
+      '"public-api";q=2;w=60',
+      'RateLimit',
+      '"public-api";r=0;t=43',
+      'Retry-After',
+      '43',
+    ]);
     expect((await quota.check('198.51.100.2')).outcome).toBe('allowed');
     expect((await quota.check(null)).outcome).toBe('unidentified');
   });
@@ -118,7 +140,13 @@ describe('the quota decision', () => {
       }),
       store(() => new Promise<number>(() => {})), // never answers
     ]) {
-      const quota = createQuota({ quota: 5, windowSeconds: 60, store: s, now: () => at, onUnavailable: (r) => reasons.push(r) });
+      const quota = createQuota({
+        quota: 5,
+        windowSeconds: 60,
+        store: s,
+        now: () => at,
+        onUnavailable: (r) => reasons.push(r),
+      });
       expect(await quota.check('198.51.100.1')).toEqual({ outcome: 'unavailable', headers: undefined });
     }
     expect(reasons).toEqual(['connection refused', 'not connected', 'no answer within 50 ms']);
@@ -233,14 +261,21 @@ describe('the contribution cache', () => {
     const { sources, state } = countingSource();
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    const slow = { ...sources, contributions: { ...sources.contributions, days: async (nowMs: number) => (await gate, sources.contributions.days(nowMs)) } };
+    const slow = {
+      ...sources,
+      contributions: {
+        ...sources.contributions,
+        days: async (nowMs: number) => (await gate, sources.contributions.days(nowMs)),
+      },
+    };
     const route = contributionsRoute(slow, config, validator, () => t);
     const before = route.current() as Promise<{ rep: { identity: { body: Buffer } } }>;
     t = Date.parse('2026-06-02T04:00:00.200Z'); // 00:00:00.2, the next day
     const after = route.current() as Promise<{ rep: { identity: { body: Buffer } } }>;
     expect(after).not.toBe(before);
     release();
-    const endDate = async (p: typeof before) => (JSON.parse((await p).rep.identity.body.toString()) as { endDate: string }).endDate;
+    const endDate = async (p: typeof before) =>
+      (JSON.parse((await p).rep.identity.body.toString()) as { endDate: string }).endDate;
     expect(await endDate(before)).toBe('2026-06-01');
     expect(await endDate(after)).toBe('2026-06-02');
     expect(state.calls).toBe(2);
@@ -266,7 +301,10 @@ describe('error lines', () => {
   it('prints each kind of line at most once a second and counts the ones held back', () => {
     let t = 0;
     const out: string[] = [];
-    const line = throttledLines((l) => out.push(l), () => t);
+    const line = throttledLines(
+      (l) => out.push(l),
+      () => t,
+    );
     line('market: GET /candles?start=1 timed out');
     line('contributions: down');
     line('market: GET /candles?start=2 timed out');

@@ -8,7 +8,15 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createValidator } from '../core/schemas.ts';
 import { calendarWindow } from '../core/toronto-calendar.ts';
 import { startFakeUpstreams, type FakeUpstreams, type GithubMode, type MarketMode } from './fakes/upstreams.ts';
-import { get, makeDist, SECRET, startTestGateway, type DistFixture, type RawResponse, type TestGateway } from './helpers/gateway.ts';
+import {
+  get,
+  makeDist,
+  SECRET,
+  startTestGateway,
+  type DistFixture,
+  type RawResponse,
+  type TestGateway,
+} from './helpers/gateway.ts';
 
 const validator = createValidator();
 const MARKET = ['/api/v1/mon-price', '/api/mon-price'];
@@ -57,35 +65,52 @@ function expectProblem(r: RawResponse, status: number, code: string, fragment: s
 }
 
 describe('data routes: SPEC endpoint and header tables', () => {
-  it.each(MARKET)('GET %s answers MarketData, application/json, private no-store, CORS, no quota headers', async (path) => {
-    const r = await get(gw.url, path);
-    expect(r.status).toBe(200);
-    expect(r.headers['content-type']).toBe('application/json');
-    expect(r.headers['cache-control']).toBe('private, no-store');
-    expect(r.headers['access-control-allow-origin']).toBe('*');
-    expect(r.headers['content-length']).toBe(String(r.body.length));
-    for (const h of ['ratelimit', 'ratelimit-policy', 'deprecation', 'sunset', 'location']) expect(r.headers[h]).toBeUndefined();
-    const body = json(r);
-    validator.validate('MarketData', body);
-    expect(body).toMatchObject({ product: 'MON-USD', currency: 'USD', source: 'Coinbase Exchange', windowSeconds: 604800 });
-  });
+  it.each(MARKET)(
+    'GET %s answers MarketData, application/json, private no-store, CORS, no quota headers',
+    async (path) => {
+      const r = await get(gw.url, path);
+      expect(r.status).toBe(200);
+      expect(r.headers['content-type']).toBe('application/json');
+      expect(r.headers['cache-control']).toBe('private, no-store');
+      expect(r.headers['access-control-allow-origin']).toBe('*');
+      expect(r.headers['content-length']).toBe(String(r.body.length));
+      for (const h of ['ratelimit', 'ratelimit-policy', 'deprecation', 'sunset', 'location'])
+        expect(r.headers[h]).toBeUndefined();
+      const body = json(r);
+      validator.validate('MarketData', body);
+      expect(body).toMatchObject({
+        product: 'MON-USD',
+        currency: 'USD',
+        source: 'Coinbase Exchange',
+        windowSeconds: 604800,
+      });
+    },
+  );
 
-  it.each(CONTRIBUTIONS)('GET %s answers GitHubContributions with the s-maxage to the next Toronto midnight', async (path) => {
-    const r = await get(gw.url, path);
-    expect(r.status).toBe(200);
-    expect(r.headers['content-type']).toBe('application/json');
-    expect(r.headers['access-control-allow-origin']).toBe('*');
-    const cc = parseDictionary(r.headers['cache-control']!);
-    expect(cc.has('public')).toBe(true);
-    expect(cc.get('max-age')?.[0]).toBe(0);
-    expect(cc.get('s-maxage')?.[0]).toBe(60); // 23:59:00 → midnight
-    expect(cc.get('stale-while-revalidate')?.[0]).toBe(300);
-    for (const h of ['ratelimit', 'ratelimit-policy', 'deprecation', 'sunset']) expect(r.headers[h]).toBeUndefined();
-    const body = json(r);
-    validator.validate('GitHubContributions', body);
-    expect(body).toMatchObject({ username: 'octocat', endDate: '2026-11-22', startDate: '2025-11-23', timeZone: 'America/Toronto' });
-    expect(body.nextRefreshAt).toBe('2026-11-23T00:00:00.000-05:00');
-  });
+  it.each(CONTRIBUTIONS)(
+    'GET %s answers GitHubContributions with the s-maxage to the next Toronto midnight',
+    async (path) => {
+      const r = await get(gw.url, path);
+      expect(r.status).toBe(200);
+      expect(r.headers['content-type']).toBe('application/json');
+      expect(r.headers['access-control-allow-origin']).toBe('*');
+      const cc = parseDictionary(r.headers['cache-control']!);
+      expect(cc.has('public')).toBe(true);
+      expect(cc.get('max-age')?.[0]).toBe(0);
+      expect(cc.get('s-maxage')?.[0]).toBe(60); // 23:59:00 → midnight
+      expect(cc.get('stale-while-revalidate')?.[0]).toBe(300);
+      for (const h of ['ratelimit', 'ratelimit-policy', 'deprecation', 'sunset']) expect(r.headers[h]).toBeUndefined();
+      const body = json(r);
+      validator.validate('GitHubContributions', body);
+      expect(body).toMatchObject({
+        username: 'octocat',
+        endDate: '2026-11-22',
+        startDate: '2025-11-23',
+        timeZone: 'America/Toronto',
+      });
+      expect(body.nextRefreshAt).toBe('2026-11-23T00:00:00.000-05:00');
+    },
+  );
 
   it.each(DATA)('HEAD %s sends the GET headers, Content-Length included, and no body', async (path) => {
     const g = await get(gw.url, path);
@@ -93,7 +118,8 @@ describe('data routes: SPEC endpoint and header tables', () => {
     expect(h.status).toBe(200);
     expect(h.body.length).toBe(0);
     expect(h.headers['content-length']).toBe(String(g.body.length));
-    for (const name of ['content-type', 'cache-control', 'access-control-allow-origin', 'etag']) expect(h.headers[name]).toBe(g.headers[name]);
+    for (const name of ['content-type', 'cache-control', 'access-control-allow-origin', 'etag'])
+      expect(h.headers[name]).toBe(g.headers[name]);
   });
 
   it('alias and v1 answer identical bytes and headers, with no redirect', async () => {
@@ -192,7 +218,9 @@ describe('the contribution snapshot in dist/', () => {
   // The gateway answers what the upstream says now: a snapshot from an earlier build, even today's,
   // is neither a substitute for the first fetch nor for a 502.
   it("is not served in place of the upstream, even when it is today's: the first request fetches", async () => {
-    const snapshot = Buffer.from(JSON.stringify({ ...json(await get(gw.url, CONTRIBUTIONS[0]!)), totalContributions: 999_999 }));
+    const snapshot = Buffer.from(
+      JSON.stringify({ ...json(await get(gw.url, CONTRIBUTIONS[0]!)), totalContributions: 999_999 }),
+    );
     const own = await makeDist({ 'api/v1/github-contributions': snapshot, 'api/github-contributions': snapshot });
     fake.resetCalls();
     const gateway = await startTestGateway(fake.url, own.dist, {}, { now });
@@ -213,7 +241,8 @@ describe('the contribution snapshot in dist/', () => {
     fake.github.mode = 'missing-day';
     const gateway = await startTestGateway(fake.url, own.dist, {}, { now });
     try {
-      for (const path of CONTRIBUTIONS) expectProblem(await get(gateway.url, path), 502, 'upstream_unavailable', 'upstream-unavailable');
+      for (const path of CONTRIBUTIONS)
+        expectProblem(await get(gateway.url, path), 502, 'upstream_unavailable', 'upstream-unavailable');
     } finally {
       fake.github.mode = 'ok';
       await gateway.close();
@@ -223,7 +252,18 @@ describe('the contribution snapshot in dist/', () => {
 });
 
 describe('upstream failures: the 502 problem, never a stale or invented 200', () => {
-  const marketModes: MarketMode[] = ['down', 'slow', 'garbage', 'not-json', 'rate-limited', 'server-error', 'not-found', 'bad-price', 'bad-time', 'no-candles'];
+  const marketModes: MarketMode[] = [
+    'down',
+    'slow',
+    'garbage',
+    'not-json',
+    'rate-limited',
+    'server-error',
+    'not-found',
+    'bad-price',
+    'bad-time',
+    'no-candles',
+  ];
   it.each(marketModes)('market upstream %s → 502 upstream_unavailable with the market error text', async (mode) => {
     fake.market.mode = mode;
     for (const path of MARKET) {
@@ -249,7 +289,16 @@ describe('upstream failures: the 502 problem, never a stale or invented 200', ()
     expectProblem(await get(gw.url, MARKET[1]!), 502, 'upstream_unavailable', 'upstream-unavailable');
   });
 
-  const githubModes: GithubMode[] = ['down', 'slow', 'garbage', 'rate-limited', 'server-error', 'markup-drift', 'missing-day', 'unknown-account'];
+  const githubModes: GithubMode[] = [
+    'down',
+    'slow',
+    'garbage',
+    'rate-limited',
+    'server-error',
+    'markup-drift',
+    'missing-day',
+    'unknown-account',
+  ];
   it.each(githubModes)('public calendar %s → 502 upstream_unavailable, retried by the next request', async (mode) => {
     fake.github.mode = mode;
     // The failure is not cached: every later request fetches again (the client may retry a few times
@@ -271,15 +320,18 @@ describe('upstream failures: the 502 problem, never a stale or invented 200', ()
     expect((await get(gw.url, CONTRIBUTIONS[0]!)).status).toBe(200);
   });
 
-  it.each(['bad-token', 'unknown-account', 'rate-limited', 'markup-drift', 'missing-day'] as GithubMode[])('GraphQL %s → 502', async (mode) => {
-    const withToken = await startTestGateway(fake.url, fixture.dist, { GITHUB_TOKEN: 'test-token' }, { now });
-    try {
-      fake.github.mode = mode;
-      expectProblem(await get(withToken.url, CONTRIBUTIONS[0]!), 502, 'upstream_unavailable', 'upstream-unavailable');
-    } finally {
-      await withToken.close();
-    }
-  });
+  it.each(['bad-token', 'unknown-account', 'rate-limited', 'markup-drift', 'missing-day'] as GithubMode[])(
+    'GraphQL %s → 502',
+    async (mode) => {
+      const withToken = await startTestGateway(fake.url, fixture.dist, { GITHUB_TOKEN: 'test-token' }, { now });
+      try {
+        fake.github.mode = mode;
+        expectProblem(await get(withToken.url, CONTRIBUTIONS[0]!), 502, 'upstream_unavailable', 'upstream-unavailable');
+      } finally {
+        await withToken.close();
+      }
+    },
+  );
 
   it('after the Toronto midnight a failing refresh gives the 502, not yesterday’s calendar', async () => {
     expect((await get(gw.url, CONTRIBUTIONS[0]!)).status).toBe(200);
@@ -297,17 +349,26 @@ describe('upstream failures: the 502 problem, never a stale or invented 200', ()
 });
 
 describe('problems and methods on the API', () => {
-  it.each(['/api/nope', '/api/v2/mon-price', '/api/v1', '/api/mon-price/', '/api/V1/mon-price', '/api/', '/api/v1/mon-price.json'])(
-    'unknown %s → 404 api_route_not_found',
-    async (path) => {
-      const body = expectProblem(await get(gw.url, path), 404, 'api_route_not_found', 'api-route-not-found');
-      expect(body.title).toBe('API route not found');
-    },
-  );
+  it.each([
+    '/api/nope',
+    '/api/v2/mon-price',
+    '/api/v1',
+    '/api/mon-price/',
+    '/api/V1/mon-price',
+    '/api/',
+    '/api/v1/mon-price.json',
+  ])('unknown %s → 404 api_route_not_found', async (path) => {
+    const body = expectProblem(await get(gw.url, path), 404, 'api_route_not_found', 'api-route-not-found');
+    expect(body.title).toBe('API route not found');
+  });
 
   it.each(DATA)('write and other methods on %s → 405 method_not_allowed with Allow: GET, HEAD', async (path) => {
     for (const method of ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE', 'PROPFIND', 'LINK']) {
-      const r = await get(gw.url, path, { method, body: method === 'TRACE' ? undefined : '{}', headers: method === 'TRACE' ? {} : { 'content-type': 'application/json' } });
+      const r = await get(gw.url, path, {
+        method,
+        body: method === 'TRACE' ? undefined : '{}',
+        headers: method === 'TRACE' ? {} : { 'content-type': 'application/json' },
+      });
       const body = expectProblem(r, 405, 'method_not_allowed', 'method-not-allowed');
       expect(body.title).toBe('Method not allowed');
       expect(body.resolution).toMatch(/GET/);
@@ -317,7 +378,10 @@ describe('problems and methods on the API', () => {
   });
 
   it('a CORS preflight on a data route is answered so that browsers may GET it', async () => {
-    const r = await get(gw.url, MARKET[0]!, { method: 'OPTIONS', headers: { origin: 'https://elsewhere.example', 'access-control-request-method': 'GET' } });
+    const r = await get(gw.url, MARKET[0]!, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://elsewhere.example', 'access-control-request-method': 'GET' },
+    });
     expect(r.status).toBe(204);
     expect(r.headers['access-control-allow-origin']).toBe('*');
     expect(r.headers['access-control-allow-methods']).toBe('GET, HEAD');
@@ -343,7 +407,11 @@ describe('the static site from dist/', () => {
     ['/writings/first-post.md', 'text/markdown; charset=utf-8', /# First post/],
     ['/api', 'application/json', /"authentication":"none"/],
     ['/openapi.json', 'application/json', /"openapi":"3.1.0"/],
-    ['/.well-known/api-catalog', 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"', /linkset/],
+    [
+      '/.well-known/api-catalog',
+      'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"',
+      /linkset/,
+    ],
     ['/llms.txt', 'text/plain; charset=utf-8', /# Site/],
     ['/llms-full.txt', 'text/plain; charset=utf-8', /# Site/],
     ['/sitemap.xml', 'application/xml; charset=utf-8', /urlset/],
@@ -372,7 +440,9 @@ describe('the static site from dist/', () => {
     const head = await get(gw.url, '/.well-known/api-catalog', { method: 'HEAD' });
     expect(head.headers.link).toBe('</.well-known/api-catalog>; rel="api-catalog"');
     // the publisher's home page too, as on static hosts
-    expect((await get(gw.url, '/', { method: 'HEAD' })).headers.link).toBe('</.well-known/api-catalog>; rel="api-catalog"');
+    expect((await get(gw.url, '/', { method: 'HEAD' })).headers.link).toBe(
+      '</.well-known/api-catalog>; rel="api-catalog"',
+    );
   });
 
   it('text is sent compressed when accepted (brotli preferred), with Vary and a per-coding ETag', async () => {
@@ -389,7 +459,9 @@ describe('the static site from dist/', () => {
     for (const r of [plain, br, gz]) expect(r.headers.vary).toBe('Accept-Encoding');
     expect(new Set([plain.headers.etag, br.headers.etag, gz.headers.etag]).size).toBe(3);
     // images are not recompressed
-    expect((await get(gw.url, '/logo.png', { headers: { 'accept-encoding': 'br' } })).headers['content-encoding']).toBeUndefined();
+    expect(
+      (await get(gw.url, '/logo.png', { headers: { 'accept-encoding': 'br' } })).headers['content-encoding'],
+    ).toBeUndefined();
   });
 
   it('conditional GETs get 304 with the validator, weak comparison included', async () => {

@@ -36,7 +36,10 @@ describe('public HTML calendar', () => {
   });
 
   it('finds tooltips placed anywhere in the document, before or after the table', () => {
-    const [table, tips] = [CONTRACT_SAMPLE.slice(0, CONTRACT_SAMPLE.indexOf('<tool-tip')), CONTRACT_SAMPLE.slice(CONTRACT_SAMPLE.indexOf('<tool-tip'))];
+    const [table, tips] = [
+      CONTRACT_SAMPLE.slice(0, CONTRACT_SAMPLE.indexOf('<tool-tip')),
+      CONTRACT_SAMPLE.slice(CONTRACT_SAMPLE.indexOf('<tool-tip')),
+    ];
     expect(parseCalendarHtml(tips + table)).toEqual(parseCalendarHtml(CONTRACT_SAMPLE));
   });
 
@@ -55,7 +58,10 @@ describe('public HTML calendar', () => {
   it.each([
     ['no cells at all (a page of another shape)', '<html><body>Sign in</body></html>'],
     ['cells renamed (data-day instead of data-date)', CONTRACT_SAMPLE.replaceAll('data-date=', 'data-day=')],
-    ['a cell without its tooltip', CONTRACT_SAMPLE.replace(/<tool-tip[^>]*for="contribution-day-component-2-1"[^>]*>[^<]*<\/tool-tip>/, '')],
+    [
+      'a cell without its tooltip',
+      CONTRACT_SAMPLE.replace(/<tool-tip[^>]*for="contribution-day-component-2-1"[^>]*>[^<]*<\/tool-tip>/, ''),
+    ],
     ['a tooltip in another wording', CONTRACT_SAMPLE.replace('5 contributions on', 'Contributions: 5 on')],
     ['a cell without data-level', CONTRACT_SAMPLE.replace(' data-level="2"', '')],
     ['a cell without an id', CONTRACT_SAMPLE.replace(' id="contribution-day-component-0-1"', '')],
@@ -76,7 +82,10 @@ describe('public HTML calendar', () => {
   it.each([
     ['cells that never close', repeatTo('<td data-date="2026-01-01" ')],
     ['tooltips that never close their start tag', repeatTo('<tool-tip for="contribution-day-component-0-1" ')],
-    ['a tooltip whose closing tag never comes', `${CONTRACT_SAMPLE.replace(/<\/tool-tip>/g, '')}${repeatTo('<span>1 contribution on')}`],
+    [
+      'a tooltip whose closing tag never comes',
+      `${CONTRACT_SAMPLE.replace(/<\/tool-tip>/g, '')}${repeatTo('<span>1 contribution on')}`,
+    ],
     ['a quote that never closes inside a cell', `<td data-date="2026-01-01" id="${repeatTo('<td x')}`],
   ])('a hostile page (%s) is an upstream error', (_name, html) => {
     expect(html.length).toBeGreaterThanOrEqual(TWO_MB);
@@ -89,7 +98,12 @@ describe('public HTML calendar', () => {
   });
 
   it('parses the fake upstream rendering of a week', () => {
-    const weeks = [[{ date: '2026-11-15', count: 0, level: 0 }, { date: '2026-11-16', count: 1204, level: 4 }]];
+    const weeks = [
+      [
+        { date: '2026-11-15', count: 0, level: 0 },
+        { date: '2026-11-16', count: 1204, level: 4 },
+      ],
+    ];
     expect(parseCalendarHtml(renderCalendarHtml(weeks))).toEqual(weeks[0]);
   });
 });
@@ -104,11 +118,35 @@ describe('GraphQL calendar', () => {
             {
               firstDay: '2025-11-23',
               contributionDays: [
-                { date: '2025-11-23', contributionCount: 3, contributionLevel: 'FIRST_QUARTILE', weekday: 0, color: '#9be9a8' },
+                {
+                  date: '2025-11-23',
+                  contributionCount: 3,
+                  contributionLevel: 'FIRST_QUARTILE',
+                  weekday: 0,
+                  color: '#9be9a8',
+                },
                 { date: '2025-11-24', contributionCount: 0, contributionLevel: 'NONE', weekday: 1, color: '#ebedf0' },
-                { date: '2025-11-25', contributionCount: 9, contributionLevel: 'FOURTH_QUARTILE', weekday: 2, color: '#216e39' },
-                { date: '2025-11-26', contributionCount: 6, contributionLevel: 'THIRD_QUARTILE', weekday: 3, color: '#30a14e' },
-                { date: '2025-11-27', contributionCount: 4, contributionLevel: 'SECOND_QUARTILE', weekday: 4, color: '#40c463' },
+                {
+                  date: '2025-11-25',
+                  contributionCount: 9,
+                  contributionLevel: 'FOURTH_QUARTILE',
+                  weekday: 2,
+                  color: '#216e39',
+                },
+                {
+                  date: '2025-11-26',
+                  contributionCount: 6,
+                  contributionLevel: 'THIRD_QUARTILE',
+                  weekday: 3,
+                  color: '#30a14e',
+                },
+                {
+                  date: '2025-11-27',
+                  contributionCount: 4,
+                  contributionLevel: 'SECOND_QUARTILE',
+                  weekday: 4,
+                  color: '#40c463',
+                },
               ],
             },
           ],

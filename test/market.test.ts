@@ -9,7 +9,11 @@ const NOW = Date.parse('2026-11-22T14:05:00Z');
 const NOW_S = NOW / 1000;
 const HOUR = 3600;
 const lastHour = Math.floor(NOW_S / HOUR) * HOUR; // 14:00
-const ticker = (price: number, time = '2026-11-22T14:03:07.512345Z'): Ticker => ({ price, time, timeMs: Date.parse(time) });
+const ticker = (price: number, time = '2026-11-22T14:03:07.512345Z'): Ticker => ({
+  price,
+  time,
+  timeMs: Date.parse(time),
+});
 const validator = createValidator();
 
 describe('buildMarketData', () => {
@@ -50,11 +54,23 @@ describe('buildMarketData', () => {
       NOW,
       'X',
     );
-    expect(data.points.map((p) => p.time)).toEqual([lastHour - HOUR, lastHour, Math.floor(Date.parse('2026-11-22T14:03:07.512345Z') / 1000)]);
+    expect(data.points.map((p) => p.time)).toEqual([
+      lastHour - HOUR,
+      lastHour,
+      Math.floor(Date.parse('2026-11-22T14:03:07.512345Z') / 1000),
+    ]);
   });
 
   it('keeps gaps as they are: quiet hours are absent, never filled', () => {
-    const data = buildMarketData(ticker(0.03), [{ time: lastHour - 10 * HOUR, close: 0.01 }, { time: lastHour, close: 0.02 }], NOW, 'X');
+    const data = buildMarketData(
+      ticker(0.03),
+      [
+        { time: lastHour - 10 * HOUR, close: 0.01 },
+        { time: lastHour, close: 0.02 },
+      ],
+      NOW,
+      'X',
+    );
     expect(data.points).toHaveLength(3);
     expect(data.points[1]!.time - data.points[0]!.time).toBe(10 * HOUR);
   });
@@ -79,7 +95,15 @@ describe('buildMarketData', () => {
 
   it('does not append a ticker that is not newer than the last candle, but still uses its price for value, low and high', () => {
     const older = ticker(0.001, '2026-11-22T13:59:59.000001Z');
-    const data = buildMarketData(older, [{ time: lastHour - HOUR, close: 0.02 }, { time: lastHour, close: 0.04 }], NOW, 'X');
+    const data = buildMarketData(
+      older,
+      [
+        { time: lastHour - HOUR, close: 0.02 },
+        { time: lastHour, close: 0.04 },
+      ],
+      NOW,
+      'X',
+    );
     expect(data.points).toEqual([
       { time: lastHour - HOUR, value: 0.02 },
       { time: lastHour, value: 0.04 },
@@ -91,7 +115,15 @@ describe('buildMarketData', () => {
 
   it('a ticker at exactly the last candle time is not appended', () => {
     const same = ticker(0.05, new Date(lastHour * 1000).toISOString());
-    const data = buildMarketData(same, [{ time: lastHour - HOUR, close: 0.02 }, { time: lastHour, close: 0.04 }], NOW, 'X');
+    const data = buildMarketData(
+      same,
+      [
+        { time: lastHour - HOUR, close: 0.02 },
+        { time: lastHour, close: 0.04 },
+      ],
+      NOW,
+      'X',
+    );
     expect(data.points).toHaveLength(2);
   });
 
@@ -101,15 +133,34 @@ describe('buildMarketData', () => {
     ['a negative price', [{ time: lastHour, close: 0.02 }], ticker(-1)],
     ['a non-finite price', [{ time: lastHour, close: 0.02 }], ticker(Number.POSITIVE_INFINITY)],
     ['an unparsable time', [{ time: lastHour, close: 0.02 }], { price: 0.03, time: 'soon', timeMs: Number.NaN }],
-    ['a zero close', [{ time: lastHour - HOUR, close: 0 }, { time: lastHour, close: 0.02 }], ticker(0.03)],
-    ['only one point when the ticker is older', [{ time: lastHour, close: 0.02 }], ticker(0.03, '2026-11-22T13:00:00Z')],
+    [
+      'a zero close',
+      [
+        { time: lastHour - HOUR, close: 0 },
+        { time: lastHour, close: 0.02 },
+      ],
+      ticker(0.03),
+    ],
+    [
+      'only one point when the ticker is older',
+      [{ time: lastHour, close: 0.02 }],
+      ticker(0.03, '2026-11-22T13:00:00Z'),
+    ],
   ])('%s is an unusable upstream', (_name, candles, t) => {
     expect(() => buildMarketData(t, candles, NOW, 'X')).toThrow(UpstreamError);
   });
 });
 
 describe('Coinbase wire format', () => {
-  const body = { ask: '0.03012', bid: '0.03010', volume: '1203.5', trade_id: 86345, price: '0.030113', size: '120', time: '2026-11-22T14:03:07.512345Z' };
+  const body = {
+    ask: '0.03012',
+    bid: '0.03010',
+    volume: '1203.5',
+    trade_id: 86345,
+    price: '0.030113',
+    size: '120',
+    time: '2026-11-22T14:03:07.512345Z',
+  };
 
   it('reads the price as a full-precision decimal, with trade_id as a number or a string', () => {
     expect(parseTicker(body)).toEqual({ price: 0.030113, time: body.time, timeMs: Date.parse(body.time) });
@@ -134,7 +185,9 @@ describe('Coinbase wire format', () => {
   });
 
   it('reads candle rows [time, low, high, open, close, volume]', () => {
-    expect(parseCandles([[1763820000, 0.02991, 0.03022, 0.03001, 0.03013, 5210.3]])).toEqual([{ time: 1763820000, close: 0.03013 }]);
+    expect(parseCandles([[1763820000, 0.02991, 0.03022, 0.03001, 0.03013, 5210.3]])).toEqual([
+      { time: 1763820000, close: 0.03013 },
+    ]);
   });
 
   it.each([

@@ -5,7 +5,14 @@ import { rm } from 'node:fs/promises';
 import { parseItem, parseList } from 'structured-headers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstreams, type FakeUpstreams } from './fakes/upstreams.ts';
-import { get, makeDist, spawnGateway, type DistFixture, type GatewayProcess, type RawResponse } from './helpers/gateway.ts';
+import {
+  get,
+  makeDist,
+  spawnGateway,
+  type DistFixture,
+  type GatewayProcess,
+  type RawResponse,
+} from './helpers/gateway.ts';
 import { privateRedis, SKIP_REDIS, type PrivateRedis } from './helpers/gateway-redis.ts';
 import { upstreamEnv } from './helpers/run.ts';
 
@@ -16,7 +23,14 @@ function quotaOf(r: RawResponse) {
   if (r.headers['ratelimit'] === undefined && r.headers['ratelimit-policy'] === undefined) return undefined;
   const [policy] = parseList(String(r.headers['ratelimit-policy']));
   const [current] = parseList(String(r.headers['ratelimit']));
-  return { policy: String(policy![0]), q: policy![1].get('q'), w: policy![1].get('w'), name: String(current![0]), r: current![1].get('r'), t: current![1].get('t') as number };
+  return {
+    policy: String(policy![0]),
+    q: policy![1].get('q'),
+    w: policy![1].get('w'),
+    name: String(current![0]),
+    r: current![1].get('r'),
+    t: current![1].get('t') as number,
+  };
 }
 
 describe.skipIf(SKIP_REDIS)('two gateway processes sharing RATE_LIMIT_REDIS_URL', () => {
@@ -28,7 +42,13 @@ describe.skipIf(SKIP_REDIS)('two gateway processes sharing RATE_LIMIT_REDIS_URL'
 
   beforeAll(async () => {
     [fake, fixture, redis] = await Promise.all([startFakeUpstreams(), makeDist(), privateRedis()]);
-    const env = { ...upstreamEnv(fake.url), DIST_DIR: fixture.dist, RATE_LIMIT_QUOTA: '6', RATE_LIMIT_WINDOW: String(YEAR), RATE_LIMIT_REDIS_URL: redis.url };
+    const env = {
+      ...upstreamEnv(fake.url),
+      DIST_DIR: fixture.dist,
+      RATE_LIMIT_QUOTA: '6',
+      RATE_LIMIT_WINDOW: String(YEAR),
+      RATE_LIMIT_REDIS_URL: redis.url,
+    };
     [a, b] = await Promise.all([spawnGateway(env), spawnGateway(env)]);
   });
   afterAll(async () => {
@@ -48,7 +68,12 @@ describe.skipIf(SKIP_REDIS)('two gateway processes sharing RATE_LIMIT_REDIS_URL'
     expect(seen.map((q) => q?.r)).toEqual([5, 4, 3, 2, 1, 0]);
     for (const q of seen) expect(q).toMatchObject({ policy: 'public-api', name: 'public-api', q: 6, w: YEAR });
     const calls = { ...fake.calls };
-    for (const [gw, path] of [[a, DATA[3]], [b, DATA[0]], [a, DATA[1]], [b, DATA[2]]] as const) {
+    for (const [gw, path] of [
+      [a, DATA[3]],
+      [b, DATA[0]],
+      [a, DATA[1]],
+      [b, DATA[2]],
+    ] as const) {
       const r = await get(gw.url, path!, { method: path === DATA[1] ? 'HEAD' : 'GET' });
       expect(r.status).toBe(429);
       const q = quotaOf(r)!;

@@ -5,7 +5,14 @@ import { rm } from 'node:fs/promises';
 import { parseList } from 'structured-headers';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeUpstreams, type FakeUpstreams } from './fakes/upstreams.ts';
-import { get, makeDist, startTestGateway, type DistFixture, type RawResponse, type TestGateway } from './helpers/gateway.ts';
+import {
+  get,
+  makeDist,
+  startTestGateway,
+  type DistFixture,
+  type RawResponse,
+  type TestGateway,
+} from './helpers/gateway.ts';
 import { privateRedis, SKIP_REDIS, sendCommand, type PrivateRedis } from './helpers/gateway-redis.ts';
 
 const DATA = ['/api/v1/mon-price', '/api/mon-price', '/api/v1/github-contributions', '/api/github-contributions'];
@@ -78,7 +85,12 @@ describe('quota with the in-process store', () => {
       expect(r.headers['content-type']).toBe('application/problem+json');
       expect(r.headers['cache-control']).toBe('no-store');
       const body = JSON.parse(r.text) as Record<string, unknown>;
-      expect(body).toMatchObject({ status: 429, code: 'rate_limit_exceeded', title: 'Rate limit exceeded', type: 'https://example.test/developers#rate-limit-exceeded' });
+      expect(body).toMatchObject({
+        status: 429,
+        code: 'rate_limit_exceeded',
+        title: 'Rate limit exceeded',
+        type: 'https://example.test/developers#rate-limit-exceeded',
+      });
       expect(quotaOf(r)).toMatchObject({ q: 4, w: 60, r: 0, t: 43 });
       const [retryAfter] = [parseList(r.headers['retry-after']!)[0]![0]];
       expect(retryAfter).toBe(43);
@@ -152,7 +164,9 @@ describe('client identity', () => {
     for (const env of [{}, { TRUST_PROXY: '10.0.0.0/8, 192.168.1.1' }]) {
       const g = await gateway({ RATE_LIMIT_QUOTA: '2', ...env });
       expect(quotaOf(await get(g.url, DATA[0]!, { headers: { 'x-forwarded-for': '198.51.100.1' } }))?.r).toBe(1);
-      expect(quotaOf(await get(g.url, DATA[1]!, { headers: { 'x-forwarded-for': '198.51.100.2, 127.0.0.1' } }))?.r).toBe(0);
+      expect(
+        quotaOf(await get(g.url, DATA[1]!, { headers: { 'x-forwarded-for': '198.51.100.2, 127.0.0.1' } }))?.r,
+      ).toBe(0);
       expect((await get(g.url, DATA[2]!, { headers: { 'x-forwarded-for': '203.0.113.9' } })).status).toBe(429);
       await g.close();
     }
@@ -173,7 +187,12 @@ describe('client identity', () => {
 
   it('a trusted proxy with no usable client address is served without quota', async () => {
     const g = await gateway({ RATE_LIMIT_QUOTA: '1', TRUST_PROXY: '127.0.0.0/8' });
-    for (const headers of [{}, { 'x-forwarded-for': '127.0.0.5' }, { 'x-forwarded-for': 'unknown' }, { 'x-forwarded-for': '' }] as Array<Record<string, string>>) {
+    for (const headers of [
+      {},
+      { 'x-forwarded-for': '127.0.0.5' },
+      { 'x-forwarded-for': 'unknown' },
+      { 'x-forwarded-for': '' },
+    ] as Array<Record<string, string>>) {
       for (let i = 0; i < 2; i++) {
         const r = await get(g.url, DATA[0]!, { headers });
         expect(r.status).toBe(200);
@@ -210,7 +229,10 @@ describe.skipIf(SKIP_REDIS)('quota with the Redis store', () => {
   });
 
   it('an unreachable Redis gives normal answers without quota headers', async () => {
-    const g = await gateway({ RATE_LIMIT_QUOTA: '1', RATE_LIMIT_REDIS_URL: 'redis://127.0.0.1:1' }, { redisConnectWaitMs: 200 });
+    const g = await gateway(
+      { RATE_LIMIT_QUOTA: '1', RATE_LIMIT_REDIS_URL: 'redis://127.0.0.1:1' },
+      { redisConnectWaitMs: 200 },
+    );
     for (let i = 0; i < 3; i++) {
       const r = await get(g.url, DATA[i % 4]!);
       expect(r.status).toBe(200);
@@ -238,7 +260,10 @@ describe.skipIf(SKIP_REDIS)('quota with the Redis store', () => {
   });
 
   it('a Redis stopped mid-run is skipped, and quota resumes when it is back', async () => {
-    const g = await gateway({ RATE_LIMIT_QUOTA: '100', RATE_LIMIT_REDIS_URL: redis.url }, { quotaKeyPrefix: 'restart:' });
+    const g = await gateway(
+      { RATE_LIMIT_QUOTA: '100', RATE_LIMIT_REDIS_URL: redis.url },
+      { quotaKeyPrefix: 'restart:' },
+    );
     expect(quotaOf(await get(g.url, DATA[0]!))?.r).toBe(99);
     await redis.stop();
     for (let i = 0; i < 3; i++) {

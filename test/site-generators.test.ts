@@ -19,7 +19,18 @@ const NOW = Date.UTC(2026, 10, 22, 15, 0, 0);
 
 function market(): MarketData {
   const points = [0.03, 0.031, 0.029, 0.0305].map((value, i) => ({ time: 1_794_700_000 + i * 3600, value }));
-  return { product: 'MON-USD', currency: 'USD', source: 'Coinbase Exchange', windowSeconds: 604800, points, value: 0.0305, changePercent: ((0.0305 - 0.03) / 0.03) * 100, low: 0.029, high: 0.031, asOf: '2026-11-22T14:03:07.512345Z' };
+  return {
+    product: 'MON-USD',
+    currency: 'USD',
+    source: 'Coinbase Exchange',
+    windowSeconds: 604800,
+    points,
+    value: 0.0305,
+    changePercent: ((0.0305 - 0.03) / 0.03) * 100,
+    low: 0.029,
+    high: 0.031,
+    asOf: '2026-11-22T14:03:07.512345Z',
+  };
 }
 
 function calendar(): GitHubContributions {
@@ -28,11 +39,27 @@ function calendar(): GitHubContributions {
     const date = new Date(start + i * 86_400_000).toISOString().slice(0, 10);
     return { date, count: i % 5, level: i % 5 };
   });
-  return { username: 'octocat', totalContributions: days.reduce((s, d) => s + d.count, 0), startDate: days[0]!.date, endDate: days[364]!.date, days, timeZone: 'America/Toronto', nextRefreshAt: '2026-11-23T00:00:00.000-05:00' };
+  return {
+    username: 'octocat',
+    totalContributions: days.reduce((s, d) => s + d.count, 0),
+    startDate: days[0]!.date,
+    endDate: days[364]!.date,
+    days,
+    timeZone: 'America/Toronto',
+    nextRefreshAt: '2026-11-23T00:00:00.000-05:00',
+  };
 }
 
 function context(overrides: Partial<BuildContext> = {}, env: Record<string, string> = {}): BuildContext {
-  return { config: loadConfig(env), nowMs: NOW, market: market(), contributions: calendar(), validator: createValidator(), simulated: false, ...overrides };
+  return {
+    config: loadConfig(env),
+    nowMs: NOW,
+    market: market(),
+    contributions: calendar(),
+    validator: createValidator(),
+    simulated: false,
+    ...overrides,
+  };
 }
 
 const byFile = async (ctx: BuildContext) => new Map((await renderSite(ctx)).map((a) => [a.file, String(a.body)]));
@@ -65,7 +92,13 @@ describe('renderSite', () => {
   });
 
   it('stops on an /api index that does not validate against its schema', async () => {
-    const ctx = context({ validator: { validate: (name) => { if (name === 'ApiIndex') throw new Error('ApiIndex does not validate'); } } });
+    const ctx = context({
+      validator: {
+        validate: (name) => {
+          if (name === 'ApiIndex') throw new Error('ApiIndex does not validate');
+        },
+      },
+    });
     await expect(renderSite(ctx)).rejects.toThrow(/ApiIndex/);
   });
 });
@@ -73,7 +106,9 @@ describe('renderSite', () => {
 describe('charts', () => {
   it('scales the sparkline: low at the bottom, high at the top, first and last time at the edges', () => {
     const m = market();
-    const pairs = [...sparklinePath(m.points, m.low, m.high).matchAll(/[ML]([\d.]+) ([\d.]+)/g)].map((p) => [Number(p[1]), Number(p[2])] as const);
+    const pairs = [...sparklinePath(m.points, m.low, m.high).matchAll(/[ML]([\d.]+) ([\d.]+)/g)].map(
+      (p) => [Number(p[1]), Number(p[2])] as const,
+    );
     const { width, height, pad } = SPARKLINE;
     expect(pairs).toHaveLength(m.points.length);
     expect(pairs[0]![0]).toBe(pad);
@@ -84,8 +119,17 @@ describe('charts', () => {
   });
 
   it('draws a flat series as a middle line instead of dividing by zero', () => {
-    const path = sparklinePath([{ time: 1, value: 2 }, { time: 2, value: 2 }], 2, 2);
-    expect(path).toBe(`M${SPARKLINE.pad} ${SPARKLINE.height / 2} L${SPARKLINE.width - SPARKLINE.pad} ${SPARKLINE.height / 2}`);
+    const path = sparklinePath(
+      [
+        { time: 1, value: 2 },
+        { time: 2, value: 2 },
+      ],
+      2,
+      2,
+    );
+    expect(path).toBe(
+      `M${SPARKLINE.pad} ${SPARKLINE.height / 2} L${SPARKLINE.width - SPARKLINE.pad} ${SPARKLINE.height / 2}`,
+    );
   });
 
   it('lays the heatmap out in Sunday-first week columns, one rect per day with its count', () => {
@@ -108,24 +152,34 @@ describe('charts', () => {
 
 describe('content and Markdown', () => {
   it('drops a draft and rejects a malformed date', () => {
-    expect(parseWriting('---\ntitle: T\ndate: 2026-01-01\nsummary: S\ndraft: true\n---\nbody', 'writings/x.md')).toBeNull();
-    expect(() => parseWriting('---\ntitle: T\ndate: January\nsummary: S\n---\nbody', 'writings/x.md')).toThrow(ContentError);
+    expect(
+      parseWriting('---\ntitle: T\ndate: 2026-01-01\nsummary: S\ndraft: true\n---\nbody', 'writings/x.md'),
+    ).toBeNull();
+    expect(() => parseWriting('---\ntitle: T\ndate: January\nsummary: S\n---\nbody', 'writings/x.md')).toThrow(
+      ContentError,
+    );
     const a = parseWriting('---\ntitle: A\ndate: 2026-01-01\nsummary: S\n---\nbody', 'writings/a.md')!;
     const b = parseWriting('---\ntitle: B\ndate: 2026-02-01\nsummary: S\n---\nbody', 'writings/b.md')!;
     expect(sortWritings([a, b]).map((w) => w.slug)).toEqual(['b', 'a']);
   });
 
   it('writes twin front matter as one-line key: value pairs', () => {
-    expect(frontMatter({ title: 'A: b', description: 'two\nlines', url: 'https://x/' })).toBe('---\ntitle: A: b\ndescription: two lines\nurl: https://x/\n---\n');
+    expect(frontMatter({ title: 'A: b', description: 'two\nlines', url: 'https://x/' })).toBe(
+      '---\ntitle: A: b\ndescription: two lines\nurl: https://x/\n---\n',
+    );
   });
 
   it('gives a heading that opens with <a id> that id, and other headings slugs', () => {
-    const html = renderMarkdown('## Quota and rate-limit headers\n\n### <a id="rate-limit-exceeded"></a>Rate limit exceeded\n');
+    const html = renderMarkdown(
+      '## Quota and rate-limit headers\n\n### <a id="rate-limit-exceeded"></a>Rate limit exceeded\n',
+    );
     expect(html).toContain('<h2 id="quota-and-rate-limit-headers">Quota and rate-limit headers</h2>');
     expect(html).toContain('<h3 id="rate-limit-exceeded">Rate limit exceeded</h3>');
   });
 
   it('nests the CLI reference headings under the CLI section, leaving code blocks alone', () => {
-    expect(nestHeadings('# CLI\n\n```sh\n# comment\n```\n\n## Commands', 3)).toBe('### CLI\n\n```sh\n# comment\n```\n\n#### Commands');
+    expect(nestHeadings('# CLI\n\n```sh\n# comment\n```\n\n## Commands', 3)).toBe(
+      '### CLI\n\n```sh\n# comment\n```\n\n#### Commands',
+    );
   });
 });

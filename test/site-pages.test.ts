@@ -6,14 +6,27 @@ import type { GitHubContributions } from '../core/contributions.ts';
 import type { MarketData } from '../core/market.ts';
 import { buildSite, sharedSite, TEST_SITE_URL, type SiteFiles } from './helpers/site-dist.ts';
 
-const HTML_PAGES = ['index.html', 'writings.html', 'skills.html', 'developers.html', 'writings/static-plus-cron.html', 'writings/midnight-in-toronto.html'];
-const DRAFT = { slug: 'unfinished-thoughts-on-ledgers', marker: 'DRAFT-MARKER-7f3a', title: 'Unfinished thoughts on ledgers' };
+const HTML_PAGES = [
+  'index.html',
+  'writings.html',
+  'skills.html',
+  'developers.html',
+  'writings/static-plus-cron.html',
+  'writings/midnight-in-toronto.html',
+];
+const DRAFT = {
+  slug: 'unfinished-thoughts-on-ledgers',
+  marker: 'DRAFT-MARKER-7f3a',
+  title: 'Unfinished thoughts on ledgers',
+};
 
 /** The twins' front matter: `---`, one `key: value` per line, `---`. */
 function frontMatter(markdown: string): Record<string, string> {
   const match = /^---\n([\s\S]*?)\n---\n/.exec(markdown);
   expect(match, 'twin starts with a front-matter block').not.toBeNull();
-  return Object.fromEntries(match![1]!.split('\n').map((line) => [line.slice(0, line.indexOf(': ')), line.slice(line.indexOf(': ') + 2)]));
+  return Object.fromEntries(
+    match![1]!.split('\n').map((line) => [line.slice(0, line.indexOf(': ')), line.slice(line.indexOf(': ') + 2)]),
+  );
 }
 
 describe('a normal build', () => {
@@ -48,10 +61,16 @@ describe('a normal build', () => {
   it('/index.md is the profile: name, tagline, location, github keys; # name, tagline, ## About, ## Links', async () => {
     const md = await site.read('index.md');
     const fields = frontMatter(md);
-    expect(fields).toMatchObject({ name: 'Ada Park', location: 'Toronto, Canada', github: 'https://github.com/octocat' });
+    expect(fields).toMatchObject({
+      name: 'Ada Park',
+      location: 'Toronto, Canada',
+      github: 'https://github.com/octocat',
+    });
     expect(fields.tagline).toMatch(/Software engineer/);
     const body = md.replace(/^---\n[\s\S]*?\n---\n/, '');
-    expect(body).toMatch(/^\n# Ada Park\n\nSoftware engineer[^\n]+\n\n## About\n\n[\s\S]+\n## Links\n\n(- \[[^\]]+\]\(https?:\/\/[^)]+\)\n)+$/);
+    expect(body).toMatch(
+      /^\n# Ada Park\n\nSoftware engineer[^\n]+\n\n## About\n\n[\s\S]+\n## Links\n\n(- \[[^\]]+\]\(https?:\/\/[^)]+\)\n)+$/,
+    );
   });
 
   it('/writings.md lists published writings newest first, one exact line each', async () => {
@@ -67,7 +86,11 @@ describe('a normal build', () => {
   it('each writing twin carries date, summary and slug, and its body starts with # Title', async () => {
     const md = await site.read('writings/static-plus-cron.md');
     const fields = frontMatter(md);
-    expect(fields).toMatchObject({ date: '2026-03-14', slug: 'static-plus-cron', title: 'Static plus cron: a data API without a server' });
+    expect(fields).toMatchObject({
+      date: '2026-03-14',
+      slug: 'static-plus-cron',
+      title: 'Static plus cron: a data API without a server',
+    });
     expect(fields.summary).toMatch(/^Why a scheduled build/);
     expect(md.replace(/^---\n[\s\S]*?\n---\n\n/, '')).toMatch(/^# Static plus cron: a data API without a server\n/);
   });
@@ -101,7 +124,9 @@ describe('a normal build', () => {
     const html = await site.read('index.html');
     const market = await site.json<MarketData>('api/v1/mon-price');
     const calendar = await site.json<GitHubContributions>('api/v1/github-contributions');
-    expect(html).toMatch(new RegExp(`<svg class="sparkline sparkline-(up|down)"[^>]*data-points="${market.points.length}"`));
+    expect(html).toMatch(
+      new RegExp(`<svg class="sparkline sparkline-(up|down)"[^>]*data-points="${market.points.length}"`),
+    );
     const path = /<path class="sparkline-line" d="([^"]+)"/.exec(html)![1]!;
     expect(path.split(/ (?=L)/)).toHaveLength(market.points.length);
     expect(html).toContain(`<data value="${market.value}" data-field="value">${market.value} USD</data>`);
@@ -114,7 +139,9 @@ describe('a normal build', () => {
     const cells = [...html.matchAll(/<rect [^>]*data-date="([\d-]+)" data-count="(\d+)" data-level="(\d)"/g)];
     expect(cells.map((c) => c[1])).toEqual(calendar.days.map((d) => d.date));
     expect(cells.map((c) => Number(c[2]))).toEqual(calendar.days.map((d) => d.count));
-    expect(html).toContain(`data-field="totalContributions">${calendar.totalContributions.toLocaleString('en-US')}</strong>`);
+    expect(html).toContain(
+      `data-field="totalContributions">${calendar.totalContributions.toLocaleString('en-US')}</strong>`,
+    );
     expect(html).toContain('<script defer src="/assets/preview.js"></script>');
     expect(html).not.toContain('data-simulated');
   });
@@ -166,7 +193,9 @@ describe('builds whose upstream failed, and the demo build', () => {
     const site = await buildSite({ env: { DEMO_SIMULATED: '1' } });
     try {
       for (const file of [...HTML_PAGES, '404.html']) {
-        expect(await site.read(file), file).toMatch(/<p class="notice" role="note" data-simulated="true"><strong>Simulated data \(demo\)\.<\/strong>/);
+        expect(await site.read(file), file).toMatch(
+          /<p class="notice" role="note" data-simulated="true"><strong>Simulated data \(demo\)\.<\/strong>/,
+        );
       }
     } finally {
       await site.close();

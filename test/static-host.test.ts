@@ -21,17 +21,24 @@ afterAll(async () => {
 const get = (path: string, method = 'GET') => fetch(`${server.url}${path}`, { method, redirect: 'manual' });
 
 describe('serve dist (the real serve package)', () => {
-  it.each(DATA_RESOURCES.flatMap((r) => [[r.v1.path, r.id], [r.alias.path, r.id]] as const))(
-    '%s: 200 application/json with the snapshot bytes and its Cache-Control',
-    async (path, id) => {
-      const res = await get(path);
-      expect(res.status).toBe(200);
-      expect(res.headers.get('content-type')).toBe('application/json');
-      expect(res.headers.get('cache-control')).toBe(id === 'market' ? CACHE_CONTROL.market : 'public, max-age=0, stale-while-revalidate=300');
-      const resource = DATA_RESOURCES.find((r) => r.id === id)!;
-      expect(await res.text()).toBe(await site.read(resource.snapshotFiles[0]!));
-    },
-  );
+  it.each(
+    DATA_RESOURCES.flatMap(
+      (r) =>
+        [
+          [r.v1.path, r.id],
+          [r.alias.path, r.id],
+        ] as const,
+    ),
+  )('%s: 200 application/json with the snapshot bytes and its Cache-Control', async (path, id) => {
+    const res = await get(path);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    expect(res.headers.get('cache-control')).toBe(
+      id === 'market' ? CACHE_CONTROL.market : 'public, max-age=0, stale-while-revalidate=300',
+    );
+    const resource = DATA_RESOURCES.find((r) => r.id === id)!;
+    expect(await res.text()).toBe(await site.read(resource.snapshotFiles[0]!));
+  });
 
   it('answers HEAD on a snapshot with the GET headers and no body', async () => {
     const res = await get('/api/v1/github-contributions', 'HEAD');
@@ -43,7 +50,9 @@ describe('serve dist (the real serve package)', () => {
   it('serves the catalog at /.well-known/api-catalog as application/linkset+json with the RFC 9727 profile', async () => {
     const res = await get('/.well-known/api-catalog');
     expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toBe('application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"');
+    expect(res.headers.get('content-type')).toBe(
+      'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"',
+    );
     expect(Object.keys((await res.json()) as object)).toEqual(['linkset']);
   });
 
@@ -109,13 +118,19 @@ describe('Netlify / Cloudflare Pages / GitHub Pages files', () => {
         .split(/\n\n/)
         .map((block) => {
           const [path, ...lines] = block.split('\n');
-          return [path!, Object.fromEntries(lines.map((l) => [l.trim().split(': ')[0], l.trim().slice(l.trim().indexOf(': ') + 2)]))] as const;
+          return [
+            path!,
+            Object.fromEntries(lines.map((l) => [l.trim().split(': ')[0], l.trim().slice(l.trim().indexOf(': ') + 2)])),
+          ] as const;
         }),
     );
-    for (const r of DATA_RESOURCES) for (const file of r.snapshotFiles) expect(blocks.get(`/${file}`)?.['Content-Type']).toBe('application/json');
+    for (const r of DATA_RESOURCES)
+      for (const file of r.snapshotFiles) expect(blocks.get(`/${file}`)?.['Content-Type']).toBe('application/json');
     expect(blocks.get('/api/v1/mon-price')?.['Cache-Control']).toBe(CACHE_CONTROL.market);
     expect(blocks.get('/api')).toEqual({ 'Content-Type': 'application/json', 'Cache-Control': CACHE_CONTROL.apiIndex });
-    expect(blocks.get('/.well-known/api-catalog')?.['Content-Type']).toBe('application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"');
+    expect(blocks.get('/.well-known/api-catalog')?.['Content-Type']).toBe(
+      'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"',
+    );
     // the same revalidate-on-use rule the gateway sends for discovery documents
     expect(blocks.get('/.well-known/api-catalog')?.['Cache-Control']).toBe(CACHE_CONTROL.static);
     expect(blocks.get('/developers.md')?.['Content-Type']).toBe('text/markdown; charset=utf-8');

@@ -83,7 +83,9 @@ describe('buildContributions', () => {
     expect(payload.days).toHaveLength(365);
     expect(payload.days[0]!.date).toBe('2025-11-23');
     expect(payload.days.at(-1)!.date).toBe('2026-11-22');
-    const expected = days.filter((d) => d.date >= '2025-11-23' && d.date <= '2026-11-22').reduce((s, d) => s + d.count, 0);
+    const expected = days
+      .filter((d) => d.date >= '2025-11-23' && d.date <= '2026-11-22')
+      .reduce((s, d) => s + d.count, 0);
     expect(payload.totalContributions).toBe(expected);
     expect(payload.timeZone).toBe('America/Toronto');
     expect(payload.username).toBe('octocat');
@@ -103,7 +105,9 @@ describe('buildContributions', () => {
   });
 
   it('a calendar that ends before today (Toronto) is unusable', () => {
-    expect(() => buildContributions('github-html', 'octocat', upstream('2025-11-16', '2026-11-21'), now)).toThrow(UpstreamError);
+    expect(() => buildContributions('github-html', 'octocat', upstream('2025-11-16', '2026-11-21'), now)).toThrow(
+      UpstreamError,
+    );
   });
 
   it.each([

@@ -16,11 +16,21 @@ import { startFakeUpstreams } from './fakes/upstreams.ts';
 import { runProgram, upstreamEnv } from './helpers/run.ts';
 
 type Step = (req: IncomingMessage, res: ServerResponse) => void;
-const TICKER = { ask: '0.03', bid: '0.03', volume: '1', trade_id: '1', price: '0.030113', size: '1', time: '2026-11-22T14:03:07.512345Z' };
-const json = (status: number, body: unknown, headers: Record<string, string> = {}): Step => (_req, res) => {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify(body));
+const TICKER = {
+  ask: '0.03',
+  bid: '0.03',
+  volume: '1',
+  trade_id: '1',
+  price: '0.030113',
+  size: '1',
+  time: '2026-11-22T14:03:07.512345Z',
 };
+const json =
+  (status: number, body: unknown, headers: Record<string, string> = {}): Step =>
+  (_req, res) => {
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
+    res.end(JSON.stringify(body));
+  };
 
 let closeServer: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -37,7 +47,11 @@ async function scripted(steps: Step[]) {
     steps[Math.min(seen.length - 1, steps.length - 1)]!(req, res);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  closeServer = () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); });
+  closeServer = () =>
+    new Promise((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    });
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
 }
 
@@ -59,7 +73,10 @@ describe('market client', () => {
   });
 
   it('honours a 429 Retry-After that fits the deadline', async () => {
-    const s = await scripted([json(429, { message: 'Public rate limit exceeded' }, { 'retry-after': '0' }), json(200, TICKER)]);
+    const s = await scripted([
+      json(429, { message: 'Public rate limit exceeded' }, { 'retry-after': '0' }),
+      json(200, TICKER),
+    ]);
     await expect(coinbaseClient(s.url, http()).ticker()).resolves.toMatchObject({ price: 0.030113 });
     expect(s.seen).toHaveLength(2);
   });
@@ -96,21 +113,49 @@ describe('market client', () => {
 
 describe('GraphQL client', () => {
   const calendar = {
-    data: { user: { contributionsCollection: { contributionCalendar: { totalContributions: 1, weeks: [{ firstDay: '2026-11-22', contributionDays: [{ date: '2026-11-22', contributionCount: 1, contributionLevel: 'FIRST_QUARTILE', weekday: 0, color: '#9be9a8' }] }] } } } },
+    data: {
+      user: {
+        contributionsCollection: {
+          contributionCalendar: {
+            totalContributions: 1,
+            weeks: [
+              {
+                firstDay: '2026-11-22',
+                contributionDays: [
+                  {
+                    date: '2026-11-22',
+                    contributionCount: 1,
+                    contributionLevel: 'FIRST_QUARTILE',
+                    weekday: 0,
+                    color: '#9be9a8',
+                  },
+                ],
+              },
+            ],
+          },
+        },
+      },
+    },
   };
   const range = { startDate: '2025-11-23', endDate: '2026-11-22' };
 
   it('posts the query with the bearer token and the from/to of CONTRACT §4', async () => {
     let body = '';
-    const s = await scripted([(req, res) => {
-      req.on('data', (c: Buffer) => (body += c));
-      req.on('end', () => json(200, calendar)(req, res));
-    }]);
+    const s = await scripted([
+      (req, res) => {
+        req.on('data', (c: Buffer) => (body += c));
+        req.on('end', () => json(200, calendar)(req, res));
+      },
+    ]);
     const days = await githubGraphqlClient(s.url, 'secret-token', 'octocat', http())(range);
     expect(days).toEqual([{ date: '2026-11-22', count: 1, level: 1 }]);
     expect(s.seen[0]!.headers.authorization).toBe('bearer secret-token');
     expect(s.seen[0]!.url).toBe('/graphql');
-    expect(JSON.parse(body).variables).toEqual({ login: 'octocat', from: '2025-11-23T00:00:00Z', to: '2026-11-22T23:59:59Z' });
+    expect(JSON.parse(body).variables).toEqual({
+      login: 'octocat',
+      from: '2025-11-23T00:00:00Z',
+      to: '2026-11-22T23:59:59Z',
+    });
   });
 
   it('retries a 502 and then succeeds', async () => {
@@ -128,7 +173,14 @@ describe('GraphQL client', () => {
   });
 
   it('an unknown account (200, user null, NOT_FOUND) is an upstream error naming the account', async () => {
-    const s = await scripted([json(200, { data: { user: null }, errors: [{ type: 'NOT_FOUND', path: ['user'], message: "Could not resolve to a User with the login of 'ghost'." }] })]);
+    const s = await scripted([
+      json(200, {
+        data: { user: null },
+        errors: [
+          { type: 'NOT_FOUND', path: ['user'], message: "Could not resolve to a User with the login of 'ghost'." },
+        ],
+      }),
+    ]);
     await expect(githubGraphqlClient(s.url, 't', 'ghost', http())(range)).rejects.toThrow(/account "ghost" not found/);
     expect(s.seen).toHaveLength(1);
   });
@@ -146,7 +198,12 @@ describe('retryAfterMs', () => {
 describe('GraphQL connection failures', () => {
   it('a connection closed without an answer is reported as a failed connection, not as an HTTP status', async () => {
     const s = await scripted([(req) => req.socket.destroy()]);
-    const failure = githubGraphqlClient(s.url, 't', 'octocat', http())({ startDate: '2025-11-23', endDate: '2026-11-22' });
+    const failure = githubGraphqlClient(
+      s.url,
+      't',
+      'octocat',
+      http(),
+    )({ startDate: '2025-11-23', endDate: '2026-11-22' });
     await expect(failure).rejects.toThrow(/POST \/graphql failed: /);
     await expect(failure).rejects.not.toThrow(/answered/);
     expect(s.seen).toHaveLength(3); // retried like any network error, within the bound
@@ -170,10 +227,12 @@ function endless(chunk: Buffer, limit: number, sent: { bytes: number; hungUp: bo
 }
 
 /** Headers and a first chunk, then silence: the body never ends. */
-const neverEnding = (first: string): Step => (_req, res) => {
-  res.writeHead(200, { 'content-type': 'application/json' });
-  res.write(first);
-};
+const neverEnding =
+  (first: string): Step =>
+  (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write(first);
+  };
 
 const hostileMessage = 'boom\u001b]0;PWNED\u0007\nsecond line\u009b';
 const CONTROLS = /[\u0000-\u001f\u007f-\u009f]/;
@@ -181,10 +240,15 @@ const graphqlRange = { startDate: '2025-11-23', endDate: '2026-11-22' };
 
 describe('answer size', () => {
   it('refuses an answer whose Content-Length is over the cap without reading it, and does not retry', async () => {
-    const s = await scripted([(_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(MAX_MARKET_ANSWER_BYTES + 1) });
-      res.write('{');
-    }]);
+    const s = await scripted([
+      (_req, res) => {
+        res.writeHead(200, {
+          'content-type': 'application/json',
+          'content-length': String(MAX_MARKET_ANSWER_BYTES + 1),
+        });
+        res.write('{');
+      },
+    ]);
     const failure = coinbaseClient(s.url, http()).ticker();
     await expect(failure).rejects.toBeInstanceOf(UpstreamError);
     await expect(failure).rejects.toThrow(`answer larger than ${MAX_MARKET_ANSWER_BYTES} bytes`);
@@ -195,7 +259,9 @@ describe('answer size', () => {
     const sent = { bytes: 0, hungUp: false };
     const limit = 64 * 1024 * 1024;
     const s = await scripted([endless(Buffer.alloc(64 * 1024, 0x20), limit, sent)]);
-    await expect(coinbaseClient(s.url, http(10_000)).candles(0, 3600)).rejects.toThrow(`answer larger than ${MAX_MARKET_ANSWER_BYTES} bytes`);
+    await expect(coinbaseClient(s.url, http(10_000)).candles(0, 3600)).rejects.toThrow(
+      `answer larger than ${MAX_MARKET_ANSWER_BYTES} bytes`,
+    );
     await expect.poll(() => sent.hungUp).toBe(true);
     expect(sent.bytes).toBeLessThan(limit);
   });
@@ -208,36 +274,48 @@ describe('answer size', () => {
   });
 
   it('caps the HTML calendar too', async () => {
-    const s = await scripted([(_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html', 'content-length': String(MAX_CALENDAR_HTML_BYTES + 1) });
-      res.write('<table>');
-    }]);
-    await expect(githubHtmlClient(s.url, 'octocat', http())()).rejects.toThrow(`answer larger than ${MAX_CALENDAR_HTML_BYTES} bytes`);
+    const s = await scripted([
+      (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/html', 'content-length': String(MAX_CALENDAR_HTML_BYTES + 1) });
+        res.write('<table>');
+      },
+    ]);
+    await expect(githubHtmlClient(s.url, 'octocat', http())()).rejects.toThrow(
+      `answer larger than ${MAX_CALENDAR_HTML_BYTES} bytes`,
+    );
   });
 
   it('caps the GraphQL answer (read through octokit) and does not retry it', async () => {
     const big = JSON.stringify({ data: { pad: 'x'.repeat(MAX_GRAPHQL_ANSWER_BYTES) } });
-    const s = await scripted([(req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' }); // chunked: no Content-Length to refuse up front
-      res.end(big);
-    }]);
+    const s = await scripted([
+      (req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' }); // chunked: no Content-Length to refuse up front
+        res.end(big);
+      },
+    ]);
     const failure = githubGraphqlClient(s.url, 't', 'octocat', http())(graphqlRange);
     await expect(failure).rejects.toBeInstanceOf(UpstreamError);
-    await expect(failure).rejects.toThrow(`github-graphql: POST /graphql: answer larger than ${MAX_GRAPHQL_ANSWER_BYTES} bytes`);
+    await expect(failure).rejects.toThrow(
+      `github-graphql: POST /graphql: answer larger than ${MAX_GRAPHQL_ANSWER_BYTES} bytes`,
+    );
     expect(s.seen).toHaveLength(1);
   });
 
   it('a GraphQL body that never ends times out at the deadline', async () => {
     const s = await scripted([neverEnding('{"data":')]);
-    await expect(githubGraphqlClient(s.url, 't', 'octocat', http(300))(graphqlRange)).rejects.toThrow(/POST \/graphql timed out after 300 ms/);
+    await expect(githubGraphqlClient(s.url, 't', 'octocat', http(300))(graphqlRange)).rejects.toThrow(
+      /POST \/graphql timed out after 300 ms/,
+    );
   });
 });
 
 describe('redirects', () => {
-  const redirect = (status: number): Step => (_req, res) => {
-    res.writeHead(status, { location: '/elsewhere' });
-    res.end();
-  };
+  const redirect =
+    (status: number): Step =>
+    (_req, res) => {
+      res.writeHead(status, { location: '/elsewhere' });
+      res.end();
+    };
 
   it('the market client does not follow a 307', async () => {
     const s = await scripted([redirect(307), json(200, TICKER)]);
@@ -249,7 +327,9 @@ describe('redirects', () => {
 
   it('the HTML calendar client does not follow a 302', async () => {
     const s = await scripted([redirect(302)]);
-    await expect(githubHtmlClient(s.url, 'octocat', http())()).rejects.toThrow(/github-html: .*redirected \(302\) to \/elsewhere/);
+    await expect(githubHtmlClient(s.url, 'octocat', http())()).rejects.toThrow(
+      /github-html: .*redirected \(302\) to \/elsewhere/,
+    );
     expect(s.seen).toHaveLength(1);
   });
 
@@ -264,7 +344,9 @@ describe('redirects', () => {
 describe('upstream text in error lines', () => {
   it('an error message with escapes and line breaks becomes one plain line', async () => {
     const s = await scripted([json(404, { message: hostileMessage })]);
-    const error = await coinbaseClient(s.url, http()).ticker().catch((e: unknown) => e);
+    const error = await coinbaseClient(s.url, http())
+      .ticker()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UpstreamError);
     const message = (error as UpstreamError).message;
     expect(message).toMatch(/answered 404: boom \]0;PWNED second line$/);
@@ -276,8 +358,12 @@ describe('upstream text in error lines', () => {
   });
 
   it('a failure that is not an upstream error is named once, not as "build: …: build: …"', () => {
-    expect(failureLine('Market preview', new Error('schema: price must be > 0'))).toBe('build: market preview not written: Error: schema: price must be > 0');
-    expect(failureLine('Market preview', new UpstreamError('coinbase', 'GET /x answered 500'))).toBe('build: market preview not written: coinbase: GET /x answered 500');
+    expect(failureLine('Market preview', new Error('schema: price must be > 0'))).toBe(
+      'build: market preview not written: Error: schema: price must be > 0',
+    );
+    expect(failureLine('Market preview', new UpstreamError('coinbase', 'GET /x answered 500'))).toBe(
+      'build: market preview not written: coinbase: GET /x answered 500',
+    );
   });
 
   it('the build prints a hostile upstream message as one line on stderr', async () => {
@@ -285,12 +371,18 @@ describe('upstream text in error lines', () => {
     const s = await scripted([json(500, { message: hostileMessage })]);
     const out = await mkdtemp(join(tmpdir(), 'dist-'));
     try {
-      const result = await runProgram('build', ['--out', out], { ...upstreamEnv(fake.url), MARKET_API_URL: s.url, UPSTREAM_TIMEOUT_MS: '3000' });
+      const result = await runProgram('build', ['--out', out], {
+        ...upstreamEnv(fake.url),
+        MARKET_API_URL: s.url,
+        UPSTREAM_TIMEOUT_MS: '3000',
+      });
       expect(result.code).toBe(1);
       expect(result.stderr.endsWith('\n')).toBe(true);
       const lines = result.stderr.slice(0, -1).split('\n');
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(/^build: market preview not written: coinbase: GET .* answered 500: boom \]0;PWNED second line$/);
+      expect(lines[0]).toMatch(
+        /^build: market preview not written: coinbase: GET .* answered 500: boom \]0;PWNED second line$/,
+      );
       expect(lines[0]).not.toMatch(CONTROLS);
     } finally {
       await fake.close();

@@ -19,7 +19,12 @@ const FIELDS: CronField[] = [
   { name: 'minute', min: 0, max: 59 },
   { name: 'hour', min: 0, max: 23 },
   { name: 'day of month', min: 1, max: 31 },
-  { name: 'month', min: 1, max: 12, names: ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'] },
+  {
+    name: 'month',
+    min: 1,
+    max: 12,
+    names: ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'],
+  },
   { name: 'day of week', min: 0, max: 6, names: ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'] },
 ];
 
@@ -66,7 +71,8 @@ function parseField(part: string, field: CronField, expr: string): Set<number> {
     const [range, stepText, extra] = item.split('/');
     if (extra !== undefined || range === undefined || range === '') throw bad('is malformed');
     const step = stepText === undefined ? 1 : Number(stepText);
-    if (!Number.isInteger(step) || step < 1 || (stepText !== undefined && !/^\d+$/.test(stepText))) throw bad('has an invalid step');
+    if (!Number.isInteger(step) || step < 1 || (stepText !== undefined && !/^\d+$/.test(stepText)))
+      throw bad('has an invalid step');
     let from: number;
     let to: number;
     if (range === '*') [from, to] = [field.min, field.max];
@@ -134,8 +140,21 @@ const WITHIN_MINUTES = 60;
 
 describe('cron reader (the validator the workflow checks rely on)', () => {
   it('accepts the usual forms and rejects wrong ones', () => {
-    for (const ok of ['17 * * * *', '7 4,5 * * *', '*/15 0-6 1 JAN-jun mon', '0 0 * * 7', '5-59/10 * * * *']) expect(() => parseCron(ok)).not.toThrow();
-    for (const bad of ['17 * * *', '60 * * * *', '* 24 * * *', '* * 0 * *', '* * * 13 *', '* * * * 8', '*/0 * * * *', 'a * * * *', '5-1 * * * *', '1,,2 * * * *', '* * * * * *']) {
+    for (const ok of ['17 * * * *', '7 4,5 * * *', '*/15 0-6 1 JAN-jun mon', '0 0 * * 7', '5-59/10 * * * *'])
+      expect(() => parseCron(ok)).not.toThrow();
+    for (const bad of [
+      '17 * * *',
+      '60 * * * *',
+      '* 24 * * *',
+      '* * 0 * *',
+      '* * * 13 *',
+      '* * * * 8',
+      '*/0 * * * *',
+      'a * * * *',
+      '5-1 * * * *',
+      '1,,2 * * * *',
+      '* * * * * *',
+    ]) {
       expect(() => parseCron(bad), bad).toThrow();
     }
   });
@@ -184,7 +203,10 @@ describe('.github/workflows', () => {
     const midnight = DateTime.fromISO(`${date}T00:00:00`, { zone: TORONTO });
     expect(midnight.isValid).toBe(true);
     const all = schedules.map(parseCron);
-    expect(firstRun(all, midnight, WITHIN_MINUTES), `no run within ${WITHIN_MINUTES} min of ${midnight.toISO()}`).toBeDefined();
+    expect(
+      firstRun(all, midnight, WITHIN_MINUTES),
+      `no run within ${WITHIN_MINUTES} min of ${midnight.toISO()}`,
+    ).toBeDefined();
     // The daily midnight runs cover it on their own, not only the hourly one.
     const daily = all.filter((c) => c.hours.size < 24);
     const run = firstRun(daily, midnight, WITHIN_MINUTES);
@@ -255,7 +277,10 @@ describe('.github/workflows', () => {
  */
 function expectInstallsTestTools(job: Job, testRun: string) {
   const runs = job.steps.map((s) => s.run?.trim());
-  const install = runs.findIndex((r) => r !== undefined && /apt-get install[^\n]*\bchromium\b/.test(r) && /apt-get install[^\n]*\bredis-server\b/.test(r));
+  const install = runs.findIndex(
+    (r) =>
+      r !== undefined && /apt-get install[^\n]*\bchromium\b/.test(r) && /apt-get install[^\n]*\bredis-server\b/.test(r),
+  );
   expect(install, 'an apt-get install step with chromium and redis-server').toBeGreaterThanOrEqual(0);
   expect(install).toBeLessThan(runs.indexOf(testRun));
   expect(job.services ?? {}).toEqual({});

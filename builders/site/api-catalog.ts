@@ -24,7 +24,11 @@ export function apiCatalog(config: Config): { linkset: Array<Record<string, stri
     'service-desc': [{ href: url(DISCOVERY.openapi.path), type: OPENAPI_MEDIA_TYPE, title: 'OpenAPI 3.1 contract' }],
     'service-doc': [
       { href: url(DISCOVERY.developers.path), type: 'text/html', title: 'Developer documentation' },
-      { href: url(DISCOVERY.developersMarkdown.path), type: 'text/markdown', title: 'Developer documentation (Markdown)' },
+      {
+        href: url(DISCOVERY.developersMarkdown.path),
+        type: 'text/markdown',
+        title: 'Developer documentation (Markdown)',
+      },
     ],
     'service-meta': [{ href: url(API_INDEX.path), type: API_INDEX.contentType, title: 'API index' }],
   };

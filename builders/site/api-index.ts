@@ -2,7 +2,14 @@
 // `"authentication": "none"`. Generated from the route table; validated against schemas/ApiIndex.
 import type { Config } from '../../core/config.ts';
 import { PROBLEM_TYPES, problemTypeUrl } from '../../core/problems.ts';
-import { CACHE_CONTROL, CONSTANTS, DATA_METHODS, DATA_RESOURCES, DISCOVERY, type DataResource } from '../../core/routes.ts';
+import {
+  CACHE_CONTROL,
+  CONSTANTS,
+  DATA_METHODS,
+  DATA_RESOURCES,
+  DISCOVERY,
+  type DataResource,
+} from '../../core/routes.ts';
 import { absoluteUrl } from './urls.ts';
 
 /** The Cache-Control rule of a 200, in words where it depends on the request (SPEC "Response headers"). */
@@ -15,8 +22,7 @@ export function apiIndex(config: Config): Record<string, unknown> {
   const url = (path: string) => absoluteUrl(config.siteUrl, path);
   return {
     name: `${config.site.title} public data API`,
-    description:
-      `Two public, read-only JSON resources that feed the portfolio preview: a ${CONSTANTS.product} market preview (not financial advice) and a GitHub contribution calendar. No parameters, no request body, no authentication.`,
+    description: `Two public, read-only JSON resources that feed the portfolio preview: a ${CONSTANTS.product} market preview (not financial advice) and a GitHub contribution calendar. No parameters, no request body, no authentication.`,
     version: '1',
     authentication: 'none',
     documentation: url(DISCOVERY.developers.path),

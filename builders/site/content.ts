@@ -52,15 +52,18 @@ export function splitFrontMatter(text: string, file: string): { data: Record<str
   const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(text);
   if (!match) throw new ContentError(`${file}: missing front matter (--- ... ---)`);
   const data = parseYaml(match[1]!) as unknown;
-  if (data === null || typeof data !== 'object' || Array.isArray(data)) throw new ContentError(`${file}: front matter is not a mapping`);
+  if (data === null || typeof data !== 'object' || Array.isArray(data))
+    throw new ContentError(`${file}: front matter is not a mapping`);
   return { data: data as Record<string, unknown>, body: match[2]!.trim() };
 }
 
 function text(data: Record<string, unknown>, key: string, file: string): string {
   const value = data[key];
   // YAML reads an unquoted 2026-03-14 as a string with the default (core) schema; accept only strings.
-  if (typeof value !== 'string' || value.trim() === '') throw new ContentError(`${file}: "${key}" must be a non-empty string`);
-  if (/[\r\n]/.test(value)) throw new ContentError(`${file}: "${key}" must fit on one line (Markdown twins put it in front matter)`);
+  if (typeof value !== 'string' || value.trim() === '')
+    throw new ContentError(`${file}: "${key}" must be a non-empty string`);
+  if (/[\r\n]/.test(value))
+    throw new ContentError(`${file}: "${key}" must fit on one line (Markdown twins put it in front matter)`);
   return value.trim();
 }
 
@@ -100,7 +103,8 @@ export function parseSkills(source: string, file = 'skills.yaml'): SkillGroup[] 
 export function parseWriting(source: string, file: string): Writing | null {
   const { data, body } = splitFrontMatter(source, file);
   if (data.draft === true) return null;
-  if (data.draft !== undefined && data.draft !== false) throw new ContentError(`${file}: "draft" must be true or false`);
+  if (data.draft !== undefined && data.draft !== false)
+    throw new ContentError(`${file}: "draft" must be true or false`);
   const slug = file.replace(/^.*\//, '').replace(/\.md$/, '');
   if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(slug)) throw new ContentError(`${file}: file name must be a lower-case slug`);
   const date = text(data, 'date', file);
@@ -123,5 +127,9 @@ export function loadContent(dir: URL = SITE_DIR): SiteContent {
     .sort()
     .map((f) => parseWriting(readFileSync(new URL(f, writingsDir), 'utf8'), `writings/${f}`))
     .filter((w): w is Writing => w !== null);
-  return { profile: parseProfile(read('profile.md')), skills: parseSkills(read('skills.yaml')), writings: sortWritings(writings) };
+  return {
+    profile: parseProfile(read('profile.md')),
+    skills: parseSkills(read('skills.yaml')),
+    writings: sortWritings(writings),
+  };
 }

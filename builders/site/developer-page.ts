@@ -3,9 +3,26 @@
 // problem types from core/problems.ts, field tables from the schema descriptions, examples from this
 // build's real snapshots, the CLI reference from cli/reference.ts.
 import { CLI_REFERENCE_MARKDOWN } from '../../cli/reference.ts';
-import { PROBLEM_CONTENT_TYPE, PROBLEM_DETAILS, PROBLEM_TYPES, problem, problemTypeUrl, UPSTREAM_ERROR_TEXT, type ProblemCode } from '../../core/problems.ts';
+import {
+  PROBLEM_CONTENT_TYPE,
+  PROBLEM_DETAILS,
+  PROBLEM_TYPES,
+  problem,
+  problemTypeUrl,
+  UPSTREAM_ERROR_TEXT,
+  type ProblemCode,
+} from '../../core/problems.ts';
 import { policyHeader, RATE_LIMIT_EXAMPLE, rateLimitHeader } from '../../core/rate-limit-headers.ts';
-import { ALLOW_HEADER, API_INDEX, CACHE_CONTROL, CONSTANTS, DATA_METHODS, DATA_RESOURCES, DISCOVERY, type DataResource } from '../../core/routes.ts';
+import {
+  ALLOW_HEADER,
+  API_INDEX,
+  CACHE_CONTROL,
+  CONSTANTS,
+  DATA_METHODS,
+  DATA_RESOURCES,
+  DISCOVERY,
+  type DataResource,
+} from '../../core/routes.ts';
 import type { JsonSchema } from '../../core/schemas.ts';
 import { secondsUntil } from '../../core/toronto-calendar.ts';
 import type { Artifact, BuildContext } from '../artifact.ts';
@@ -19,7 +36,8 @@ import { twin } from './twins.ts';
 import { absoluteUrl, PAGES } from './urls.ts';
 
 export const DEVELOPERS_TITLE = 'Developers';
-export const DEVELOPERS_DESCRIPTION = 'Reference for the public read-only JSON API: endpoints, fields, headers, caching, quota, versioning, problem types and the CLI.';
+export const DEVELOPERS_DESCRIPTION =
+  'Reference for the public read-only JSON API: endpoints, fields, headers, caching, quota, versioning, problem types and the CLI.';
 
 type Schema = Record<string, unknown>;
 
@@ -36,7 +54,9 @@ const PROBLEM_EXAMPLES: Record<ProblemCode, { detail: string; error?: string }> 
   upstream_unavailable: { detail: PROBLEM_DETAILS.upstream_unavailable.market, error: UPSTREAM_ERROR_TEXT.market },
   api_route_not_found: { detail: PROBLEM_DETAILS.api_route_not_found },
   method_not_allowed: { detail: PROBLEM_DETAILS.method_not_allowed },
-  rate_limit_exceeded: { detail: PROBLEM_DETAILS.rate_limit_exceeded(RATE_LIMIT_EXAMPLE.quota, RATE_LIMIT_EXAMPLE.windowSeconds) },
+  rate_limit_exceeded: {
+    detail: PROBLEM_DETAILS.rate_limit_exceeded(RATE_LIMIT_EXAMPLE.quota, RATE_LIMIT_EXAMPLE.windowSeconds),
+  },
 };
 
 const refTitle = (ref: string, schemas: Map<string, JsonSchema>) =>
@@ -45,7 +65,8 @@ const refTitle = (ref: string, schemas: Map<string, JsonSchema>) =>
 /** A field's type in words, from its schema: "string (date-time)", "array of MarketPoint", "always `USD`". */
 export function describeType(schema: Schema, schemas: Map<string, JsonSchema>): string {
   if (typeof schema.$ref === 'string') return refTitle(schema.$ref, schemas);
-  if ('const' in schema) return `${typeof schema.const === 'number' ? (Number.isInteger(schema.const) ? 'integer' : 'number') : typeof schema.const}, always \`${String(schema.const)}\``;
+  if ('const' in schema)
+    return `${typeof schema.const === 'number' ? (Number.isInteger(schema.const) ? 'integer' : 'number') : typeof schema.const}, always \`${String(schema.const)}\``;
   if (Array.isArray(schema.enum)) return schema.enum.map((v) => `\`${String(v)}\``).join(' or ');
   if (schema.type === 'array') {
     const items = (schema.items ?? {}) as Schema;
@@ -59,7 +80,8 @@ export function describeType(schema: Schema, schemas: Map<string, JsonSchema>): 
   }
   let text = String(schema.type ?? 'any');
   if (typeof schema.format === 'string') text += ` (${schema.format})`;
-  if (typeof schema.minimum === 'number' && typeof schema.maximum === 'number') text += `, ${schema.minimum} to ${schema.maximum}`;
+  if (typeof schema.minimum === 'number' && typeof schema.maximum === 'number')
+    text += `, ${schema.minimum} to ${schema.maximum}`;
   else if (typeof schema.minimum === 'number') text += `, minimum ${schema.minimum}`;
   if (typeof schema.pattern === 'string') text += `, matching \`${schema.pattern}\``;
   return text;
@@ -88,7 +110,8 @@ export function fieldTable(name: string, schemas: Map<string, JsonSchema>): stri
   const schema = schemas.get(name);
   if (!schema) throw new Error(`no schema named ${name} in schemas/`);
   const header = `| Field | Type | Required | Description |\n|---|---|---|---|`;
-  const extra = schema.additionalProperties === false ? ' No other members.' : ' Clients ignore members they do not know.';
+  const extra =
+    schema.additionalProperties === false ? ' No other members.' : ' Clients ignore members they do not know.';
   return `**${name}**: ${String(schema.description ?? '')}${extra}\n\n${header}\n${fieldRows(schema, schemas).join('\n')}`;
 }
 
@@ -160,14 +183,21 @@ function endpointSection(resource: DataResource, ctx: BuildContext, schemas: Map
     `### ${resource.title}`,
     resource.summary,
     '| Method | Path | operationId |\n|---|---|---|\n' +
-      [resource.v1, resource.alias].map((op) => `| GET (HEAD also accepted) | \`${op.path}\` | \`${op.operationId}\` |`).join('\n'),
+      [resource.v1, resource.alias]
+        .map((op) => `| GET (HEAD also accepted) | \`${op.path}\` | \`${op.operationId}\` |`)
+        .join('\n'),
     `\`${resource.alias.path}\` is a stable alias of \`${resource.v1.path}\`: the same payload, returned directly, no redirect.`,
     '#### Example request',
-    fence('sh', `curl -i ${absoluteUrl(base, resource.v1.path)}\ncurl -I ${absoluteUrl(base, resource.alias.path)}   # HEAD: headers only`),
+    fence(
+      'sh',
+      `curl -i ${absoluteUrl(base, resource.v1.path)}\ncurl -I ${absoluteUrl(base, resource.alias.path)}   # HEAD: headers only`,
+    ),
     '#### Example response',
     `Header values here are illustrative: the quota headers appear only when quota enforcement accounted for the request, and the calendar's \`s-maxage\` counts down to midnight.`,
     fence('http', exampleHeaders),
-    example ? `${example.note}\n\n${fence('json', example.json)}` : 'No example: the upstream gave no usable data when this page was built.',
+    example
+      ? `${example.note}\n\n${fence('json', example.json)}`
+      : 'No example: the upstream gave no usable data when this page was built.',
     '#### Fields',
     fieldTable(resource.schema, schemas),
     ...nested,
@@ -245,7 +275,10 @@ export function developersBody(ctx: BuildContext, schemas: Map<string, JsonSchem
     '## Endpoints',
     '| Method | Path | operationId | Response |\n|---|---|---|---|\n' +
       DATA_RESOURCES.flatMap((r) =>
-        [r.alias, r.v1].map((op) => `| ${DATA_METHODS.join(', ')} | [\`${op.path}\`](${url(op.path)}) | \`${op.operationId}\` | ${r.schema}, \`${r.contentType}\` |`),
+        [r.alias, r.v1].map(
+          (op) =>
+            `| ${DATA_METHODS.join(', ')} | [\`${op.path}\`](${url(op.path)}) | \`${op.operationId}\` | ${r.schema}, \`${r.contentType}\` |`,
+        ),
       ).join('\n') +
       `\n| GET | [\`${API_INDEX.path}\`](${url(API_INDEX.path)}) | none | API index, \`${API_INDEX.contentType}\` |`,
     `Any other method on a data route is a [405 problem](#${PROBLEM_TYPES.method_not_allowed.fragment}); any other \`/api/...\` path is a [404 problem](#${PROBLEM_TYPES.api_route_not_found.fragment}). ` +
@@ -258,7 +291,8 @@ export function developersBody(ctx: BuildContext, schemas: Map<string, JsonSchem
     fence('json', indexExample),
     fieldTable('ApiIndex', schemas),
     '## Discovery documents',
-    '| Path | Media type |\n|---|---|\n' + discovery.map((d) => `| [\`${d.path}\`](${url(d.path)}) | \`${d.contentType}\` |`).join('\n'),
+    '| Path | Media type |\n|---|---|\n' +
+      discovery.map((d) => `| [\`${d.path}\`](${url(d.path)}) | \`${d.contentType}\` |`).join('\n'),
     `The [API catalog](${url(DISCOVERY.apiCatalog.path)}) is an RFC 9727 linkset (RFC 9264): an \`item\` link for each endpoint, and \`service-desc\` ([OpenAPI 3.1](${url(DISCOVERY.openapi.path)})), ` +
       `\`service-doc\` (this page and its [Markdown copy](${url(DISCOVERY.developersMarkdown.path)})) and \`service-meta\` ([the API index](${url(API_INDEX.path)})) for each. ` +
       `Every HTML page has a Markdown twin at its path plus \`.md\` (\`/index.md\` for \`/\`). [\`/sitemap.xml\`](${url(DISCOVERY.sitemap.path)}) lists the published HTML pages only.`,
@@ -274,7 +308,10 @@ export function developersBody(ctx: BuildContext, schemas: Map<string, JsonSchem
     '## Quota and rate-limit headers',
     `A deployment may enforce a shared, per-client, fixed-window quota on GET and HEAD requests to the four data URLs. All four share one bucket: switching between an alias and its v1 path does not reset the allowance. ` +
       'HTML pages and discovery documents are not counted. When enforcement accounted for the request, the answer carries headers in the format of `draft-ietf-httpapi-ratelimit-headers-11` (an IETF draft, not an RFC):',
-    fence('http', `RateLimit-Policy: ${policyHeader('<quota>', '<window seconds>')}\nRateLimit: ${rateLimitHeader('<remaining>', '<seconds until the window resets>')}`),
+    fence(
+      'http',
+      `RateLimit-Policy: ${policyHeader('<quota>', '<window seconds>')}\nRateLimit: ${rateLimitHeader('<remaining>', '<seconds until the window resets>')}`,
+    ),
     [
       '- The allowance varies by deployment: read the headers, do not hard-code a number.',
       `- When the quota is used up the answer is a [429 problem](#${PROBLEM_TYPES.rate_limit_exceeded.fragment}) with \`Retry-After\` in whole seconds: wait at least that long.`,
@@ -291,7 +328,12 @@ export function developersBody(ctx: BuildContext, schemas: Map<string, JsonSchem
     '## Problem types',
     `Every API error is an RFC 9457 problem document, \`Content-Type: ${PROBLEM_CONTENT_TYPE}\`, whose \`type\` is a link to its section below. \`status\` equals the HTTP status; clients ignore members they do not know.`,
     '| Status | code | type | Title |\n|---|---|---|---|\n' +
-      codes.map((c) => `| ${PROBLEM_TYPES[c].status} | \`${c}\` | [\`#${PROBLEM_TYPES[c].fragment}\`](#${PROBLEM_TYPES[c].fragment}) | ${PROBLEM_TYPES[c].title} |`).join('\n'),
+      codes
+        .map(
+          (c) =>
+            `| ${PROBLEM_TYPES[c].status} | \`${c}\` | [\`#${PROBLEM_TYPES[c].fragment}\`](#${PROBLEM_TYPES[c].fragment}) | ${PROBLEM_TYPES[c].title} |`,
+        )
+        .join('\n'),
     fieldTable('ProblemDetails', schemas),
     ...codes.map((c) => problemSection(base, c)),
     '## Command-line tool',
@@ -320,6 +362,16 @@ export function renderDeveloperPage(ctx: BuildContext, schemas: Map<string, Json
   });
   return [
     { file: page.htmlFile, body: html },
-    { file: page.markdownFile, body: twin({ title: DEVELOPERS_TITLE, description: DEVELOPERS_DESCRIPTION, url: absoluteUrl(ctx.config.siteUrl, page.path) }, body) },
+    {
+      file: page.markdownFile,
+      body: twin(
+        {
+          title: DEVELOPERS_TITLE,
+          description: DEVELOPERS_DESCRIPTION,
+          url: absoluteUrl(ctx.config.siteUrl, page.path),
+        },
+        body,
+      ),
+    },
   ];
 }

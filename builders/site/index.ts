@@ -44,10 +44,25 @@ export async function renderSite(ctx: BuildContext): Promise<Artifact[]> {
 
   const llms: LlmsInput = {
     pages: [
-      { page: PAGES.home, name: 'Home', notes: 'profile, about and links', markdown: markdownOf(PAGES.home.markdownFile) },
-      { page: PAGES.writings, name: 'Writings', notes: 'published writings, newest first', markdown: markdownOf(PAGES.writings.markdownFile) },
+      {
+        page: PAGES.home,
+        name: 'Home',
+        notes: 'profile, about and links',
+        markdown: markdownOf(PAGES.home.markdownFile),
+      },
+      {
+        page: PAGES.writings,
+        name: 'Writings',
+        notes: 'published writings, newest first',
+        markdown: markdownOf(PAGES.writings.markdownFile),
+      },
       { page: PAGES.skills, name: 'Skills', notes: 'skills by area', markdown: markdownOf(PAGES.skills.markdownFile) },
-      { page: PAGES.developers, name: 'Developers', notes: 'API reference: endpoints, fields, headers, quota, versioning, problem types, CLI', markdown: markdownOf(PAGES.developers.markdownFile) },
+      {
+        page: PAGES.developers,
+        name: 'Developers',
+        notes: 'API reference: endpoints, fields, headers, quota, versioning, problem types, CLI',
+        markdown: markdownOf(PAGES.developers.markdownFile),
+      },
     ],
     writings: content.writings.map((w) => writingEntry(w, markdownOf(PAGES.writing(w.slug).markdownFile))),
   };
@@ -72,5 +87,11 @@ export async function renderSite(ctx: BuildContext): Promise<Artifact[]> {
     { file: 'robots.txt', body: robotsTxt(config) },
     ...(await renderAssets()),
   ];
-  return [...artifacts, ...renderStaticHostConfig(config, artifacts.map((a) => a.file))];
+  return [
+    ...artifacts,
+    ...renderStaticHostConfig(
+      config,
+      artifacts.map((a) => a.file),
+    ),
+  ];
 }

@@ -25,28 +25,38 @@ const line = (name: string, url: string, notes: string) => `- [${name}](${url})$
 export function llmsTxt(config: Config, input: LlmsInput): string {
   const url = (path: string) => absoluteUrl(config.siteUrl, path);
   const md = (p: LlmsPage) => line(p.name, url(`/${p.page.markdownFile}`), p.notes);
-  return [
-    `# ${config.site.title}`,
-    `> ${config.site.tagline}`,
-    `Personal site of ${config.site.author} with a public, read-only JSON API (no authentication) that feeds its portfolio preview: ` +
-      `a ${CONSTANTS.product} market preview (not financial advice) and the GitHub contribution calendar of \`${config.githubAccount}\`. ` +
-      'Every page below is linked as its Markdown twin; the HTML page is the same URL without `.md`.',
-    `## Pages\n\n${input.pages.map(md).join('\n')}`,
-    `## Writings\n\n${input.writings.length ? input.writings.map(md).join('\n') : 'Nothing published yet.'}`,
-    '## API\n\n' +
-      [
-        line('API index', url(API_INDEX.path), 'JSON index of the data routes, their documentation and the authentication policy'),
-        line('OpenAPI 3.1 contract', url(DISCOVERY.openapi.path), 'every operation, schema, header and problem response'),
-        line('API catalog', url(DISCOVERY.apiCatalog.path), 'RFC 9727 linkset of the endpoints'),
-        ...DATA_RESOURCES.map((r) => line(r.title, url(r.v1.path), `${r.summary} Alias: ${url(r.alias.path)}`)),
-      ].join('\n'),
-    '## Optional\n\n' +
-      [
-        line('Full text', url(DISCOVERY.llmsFull.path), 'every page above in one Markdown file'),
-        line('Command-line tool', url(DISCOVERY.cli.path), 'read-only Node.js script: node cli.mjs --help'),
-        line('Sitemap', url(DISCOVERY.sitemap.path), 'the published HTML pages'),
-      ].join('\n'),
-  ].join('\n\n') + '\n';
+  return (
+    [
+      `# ${config.site.title}`,
+      `> ${config.site.tagline}`,
+      `Personal site of ${config.site.author} with a public, read-only JSON API (no authentication) that feeds its portfolio preview: ` +
+        `a ${CONSTANTS.product} market preview (not financial advice) and the GitHub contribution calendar of \`${config.githubAccount}\`. ` +
+        'Every page below is linked as its Markdown twin; the HTML page is the same URL without `.md`.',
+      `## Pages\n\n${input.pages.map(md).join('\n')}`,
+      `## Writings\n\n${input.writings.length ? input.writings.map(md).join('\n') : 'Nothing published yet.'}`,
+      '## API\n\n' +
+        [
+          line(
+            'API index',
+            url(API_INDEX.path),
+            'JSON index of the data routes, their documentation and the authentication policy',
+          ),
+          line(
+            'OpenAPI 3.1 contract',
+            url(DISCOVERY.openapi.path),
+            'every operation, schema, header and problem response',
+          ),
+          line('API catalog', url(DISCOVERY.apiCatalog.path), 'RFC 9727 linkset of the endpoints'),
+          ...DATA_RESOURCES.map((r) => line(r.title, url(r.v1.path), `${r.summary} Alias: ${url(r.alias.path)}`)),
+        ].join('\n'),
+      '## Optional\n\n' +
+        [
+          line('Full text', url(DISCOVERY.llmsFull.path), 'every page above in one Markdown file'),
+          line('Command-line tool', url(DISCOVERY.cli.path), 'read-only Node.js script: node cli.mjs --help'),
+          line('Sitemap', url(DISCOVERY.sitemap.path), 'the published HTML pages'),
+        ].join('\n'),
+    ].join('\n\n') + '\n'
+  );
 }
 
 export function llmsFullTxt(config: Config, input: LlmsInput): string {

@@ -3,9 +3,24 @@
 import type { Config } from '../../core/config.ts';
 import type { GitHubContributions } from '../../core/contributions.ts';
 import type { MarketData } from '../../core/market.ts';
-import { PROBLEM_CONTENT_TYPE, PROBLEM_DETAILS, PROBLEM_TYPES, problem, UPSTREAM_ERROR_TEXT, type ProblemCode } from '../../core/problems.ts';
+import {
+  PROBLEM_CONTENT_TYPE,
+  PROBLEM_DETAILS,
+  PROBLEM_TYPES,
+  problem,
+  UPSTREAM_ERROR_TEXT,
+  type ProblemCode,
+} from '../../core/problems.ts';
 import { policyHeader, RATE_LIMIT_EXAMPLE, rateLimitHeader } from '../../core/rate-limit-headers.ts';
-import { ALLOW_HEADER, CACHE_CONTROL, CONSTANTS, DATA_RESOURCES, DISCOVERY, type DataOperation, type DataResource } from '../../core/routes.ts';
+import {
+  ALLOW_HEADER,
+  CACHE_CONTROL,
+  CONSTANTS,
+  DATA_RESOURCES,
+  DISCOVERY,
+  type DataOperation,
+  type DataResource,
+} from '../../core/routes.ts';
 import type { JsonSchema } from '../../core/schemas.ts';
 import { absoluteUrl } from './urls.ts';
 
@@ -47,7 +62,9 @@ export function componentSchemas(schemas: Map<string, JsonSchema>): Record<strin
     }
     return out;
   };
-  return Object.fromEntries([...schemas.values()].sort((a, b) => a.title.localeCompare(b.title)).map((s) => [s.title, rewrite(s) as Json]));
+  return Object.fromEntries(
+    [...schemas.values()].sort((a, b) => a.title.localeCompare(b.title)).map((s) => [s.title, rewrite(s) as Json]),
+  );
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -105,11 +122,20 @@ const HEADERS: Record<string, Json> = {
 
 const headerRef = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` });
 
-function problemResponse(siteUrl: string, code: ProblemCode, description: string, headers: Json, detail: string, error?: string): Json {
+function problemResponse(
+  siteUrl: string,
+  code: ProblemCode,
+  description: string,
+  headers: Json,
+  detail: string,
+  error?: string,
+): Json {
   return {
     description,
     headers,
-    content: { [PROBLEM_CONTENT_TYPE]: { schema: schemaRef('ProblemDetails'), example: problem(siteUrl, code, detail, error) } },
+    content: {
+      [PROBLEM_CONTENT_TYPE]: { schema: schemaRef('ProblemDetails'), example: problem(siteUrl, code, detail, error) },
+    },
   };
 }
 
@@ -163,7 +189,8 @@ export interface Snapshots {
 }
 
 const exampleName = (resource: DataResource) => `${resource.schema}Snapshot`;
-const snapshotOf = (resource: DataResource, snapshots: Snapshots) => (resource.id === 'market' ? snapshots.market : snapshots.contributions);
+const snapshotOf = (resource: DataResource, snapshots: Snapshots) =>
+  resource.id === 'market' ? snapshots.market : snapshots.contributions;
 
 /**
  * One GET operation per data path. SPEC lists one operation per path, "GET (HEAD also accepted)", and its
@@ -172,10 +199,18 @@ const snapshotOf = (resource: DataResource, snapshots: Snapshots) => (resource.i
  */
 function operation(resource: DataResource, op: DataOperation, snapshots: Snapshots): Json {
   const v1 = resource.v1.path;
-  const aliasNote = op.alias ? ` Stable alias of \`${v1}\`: the same payload, returned directly (no redirect); it never switches version silently.` : ' The explicit version 1 contract.';
+  const aliasNote = op.alias
+    ? ` Stable alias of \`${v1}\`: the same payload, returned directly (no redirect); it never switches version silently.`
+    : ' The explicit version 1 contract.';
   const cache = headerRef(resource.id === 'market' ? 'CacheControlMarket' : 'CacheControlContributions');
-  const okHeaders = { 'Cache-Control': cache, RateLimit: headerRef('RateLimit'), 'RateLimit-Policy': headerRef('RateLimitPolicy') };
-  const upstream = { $ref: `#/components/responses/${resource.id === 'market' ? 'Market' : 'Contributions'}UpstreamUnavailable` };
+  const okHeaders = {
+    'Cache-Control': cache,
+    RateLimit: headerRef('RateLimit'),
+    'RateLimit-Policy': headerRef('RateLimitPolicy'),
+  };
+  const upstream = {
+    $ref: `#/components/responses/${resource.id === 'market' ? 'Market' : 'Contributions'}UpstreamUnavailable`,
+  };
   const example = snapshotOf(resource, snapshots);
   const common = {
     tags: [resource.title],

@@ -18,10 +18,26 @@ export function marketBodyHtml(market: MarketData | null): string {
   const label = `${market.product} over ${formatDays(market.windowSeconds / 86_400)}: ${market.points.length} points from ${formatValue(market.points[0]!.value)} to ${formatValue(market.value)} ${market.currency}`;
   const trend = market.changePercent >= 0 ? 'up' : 'down';
   return (
-    renderSparkline({ points: market.points, low: market.low, high: market.high, changePercent: market.changePercent, label }) +
+    renderSparkline({
+      points: market.points,
+      low: market.low,
+      high: market.high,
+      changePercent: market.changePercent,
+      label,
+    }) +
     '<dl class="stats">' +
-    stat('Value', `${escapeHtml(formatValue(market.value))} ${escapeHtml(market.currency)}`, market.value, ' data-field="value"') +
-    stat('7-day change', escapeHtml(formatPercent(market.changePercent)), market.changePercent, ` data-field="changePercent" class="change-${trend}"`) +
+    stat(
+      'Value',
+      `${escapeHtml(formatValue(market.value))} ${escapeHtml(market.currency)}`,
+      market.value,
+      ' data-field="value"',
+    ) +
+    stat(
+      '7-day change',
+      escapeHtml(formatPercent(market.changePercent)),
+      market.changePercent,
+      ` data-field="changePercent" class="change-${trend}"`,
+    ) +
     stat('Low', escapeHtml(formatValue(market.low)), market.low, ' data-field="low"') +
     stat('High', escapeHtml(formatValue(market.high)), market.high, ' data-field="high"') +
     `<div class="stat"><dt>As of</dt><dd><time datetime="${escapeHtml(market.asOf)}" data-field="asOf">${escapeHtml(formatInstant(market.asOf))}</time></dd></div>` +

@@ -3,7 +3,14 @@
 // One rule list, derived from the route table, is rendered into each host's format. What a static host
 // cannot do (per-request s-maxage, quota, live ticker, problem bodies) is the gateway's work.
 import type { Config } from '../../core/config.ts';
-import { API_INDEX, CACHE_CONTROL, COMMON_RESPONSE_HEADERS, CONSTANTS, DATA_RESOURCES, DISCOVERY } from '../../core/routes.ts';
+import {
+  API_INDEX,
+  CACHE_CONTROL,
+  COMMON_RESPONSE_HEADERS,
+  CONSTANTS,
+  DATA_RESOURCES,
+  DISCOVERY,
+} from '../../core/routes.ts';
 import type { Artifact } from '../artifact.ts';
 import { absoluteUrl, PAGES } from './urls.ts';
 
@@ -33,9 +40,16 @@ export function headerRules(config: Config, files: string[]): HeaderRule[] {
   for (const resource of DATA_RESOURCES) {
     const cacheControl = resource.id === 'market' ? CACHE_CONTROL.market : STATIC_CONTRIBUTIONS_CACHE_CONTROL;
     // Extension-less snapshots: without a rule a static host guesses no type (or octet-stream).
-    for (const file of resource.snapshotFiles) rules.push({ path: `/${file}`, headers: { 'Content-Type': resource.contentType, 'Cache-Control': cacheControl } });
+    for (const file of resource.snapshotFiles)
+      rules.push({
+        path: `/${file}`,
+        headers: { 'Content-Type': resource.contentType, 'Cache-Control': cacheControl },
+      });
   }
-  rules.push({ path: `/${API_INDEX.file}`, headers: { 'Content-Type': API_INDEX.contentType, 'Cache-Control': CACHE_CONTROL.apiIndex } });
+  rules.push({
+    path: `/${API_INDEX.file}`,
+    headers: { 'Content-Type': API_INDEX.contentType, 'Cache-Control': CACHE_CONTROL.apiIndex },
+  });
   for (const doc of Object.values(DISCOVERY)) {
     if (doc.file.endsWith('.md')) continue; // every twin gets the Markdown rule below
     const headers: Record<string, string> = { 'Content-Type': doc.contentType };
@@ -43,9 +57,13 @@ export function headerRules(config: Config, files: string[]): HeaderRule[] {
     headers['Cache-Control'] = CACHE_CONTROL.static;
     rules.push({ path: `/${doc.file}`, headers });
   }
-  for (const file of files.filter((f) => f.endsWith('.md')).sort()) rules.push({ path: `/${file}`, headers: { 'Content-Type': MARKDOWN_CONTENT_TYPE } });
+  for (const file of files.filter((f) => f.endsWith('.md')).sort())
+    rules.push({ path: `/${file}`, headers: { 'Content-Type': MARKDOWN_CONTENT_TYPE } });
   // RFC 9727 §3: the api-catalog relation lets a client find the catalog from the publisher's home page.
-  rules.push({ path: `/${PAGES.home.htmlFile}`, headers: { Link: `<${absoluteUrl(config.siteUrl, DISCOVERY.apiCatalog.path)}>; rel="api-catalog"` } });
+  rules.push({
+    path: `/${PAGES.home.htmlFile}`,
+    headers: { Link: `<${absoluteUrl(config.siteUrl, DISCOVERY.apiCatalog.path)}>; rel="api-catalog"` },
+  });
   return rules;
 }
 
@@ -72,7 +90,10 @@ export function rewrites(): Rewrite[] {
  */
 export function serveJson(config: Config, files: string[]): Record<string, unknown> {
   const rules = headerRules(config, files).filter((r) => !r.path.endsWith('.md'));
-  const toServe = (r: HeaderRule) => ({ source: r.path, headers: Object.entries(r.headers).map(([key, value]) => ({ key, value })) });
+  const toServe = (r: HeaderRule) => ({
+    source: r.path,
+    headers: Object.entries(r.headers).map(([key, value]) => ({ key, value })),
+  });
   return {
     cleanUrls: true,
     directoryListing: false,
@@ -81,7 +102,10 @@ export function serveJson(config: Config, files: string[]): Record<string, unkno
       ...rules.map(toServe),
       { source: '**/*.md', headers: [{ key: 'Content-Type', value: MARKDOWN_CONTENT_TYPE }] },
       // `**` skips dot-paths, so /.well-known/ needs its own rule for the common headers.
-      ...['**', '/.well-known/**'].map((source) => ({ source, headers: Object.entries(COMMON_RESPONSE_HEADERS).map(([key, value]) => ({ key, value })) })),
+      ...['**', '/.well-known/**'].map((source) => ({
+        source,
+        headers: Object.entries(COMMON_RESPONSE_HEADERS).map(([key, value]) => ({ key, value })),
+      })),
     ],
   };
 }
@@ -98,13 +122,20 @@ export function headersFile(config: Config, files: string[]): string {
     const path = requestPath(r.path);
     return path === undefined ? [] : [{ path, headers: r.headers }];
   });
-  const all: HeaderRule[] = [{ path: '/*', headers: { ...COMMON_RESPONSE_HEADERS } }, ...rules, ...cleanUrls, { path: API_INDEX.path, headers: index.headers }];
+  const all: HeaderRule[] = [
+    { path: '/*', headers: { ...COMMON_RESPONSE_HEADERS } },
+    ...rules,
+    ...cleanUrls,
+    { path: API_INDEX.path, headers: index.headers },
+  ];
   return `${all.map((r) => [r.path, ...Object.entries(r.headers).map(([k, v]) => `  ${k}: ${v}`)].join('\n')).join('\n\n')}\n`;
 }
 
 /** Netlify and Cloudflare Pages `_redirects`: status 200 makes each line a rewrite, not a redirect. */
 export function redirectsFile(): string {
-  return `${rewrites().map((r) => `${r.from} ${r.to} 200`).join('\n')}\n`;
+  return `${rewrites()
+    .map((r) => `${r.from} ${r.to} 200`)
+    .join('\n')}\n`;
 }
 
 export function renderStaticHostConfig(config: Config, files: string[]): Artifact[] {

@@ -18,7 +18,9 @@ export function coinbaseClient(baseUrl: string, http: HttpOptions): MarketClient
   const product = `${baseUrl}/products/${CONSTANTS.product}`;
   return {
     async ticker() {
-      return parseTicker(await httpGet('coinbase', `${product}/ticker`, { ...http, as: 'json', maxBytes: MAX_MARKET_ANSWER_BYTES }));
+      return parseTicker(
+        await httpGet('coinbase', `${product}/ticker`, { ...http, as: 'json', maxBytes: MAX_MARKET_ANSWER_BYTES }),
+      );
     },
     async candles(startSeconds, endSeconds) {
       const query = new URLSearchParams({
@@ -26,7 +28,13 @@ export function coinbaseClient(baseUrl: string, http: HttpOptions): MarketClient
         start: new Date(startSeconds * 1000).toISOString(),
         end: new Date(endSeconds * 1000).toISOString(),
       });
-      return parseCandles(await httpGet('coinbase', `${product}/candles?${query}`, { ...http, as: 'json', maxBytes: MAX_MARKET_ANSWER_BYTES }));
+      return parseCandles(
+        await httpGet('coinbase', `${product}/candles?${query}`, {
+          ...http,
+          as: 'json',
+          maxBytes: MAX_MARKET_ANSWER_BYTES,
+        }),
+      );
     },
   };
 }
@@ -51,7 +59,11 @@ export function parseTicker(body: unknown): Ticker {
 export function parseCandles(body: unknown): Candle[] {
   if (!Array.isArray(body)) throw new UpstreamError('coinbase', 'candles answer is not an array');
   return body.map((row: unknown, index) => {
-    if (!Array.isArray(row) || row.length < 5 || !row.slice(0, 5).every((v) => typeof v === 'number' && Number.isFinite(v))) {
+    if (
+      !Array.isArray(row) ||
+      row.length < 5 ||
+      !row.slice(0, 5).every((v) => typeof v === 'number' && Number.isFinite(v))
+    ) {
       throw new UpstreamError('coinbase', `candle row ${index} is not [time, low, high, open, close, volume]`);
     }
     const [time, , , , close] = row as number[];

@@ -37,7 +37,9 @@ export function githubGraphqlClient(apiUrl: string, token: string, account: stri
   const client = graphql.defaults({
     baseUrl: apiUrl,
     headers: { authorization: `bearer ${token}`, 'user-agent': http.userAgent },
-    request: { fetch: guardedFetch('github-graphql', { maxBytes: MAX_GRAPHQL_ANSWER_BYTES, timeoutMs: http.timeoutMs }) },
+    request: {
+      fetch: guardedFetch('github-graphql', { maxBytes: MAX_GRAPHQL_ANSWER_BYTES, timeoutMs: http.timeoutMs }),
+    },
   });
   return async function contributionDays(range: CalendarRange): Promise<ContributionDay[]> {
     const deadline = Date.now() + http.timeoutMs;
@@ -91,7 +93,9 @@ function describe(error: unknown, account: string, timeoutMs: number, signal: Ab
       return new UpstreamError('github-graphql', `account "${account}" not found`, { cause: error });
     }
     const first = errors[0];
-    return new UpstreamError('github-graphql', `GraphQL errors: ${first?.type ?? ''} ${first?.message ?? ''}`.trim(), { cause: error });
+    return new UpstreamError('github-graphql', `GraphQL errors: ${first?.type ?? ''} ${first?.message ?? ''}`.trim(), {
+      cause: error,
+    });
   }
   const e = error as OctokitError;
   // Octokit reports a fetch aborted by our deadline as a status 500 error; the signal says what happened.
@@ -104,7 +108,10 @@ function describe(error: unknown, account: string, timeoutMs: number, signal: Ab
   }
   if (typeof e?.status === 'number') {
     const why = e.status === 401 ? 'token rejected' : e.status === 403 ? 'forbidden or rate limited' : 'error';
-    return new UpstreamError('github-graphql', `POST /graphql answered ${e.status} (${why})`, { cause: error, status: e.status });
+    return new UpstreamError('github-graphql', `POST /graphql answered ${e.status} (${why})`, {
+      cause: error,
+      status: e.status,
+    });
   }
   return new UpstreamError('github-graphql', `POST /graphql failed: ${e?.message ?? String(error)}`, { cause: error });
 }
@@ -115,18 +122,23 @@ export function parseGraphqlCalendar(data: unknown): ContributionDay[] {
   if (user === null) throw new UpstreamError('github-graphql', 'account not found (user is null)');
   const weeks = (user as { contributionsCollection?: { contributionCalendar?: { weeks?: unknown } } } | undefined)
     ?.contributionsCollection?.contributionCalendar?.weeks;
-  if (!Array.isArray(weeks)) throw new UpstreamError('github-graphql', 'answer has no contributionCalendar.weeks array');
+  if (!Array.isArray(weeks))
+    throw new UpstreamError('github-graphql', 'answer has no contributionCalendar.weeks array');
   return weeks.flatMap((week: { contributionDays?: unknown }, w) => {
-    if (!Array.isArray(week?.contributionDays)) throw new UpstreamError('github-graphql', `week ${w} has no contributionDays`);
-    return week.contributionDays.map((day: { date?: unknown; contributionCount?: unknown; contributionLevel?: unknown }) => {
-      const level = typeof day?.contributionLevel === 'string' ? CONTRIBUTION_LEVELS[day.contributionLevel] : undefined;
-      if (typeof day?.date !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(day.date)) {
-        throw new UpstreamError('github-graphql', `day ${JSON.stringify(day?.date)} is not a date`);
-      }
-      if (typeof day.contributionCount !== 'number' || level === undefined) {
-        throw new UpstreamError('github-graphql', `day ${day.date} has an unexpected count or level`);
-      }
-      return { date: day.date, count: day.contributionCount, level };
-    });
+    if (!Array.isArray(week?.contributionDays))
+      throw new UpstreamError('github-graphql', `week ${w} has no contributionDays`);
+    return week.contributionDays.map(
+      (day: { date?: unknown; contributionCount?: unknown; contributionLevel?: unknown }) => {
+        const level =
+          typeof day?.contributionLevel === 'string' ? CONTRIBUTION_LEVELS[day.contributionLevel] : undefined;
+        if (typeof day?.date !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(day.date)) {
+          throw new UpstreamError('github-graphql', `day ${JSON.stringify(day?.date)} is not a date`);
+        }
+        if (typeof day.contributionCount !== 'number' || level === undefined) {
+          throw new UpstreamError('github-graphql', `day ${day.date} has an unexpected count or level`);
+        }
+        return { date: day.date, count: day.contributionCount, level };
+      },
+    );
   });
 }

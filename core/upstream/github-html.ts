@@ -17,7 +17,11 @@ export function githubHtmlClient(webUrl: string, account: string, http: HttpOpti
         as: 'text',
         maxBytes: MAX_CALENDAR_HTML_BYTES,
         // Since 2024 the fragment is only served to requests that look like the profile page's own XHR.
-        headers: { accept: 'text/html', 'x-requested-with': 'XMLHttpRequest', referer: `${webUrl}/${encodeURIComponent(account)}` },
+        headers: {
+          accept: 'text/html',
+          'x-requested-with': 'XMLHttpRequest',
+          referer: `${webUrl}/${encodeURIComponent(account)}`,
+        },
       });
     } catch (error) {
       if (error instanceof UpstreamError && error.status === 404) {
@@ -62,17 +66,25 @@ export function parseCalendarHtml(html: string): ContributionDay[] {
     const id = attrs.get('id');
     const levelText = attrs.get('data-level');
     if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || !id || levelText === undefined || !/^\d$/.test(levelText)) {
-      throw new UpstreamError('github-html', `unrecognised calendar cell for ${JSON.stringify(date.slice(0, 40))} (markup changed?)`);
+      throw new UpstreamError(
+        'github-html',
+        `unrecognised calendar cell for ${JSON.stringify(date.slice(0, 40))} (markup changed?)`,
+      );
     }
     const tooltip = tooltips.get(id);
-    if (tooltip === undefined) throw new UpstreamError('github-html', `no tooltip for the cell of ${date} (markup changed?)`);
+    if (tooltip === undefined)
+      throw new UpstreamError('github-html', `no tooltip for the cell of ${date} (markup changed?)`);
     const count = parseTooltipCount(tooltip);
     if (count === undefined) {
-      throw new UpstreamError('github-html', `unrecognised tooltip ${JSON.stringify(tooltip.trim().slice(0, 60))} for ${date}`);
+      throw new UpstreamError(
+        'github-html',
+        `unrecognised tooltip ${JSON.stringify(tooltip.trim().slice(0, 60))} for ${date}`,
+      );
     }
     days.push({ date, count, level: Number(levelText) });
   }
-  if (days.length === 0) throw new UpstreamError('github-html', 'no calendar cells with data-date found (markup changed?)');
+  if (days.length === 0)
+    throw new UpstreamError('github-html', 'no calendar cells with data-date found (markup changed?)');
   return days;
 }
 
@@ -112,7 +124,11 @@ function* startTags(html: string, wanted: ReadonlySet<string>): Generator<StartT
     position = TAG_NAME.lastIndex;
     if (!wanted.has(name)) continue;
     const end = tagEnd(html, position);
-    if (end < 0) throw new UpstreamError('github-html', `a <${name}> tag does not end within ${MAX_TAG_LENGTH} characters (markup changed?)`);
+    if (end < 0)
+      throw new UpstreamError(
+        'github-html',
+        `a <${name}> tag does not end within ${MAX_TAG_LENGTH} characters (markup changed?)`,
+      );
     const attributes = parseAttributes(html.slice(position, end - 1));
     position = end;
     yield { name, attributes, end, resume: (index) => void (position = index) };

@@ -62,7 +62,11 @@ export async function httpGet(
   } catch (error) {
     throw await describeFailure(upstream, what, error, options.timeoutMs, signal);
   }
-  const body = await readBody(upstream, what, response, { maxBytes: options.maxBytes, signal, timeoutMs: options.timeoutMs });
+  const body = await readBody(upstream, what, response, {
+    maxBytes: options.maxBytes,
+    signal,
+    timeoutMs: options.timeoutMs,
+  });
   const text = new TextDecoder().decode(body);
   if (options.as === 'text') return text;
   try {
@@ -87,7 +91,10 @@ export async function readBody(
     return await readCapped(response, limits.maxBytes);
   } catch (error) {
     if (error instanceof BodyTooLarge) {
-      throw new UpstreamError(upstream, `${what}: answer larger than ${limits.maxBytes} bytes`, { cause: error, status: response.status });
+      throw new UpstreamError(upstream, `${what}: answer larger than ${limits.maxBytes} bytes`, {
+        cause: error,
+        status: response.status,
+      });
     }
     if (limits.signal?.aborted || isAbort(error)) {
       throw new UpstreamError(upstream, `${what} timed out after ${limits.timeoutMs} ms`, { cause: error });
@@ -97,7 +104,10 @@ export async function readBody(
 }
 
 function isAbort(error: unknown): boolean {
-  return error instanceof TimeoutError || (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'));
+  return (
+    error instanceof TimeoutError ||
+    (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
+  );
 }
 
 /** RFC 9110 §15.4: 301, 302, 303, 307 and 308 carry a Location to follow; we never follow it. */
@@ -124,11 +134,21 @@ export function guardedFetch(upstream: UpstreamName, limits: { maxBytes: number;
     const body = await readBody(upstream, what, response, { ...limits, signal: init?.signal });
     // Fetch: 204, 205 and 304 are null-body statuses; a Response with one cannot carry a body.
     const nullBody = response.status === 204 || response.status === 205 || response.status === 304;
-    return new Response(nullBody ? null : body, { status: response.status, statusText: response.statusText, headers: response.headers });
+    return new Response(nullBody ? null : body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
   };
 }
 
-async function describeFailure(upstream: UpstreamName, what: string, error: unknown, timeoutMs: number, signal: AbortSignal): Promise<UpstreamError> {
+async function describeFailure(
+  upstream: UpstreamName,
+  what: string,
+  error: unknown,
+  timeoutMs: number,
+  signal: AbortSignal,
+): Promise<UpstreamError> {
   if (error instanceof HTTPError) {
     const { response } = error;
     const status = response.status;
@@ -139,7 +159,9 @@ async function describeFailure(upstream: UpstreamName, what: string, error: unkn
     }
     let message = '';
     try {
-      const text = new TextDecoder().decode(await readBody(upstream, what, response, { maxBytes: MAX_ERROR_BODY_BYTES, signal, timeoutMs }));
+      const text = new TextDecoder().decode(
+        await readBody(upstream, what, response, { maxBytes: MAX_ERROR_BODY_BYTES, signal, timeoutMs }),
+      );
       const body = JSON.parse(text) as { message?: unknown };
       if (typeof body?.message === 'string') message = `: ${body.message.slice(0, 200)}`;
     } catch {
@@ -150,6 +172,7 @@ async function describeFailure(upstream: UpstreamName, what: string, error: unkn
   if (isAbort(error)) {
     return new UpstreamError(upstream, `${what} timed out after ${timeoutMs} ms`, { cause: error });
   }
-  const reason = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
+  const reason =
+    error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
   return new UpstreamError(upstream, `${what} failed: ${reason}`, { cause: error });
 }

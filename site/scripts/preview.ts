@@ -14,7 +14,11 @@ async function fetchJson(url: string): Promise<unknown> {
   }
 }
 
-async function refresh<T>(figure: HTMLElement, accept: (v: unknown) => v is T, render: (v: T) => string): Promise<void> {
+async function refresh<T>(
+  figure: HTMLElement,
+  accept: (v: unknown) => v is T,
+  render: (v: T) => string,
+): Promise<void> {
   const source = figure.dataset.source;
   const body = figure.querySelector<HTMLElement>('[data-preview-body]');
   const status = figure.querySelector<HTMLElement>('[data-preview-status]');

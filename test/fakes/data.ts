@@ -17,14 +17,25 @@ export function closeAt(hourSeconds: number): number {
 }
 
 /** Candle rows [time, low, high, open, close, volume] for every hour in [start, end], newest first. */
-export function candleRows(startSeconds: number, endSeconds: number, skip: (hour: number) => boolean = () => false): number[][] {
+export function candleRows(
+  startSeconds: number,
+  endSeconds: number,
+  skip: (hour: number) => boolean = () => false,
+): number[][] {
   const rows: number[][] = [];
   const first = Math.ceil(startSeconds / 3600) * 3600;
   for (let t = first; t <= endSeconds; t += 3600) {
     if (skip(t)) continue;
     const close = closeAt(t);
     const open = closeAt(t - 3600);
-    rows.push([t, Math.min(open, close) * 0.998, Math.max(open, close) * 1.002, open, close, Number((1000 + unit(`vol:${t}`) * 5000).toFixed(1))]);
+    rows.push([
+      t,
+      Math.min(open, close) * 0.998,
+      Math.max(open, close) * 1.002,
+      open,
+      close,
+      Number((1000 + unit(`vol:${t}`) * 5000).toFixed(1)),
+    ]);
   }
   return rows.reverse();
 }

@@ -52,7 +52,14 @@ export interface RecordedRequest {
 
 export interface FakeUpstreams {
   url: string;
-  market: { mode: MarketMode; tickerMode?: MarketMode; candlesMode?: MarketMode; tradeIdAsString: boolean; tickerTime?: string; tickerPrice?: string };
+  market: {
+    mode: MarketMode;
+    tickerMode?: MarketMode;
+    candlesMode?: MarketMode;
+    tradeIdAsString: boolean;
+    tickerTime?: string;
+    tickerPrice?: string;
+  };
   github: { mode: GithubMode; missingDate?: string };
   /** Requests per endpoint: ticker, candles, graphql, html. */
   calls: { ticker: number; candles: number; graphql: number; html: number };
@@ -191,11 +198,22 @@ export async function startFakeUpstreams(options: FakeUpstreamOptions = {}): Pro
       if (mode === 'unknown-account' || variables.login !== account) {
         return json(res, 200, {
           data: { user: null },
-          errors: [{ type: 'NOT_FOUND', path: ['user'], locations: [{ line: 2, column: 3 }], message: `Could not resolve to a User with the login of '${variables.login}'.` }],
+          errors: [
+            {
+              type: 'NOT_FOUND',
+              path: ['user'],
+              locations: [{ line: 2, column: 3 }],
+              message: `Could not resolve to a User with the login of '${variables.login}'.`,
+            },
+          ],
         });
       }
       if (mode === 'markup-drift') {
-        return json(res, 200, { data: { user: { contributionsCollection: { contributionCalendar: { totalContributions: 3, weekList: [] } } } } });
+        return json(res, 200, {
+          data: {
+            user: { contributionsCollection: { contributionCalendar: { totalContributions: 3, weekList: [] } } },
+          },
+        });
       }
       const from = (variables.from ?? '').slice(0, 10);
       const to = (variables.to ?? '').slice(0, 10);
@@ -285,7 +303,9 @@ export function renderCalendarHtml(weeks: FakeDay[][], drift = false): string {
   const rows: string[] = [];
   const tooltips: string[] = [];
   for (let weekday = 0; weekday < 7; weekday++) {
-    const cells: string[] = [`<td class="ContributionCalendar-label" style="position: relative"><span class="sr-only">Day</span></td>`];
+    const cells: string[] = [
+      `<td class="ContributionCalendar-label" style="position: relative"><span class="sr-only">Day</span></td>`,
+    ];
     weeks.forEach((week, w) => {
       const day = week.find((d) => new Date(`${d.date}T00:00:00Z`).getUTCDay() === weekday);
       if (!day) {
@@ -299,12 +319,19 @@ export function renderCalendarHtml(weeks: FakeDay[][], drift = false): string {
           : `<td tabindex="0" data-ix="${w}" style="width: 10px" data-date="${day.date}" id="${id}" data-level="${day.level}" role="gridcell" class="ContributionCalendar-day"></td>`,
       );
       const when = DateTime.fromISO(day.date).toFormat('MMMM d');
-      const text = day.count === 0 ? `No contributions on ${when}.` : `${day.count.toLocaleString('en-US')} contribution${day.count === 1 ? '' : 's'} on ${when}.`;
-      tooltips.push(`<tool-tip id="tooltip-${weekday}-${w}" for="${id}" popover="manual" data-direction="n" class="sr-only position-absolute">${text}</tool-tip>`);
+      const text =
+        day.count === 0
+          ? `No contributions on ${when}.`
+          : `${day.count.toLocaleString('en-US')} contribution${day.count === 1 ? '' : 's'} on ${when}.`;
+      tooltips.push(
+        `<tool-tip id="tooltip-${weekday}-${w}" for="${id}" popover="manual" data-direction="n" class="sr-only position-absolute">${text}</tool-tip>`,
+      );
     });
     rows.push(`<tr style="height: 10px">\n${cells.join('\n')}\n</tr>`);
   }
-  const legend = [0, 1, 2, 3, 4].map((l) => `<div class="ContributionCalendar-day" data-level="${l}"></div>`).join('\n');
+  const legend = [0, 1, 2, 3, 4]
+    .map((l) => `<div class="ContributionCalendar-day" data-level="${l}"></div>`)
+    .join('\n');
   return `<div class="js-yearly-contributions">
 <h2 class="f4 text-normal mb-2">
       ${total.toLocaleString('en-US')}

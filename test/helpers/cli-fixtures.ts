@@ -35,13 +35,30 @@ export const FIXTURE_WRITINGS = [
     title: 'Midnight in Toronto',
     date: '2026-09-14',
     summary: 'Time zones, daylight saving and the boundary of a contribution calendar.',
-    body: ['# Midnight in Toronto', '', 'The calendar refreshes at the next midnight in `America/Toronto`, which is not always 24 hours away.'].join('\n'),
+    body: [
+      '# Midnight in Toronto',
+      '',
+      'The calendar refreshes at the next midnight in `America/Toronto`, which is not always 24 hours away.',
+    ].join('\n'),
   },
 ] as const;
 
 export const FIXTURE_SKILLS = [
-  { name: 'Languages', skills: [['TypeScript', 'strict, ESM, Node 20'], ['Go', null], ['SQL', 'PostgreSQL and SQLite']] },
-  { name: 'Practices', skills: [['HTTP APIs', 'RFC 9457 problems, caching, rate limits'], ['Testing', 'real sockets, fakes that speak the wire format']] },
+  {
+    name: 'Languages',
+    skills: [
+      ['TypeScript', 'strict, ESM, Node 20'],
+      ['Go', null],
+      ['SQL', 'PostgreSQL and SQLite'],
+    ],
+  },
+  {
+    name: 'Practices',
+    skills: [
+      ['HTTP APIs', 'RFC 9457 problems, caching, rate limits'],
+      ['Testing', 'real sockets, fakes that speak the wire format'],
+    ],
+  },
 ] as const;
 
 async function writeDocument(dir: string, file: string, body: string): Promise<void> {
@@ -50,7 +67,8 @@ async function writeDocument(dir: string, file: string, body: string): Promise<v
   await writeFile(target, body);
 }
 
-const frontMatter = (fields: Record<string, string>) => ['---', ...Object.entries(fields).map(([k, v]) => `${k}: ${v}`), '---', ''].join('\n');
+const frontMatter = (fields: Record<string, string>) =>
+  ['---', ...Object.entries(fields).map(([k, v]) => `${k}: ${v}`), '---', ''].join('\n');
 
 /** Writes every document the CLI reads into `dir`, served at `siteUrl`. */
 export async function writeFixtureSite(dir: string, siteUrl: string): Promise<void> {
@@ -89,13 +107,27 @@ export async function writeFixtureSite(dir: string, siteUrl: string): Promise<vo
     dir,
     'writings.md',
     frontMatter({ title: 'Writings', description: 'Notes on data, HTTP and tools.', url: `${siteUrl}/writings` }) +
-      ['# Writings', '', ...FIXTURE_WRITINGS.map((w) => `- [${w.title}](${siteUrl}/writings/${w.slug}) \u2014 ${w.date}: ${w.summary}`), ''].join('\n'),
+      [
+        '# Writings',
+        '',
+        ...FIXTURE_WRITINGS.map((w) => `- [${w.title}](${siteUrl}/writings/${w.slug}) \u2014 ${w.date}: ${w.summary}`),
+        '',
+      ].join('\n'),
   );
   for (const w of FIXTURE_WRITINGS) {
     await writeDocument(
       dir,
       `writings/${w.slug}.md`,
-      frontMatter({ title: w.title, description: w.summary, url: `${siteUrl}/writings/${w.slug}`, date: w.date, summary: w.summary, slug: w.slug }) + w.body + '\n',
+      frontMatter({
+        title: w.title,
+        description: w.summary,
+        url: `${siteUrl}/writings/${w.slug}`,
+        date: w.date,
+        summary: w.summary,
+        slug: w.slug,
+      }) +
+        w.body +
+        '\n',
     );
   }
   await writeDocument(
@@ -105,11 +137,18 @@ export async function writeFixtureSite(dir: string, siteUrl: string): Promise<vo
       [
         '# Skills',
         '',
-        ...FIXTURE_SKILLS.flatMap((g) => [`## ${g.name}`, '', ...g.skills.map(([s, note]) => (note ? `- ${s}: ${note}` : `- ${s}`)), '']),
+        ...FIXTURE_SKILLS.flatMap((g) => [
+          `## ${g.name}`,
+          '',
+          ...g.skills.map(([s, note]) => (note ? `- ${s}: ${note}` : `- ${s}`)),
+          '',
+        ]),
       ].join('\n'),
   );
 
-  const operations = DATA_RESOURCES.flatMap((r) => [r.v1, r.alias].map((op) => ({ ...op, summary: r.summary, title: r.title })));
+  const operations = DATA_RESOURCES.flatMap((r) =>
+    [r.v1, r.alias].map((op) => ({ ...op, summary: r.summary, title: r.title })),
+  );
   await writeDocument(
     dir,
     API_INDEX.file,
@@ -128,7 +167,12 @@ export async function writeFixtureSite(dir: string, siteUrl: string): Promise<vo
       info: { title: 'Public Data Preview API', version: '1.0.0' },
       servers: [{ url: siteUrl }],
       security: [],
-      paths: Object.fromEntries(operations.map((op) => [op.path, { get: { operationId: op.operationId, summary: op.title, parameters: [], security: [] } }])),
+      paths: Object.fromEntries(
+        operations.map((op) => [
+          op.path,
+          { get: { operationId: op.operationId, summary: op.title, parameters: [], security: [] } },
+        ]),
+      ),
     }),
   );
   await writeDocument(

@@ -73,7 +73,9 @@ export async function startStaticSite(dir: string, options: { prefix?: string } 
     try {
       if (!target.startsWith(dir) || !(await stat(target)).isFile()) throw new Error('not a file');
       const body = await readFile(target);
-      res.writeHead(200, { 'content-type': mapped?.contentType ?? TYPES[extname(file)] ?? 'application/octet-stream' }).end(body);
+      res
+        .writeHead(200, { 'content-type': mapped?.contentType ?? TYPES[extname(file)] ?? 'application/octet-stream' })
+        .end(body);
     } catch {
       res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found\n');
     }
@@ -106,7 +108,15 @@ export async function startServe(dir: string): Promise<Site> {
   const port = await closedPort();
   const child: ChildProcess = spawn(
     process.execPath,
-    [join(ROOT, 'node_modules/serve/build/main.js'), '-l', `tcp://127.0.0.1:${port}`, '--no-clipboard', '--no-request-logging', '--no-port-switching', dir],
+    [
+      join(ROOT, 'node_modules/serve/build/main.js'),
+      '-l',
+      `tcp://127.0.0.1:${port}`,
+      '--no-clipboard',
+      '--no-request-logging',
+      '--no-port-switching',
+      dir,
+    ],
     { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';

@@ -6,7 +6,9 @@ import { join } from 'node:path';
 export async function listFiles(dir: string, prefix = ''): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true });
   const nested = await Promise.all(
-    entries.map((e) => (e.isDirectory() ? listFiles(join(dir, e.name), `${prefix}${e.name}/`) : Promise.resolve([`${prefix}${e.name}`]))),
+    entries.map((e) =>
+      e.isDirectory() ? listFiles(join(dir, e.name), `${prefix}${e.name}/`) : Promise.resolve([`${prefix}${e.name}`]),
+    ),
   );
   return nested.flat().sort();
 }

@@ -30,7 +30,22 @@ export async function privateRedis(): Promise<PrivateRedis> {
     port,
     url: `redis://127.0.0.1:${port}`,
     async start() {
-      child = spawn(REDIS_SERVER!, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--enable-debug-command', 'local'], { stdio: 'ignore' });
+      child = spawn(
+        REDIS_SERVER!,
+        [
+          '--port',
+          String(port),
+          '--bind',
+          '127.0.0.1',
+          '--save',
+          '',
+          '--appendonly',
+          'no',
+          '--enable-debug-command',
+          'local',
+        ],
+        { stdio: 'ignore' },
+      );
       for (let i = 0; i < 100; i++) {
         if (await answersPing(port)) return;
         await new Promise((r) => setTimeout(r, 50));

@@ -24,7 +24,9 @@ export interface DistFixture {
 export async function makeDist(files: Record<string, string | Buffer> = {}): Promise<DistFixture> {
   const base = await mkdtemp(join(tmpdir(), 'gateway-'));
   const dist = join(base, 'dist');
-  const longText = Array.from({ length: 400 }, (_, i) => `Line ${i}: the developer page explains every route.`).join('\n');
+  const longText = Array.from({ length: 400 }, (_, i) => `Line ${i}: the developer page explains every route.`).join(
+    '\n',
+  );
   const all: Record<string, string | Buffer> = {
     'index.html': `<!doctype html><title>Home</title><p>home page</p>\n${longText}`,
     'index.md': '---\ntitle: Home\n---\n# Home\n',
@@ -50,7 +52,7 @@ export async function makeDist(files: Record<string, string | Buffer> = {}): Pro
     '.git/config': SECRET,
     'writings/.draft.html': SECRET,
     '.well-known/.hidden': SECRET,
-    '_headers': `/* X-Secret: ${SECRET}`,
+    _headers: `/* X-Secret: ${SECRET}`,
     'serve.json': '{"cleanUrls": true}',
     ...files,
   };
@@ -66,7 +68,14 @@ export async function makeDist(files: Record<string, string | Buffer> = {}): Pro
 
 /** Configuration as the program would load it, with every upstream on the fake. */
 export function gatewayConfig(fakeUrl: string, env: Record<string, string | undefined> = {}): Config {
-  return loadConfig({ ...upstreamEnv(fakeUrl), HOST: '127.0.0.1', PORT: '0', UPSTREAM_TIMEOUT_MS: '1500', SITE_URL: 'https://example.test', ...env });
+  return loadConfig({
+    ...upstreamEnv(fakeUrl),
+    HOST: '127.0.0.1',
+    PORT: '0',
+    UPSTREAM_TIMEOUT_MS: '1500',
+    SITE_URL: 'https://example.test',
+    ...env,
+  });
 }
 
 export interface TestGateway extends Gateway {
@@ -119,7 +128,15 @@ export function get(
   const url = new URL(base);
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: url.hostname, port: url.port, path, method: options.method ?? 'GET', headers: options.headers, agent: false, localAddress: options.localAddress },
+      {
+        host: url.hostname,
+        port: url.port,
+        path,
+        method: options.method ?? 'GET',
+        headers: options.headers,
+        agent: false,
+        localAddress: options.localAddress,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
@@ -139,7 +156,12 @@ export function get(
  * Writes raw bytes on a fresh socket and returns everything the server sent until it closed, or went
  * quiet for `quietMs` after its last byte (the first byte may take up to `firstByteMs`).
  */
-export function rawExchange(base: string, bytes: string | Buffer, quietMs = 300, firstByteMs = 10_000): Promise<string> {
+export function rawExchange(
+  base: string,
+  bytes: string | Buffer,
+  quietMs = 300,
+  firstByteMs = 10_000,
+): Promise<string> {
   const url = new URL(base);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(url.port), url.hostname);
@@ -188,13 +210,23 @@ const running = new Set<ChildProcessWithoutNullStreams>();
 export async function killLeftoverGateways(): Promise<number> {
   const left = [...running];
   for (const child of left) child.kill('SIGKILL');
-  await Promise.all(left.map((child) => new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.once('exit', resolve)))));
+  await Promise.all(
+    left.map(
+      (child) =>
+        new Promise((resolve) =>
+          child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.once('exit', resolve),
+        ),
+    ),
+  );
   return left.length;
 }
 
 /** Runs .build/gateway.mjs with a clean environment and waits for its `listening on` line. */
 export function spawnGateway(env: Record<string, string | undefined>, timeoutMs = 30_000): Promise<GatewayProcess> {
-  const child = spawn(process.execPath, [`${ROOT}.build/gateway.mjs`], { cwd: ROOT, env: cleanEnv({ HOST: '127.0.0.1', PORT: '0', ...env }) });
+  const child = spawn(process.execPath, [`${ROOT}.build/gateway.mjs`], {
+    cwd: ROOT,
+    env: cleanEnv({ HOST: '127.0.0.1', PORT: '0', ...env }),
+  });
   running.add(child);
   child.once('exit', () => running.delete(child));
   let out = '';
@@ -232,8 +264,14 @@ export function spawnGateway(env: Record<string, string | undefined>, timeoutMs 
 }
 
 /** Runs .build/gateway.mjs expecting it to exit by itself (configuration errors). */
-export function runGatewayToExit(env: Record<string, string | undefined>, timeoutMs = 30_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [`${ROOT}.build/gateway.mjs`], { cwd: ROOT, env: cleanEnv({ HOST: '127.0.0.1', PORT: '0', ...env }) });
+export function runGatewayToExit(
+  env: Record<string, string | undefined>,
+  timeoutMs = 30_000,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [`${ROOT}.build/gateway.mjs`], {
+    cwd: ROOT,
+    env: cleanEnv({ HOST: '127.0.0.1', PORT: '0', ...env }),
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d));

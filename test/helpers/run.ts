@@ -14,14 +14,23 @@ export interface RunResult {
 export function cleanEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (v !== undefined && !/^(GITHUB_|MARKET_|RATE_LIMIT_|TRUST_PROXY|SITE_URL|SOURCE_DATE_EPOCH|DIST_DIR|PORT|HOST)/.test(k)) env[k] = v;
+    if (
+      v !== undefined &&
+      !/^(GITHUB_|MARKET_|RATE_LIMIT_|TRUST_PROXY|SITE_URL|SOURCE_DATE_EPOCH|DIST_DIR|PORT|HOST)/.test(k)
+    )
+      env[k] = v;
   }
   for (const [k, v] of Object.entries(extra)) if (v !== undefined) env[k] = v;
   return env;
 }
 
 /** Runs a Node script as a child with the given environment, stdin closed, and collects its output. */
-export function runNode(script: string, args: string[], env: Record<string, string>, timeoutMs: number): Promise<RunResult> {
+export function runNode(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs: number,
+): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [script, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -38,7 +47,12 @@ export function runNode(script: string, args: string[], env: Record<string, stri
 }
 
 /** One of the compiled programs, .build/<program>.mjs. */
-export function runProgram(program: string, args: string[], env: Record<string, string | undefined>, timeoutMs = 60_000): Promise<RunResult> {
+export function runProgram(
+  program: string,
+  args: string[],
+  env: Record<string, string | undefined>,
+  timeoutMs = 60_000,
+): Promise<RunResult> {
   return runNode(`${ROOT}.build/${program}.mjs`, args, cleanEnv(env), timeoutMs);
 }
 

@@ -40,7 +40,12 @@ export async function buildSite(options: BuildSiteOptions = {}): Promise<BuiltSi
   const fake = await startFakeUpstreams();
   options.setup?.(fake);
   const dir = await mkdtemp(join(tmpdir(), 'site-dist-'));
-  const result = await runProgram('build', ['--out', dir], { ...upstreamEnv(fake.url), SITE_URL: TEST_SITE_URL, UPSTREAM_TIMEOUT_MS: '3000', ...options.env });
+  const result = await runProgram('build', ['--out', dir], {
+    ...upstreamEnv(fake.url),
+    SITE_URL: TEST_SITE_URL,
+    UPSTREAM_TIMEOUT_MS: '3000',
+    ...options.env,
+  });
   return {
     ...siteFiles(dir, result),
     fake,
@@ -57,7 +62,7 @@ function siteFiles(dir: string, result: RunResult): SiteFiles {
     dir,
     result,
     read,
-    json: async <T,>(file: string) => JSON.parse(await read(file)) as T,
+    json: async <T>(file: string) => JSON.parse(await read(file)) as T,
     files: () => listFiles(dir),
     close: async () => {},
   };
@@ -77,6 +82,7 @@ declare module 'vitest' {
  */
 export function sharedSite(): SiteFiles {
   const shared = inject('sharedSite');
-  if (shared === undefined) throw new Error('no shared site: test/global-setup.ts did not run (vitest.config.ts globalSetup)');
+  if (shared === undefined)
+    throw new Error('no shared site: test/global-setup.ts did not run (vitest.config.ts globalSetup)');
   return siteFiles(shared.dir, shared.result);
 }

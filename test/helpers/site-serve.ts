@@ -16,12 +16,16 @@ export interface StaticServer {
 /** `serve <dir>` (the serve package's own bin) on an ephemeral loopback port; resolves with its address. */
 export function startServeCli(dir: string): Promise<StaticServer> {
   const bin = join(ROOT, 'node_modules/serve/build/main.js');
-  const child: ChildProcess = spawn(process.execPath, [bin, dir, '--listen', 'tcp://127.0.0.1:0', '--no-clipboard', '--no-request-logging'], {
-    cwd: ROOT,
-    // NO_UPDATE_CHECK: serve would otherwise ask the npm registry for a newer version; tests stay offline.
-    env: cleanEnv({ NO_UPDATE_CHECK: '1', NODE_ENV: 'production' }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [bin, dir, '--listen', 'tcp://127.0.0.1:0', '--no-clipboard', '--no-request-logging'],
+    {
+      cwd: ROOT,
+      // NO_UPDATE_CHECK: serve would otherwise ask the npm registry for a newer version; tests stay offline.
+      env: cleanEnv({ NO_UPDATE_CHECK: '1', NODE_ENV: 'production' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   return new Promise((resolve, reject) => {
     let output = '';
     const timer = setTimeout(() => {
@@ -54,8 +58,16 @@ export function startServeCli(dir: string): Promise<StaticServer> {
 
 /** serve-handler in-process, reading dist/serve.json the way the serve CLI does. */
 export async function startServeHandler(dir: string): Promise<StaticServer> {
-  const handler = createRequire(import.meta.url)('serve-handler') as (req: unknown, res: unknown, config: object) => Promise<void>;
-  const config = { ...(JSON.parse(await readFile(join(dir, 'serve.json'), 'utf8')) as object), public: dir, etag: true };
+  const handler = createRequire(import.meta.url)('serve-handler') as (
+    req: unknown,
+    res: unknown,
+    config: object,
+  ) => Promise<void>;
+  const config = {
+    ...(JSON.parse(await readFile(join(dir, 'serve.json'), 'utf8')) as object),
+    public: dir,
+    etag: true,
+  };
   const server: Server = createServer((req, res) => {
     handler(req, res, config).catch(() => {
       res.statusCode = 500;

@@ -50,7 +50,8 @@ export function checkResponse(r: Observed, ctx: CheckContext): string[] {
   if (resource) {
     if (!isRead) {
       if (r.status !== 405) return [...problems, `${where}: a ${r.method} on a data route must be 405`];
-      if (header(r.headers, 'allow') !== ALLOW_HEADER) fail(`Allow is "${header(r.headers, 'allow')}", not "${ALLOW_HEADER}"`);
+      if (header(r.headers, 'allow') !== ALLOW_HEADER)
+        fail(`Allow is "${header(r.headers, 'allow')}", not "${ALLOW_HEADER}"`);
       return [...problems, ...checkProblem(r, 'method_not_allowed', ctx)];
     }
     problems.push(...checkQuotaHeaders(r, ctx));
@@ -70,7 +71,8 @@ export function checkResponse(r: Observed, ctx: CheckContext): string[] {
     if (resource.id === 'market' && cacheControl !== CACHE_CONTROL.market) fail(`Cache-Control "${cacheControl}"`);
     if (resource.id === 'contributions') {
       const shared = /^public, max-age=0, s-maxage=[1-9]\d*, stale-while-revalidate=300$/.test(cacheControl);
-      if (limited ? cacheControl !== CACHE_CONTROL.perClient : !shared) fail(`Cache-Control "${cacheControl}" (quota headers: ${limited})`);
+      if (limited ? cacheControl !== CACHE_CONTROL.perClient : !shared)
+        fail(`Cache-Control "${cacheControl}" (quota headers: ${limited})`);
     }
     if (r.method === 'HEAD') {
       if (r.body.length !== 0) fail('HEAD answered with a body');
@@ -83,7 +85,12 @@ export function checkResponse(r: Observed, ctx: CheckContext): string[] {
     } catch (error) {
       return [...problems, `${where}: ${(error as Error).message}`];
     }
-    problems.push(...(resource.id === 'market' ? checkMarketProvenance(payload as MarketPayload, ctx) : checkContributionsProvenance(payload as ContributionsPayload, ctx)).map((p) => `${where}: ${p}`));
+    problems.push(
+      ...(resource.id === 'market'
+        ? checkMarketProvenance(payload as MarketPayload, ctx)
+        : checkContributionsProvenance(payload as ContributionsPayload, ctx)
+      ).map((p) => `${where}: ${p}`),
+    );
     return problems;
   }
 
@@ -114,7 +121,8 @@ export function checkResponse(r: Observed, ctx: CheckContext): string[] {
 export function checkProblem(r: Observed, expected: ProblemCode | undefined, ctx: CheckContext): string[] {
   const where = `${r.method} ${r.path} → ${r.status}`;
   const contentType = header(r.headers, 'content-type') ?? '';
-  if (!contentType.startsWith(PROBLEM_CONTENT_TYPE)) return [`${where}: content type "${contentType}", not ${PROBLEM_CONTENT_TYPE}`];
+  if (!contentType.startsWith(PROBLEM_CONTENT_TYPE))
+    return [`${where}: content type "${contentType}", not ${PROBLEM_CONTENT_TYPE}`];
   if (r.method === 'HEAD') return r.body.length === 0 ? [] : [`${where}: HEAD answered with a body`];
   let body: Record<string, unknown>;
   try {
@@ -176,7 +184,8 @@ export function checkMarketProvenance(data: MarketPayload, ctx: CheckContext): s
     }
   }
   const values = [...data.points.map((p) => p.value), data.value];
-  if (data.low !== Math.min(...values) || data.high !== Math.max(...values)) out.push('low/high are not the extremes of the values');
+  if (data.low !== Math.min(...values) || data.high !== Math.max(...values))
+    out.push('low/high are not the extremes of the values');
   return out;
 }
 

@@ -37,7 +37,9 @@ export function pickRequest(mix: readonly RequestSpec[], r: number): RequestSpec
   return mix[mix.length - 1]!;
 }
 
-export type Outcome = { kind: 'response'; response: Observed; ms: number } | { kind: 'transport'; spec: RequestSpec; error: string; reusedSocket: boolean; hung: boolean };
+export type Outcome =
+  | { kind: 'response'; response: Observed; ms: number }
+  | { kind: 'transport'; spec: RequestSpec; error: string; reusedSocket: boolean; hung: boolean };
 
 /** One request; a transport failure (reset, refused, no answer within `timeoutMs`) is an outcome too. */
 export function send(base: string, spec: RequestSpec, agent: Agent | false, timeoutMs: number): Promise<Outcome> {
@@ -54,21 +56,48 @@ export function send(base: string, spec: RequestSpec, agent: Agent | false, time
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () =>
-        done({ kind: 'response', ms: performance.now() - started, response: { method: spec.method, path: spec.path, status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) } }),
+        done({
+          kind: 'response',
+          ms: performance.now() - started,
+          response: {
+            method: spec.method,
+            path: spec.path,
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks),
+          },
+        }),
       );
-      res.on('error', (e) => done({ kind: 'transport', spec, error: e.message, reusedSocket: req.reusedSocket, hung: false }));
+      res.on('error', (e) =>
+        done({ kind: 'transport', spec, error: e.message, reusedSocket: req.reusedSocket, hung: false }),
+      );
     });
     req.on('timeout', () => {
-      done({ kind: 'transport', spec, error: `no answer within ${timeoutMs} ms`, reusedSocket: req.reusedSocket, hung: true });
+      done({
+        kind: 'transport',
+        spec,
+        error: `no answer within ${timeoutMs} ms`,
+        reusedSocket: req.reusedSocket,
+        hung: true,
+      });
       req.destroy();
     });
-    req.on('error', (e: NodeJS.ErrnoException) => done({ kind: 'transport', spec, error: e.code ?? e.message, reusedSocket: req.reusedSocket, hung: false }));
+    req.on('error', (e: NodeJS.ErrnoException) =>
+      done({ kind: 'transport', spec, error: e.code ?? e.message, reusedSocket: req.reusedSocket, hung: false }),
+    );
     req.end();
   });
 }
 
 /** `clients` loops, each sending one request after the other on a shared keep-alive agent until `stop()`. */
-export async function runLoad(base: string, clients: number, stop: () => boolean, rand: () => number, onOutcome: (o: Outcome) => void, timeoutMs: number): Promise<void> {
+export async function runLoad(
+  base: string,
+  clients: number,
+  stop: () => boolean,
+  rand: () => number,
+  onOutcome: (o: Outcome) => void,
+  timeoutMs: number,
+): Promise<void> {
   const agent = new Agent({ keepAlive: true, maxSockets: clients });
   const loop = async () => {
     while (!stop()) onOutcome(await send(base, pickRequest(REQUEST_MIX, rand()), agent, timeoutMs));
@@ -91,7 +120,14 @@ export interface SlowlorisReport {
  * Opens `silent` connections that send nothing and `trickle` connections that send a request's
  * headers one byte every `byteEveryMs`; keeps them until the server closes them or `holdMs` passes.
  */
-export async function slowloris(host: string, port: number, silent: number, trickle: number, holdMs: number, byteEveryMs = 400): Promise<SlowlorisReport> {
+export async function slowloris(
+  host: string,
+  port: number,
+  silent: number,
+  trickle: number,
+  holdMs: number,
+  byteEveryMs = 400,
+): Promise<SlowlorisReport> {
   const report: SlowlorisReport = { opened: 0, closedByServer: 0, statuses: {}, closeAfterSeconds: [] };
   const headers = `GET /api HTTP/1.1\r\nHost: ${host}:${port}\r\nUser-Agent: slowloris\r\nX-Padding: ${'a'.repeat(200)}\r\n\r\n`;
   const one = (trickles: boolean) =>
@@ -128,7 +164,10 @@ export async function slowloris(host: string, port: number, silent: number, tric
         resolve();
       });
     });
-  await Promise.all([...Array.from({ length: silent }, () => one(false)), ...Array.from({ length: trickle }, () => one(true))]);
+  await Promise.all([
+    ...Array.from({ length: silent }, () => one(false)),
+    ...Array.from({ length: trickle }, () => one(true)),
+  ]);
   return report;
 }
 
@@ -152,19 +191,33 @@ export async function slowBodies(base: string, count: number, timeoutMs: number)
             resolve(o);
           }
         };
-        const req = request(base + path, {
-          method: 'POST',
-          agent: false,
-          timeout: timeoutMs,
-          headers: { 'content-type': 'application/json', ...(chunked ? {} : { 'content-length': String(total) }) },
-        }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => {
-            done({ kind: 'response', ms: performance.now() - started, response: { method: 'POST', path, status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) } });
-            req.destroy();
-          });
-        });
+        const req = request(
+          base + path,
+          {
+            method: 'POST',
+            agent: false,
+            timeout: timeoutMs,
+            headers: { 'content-type': 'application/json', ...(chunked ? {} : { 'content-length': String(total) }) },
+          },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => {
+              done({
+                kind: 'response',
+                ms: performance.now() - started,
+                response: {
+                  method: 'POST',
+                  path,
+                  status: res.statusCode ?? 0,
+                  headers: res.headers,
+                  body: Buffer.concat(chunks),
+                },
+              });
+              req.destroy();
+            });
+          },
+        );
         let sent = 0;
         const timer = setInterval(() => {
           if (req.destroyed) return clearInterval(timer);
@@ -180,7 +233,9 @@ export async function slowBodies(base: string, count: number, timeoutMs: number)
           req.destroy();
         });
         // Once the answer is in, the server may cut the rest of the body: not a failure.
-        req.on('error', (e: NodeJS.ErrnoException) => done({ kind: 'transport', spec, error: e.code ?? e.message, reusedSocket: false, hung: false }));
+        req.on('error', (e: NodeJS.ErrnoException) =>
+          done({ kind: 'transport', spec, error: e.code ?? e.message, reusedSocket: false, hung: false }),
+        );
       });
     }),
   );

@@ -34,8 +34,25 @@ export interface Schedule {
   events: Event[];
 }
 
-const MARKET_FAULTS: MarketMode[] = ['slow', 'rate-limited', 'down', 'garbage', 'not-json', 'server-error', 'bad-price', 'no-candles'];
-const GITHUB_FAULTS: GithubMode[] = ['slow', 'rate-limited', 'down', 'garbage', 'server-error', 'missing-day', 'markup-drift'];
+const MARKET_FAULTS: MarketMode[] = [
+  'slow',
+  'rate-limited',
+  'down',
+  'garbage',
+  'not-json',
+  'server-error',
+  'bad-price',
+  'no-candles',
+];
+const GITHUB_FAULTS: GithubMode[] = [
+  'slow',
+  'rate-limited',
+  'down',
+  'garbage',
+  'server-error',
+  'missing-day',
+  'markup-drift',
+];
 
 /**
  * Phases of 1.5 to 3.5 s until `durationMs`. The market is healthy one phase in three; GitHub is faulty

@@ -21,7 +21,11 @@ export interface HeapSample {
  * live heap just after the warm-up by more than `allowedGrowthBytes`. Medians of three samples at each
  * end, so that one sample taken while a refresh holds a response in flight does not decide.
  */
-export function heapGrowthProblem(samples: readonly HeapSample[], warmMs: number, allowedGrowthBytes: number): string | undefined {
+export function heapGrowthProblem(
+  samples: readonly HeapSample[],
+  warmMs: number,
+  allowedGrowthBytes: number,
+): string | undefined {
   const warm = samples.filter((s) => s.atMs >= warmMs);
   if (warm.length < 6) return `too few live-heap samples after the warm-up (${warm.length}) to judge growth`;
   const mid3 = (xs: readonly HeapSample[]) => xs.map((s) => s.liveBytes).sort((a, b) => a - b)[1]!;
@@ -54,7 +58,9 @@ export class HeapProbe {
 
   static async connect(url: string): Promise<HeapProbe> {
     if (typeof globalThis.WebSocket !== 'function') {
-      throw new Error('no WebSocket client: Node 20 needs --experimental-websocket (npm run test:resilience passes it)');
+      throw new Error(
+        'no WebSocket client: Node 20 needs --experimental-websocket (npm run test:resilience passes it)',
+      );
     }
     const socket = new WebSocket(url);
     await new Promise<void>((resolve, reject) => {

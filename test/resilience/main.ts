@@ -7,7 +7,15 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runMain } from '../../core/run-main.ts';
-import { ProcessGroup, rssBytes, startGateway, startRedis, withHarness, type Gateway, type RedisServer } from '../../bench/processes.ts';
+import {
+  ProcessGroup,
+  rssBytes,
+  startGateway,
+  startRedis,
+  withHarness,
+  type Gateway,
+  type RedisServer,
+} from '../../bench/processes.ts';
 import { runBuild } from '../../bench/site.ts';
 import { extremes, median } from '../../bench/stats.ts';
 import { createValidator } from '../../core/schemas.ts';
@@ -55,7 +63,15 @@ interface Tally {
 }
 
 function newTally(): Tally {
-  return { requests: 0, statuses: new Map(), byPath: new Map(), transport: new Map(), violations: new Map(), examples: [], latencies: [] };
+  return {
+    requests: 0,
+    statuses: new Map(),
+    byPath: new Map(),
+    transport: new Map(),
+    violations: new Map(),
+    examples: [],
+    latencies: [],
+  };
 }
 
 const bump = (m: Map<string, number>, k: string, n = 1) => m.set(k, (m.get(k) ?? 0) + n);
@@ -69,9 +85,14 @@ function violation(t: Tally, text: string): void {
 async function main(): Promise<number> {
   let values;
   try {
-    ({ values } = parseArgs({ args: process.argv.slice(2), options: { seconds: { type: 'string' }, seed: { type: 'string' }, 'gateway-entry': { type: 'string' } } }));
+    ({ values } = parseArgs({
+      args: process.argv.slice(2),
+      options: { seconds: { type: 'string' }, seed: { type: 'string' }, 'gateway-entry': { type: 'string' } },
+    }));
   } catch (error) {
-    process.stderr.write(`resilience: ${(error as Error).message}\nusage: npm run test:resilience -- [--seconds N] [--seed S]\n`);
+    process.stderr.write(
+      `resilience: ${(error as Error).message}\nusage: npm run test:resilience -- [--seconds N] [--seed S]\n`,
+    );
     return 2;
   }
   const seconds = Number(values.seconds ?? 60);
@@ -86,13 +107,33 @@ async function main(): Promise<number> {
   );
 }
 
-async function run(durationMs: number, seed: number, group: ProcessGroup, tmp: string, fake: FakeUpstreams, entry: string | undefined): Promise<number> {
+async function run(
+  durationMs: number,
+  seed: number,
+  group: ProcessGroup,
+  tmp: string,
+  fake: FakeUpstreams,
+  entry: string | undefined,
+): Promise<number> {
   const startedAt = performance.now();
   const tally = newTally();
   const validator = createValidator();
   const servedPrices = new Set<number>();
-  const ctx: CheckContext = { validator, siteUrl: SITE_URL, account: 'octocat', servedPrices, quota: QUOTA, window: WINDOW, secrets: [TOKEN] };
-  const env = cleanEnv({ ...upstreamEnv(fake.url), GITHUB_TOKEN: TOKEN, SITE_URL, UPSTREAM_TIMEOUT_MS: String(UPSTREAM_TIMEOUT_MS) });
+  const ctx: CheckContext = {
+    validator,
+    siteUrl: SITE_URL,
+    account: 'octocat',
+    servedPrices,
+    quota: QUOTA,
+    window: WINDOW,
+    secrets: [TOKEN],
+  };
+  const env = cleanEnv({
+    ...upstreamEnv(fake.url),
+    GITHUB_TOKEN: TOKEN,
+    SITE_URL,
+    UPSTREAM_TIMEOUT_MS: String(UPSTREAM_TIMEOUT_MS),
+  });
 
   // dist/ as a failed scheduled build leaves it: no contribution snapshot (GitHub down during the
   // build: exit 1, everything else written). The gateway fetches the calendar live either way.
@@ -105,8 +146,17 @@ async function run(durationMs: number, seed: number, group: ProcessGroup, tmp: s
   let redis: RedisServer | undefined = await startRedis(group);
   if (!redis) throw new Error('redis-server is not installed; the suite needs it to stop and restart the quota store');
   const redisPort = redis.port;
-  const gatewayEnv = { ...env, DIST_DIR: dist, RATE_LIMIT_QUOTA: String(QUOTA), RATE_LIMIT_WINDOW: String(WINDOW), RATE_LIMIT_REDIS_URL: redis.url };
-  const gateway: Gateway = await startGateway(group, gatewayEnv, { nodeArgs: ['--inspect=127.0.0.1:0'], ...(entry ? { entry } : {}) });
+  const gatewayEnv = {
+    ...env,
+    DIST_DIR: dist,
+    RATE_LIMIT_QUOTA: String(QUOTA),
+    RATE_LIMIT_WINDOW: String(WINDOW),
+    RATE_LIMIT_REDIS_URL: redis.url,
+  };
+  const gateway: Gateway = await startGateway(group, gatewayEnv, {
+    nodeArgs: ['--inspect=127.0.0.1:0'],
+    ...(entry ? { entry } : {}),
+  });
   const base = gateway.url;
   const { hostname, port } = new URL(base);
   let logLines = 0;
@@ -127,9 +177,18 @@ async function run(durationMs: number, seed: number, group: ProcessGroup, tmp: s
   const heapSamples: HeapSample[] = [];
 
   const schedule = planSchedule(durationMs, seed);
-  say(`resilience: seed ${seed}, ${durationMs / 1000} s, ${CLIENTS} load clients, ${schedule.phases.length} upstream phases, gateway ${base}`);
+  say(
+    `resilience: seed ${seed}, ${durationMs / 1000} s, ${CLIENTS} load clients, ${schedule.phases.length} upstream phases, gateway ${base}`,
+  );
 
-  const faults = { marketFaultPhases: 0, githubFaultPhases: 0, redisStops: 0, redisStarts: 0, slowlorisConnections: 0, slowBodies: 0 };
+  const faults = {
+    marketFaultPhases: 0,
+    githubFaultPhases: 0,
+    redisStops: 0,
+    redisStarts: 0,
+    slowlorisConnections: 0,
+    slowBodies: 0,
+  };
   const slowlorisReports: SlowlorisReport[] = [];
   const slowBodyOutcomes: Outcome[] = [];
   const background: Promise<unknown>[] = [];
@@ -143,7 +202,8 @@ async function run(durationMs: number, seed: number, group: ProcessGroup, tmp: s
       bump(tally.transport, `${o.error}${o.reusedSocket ? ' (reused keep-alive socket)' : ''}`);
       // Node's documented keep-alive race (the server closes an idle socket as the next request goes
       // out) is the client's to retry; any other failure to answer is the gateway's.
-      if (o.hung || !(o.reusedSocket && o.error === 'ECONNRESET')) violation(tally, `${o.spec.method} ${o.spec.path}: ${o.error} during ${phaseLabel}`);
+      if (o.hung || !(o.reusedSocket && o.error === 'ECONNRESET'))
+        violation(tally, `${o.spec.method} ${o.spec.path}: ${o.error} during ${phaseLabel}`);
       return;
     }
     const r = o.response;
@@ -186,7 +246,9 @@ async function run(durationMs: number, seed: number, group: ProcessGroup, tmp: s
       case 'slowloris':
         faults.slowlorisConnections += event.silent + event.trickle;
         // Held until the end of the load: node:http checks its header timeout only every few seconds.
-        slowlorisReports.push(await slowloris(hostname, Number(port), event.silent, event.trickle, Math.max(1000, durationMs - event.atMs)));
+        slowlorisReports.push(
+          await slowloris(hostname, Number(port), event.silent, event.trickle, Math.max(1000, durationMs - event.atMs)),
+        );
         return;
       case 'slow-bodies':
         faults.slowBodies += event.count;
@@ -194,7 +256,10 @@ async function run(durationMs: number, seed: number, group: ProcessGroup, tmp: s
         return;
     }
   };
-  for (const event of schedule.events) at(event.atMs, () => background.push(onEvent(event).catch((e: Error) => violation(tally, `fault ${event.kind} failed: ${e.message}`))));
+  for (const event of schedule.events)
+    at(event.atMs, () =>
+      background.push(onEvent(event).catch((e: Error) => violation(tally, `fault ${event.kind} failed: ${e.message}`))),
+    );
   const sampler = setInterval(() => rss.push(rssBytes(gateway.pid)), 1000);
   const loadStarted = performance.now();
   let heapBusy = false;
@@ -210,7 +275,14 @@ async function run(durationMs: number, seed: number, group: ProcessGroup, tmp: s
   at(durationMs, () => (stop = true));
 
   // --- the load
-  await runLoad(base, CLIENTS, () => stop || gatewayDied !== undefined, random(seed + 1), (o) => record(o, phaseLabel), HUNG_MS);
+  await runLoad(
+    base,
+    CLIENTS,
+    () => stop || gatewayDied !== undefined,
+    random(seed + 1),
+    (o) => record(o, phaseLabel),
+    HUNG_MS,
+  );
   timers.forEach(clearTimeout);
   clearInterval(heapSampler);
   await Promise.all(background);
@@ -227,15 +299,24 @@ async function run(durationMs: number, seed: number, group: ProcessGroup, tmp: s
   let recoveryMs = Number.NaN;
   const recoveryStarted = performance.now();
   let streak = 0;
-  const paths = ['/api/v1/mon-price', '/api/mon-price', '/api/v1/github-contributions', '/api/github-contributions', '/api'];
+  const paths = [
+    '/api/v1/mon-price',
+    '/api/mon-price',
+    '/api/v1/github-contributions',
+    '/api/github-contributions',
+    '/api',
+  ];
   let lastFailure = '';
   while (!gatewayDied && performance.now() - recoveryStarted < 20_000) {
-    const outcomes = await Promise.all(paths.map((path) => send(base, { method: 'GET', path, weight: 0 }, false, HUNG_MS)));
+    const outcomes = await Promise.all(
+      paths.map((path) => send(base, { method: 'GET', path, weight: 0 }, false, HUNG_MS)),
+    );
     const bad = outcomes.flatMap((o) => {
       if (o.kind === 'transport') return [`${o.spec.path}: ${o.error}`];
       const problems = checkResponse(o.response, ctx);
       if (o.response.status !== 200) problems.push(`${o.response.path} answered ${o.response.status}`);
-      else if (o.response.path !== '/api' && o.response.headers['ratelimit'] === undefined) problems.push(`${o.response.path} carries no RateLimit header (Redis not reconnected)`);
+      else if (o.response.path !== '/api' && o.response.headers['ratelimit'] === undefined)
+        problems.push(`${o.response.path} carries no RateLimit header (Redis not reconnected)`);
       return problems;
     });
     if (bad.length === 0) {
@@ -257,13 +338,15 @@ async function run(durationMs: number, seed: number, group: ProcessGroup, tmp: s
   // --- memory: RSS bounded, and the live heap not growing with the requests served
   const samples = rss.filter(Number.isFinite);
   const { min: minRss, max: maxRss } = extremes(samples);
-  if (maxRss > RSS_LIMIT) violation(tally, `RSS reached ${(maxRss / 2 ** 20).toFixed(0)} MiB (limit ${RSS_LIMIT / 2 ** 20} MiB)`);
+  if (maxRss > RSS_LIMIT)
+    violation(tally, `RSS reached ${(maxRss / 2 ** 20).toFixed(0)} MiB (limit ${RSS_LIMIT / 2 ** 20} MiB)`);
   const heapProblem = heapGrowthProblem(heapSamples, HEAP_WARM_MS, HEAP_GROWTH_LIMIT);
   if (heapProblem) violation(tally, heapProblem);
   heap.close();
 
   // --- a clean stop (CONTRACT §1: SIGTERM finishes in-flight requests and exits)
-  if (gatewayDied) violation(tally, `the gateway exited during the run (${gatewayDied}): ${gateway.managed.stderrTail()}`);
+  if (gatewayDied)
+    violation(tally, `the gateway exited during the run (${gatewayDied}): ${gateway.managed.stderrTail()}`);
   const exit = await group.stop(gateway.managed, 'SIGTERM');
   if (!gatewayDied && exit !== 0) violation(tally, `the gateway exited ${exit} on SIGTERM, not 0`);
   if (STACK_FRAME.test(stderr)) violation(tally, 'the gateway printed a stack trace on stderr');
@@ -272,11 +355,22 @@ async function run(durationMs: number, seed: number, group: ProcessGroup, tmp: s
   // --- the report
   const sorted = (m: Map<string, number>) => [...m.entries()].sort((a, b) => b[1] - a[1]);
   const elapsed = (performance.now() - startedAt) / 1000;
-  say(`\nrequests: ${tally.requests} (${(tally.requests / (durationMs / 1000)).toFixed(0)}/s from ${CLIENTS} clients), access-log lines: ${logLines}`);
-  say(`status histogram: ${sorted(tally.statuses).map(([k, v]) => `${k}×${v}`).join('  ')}`);
+  say(
+    `\nrequests: ${tally.requests} (${(tally.requests / (durationMs / 1000)).toFixed(0)}/s from ${CLIENTS} clients), access-log lines: ${logLines}`,
+  );
+  say(
+    `status histogram: ${sorted(tally.statuses)
+      .map(([k, v]) => `${k}×${v}`)
+      .join('  ')}`,
+  );
   say('by route:');
   for (const [k, v] of [...tally.byPath.entries()].sort()) say(`  ${k.padEnd(44)} ${v}`);
-  if (tally.transport.size) say(`transport failures: ${sorted(tally.transport).map(([k, v]) => `${k}×${v}`).join('  ')}`);
+  if (tally.transport.size)
+    say(
+      `transport failures: ${sorted(tally.transport)
+        .map(([k, v]) => `${k}×${v}`)
+        .join('  ')}`,
+    );
   say(
     `faults injected: market faulty phases ${faults.marketFaultPhases}, GitHub faulty phases ${faults.githubFaultPhases} (of ${schedule.phases.length}), ` +
       `Redis stopped ${faults.redisStops}× and restarted ${faults.redisStarts}×, slowloris connections ${faults.slowlorisConnections}, slow POST bodies ${faults.slowBodies}`,
@@ -285,15 +379,34 @@ async function run(durationMs: number, seed: number, group: ProcessGroup, tmp: s
     say(
       `slowloris: ${r.opened} opened, ${r.closedByServer} closed by the gateway` +
         (r.closeAfterSeconds.length ? ` after a median ${median(r.closeAfterSeconds).toFixed(1)} s` : '') +
-        (Object.keys(r.statuses).length ? `, statuses ${Object.entries(r.statuses).map(([k, v]) => `${k}×${v}`).join(' ')}` : ''),
+        (Object.keys(r.statuses).length
+          ? `, statuses ${Object.entries(r.statuses)
+              .map(([k, v]) => `${k}×${v}`)
+              .join(' ')}`
+          : ''),
     );
   }
-  say(`slow POST bodies: ${slowBodyOutcomes.map((o) => (o.kind === 'response' ? `${o.response.path} ${o.response.status} in ${(o.ms / 1000).toFixed(1)} s` : `${o.spec.path} ${o.error}`)).join(', ')}`);
-  say(`latency of answered requests: median ${median(tally.latencies).toFixed(1)} ms, max ${extremes(tally.latencies).max.toFixed(0)} ms`);
-  say(`RSS every 5 s (MiB): ${samples.filter((_, i) => i % 5 === 0).map((b) => (b / 2 ** 20).toFixed(0)).join(' ')}`);
-  say(`live heap after a full GC, every ${HEAP_SAMPLE_MS / 1000} s (MiB): ${heapSamples.map((h) => (h.liveBytes / 2 ** 20).toFixed(1)).join(' ')}`);
-  say(`RSS: ${samples.length} samples, min ${(minRss / 2 ** 20).toFixed(0)} MiB, max ${(maxRss / 2 ** 20).toFixed(0)} MiB, last ${(samples.at(-1)! / 2 ** 20).toFixed(0)} MiB`);
-  say(`recovery: ${recovered ? `every data route 200 with quota headers ${(recoveryMs / 1000).toFixed(1)} s after the faults stopped` : 'NOT recovered'}; SIGTERM exit: ${exit}`);
+  say(
+    `slow POST bodies: ${slowBodyOutcomes.map((o) => (o.kind === 'response' ? `${o.response.path} ${o.response.status} in ${(o.ms / 1000).toFixed(1)} s` : `${o.spec.path} ${o.error}`)).join(', ')}`,
+  );
+  say(
+    `latency of answered requests: median ${median(tally.latencies).toFixed(1)} ms, max ${extremes(tally.latencies).max.toFixed(0)} ms`,
+  );
+  say(
+    `RSS every 5 s (MiB): ${samples
+      .filter((_, i) => i % 5 === 0)
+      .map((b) => (b / 2 ** 20).toFixed(0))
+      .join(' ')}`,
+  );
+  say(
+    `live heap after a full GC, every ${HEAP_SAMPLE_MS / 1000} s (MiB): ${heapSamples.map((h) => (h.liveBytes / 2 ** 20).toFixed(1)).join(' ')}`,
+  );
+  say(
+    `RSS: ${samples.length} samples, min ${(minRss / 2 ** 20).toFixed(0)} MiB, max ${(maxRss / 2 ** 20).toFixed(0)} MiB, last ${(samples.at(-1)! / 2 ** 20).toFixed(0)} MiB`,
+  );
+  say(
+    `recovery: ${recovered ? `every data route 200 with quota headers ${(recoveryMs / 1000).toFixed(1)} s after the faults stopped` : 'NOT recovered'}; SIGTERM exit: ${exit}`,
+  );
   say(`took ${elapsed.toFixed(0)} s`);
   if (tally.violations.size === 0) {
     say('\nresilience: PASS, no violation');

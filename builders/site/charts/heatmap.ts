@@ -7,7 +7,11 @@ export const HEATMAP = { cell: 11, gap: 2, left: 30, top: 18 } as const;
 /** GitHub's light palette for levels 0 to 4. */
 export const LEVEL_COLORS = ['#ebedf0', '#9be9a8', '#40c463', '#30a14e', '#216e39'] as const;
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const WEEKDAY_LABELS: Array<[number, string]> = [[1, 'Mon'], [3, 'Wed'], [5, 'Fri']];
+const WEEKDAY_LABELS: Array<[number, string]> = [
+  [1, 'Mon'],
+  [3, 'Wed'],
+  [5, 'Fri'],
+];
 
 /** Day of the week of a calendar date, 0 = Sunday. The date is a label, so no time zone applies. */
 export function weekday(date: string): number {
@@ -55,7 +59,8 @@ export function renderHeatmap(days: readonly ContributionDay[], label: string): 
 /** The "Less … More" key under the grid. */
 export function renderHeatmapLegend(): string {
   const swatches = LEVEL_COLORS.map(
-    (color) => `<svg class="swatch" width="11" height="11" viewBox="0 0 11 11" aria-hidden="true"><rect width="11" height="11" rx="2" fill="${color}"/></svg>`,
+    (color) =>
+      `<svg class="swatch" width="11" height="11" viewBox="0 0 11 11" aria-hidden="true"><rect width="11" height="11" rx="2" fill="${color}"/></svg>`,
   ).join('');
   return `<p class="heatmap-legend"><span>Less</span>${swatches}<span>More</span></p>`;
 }

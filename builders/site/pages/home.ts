@@ -60,7 +60,10 @@ ${after}
 <p class="note" data-preview-status>${snapshot} API: <a href="${escapeHtml(sitePath(config.siteUrl, apiPath))}"><code>${apiPath}</code></a></p>
 </figure>`;
   const links = profileLinks(ctx, profile)
-    .map((l) => `<li><a href="${escapeHtml(l.url.startsWith(config.siteUrl) ? sitePath(config.siteUrl, l.url.slice(config.siteUrl.length) || '/') : l.url)}">${escapeHtml(l.label)}</a></li>`)
+    .map(
+      (l) =>
+        `<li><a href="${escapeHtml(l.url.startsWith(config.siteUrl) ? sitePath(config.siteUrl, l.url.slice(config.siteUrl.length) || '/') : l.url)}">${escapeHtml(l.label)}</a></li>`,
+    )
     .join('');
   const main = `<h1>${escapeHtml(profile.name)}</h1>
 <p class="lede">${escapeHtml(config.site.tagline)}</p>

@@ -63,7 +63,8 @@ export function renderLayout(input: LayoutInput): string {
     ...(input.scripts ?? []).map((s) => `<script defer src="${href(s)}"></script>`),
   ].filter(Boolean);
   const nav = NAV.map(
-    ([key, label, path]) => `<li><a href="${href(path)}"${key === input.nav ? ' aria-current="page"' : ''}>${label}</a></li>`,
+    ([key, label, path]) =>
+      `<li><a href="${href(path)}"${key === input.nav ? ' aria-current="page"' : ''}>${label}</a></li>`,
   ).join('');
   const built = new Date(input.nowMs).toISOString().slice(0, 10);
   const footerLinks: Array<[string, string]> = [

@@ -14,7 +14,15 @@ export function renderNotFound(ctx: BuildContext): Artifact[] {
   return [
     {
       file: '404.html',
-      body: renderLayout({ config: ctx.config, simulated: ctx.simulated, nowMs: ctx.nowMs, page: null, title: 'Page not found', description: 'There is no page at this address.', main }),
+      body: renderLayout({
+        config: ctx.config,
+        simulated: ctx.simulated,
+        nowMs: ctx.nowMs,
+        page: null,
+        title: 'Page not found',
+        description: 'There is no page at this address.',
+        main,
+      }),
     },
   ];
 }

@@ -31,7 +31,10 @@ export function renderSkills(ctx: BuildContext, groups: SkillGroup[]): Artifact[
     { file: PAGES.skills.htmlFile, body: html },
     {
       file: PAGES.skills.markdownFile,
-      body: twin({ title: 'Skills', description: SKILLS_DESCRIPTION, url: absoluteUrl(ctx.config.siteUrl, PAGES.skills.path) }, body),
+      body: twin(
+        { title: 'Skills', description: SKILLS_DESCRIPTION, url: absoluteUrl(ctx.config.siteUrl, PAGES.skills.path) },
+        body,
+      ),
     },
   ];
 }
