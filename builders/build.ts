@@ -14,6 +14,7 @@ import { createSources, fetchContributions, fetchMarketData } from '../core/sour
 import type { Artifact } from './artifact.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import { renderCli } from './cli-artifact.ts';
+import { compressedArtifacts, copyFiles } from './compressed-artifacts.ts';
 import { nameList, previousBuild, pruneStale, recordBuild, type SiteIdentity } from './prune.ts';
 import { renderSite } from './site/index.ts';
 
@@ -66,7 +67,11 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
       // A snapshot left from an earlier build would now be stale: remove it rather than publish it as
       // current. Its paths are the contract's own (CONTRACT §5), so this holds even where no manifest
       // says a build wrote it (see prune.ts).
-      await Promise.all(resource.snapshotFiles.map((file) => rm(join(options.outDir, file), { force: true })));
+      await Promise.all(
+        resource.snapshotFiles
+          .flatMap((file) => [file, ...copyFiles(file)])
+          .map((file) => rm(join(options.outDir, file), { force: true })),
+      );
       continue;
     }
     const body = JSON.stringify(result);
@@ -83,6 +88,7 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
   };
   const [site, cli] = await Promise.all([renderSite(context), renderCli(context)]);
   artifacts.push(...site, ...cli);
+  const copies = compressedArtifacts(artifacts);
 
   for (const artifact of artifacts) {
     const target = resolve(options.outDir, artifact.file);
@@ -94,7 +100,12 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
       `  ${join(options.outDir, artifact.file).padEnd(44)} ${formatSize(bytes).padStart(9)}  ${Math.round(performance.now() - started)} ms`,
     );
   }
-  const written = artifacts.map((a) => a.file);
+  for (const copy of copies) await writeFileAtomic(resolve(options.outDir, copy.file), copy.body);
+  if (copies.length)
+    log(
+      `  ${`compressed copies beside them (.br, .gz): ${copies.length} files`.padEnd(44)} ${formatSize(copies.reduce((n, c) => n + c.body.length, 0)).padStart(9)}  ${Math.round(performance.now() - started)} ms`,
+    );
+  const written = [...artifacts, ...copies].map((a) => a.file);
   const { removed, foreign } = await pruneStale(
     options.outDir,
     (await previousBuild(options.outDir)).files,

@@ -1,7 +1,7 @@
 // One resource body prepared once: its bytes, a gzip and a brotli copy when they are smaller, and a
 // strong ETag per copy. Static files and the cached contribution calendar are both served from these.
 import { createHash } from 'node:crypto';
-import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import { compressedCopies, type CompressedCopies, type CompressOptions } from '../core/compressed-copies.ts';
 import { acceptedCodings, type Coding } from './content-coding.ts';
 import { isCompressible } from './content-type.ts';
 
@@ -24,32 +24,22 @@ export interface Representation<V extends Variant = Variant> {
   varies: boolean;
 }
 
-export interface PrepareOptions {
-  /** Brotli quality. Default 10 (6 past 1 MB) for the dist/ files, compressed once when the gateway starts; lower for data refreshed while serving. */
-  brotliQuality?: number;
+export interface PrepareOptions extends CompressOptions {
+  /**
+   * Copies compressed earlier (by the build, beside the file); when given, nothing is compressed here.
+   * A coding missing from them is one the build found not worth keeping.
+   */
+  copies?: CompressedCopies;
 }
 
 export function prepare(body: Buffer, contentType: string, options: PrepareOptions = {}): Representation {
   const tag = createHash('sha256').update(body).digest('base64url').slice(0, 27);
   const identity: Variant = { coding: 'identity', body, etag: `"${tag}"` };
-  let br: Variant | undefined;
-  let gzip: Variant | undefined;
-  // Tiny bodies fit in one packet either way; compression would only cost the client CPU.
-  if (isCompressible(contentType) && body.length >= 256) {
-    // Quality 10 rather than 11: measured on this site, about 3 % larger and a third of the time, and the
-    // compression of every dist/ file happens before the port opens (half of the start time at 11).
-    const quality = options.brotliQuality ?? (body.length > 1_000_000 ? 6 : 10);
-    const brBody = brotliCompressSync(body, {
-      params: {
-        [zlib.BROTLI_PARAM_QUALITY]: quality,
-        [zlib.BROTLI_PARAM_SIZE_HINT]: body.length,
-        [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
-      },
-    });
-    const gzBody = gzipSync(body, { level: zlib.Z_BEST_COMPRESSION });
-    if (brBody.length < body.length) br = { coding: 'br', body: brBody, etag: `"${tag}-br"` };
-    if (gzBody.length < body.length) gzip = { coding: 'gzip', body: gzBody, etag: `"${tag}-gz"` };
-  }
+  const copies = isCompressible(contentType)
+    ? (options.copies ?? compressedCopies(body, options))
+    : { br: undefined, gzip: undefined };
+  const br: Variant | undefined = copies.br && { coding: 'br', body: copies.br, etag: `"${tag}-br"` };
+  const gzip: Variant | undefined = copies.gzip && { coding: 'gzip', body: copies.gzip, etag: `"${tag}-gz"` };
   return { contentType, identity, br, gzip, varies: br !== undefined || gzip !== undefined };
 }
 

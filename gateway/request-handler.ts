@@ -21,7 +21,14 @@ import {
   type Problems,
 } from './problem-response.ts';
 import { DISABLED_QUOTA, type Quota, type QuotaDecision, type QuotaOutcome } from './quota.ts';
-import { choose, noneMatch, notModifiedHeaders, variantHeaders } from './representation.ts';
+import {
+  choose,
+  noneMatch,
+  notModifiedHeaders,
+  variantHeaders,
+  type Representation,
+  type Variant,
+} from './representation.ts';
 import { decodePath, isApiPath, rawPath } from './request-path.ts';
 import { COMMON_HEADERS, type StaticEntry, type StaticTable } from './static-files.ts';
 
@@ -162,21 +169,42 @@ export function requestHandler(deps: HandlerDeps): (req: IncomingMessage, res: S
     );
   };
 
+  /**
+   * The calendar's header lists without a quota differ only in s-maxage, which changes once a second:
+   * each variant's lists are built when it changes and reused until then, not built per request.
+   */
+  const shared = new WeakMap<Variant, { sMaxAge: number; ok: string[]; notModified: string[] }>();
+  const sharedHeaders = (rep: Representation, v: Variant, sMaxAge: number) => {
+    let lists = shared.get(v);
+    if (lists === undefined || lists.sMaxAge !== sMaxAge) {
+      const cacheControl = CACHE_CONTROL.contributions(sMaxAge);
+      lists = {
+        sMaxAge,
+        ok: variantHeaders(rep, v, cacheControl, DATA_COMMON),
+        notModified: notModifiedHeaders(rep, v, cacheControl, DATA_COMMON),
+      };
+      shared.set(v, lists);
+    }
+    return lists;
+  };
   const serveContributions = (req: IncomingMessage, res: ServerResponse, decision: QuotaDecision) => {
     const answer = ({ rep, expiresAtMs }: Awaited<ReturnType<ContributionsRoute['current']>>) => {
       // SPEC: s-maxage is the whole seconds to the next Toronto midnight; under quota the response
       // carries per-client values and must stay out of shared caches.
-      const cacheControl = decision.headers
-        ? CACHE_CONTROL.perClient
-        : CACHE_CONTROL.contributions(secondsUntil(expiresAtMs, now()));
-      const extra = decision.headers ? [...DATA_COMMON, ...decision.headers] : DATA_COMMON;
       const v = choose(rep, req.headers['accept-encoding']);
-      if (noneMatch(req.headers['if-none-match'], v.etag)) {
-        head(res, 304, notModifiedHeaders(rep, v, cacheControl, extra));
-        return res.end();
+      const notModified = noneMatch(req.headers['if-none-match'], v.etag);
+      let headers: string[];
+      if (decision.headers) {
+        const extra = [...DATA_COMMON, ...decision.headers];
+        headers = notModified
+          ? notModifiedHeaders(rep, v, CACHE_CONTROL.perClient, extra)
+          : variantHeaders(rep, v, CACHE_CONTROL.perClient, extra);
+      } else {
+        const lists = sharedHeaders(rep, v, secondsUntil(expiresAtMs, now()));
+        headers = notModified ? lists.notModified : lists.ok;
       }
-      head(res, 200, variantHeaders(rep, v, cacheControl, extra));
-      res.end(v.body);
+      head(res, notModified ? 304 : 200, headers);
+      res.end(notModified ? undefined : v.body);
     };
     let current: ReturnType<ContributionsRoute['current']>;
     try {
@@ -225,7 +253,8 @@ export function requestHandler(deps: HandlerDeps): (req: IncomingMessage, res: S
     const started = performance.now();
     const raw = rawPath(req.url ?? '/');
     const exchange: Exchange = { path: raw, quota: '-' };
-    res.once('close', () => {
+    // 'close' is emitted once per response: a plain listener, without once()'s wrapper per request.
+    res.on('close', () => {
       log.record({
         method: req.method ?? '',
         path: exchange.path,

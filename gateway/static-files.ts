@@ -1,8 +1,15 @@
 // The static file table: dist/ read once at start into memory, every file with its content type, strong
-// ETags, compressed copies and ready-made response headers. Per request the gateway only looks paths up.
+// ETags, compressed copies (the build's, from beside each file) and ready-made response headers. Per
+// request the gateway only looks paths up.
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { API_INDEX, CACHE_CONTROL, COMMON_RESPONSE_HEADERS, DATA_RESOURCES, DISCOVERY } from '../core/routes.ts';
+import {
+  COMPRESSED_SUFFIX,
+  decodesTo,
+  type CompressedCoding,
+  type CompressedCopies,
+} from '../core/compressed-copies.ts';
 import { contentTypeFor } from './content-type.ts';
 import { isApiPath } from './request-path.ts';
 import { notModifiedHeaders, prepare, variantHeaders, type Representation, type Variant } from './representation.ts';
@@ -55,6 +62,7 @@ export function loadStaticFiles(distDir: string): StaticTable {
   }
   const files = new Map<string, Buffer>();
   walk(root, root, '', 0, files);
+  const copies = builtCopies(files);
 
   const routes = new Map<string, StaticEntry>();
   const entries = new Map<string, StaticEntry>();
@@ -67,6 +75,7 @@ export function loadStaticFiles(distDir: string): StaticTable {
         files.get(file)!,
         isApiIndex ? CACHE_CONTROL.apiIndex : CACHE_CONTROL.static,
         isApiPath(`/${file}`),
+        copies.get(file),
       );
       entries.set(file, entry);
     }
@@ -75,7 +84,7 @@ export function loadStaticFiles(distDir: string): StaticTable {
 
   for (const file of files.keys()) {
     // The data paths are answered live (request-handler.ts), never from the build's snapshot files.
-    if (SNAPSHOT_FILES.has(file)) continue;
+    if (SNAPSHOT_FILES.has(file) || copies.isCopy(file)) continue;
     routes.set(`/${file}`, entryFor(file));
   }
   // Clean URLs of pages: /x for x.html, /dir and /dir/ for dir/index.html, / for index.html.
@@ -97,12 +106,41 @@ export function loadStaticFiles(distDir: string): StaticTable {
   }
   const notFoundBody = files.get('404.html');
   const notFound =
-    notFoundBody === undefined ? undefined : prepareEntry('404.html', notFoundBody, CACHE_CONTROL.problem, false);
+    notFoundBody === undefined
+      ? undefined
+      : prepareEntry('404.html', notFoundBody, CACHE_CONTROL.problem, false, copies.get('404.html'));
   return { routes, notFound };
 }
 
-function prepareEntry(file: string, body: Buffer, cacheControl: string, api: boolean): StaticEntry {
-  const rep = prepare(body, contentTypeFor(file));
+/**
+ * The compressed copies the build wrote beside each file (`x.br`, `x.gz`), checked against the file: a
+ * file with no copies, or with one that does not decode to its bytes (the folder was changed after the
+ * build), is compressed at start instead. A copy is part of its file's answer, never a route of its own.
+ */
+function builtCopies(files: ReadonlyMap<string, Buffer>) {
+  const found = new Map<string, CompressedCopies>();
+  const copyOf = new Set<string>();
+  for (const [file, body] of files) {
+    const br = files.get(file + COMPRESSED_SUFFIX.br);
+    const gzip = files.get(file + COMPRESSED_SUFFIX.gzip);
+    if (br === undefined && gzip === undefined) continue;
+    if (br !== undefined) copyOf.add(file + COMPRESSED_SUFFIX.br);
+    if (gzip !== undefined) copyOf.add(file + COMPRESSED_SUFFIX.gzip);
+    const usable = (coding: CompressedCoding, copy: Buffer | undefined) =>
+      copy === undefined || (copy.length < body.length && decodesTo(coding, copy, body));
+    if (usable('br', br) && usable('gzip', gzip)) found.set(file, { br, gzip });
+  }
+  return { get: (file: string) => found.get(file), isCopy: (file: string) => copyOf.has(file) };
+}
+
+function prepareEntry(
+  file: string,
+  body: Buffer,
+  cacheControl: string,
+  api: boolean,
+  copies: CompressedCopies | undefined,
+): StaticEntry {
+  const rep = prepare(body, contentTypeFor(file), { copies });
   const extra: string[] = [...COMMON_HEADERS];
   if (file === DISCOVERY.apiCatalog.file || file === API_INDEX.file || file === 'index.html')
     extra.push(...CATALOG_LINK);
