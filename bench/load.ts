@@ -1,8 +1,11 @@
-// The load generators: autocannon for throughput (many keep-alive connections for a fixed time) and a
-// sequential keep-alive client for latency that needs sub-millisecond resolution.
+// The load generators: wrk when installed, else autocannon, for throughput (many keep-alive
+// connections for a fixed time), and a sequential keep-alive client for latency that needs
+// sub-millisecond resolution.
 import { Agent, request } from 'node:http';
 import autocannon from 'autocannon';
+import { which } from './processes.ts';
 import { percentile } from './stats.ts';
+import { runWrk, wrkVersion } from './wrk.ts';
 
 export interface LoadResult {
   /** 2xx responses per second over the round. */
@@ -12,6 +15,26 @@ export interface LoadResult {
   ok: number;
   non2xx: number;
   errors: number;
+}
+
+export interface LoadGenerator {
+  name: 'wrk' | 'autocannon';
+  /** e.g. "wrk debian/4.1.0-3+b2": printed with every figure it produced. */
+  label: string;
+  run(url: string, connections: number, seconds: number): Promise<LoadResult>;
+}
+
+/** wrk when it is on PATH (CONTRACT §7), else autocannon, which runs in Node and cannot saturate a fast server. */
+export function loadGenerator(): LoadGenerator {
+  const binary = which('wrk');
+  const version = binary && wrkVersion(binary);
+  if (binary && version)
+    return {
+      name: 'wrk',
+      label: `wrk ${version} (one thread)`,
+      run: (url, connections, seconds) => runWrk(binary, url, connections, seconds),
+    };
+  return { name: 'autocannon', label: 'autocannon (in Node; wrk is not installed)', run: runLoad };
 }
 
 /**

@@ -9,13 +9,14 @@ import { parseArgs } from 'node:util';
 import { runMain } from '../core/run-main.ts';
 import type { FakeUpstreams } from '../test/fakes/upstreams.ts';
 import { cleanEnv, upstreamEnv } from '../test/helpers/run.ts';
-import { get, runLoad, sequentialLatencies, type LoadResult } from './load.ts';
+import { get, loadGenerator, sequentialLatencies, type LoadGenerator, type LoadResult } from './load.ts';
 import {
   childPids,
   cpuSeconds,
   GATEWAY_ENTRY,
   ProcessGroup,
   rssBytes,
+  startBareNode,
   startGateway,
   startNginx,
   startRedis,
@@ -105,7 +106,7 @@ class UsageError extends Error {
 
 const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
 
-type TargetName = 'gateway' | 'serve' | 'nginx';
+type TargetName = 'gateway' | 'node' | 'nginx' | 'serve';
 
 interface Target {
   name: TargetName;
@@ -146,6 +147,7 @@ function treeRss(pid: number): number {
  * one well below means the load generator (one Node process on the same machine) is.
  */
 async function measuredLoad(
+  generator: LoadGenerator,
   url: string,
   pid: number,
   settings: Settings,
@@ -153,7 +155,7 @@ async function measuredLoad(
 ): Promise<LoadResult & { serverCpu: number }> {
   const cpuBefore = cpuSeconds(pid);
   const started = performance.now();
-  const result = await runLoad(url, settings.connections, seconds);
+  const result = await generator.run(url, settings.connections, seconds);
   const serverCpu = (cpuSeconds(pid) - cpuBefore) / ((performance.now() - started) / 1000);
   return { ...result, serverCpu };
 }
@@ -197,8 +199,9 @@ async function run(
 ): Promise<number> {
   const started = performance.now();
   const machineInfo = await machine();
+  const generator = loadGenerator();
   log(
-    `${machineInfo.cpus} × ${machineInfo.model}, ${machineInfo.memoryGiB} GiB, Node ${machineInfo.node}; ${settings.rounds} rounds × ${settings.seconds} s, ${settings.connections} connections`,
+    `${machineInfo.cpus} × ${machineInfo.model}, ${machineInfo.memoryGiB} GiB, Node ${machineInfo.node}; ${settings.rounds} rounds × ${settings.seconds} s, ${settings.connections} connections, load by ${generator.label}`,
   );
 
   // --- the build, against the zero-latency fakes
@@ -233,9 +236,16 @@ async function run(
     notes.push(`gateway not measured: ${(error as Error).message}`);
     log(notes.at(-1)!);
   }
+  const routes = await routesUnderTest(dist);
+  const bare = await startBareNode(
+    group,
+    routes.map((r) => [r.peerPath, join(dist, r.file), r.contentType]),
+  );
   const serve = await startServe(group, dist);
   const nginx = await startNginx(group, dist, tmp);
   if (!nginx) notes.push('nginx is not installed: no nginx rows');
+  if (generator.name !== 'wrk')
+    notes.push('wrk is not installed: the load ran in Node (autocannon), which cannot saturate a fast server');
   const peerTarget = (name: TargetName, peer: Peer): Target => ({
     name,
     url: peer.url,
@@ -255,12 +265,12 @@ async function run(
           },
         ]
       : []),
-    peerTarget('serve', serve),
+    peerTarget('node', bare),
     ...(nginx ? [peerTarget('nginx', nginx)] : []),
+    peerTarget('serve', serve),
   ];
 
   // --- throughput: each route, each target, alternating rounds
-  const routes = await routesUnderTest(dist);
   for (const id of ['snapshot', 'api-index', 'html'])
     if (!routes.some((r) => r.id === id)) notes.push(`${id}: the build wrote no file for it, not measured`);
   const comparisons: Comparison[] = [];
@@ -293,10 +303,10 @@ async function run(
     const route = routes.find((r) => r.id === comparison.route)!;
     const measured = targets.filter((t) => comparison.targets[t.name]);
     for (const target of measured)
-      await runLoad(target.url + target.pathOf(route), settings.connections, settings.warmupSeconds);
+      await generator.run(target.url + target.pathOf(route), settings.connections, settings.warmupSeconds);
     for (let round = 0; round < settings.rounds; round++) {
       for (const target of roundOrder(measured, round)) {
-        const result = await measuredLoad(target.url + target.pathOf(route), target.pid, settings);
+        const result = await measuredLoad(generator, target.url + target.pathOf(route), target.pid, settings);
         comparison.targets[target.name]!.rounds.push(result);
       }
     }
@@ -377,7 +387,7 @@ async function run(
   let redisVersion: string | undefined;
   if (gateway && comparisons.find((c) => c.route === 'snapshot')?.targets.gateway) {
     // Peers are done: stop them so that they do not share the machine with the quota rounds.
-    await Promise.all([group.stop(serve.managed), nginx ? group.stop(nginx.managed) : Promise.resolve()]);
+    await Promise.all([bare, serve, nginx].map((peer) => (peer ? group.stop(peer.managed) : undefined)));
     const bigQuota = { RATE_LIMIT_QUOTA: '1000000000', RATE_LIMIT_WINDOW: '60' };
     const variants: { name: string; gw: Gateway }[] = [{ name: 'none', gw: gateway }];
     const memory = await startGateway(
@@ -405,14 +415,14 @@ async function run(
       headerOf[v.name] = reply.headers['ratelimit'] !== undefined;
       if (v.name !== 'none' && !headerOf[v.name])
         notes.push(`quota ${v.name}: the 200 carries no RateLimit header, so the quota was not enforced`);
-      await runLoad(v.gw.url + snapshot.gatewayPath, settings.connections, settings.warmupSeconds);
+      await generator.run(v.gw.url + snapshot.gatewayPath, settings.connections, settings.warmupSeconds);
     }
     const rounds: Record<string, (LoadResult & { serverCpu: number })[]> = Object.fromEntries(
       variants.map((v) => [v.name, []]),
     );
     for (let round = 0; round < settings.rounds; round++) {
       for (const v of roundOrder(variants, round))
-        rounds[v.name]!.push(await measuredLoad(v.gw.url + snapshot.gatewayPath, v.gw.pid, settings));
+        rounds[v.name]!.push(await measuredLoad(generator, v.gw.url + snapshot.gatewayPath, v.gw.pid, settings));
     }
     for (const v of variants) {
       quotaFigures[v.name] = { ...summarize(rounds[v.name]!), rateLimitHeader: headerOf[v.name]! };
@@ -536,11 +546,12 @@ async function run(
     });
   }
 
-  const versions = [serve.version, nginx?.version, redisVersion].filter(Boolean).join(', ');
+  const versions = [bare.version, nginx?.version, serve.version, redisVersion].filter(Boolean).join(', ');
   const seconds = (performance.now() - started) / 1000;
   process.stdout.write(
     `\nBenchmark: ${machineInfo.cpus} × ${machineInfo.model}, ${machineInfo.memoryGiB} GiB, Node ${machineInfo.node}, ${machineInfo.platform}\n` +
-      `Load: autocannon, ${settings.connections} keep-alive connections, ${settings.rounds} alternating rounds × ${settings.seconds} s per target; figures are medians of the rounds.\n` +
+      `Load: ${generator.label}, ${settings.connections} keep-alive connections, ${settings.rounds} alternating rounds × ${settings.seconds} s per target; figures are medians of the rounds.\n` +
+      `Market latency: one request at a time on one keep-alive node:http connection, ${marketFigures?.samples ?? 0} samples each way.\n` +
       `Peers: ${versions}. Ratios are gateway / peer.\n\n` +
       `${formatTable(rows)}\n` +
       (notes.length ? `\nNotes:\n${notes.map((n) => `- ${n}`).join('\n')}\n` : '') +
@@ -552,6 +563,11 @@ async function run(
       generatedAt: new Date().toISOString(),
       machine: machineInfo,
       settings,
+      generators: {
+        throughput: generator.label,
+        quota: generator.label,
+        marketLatency: 'sequential node:http client, one keep-alive connection',
+      },
       peers: versions,
       throughput: comparisons.map((c) => ({
         route: c.route,

@@ -260,6 +260,27 @@ export interface Peer {
   version: string;
 }
 
+export const BARE_NODE_MAIN = join(ROOT, 'bench', 'bare-server.mjs');
+
+/**
+ * The Node limit: bench/bare-server.mjs answering each `[path, file, contentType]` with the file's bytes
+ * from memory, two headers, no log. The gateway's goal is a ratio of this.
+ */
+export async function startBareNode(group: ProcessGroup, routes: [string, string, string][]): Promise<Peer> {
+  const port = await freePort();
+  const managed = group.spawn('node:http', process.execPath, [BARE_NODE_MAIN, String(port), ...routes.flat()], {
+    cwd: ROOT,
+  });
+  managed.child.stdout!.resume();
+  await waitForPort(port, managed);
+  return {
+    managed,
+    url: `http://${HOST}:${port}`,
+    pid: managed.child.pid ?? -1,
+    version: `node:http ${process.version}`,
+  };
+}
+
 /** The real `serve` CLI (the one `npx serve dist` runs), with its default settings and request log. */
 export async function startServe(group: ProcessGroup, dist: string): Promise<Peer> {
   const port = await freePort();
@@ -303,6 +324,8 @@ http {
   fastcgi_temp_path ${prefix}/fastcgi;
   uwsgi_temp_path ${prefix}/uwsgi;
   scgi_temp_path ${prefix}/scgi;
+  # The build writes .gz copies beside each compressible file (nginx gzip_static serves them).
+  gzip_static on;
   sendfile on;
   tcp_nopush on;
   keepalive_requests 1000000;

@@ -4,6 +4,8 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { contentTypeFor } from '../gateway/content-type.ts';
+import { API_INDEX, dataResource } from '../core/routes.ts';
 import { ROOT } from './processes.ts';
 
 export interface BuildRun {
@@ -71,6 +73,8 @@ export interface RouteUnderTest {
   file: string;
   gatewayPath: string;
   peerPath: string;
+  /** What the bare node:http peer sends as Content-Type. */
+  contentType: string;
 }
 
 /**
@@ -85,9 +89,17 @@ export async function routesUnderTest(dist: string): Promise<RouteUnderTest[]> {
       file: 'api/v1/github-contributions',
       gatewayPath: '/api/v1/github-contributions',
       peerPath: '/api/v1/github-contributions',
+      contentType: dataResource('contributions').contentType,
     },
     // serve would list the api/ folder at /api, so the peers get the file's own path.
-    { id: 'api-index', label: '/api index', file: 'api/index.json', gatewayPath: '/api', peerPath: '/api/index.json' },
+    {
+      id: 'api-index',
+      label: '/api index',
+      file: API_INDEX.file,
+      gatewayPath: API_INDEX.path,
+      peerPath: `/${API_INDEX.file}`,
+      contentType: API_INDEX.contentType,
+    },
   ];
   const html = await pickHtmlPage(dist);
   // The peers get the page's clean path too: serve redirects /page.html to /page (cleanUrls).
@@ -98,6 +110,7 @@ export async function routesUnderTest(dist: string): Promise<RouteUnderTest[]> {
       file: html.file,
       gatewayPath: html.path,
       peerPath: html.path,
+      contentType: contentTypeFor(html.file),
     });
   // A generator that has not landed yet leaves its file out: that route is not measured.
   return routes.filter((r) => existsSync(join(dist, r.file)));

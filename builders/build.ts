@@ -15,8 +15,12 @@ import type { Artifact } from './artifact.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import { renderCli } from './cli-artifact.ts';
 import { compressedArtifacts, copyFiles } from './compressed-artifacts.ts';
-import { nameList, previousBuild, pruneStale, recordBuild, type SiteIdentity } from './prune.ts';
+import { nameList, previousBuild, pruneStale, recordBuild } from './prune.ts';
+import { siteIdentity } from './site-identity.ts';
 import { renderSite } from './site/index.ts';
+
+// The gateway reads it without loading the site generator (builders/site-identity.ts).
+export { siteIdentity };
 
 export interface BuildOptions {
   outDir: string;
@@ -120,16 +124,6 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
     `built ${artifacts.length} files in ${Math.round(performance.now() - started)} ms${failures.length ? `, ${failures.length} upstream(s) failed` : ''}`,
   );
   return { exitCode: failures.length ? 1 : 0, failures, files: written };
-}
-
-/** What this build writes into the site from the configuration (see prune.ts, SiteIdentity). */
-export function siteIdentity(config: Config, simulated: boolean): SiteIdentity {
-  return {
-    SITE_URL: config.siteUrl,
-    GITHUB_ACCOUNT: config.githubAccount,
-    MARKET_SOURCE_NAME: config.marketSourceName,
-    DEMO_SIMULATED: String(simulated),
-  };
 }
 
 /**

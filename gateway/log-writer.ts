@@ -10,7 +10,16 @@ export interface LogWriter {
   drain(timeoutMs?: number): Promise<void>;
 }
 
+/**
+ * How long a line may wait for others before a write starts. Under load the access log gets a batch of
+ * lines every turn of the event loop; one write call per turn was nearly a tenth of the snapshot route's
+ * CPU. Gathering for a few milliseconds makes it one call per interval (like nginx's `access_log …
+ * flush=`), and a line still reaches the log within a blink.
+ */
+export const GATHER_MS = 5;
+
 export function fdWriter(fd: number, maxQueuedBytes = 8 * 1024 * 1024): LogWriter {
+  let gathering: NodeJS.Timeout | undefined;
   let queue: string[] = [];
   let queuedBytes = 0;
   let writing = false;
@@ -62,7 +71,12 @@ export function fdWriter(fd: number, maxQueuedBytes = 8 * 1024 * 1024): LogWrite
       }
       queue.push(chunk);
       queuedBytes += chunk.length;
-      pump();
+      // While a write is under way, its completion starts the next one; otherwise wait a moment for more.
+      if (!writing && gathering === undefined)
+        gathering = setTimeout(() => {
+          gathering = undefined;
+          pump();
+        }, GATHER_MS);
     },
     drain(timeoutMs = 1000) {
       if (!writing && queue.length === 0) return Promise.resolve();
@@ -72,6 +86,11 @@ export function fdWriter(fd: number, maxQueuedBytes = 8 * 1024 * 1024): LogWrite
           clearTimeout(timer);
           resolve();
         });
+        if (gathering !== undefined) {
+          clearTimeout(gathering);
+          gathering = undefined;
+          pump();
+        }
       });
     },
   };

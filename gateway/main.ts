@@ -1,8 +1,8 @@
 // `npm start`: the gateway as a program. The only place that prints startup failures and picks exit
 // statuses: 2 for an invalid variable (CONTRACT §2), 1 when it cannot start, 0 after a clean shutdown.
 import { existsSync } from 'node:fs';
-import { build, siteIdentity } from '../builders/build.ts';
 import { identityChanges, previousBuild } from '../builders/prune.ts';
+import { siteIdentity } from '../builders/site-identity.ts';
 import { loadConfig, type Config } from '../core/config.ts';
 import { ConfigError } from '../core/errors.ts';
 import { oneLine } from './error-lines.ts';
@@ -39,6 +39,8 @@ async function main(): Promise<number | undefined> {
   const reason = existsSync(distDir) ? await staleSettings(distDir, config) : `${distDir} is missing`;
   if (reason !== undefined) {
     err(`${reason}; building it first`);
+    // Loaded only here: the site generator and its packages are most of the gateway's start time otherwise.
+    const { build } = await import('../builders/build.ts');
     await build(config, { outDir: distDir, nowMs: Date.now(), log: () => {}, warn: (line) => err(line) });
   }
 

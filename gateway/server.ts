@@ -13,7 +13,6 @@ import { marketRoute } from './market-route.ts';
 import { prepareProblems } from './problem-response.ts';
 import { createQuota, DISABLED_QUOTA, type Quota, type QuotaStore } from './quota.ts';
 import { memoryQuotaStore } from './quota-memory-store.ts';
-import { redisQuotaStore } from './quota-redis-store.ts';
 import { requestHandler } from './request-handler.ts';
 import { oneLine, throttledLines } from './error-lines.ts';
 import { fdWriter } from './log-writer.ts';
@@ -70,7 +69,7 @@ export async function startGateway(config: Config, options: GatewayOptions): Pro
   const errorLine = throttledLines(plainLine, () => performance.now());
 
   const table = loadStaticFiles(options.distDir);
-  const validator = createValidator();
+  const validator = createValidator(undefined, { checkSchemas: false });
   const sources = options.sources ?? createSources(config);
 
   let store: QuotaStore | undefined;
@@ -78,6 +77,8 @@ export async function startGateway(config: Config, options: GatewayOptions): Pro
   if (config.rateLimitQuota !== undefined) {
     if (config.rateLimitRedisUrl !== undefined) {
       // State changes are rare by construction (one line per outage and recovery): never throttled.
+      // Loaded only when configured: the Redis client is the largest package the gateway uses.
+      const { redisQuotaStore } = await import('./quota-redis-store.ts');
       const redis = redisQuotaStore(config.rateLimitRedisUrl, { onStateChange: plainLine });
       await redis.ready(options.redisConnectWaitMs ?? 1000);
       store = redis;
