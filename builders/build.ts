@@ -92,7 +92,9 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
   };
   const [site, cli] = await Promise.all([renderSite(context), renderCli(context)]);
   artifacts.push(...site, ...cli);
-  const copies = compressedArtifacts(artifacts);
+  // Compressed on the thread pool while the files themselves are written.
+  const compressing = compressedArtifacts(artifacts);
+  compressing.catch(() => undefined); // awaited below; a failed write must not leave it unhandled
 
   for (const artifact of artifacts) {
     const target = resolve(options.outDir, artifact.file);
@@ -104,6 +106,7 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
       `  ${join(options.outDir, artifact.file).padEnd(44)} ${formatSize(bytes).padStart(9)}  ${Math.round(performance.now() - started)} ms`,
     );
   }
+  const copies = await compressing;
   for (const copy of copies) await writeFileAtomic(resolve(options.outDir, copy.file), copy.body);
   if (copies.length)
     log(

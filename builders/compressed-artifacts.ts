@@ -2,7 +2,7 @@
 // nginx (`gzip_static`, `brotli_static`), other static hosts and the gateway serve compressed bytes
 // without compressing anything per request or at start. Host configuration files are not served, so
 // they get none; the extension-less data snapshots are compressed as the JSON they are.
-import { COMPRESSED_SUFFIX, compressedCopies, type CompressedCoding } from '../core/compressed-copies.ts';
+import { COMPRESSED_SUFFIX, compressedCopiesAsync, type CompressedCoding } from '../core/compressed-copies.ts';
 import { DATA_RESOURCES } from '../core/routes.ts';
 import { contentTypeFor, isCompressible } from '../gateway/content-type.ts';
 import type { Artifact } from './artifact.ts';
@@ -12,18 +12,19 @@ const HOST_CONFIG_FILES = new Set(['serve.json', '_headers', '_redirects', '.noj
 const CODINGS: readonly CompressedCoding[] = ['br', 'gzip'];
 
 /** The copies of `artifacts` worth keeping (smaller than the file), as artifacts of their own. */
-export function compressedArtifacts(artifacts: readonly Artifact[]): Artifact[] {
-  const copies: Artifact[] = [];
-  for (const { file, body } of artifacts) {
-    if (HOST_CONFIG_FILES.has(file)) continue;
-    if (!isCompressible(SNAPSHOT_TYPES.get(file) ?? contentTypeFor(file))) continue;
-    const compressed = compressedCopies(typeof body === 'string' ? Buffer.from(body) : body);
-    for (const coding of CODINGS) {
-      const copy = compressed[coding];
-      if (copy !== undefined) copies.push({ file: file + COMPRESSED_SUFFIX[coding], body: copy });
-    }
-  }
-  return copies;
+export async function compressedArtifacts(artifacts: readonly Artifact[]): Promise<Artifact[]> {
+  const compressible = artifacts.filter(
+    ({ file }) => !HOST_CONFIG_FILES.has(file) && isCompressible(SNAPSHOT_TYPES.get(file) ?? contentTypeFor(file)),
+  );
+  const compressed = await Promise.all(
+    compressible.map(({ body }) => compressedCopiesAsync(typeof body === 'string' ? Buffer.from(body) : body)),
+  );
+  return compressible.flatMap(({ file }, i) =>
+    CODINGS.flatMap((coding) => {
+      const copy = compressed[i]![coding];
+      return copy === undefined ? [] : [{ file: file + COMPRESSED_SUFFIX[coding], body: copy }];
+    }),
+  );
 }
 
 /** The copies the build may have written beside `file`: removed with it when it is not written again. */

@@ -2,7 +2,16 @@
 // them beside the file (`x.br`, `x.gz`: what nginx's brotli_static and gzip_static serve, and what the
 // gateway loads instead of compressing at start); the gateway computes them itself only for bodies it
 // makes while serving, and for a dist/ whose copies are missing or do not match.
-import { brotliCompressSync, brotliDecompressSync, constants as zlib, gunzipSync, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import {
+  brotliCompress,
+  brotliCompressSync,
+  brotliDecompressSync,
+  constants as zlib,
+  gunzipSync,
+  gzip,
+  gzipSync,
+} from 'node:zlib';
 
 export type CompressedCoding = 'br' | 'gzip';
 
@@ -22,20 +31,36 @@ export interface CompressOptions {
   brotliQuality?: number;
 }
 
+const brotliOptions = (body: Uint8Array, options: CompressOptions) => ({
+  params: {
+    // Quality 10 rather than 11: measured on this site, about 3 % larger and a third of the time.
+    [zlib.BROTLI_PARAM_QUALITY]: options.brotliQuality ?? (body.length > 1_000_000 ? 6 : 10),
+    [zlib.BROTLI_PARAM_SIZE_HINT]: body.length,
+    [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
+  },
+});
+const GZIP_OPTIONS = { level: zlib.Z_BEST_COMPRESSION };
+const NONE: CompressedCopies = { br: undefined, gzip: undefined };
+const smaller = (copy: Buffer, body: Uint8Array) => (copy.length < body.length ? copy : undefined);
+
 /** Both copies of a compressible body; none for a body under MIN_COMPRESSED_BYTES. */
 export function compressedCopies(body: Uint8Array, options: CompressOptions = {}): CompressedCopies {
-  if (body.length < MIN_COMPRESSED_BYTES) return { br: undefined, gzip: undefined };
-  // Quality 10 rather than 11: measured on this site, about 3 % larger and a third of the time.
-  const quality = options.brotliQuality ?? (body.length > 1_000_000 ? 6 : 10);
-  const br = brotliCompressSync(body, {
-    params: {
-      [zlib.BROTLI_PARAM_QUALITY]: quality,
-      [zlib.BROTLI_PARAM_SIZE_HINT]: body.length,
-      [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
-    },
-  });
-  const gzip = gzipSync(body, { level: zlib.Z_BEST_COMPRESSION });
-  return { br: br.length < body.length ? br : undefined, gzip: gzip.length < body.length ? gzip : undefined };
+  if (body.length < MIN_COMPRESSED_BYTES) return NONE;
+  const br = brotliCompressSync(body, brotliOptions(body, options));
+  return { br: smaller(br, body), gzip: smaller(gzipSync(body, GZIP_OPTIONS), body) };
+}
+
+const brotliAsync = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/** The same copies, compressed on libuv's thread pool: the build compresses many files at once, on every core. */
+export async function compressedCopiesAsync(
+  body: Uint8Array,
+  options: CompressOptions = {},
+): Promise<CompressedCopies> {
+  if (body.length < MIN_COMPRESSED_BYTES) return NONE;
+  const [br, gz] = await Promise.all([brotliAsync(body, brotliOptions(body, options)), gzipAsync(body, GZIP_OPTIONS)]);
+  return { br: smaller(br, body), gzip: smaller(gz, body) };
 }
 
 /**
