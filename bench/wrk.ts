@@ -15,8 +15,12 @@ export function wrkVersion(binary: string): string | undefined {
 export function wrkDurationMs(text: string): number {
   const m = /^([\d.]+)(us|ms|s|m|h)$/.exec(text.trim());
   if (!m) return Number.NaN;
-  const scale = { us: 0.001, ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] as 'us' | 'ms' | 's' | 'm' | 'h'];
-  return Number(m[1]) * scale;
+  const n = Number(m[1]);
+  return m[2] === 'us'
+    ? n / 1000
+    : m[2] === 'ms'
+      ? n
+      : n * { s: 1000, m: 60_000, h: 3_600_000 }[m[2] as 's' | 'm' | 'h'];
 }
 
 /**

@@ -13,6 +13,7 @@ import {
   ratio,
   roundOrder,
 } from '../bench/stats.ts';
+import { parseWrk, wrkDurationMs } from '../bench/wrk.ts';
 
 describe('bench statistics', () => {
   it('takes the median of odd and even lists without reordering the input', () => {
@@ -77,5 +78,45 @@ describe('bench statistics', () => {
     expect(roundOrder(['a', 'b', 'c'], 1)).toEqual(['b', 'c', 'a']);
     expect(roundOrder(['a', 'b', 'c'], 3)).toEqual(['a', 'b', 'c']);
     expect(roundOrder([], 2)).toEqual([]);
+  });
+});
+
+describe('the wrk report', () => {
+  const report = `Running 3s test @ http://127.0.0.1:41234/api/v1/github-contributions
+  1 threads and 50 connections
+  Thread Stats   Avg      Stdev     Max   +/- Stdev
+    Latency     2.31ms  512.10us  14.02ms   91.20%
+    Req/Sec    21.73k     1.02k   23.11k    80.00%
+  Latency Distribution
+     50%  812.00us
+     75%    2.40ms
+     90%    2.61ms
+     99%    1.02s
+  65190 requests in 3.00s, 992.51MB read
+  Non-2xx or 3xx responses: 190
+  Socket errors: connect 0, read 2, write 1, timeout 3
+Requests/sec:  21730.00
+Transfer/sec:    330.84MB
+`;
+
+  it('reads 2xx throughput, the latency percentiles in their units, non-2xx answers and socket errors', () => {
+    const r = parseWrk(report);
+    expect(r.ok).toBe(65_000);
+    expect(r.rps).toBeCloseTo((21730 * 65_000) / 65_190, 6);
+    expect(r.p50Ms).toBeCloseTo(0.812, 9);
+    expect(r.p99Ms).toBe(1020);
+    expect(r.non2xx).toBe(190);
+    expect(r.errors).toBe(6);
+  });
+
+  it('converts each of wrk’s duration units, and refuses a report without a request count', () => {
+    expect([
+      wrkDurationMs('950.00us'),
+      wrkDurationMs('1.50ms'),
+      wrkDurationMs('2.00s'),
+      wrkDurationMs('1.00m'),
+    ]).toEqual([0.95, 1.5, 2000, 60_000]);
+    expect(wrkDurationMs('fast')).toBeNaN();
+    expect(() => parseWrk('unable to connect to 127.0.0.1:1 Connection refused')).toThrow(/no request count/);
   });
 });

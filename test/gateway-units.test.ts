@@ -9,6 +9,7 @@ import type { Sources } from '../core/sources.ts';
 import { calendarWindow } from '../core/toronto-calendar.ts';
 import { forwardedClient } from '../gateway/client-identity.ts';
 import { acceptedCodings } from '../gateway/content-coding.ts';
+import { accessLog } from '../gateway/access-log.ts';
 import { oneLine, throttledLines } from '../gateway/error-lines.ts';
 import { contentTypeFor } from '../gateway/content-type.ts';
 import { contributionsRoute } from '../gateway/contributions-route.ts';
@@ -319,5 +320,50 @@ describe('error lines', () => {
   });
   it('collapses a multi-line message to one line', () => {
     expect(oneLine('upstream said:\n  bad gateway\r\n')).toBe('upstream said: bad gateway ');
+  });
+});
+
+describe('the access log line', () => {
+  const lines = (entries: Parameters<ReturnType<typeof accessLog>['record']>[0][]) => {
+    const out: string[] = [];
+    const log = accessLog(
+      (chunk) => out.push(chunk),
+      () => Date.UTC(2026, 10, 23, 7, 0, 0, 250),
+    );
+    for (const entry of entries) log.record(entry);
+    log.flush();
+    return out.join('');
+  };
+
+  it('is the JSON an object literal would give, in the same field order, for awkward paths too', () => {
+    const entries = [
+      { method: 'GET', path: '/api/v1/mon-price', status: 200, durationMs: 0.123456, quota: '-' as const },
+      { method: 'GET', path: '/say "hi"\\there', status: 404, durationMs: 1, quota: '-' as const, aborted: true },
+      { method: 'HEAD', path: '/fünke\u0001\u2028.txt', status: 200, durationMs: 12.005, quota: 'allowed' as const },
+    ];
+    const expected = entries.map(
+      (e) =>
+        `${JSON.stringify({
+          time: '2026-11-23T07:00:00.250Z',
+          method: e.method,
+          path: e.path,
+          status: e.status,
+          durationMs: Math.round(e.durationMs * 100) / 100,
+          quota: e.quota,
+          ...(e.aborted ? { aborted: true } : {}),
+        })}\n`,
+    );
+    expect(lines(entries)).toBe(expected.join(''));
+  });
+
+  it('cuts long paths and methods', () => {
+    const [line] = lines([
+      { method: 'X'.repeat(40), path: `/${'a'.repeat(300)}`, status: 400, durationMs: 0, quota: '-' },
+    ])
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { method: string; path: string });
+    expect(line!.method).toHaveLength(32);
+    expect(line!.path).toBe(`/${'a'.repeat(255)}…`);
   });
 });

@@ -100,6 +100,14 @@ describe('market client', () => {
     await expect(coinbaseClient(s.url, http(300)).ticker()).rejects.toThrow(/timed out after 300 ms/);
   });
 
+  it('keeps its connection to the provider open between requests (one TCP connection for many tickers)', async () => {
+    const s = await scripted([json(200, TICKER)]);
+    const client = coinbaseClient(s.url, http());
+    for (let i = 0; i < 5; i++) await client.ticker();
+    expect(s.seen).toHaveLength(5);
+    expect(new Set(s.seen.map((r) => r.socket)).size).toBe(1);
+  });
+
   it('asks for hourly candles over the given window in ISO 8601', async () => {
     const s = await scripted([json(200, [[1763820000, 0.02991, 0.03022, 0.03001, 0.03013, 5210.3]])]);
     await coinbaseClient(s.url, http()).candles(1763216000, 1763820800);
