@@ -199,7 +199,7 @@ describe('arguments', () => {
       const result = await runProgram('build', args, { ...upstreamEnv(fake.url), DIST_DIR: out });
       expect(result.code).toBe(2);
       expect(result.stderr.trim().split('\n')).toHaveLength(1);
-      expect(result.stderr).toContain('usage: npm run build [-- --out <dir>]');
+      expect(result.stderr).toContain('usage: npm run build [-- --out <dir>] [--if-stale]');
       expect(await listFiles(out)).toEqual([]);
       expect(fake.calls.ticker + fake.calls.candles + fake.calls.html).toBe(0);
     },
