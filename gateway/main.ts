@@ -26,6 +26,11 @@ async function main(): Promise<number | undefined> {
   try {
     gateway = await startGateway(config, { distDir });
   } catch (error) {
+    // TRUST_PROXY is parsed by the gateway, which alone uses it.
+    if (error instanceof ConfigError) {
+      err(`invalid configuration: ${error.message}`);
+      return 2;
+    }
     // A HOST that is well-formed but names no address of this machine is an invalid value too (CONTRACT §2).
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {

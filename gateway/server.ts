@@ -8,6 +8,7 @@ import { createValidator } from '../core/schemas.ts';
 import { createSources, type Sources } from '../core/sources.ts';
 import { accessLog } from './access-log.ts';
 import { clientIdentity } from './quota/client-identity.ts';
+import { parseTrustProxy } from './quota/ip-ranges.ts';
 import { contributionsRoute } from './contributions-route.ts';
 import { marketRoute } from './market-route.ts';
 import { prepareProblems } from './problem-response.ts';
@@ -60,6 +61,8 @@ export const SERVER_LIMITS = {
 } as const;
 
 export async function startGateway(config: Config, options: GatewayOptions): Promise<Gateway> {
+  // An invalid TRUST_PROXY is a ConfigError before anything is opened (CONTRACT §2: exit status 2).
+  const trustedProxies = parseTrustProxy(config.trustProxy);
   const now = options.now ?? Date.now;
   const stdoutWriter = options.stdout === undefined ? fdWriter(1) : undefined;
   const stdout = options.stdout ?? ((chunk: string) => stdoutWriter!.write(chunk));
@@ -105,7 +108,7 @@ export async function startGateway(config: Config, options: GatewayOptions): Pro
         : { quota: config.rateLimitQuota, window: config.rateLimitWindow },
     ),
     quota,
-    identify: clientIdentity(config.trustProxy),
+    identify: clientIdentity(trustedProxies),
     market: marketRoute(sources, config, validator, now),
     contributions: contributionsRoute(sources, config, validator, now),
     now,

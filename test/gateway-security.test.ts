@@ -6,7 +6,7 @@ import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseTrustProxy } from '../core/config.ts';
+import { parseTrustProxy } from '../gateway/quota/ip-ranges.ts';
 import { clientIdentity, quotaKey } from '../gateway/quota/client-identity.ts';
 import { oneLine } from '../gateway/error-lines.ts';
 import { printable, UpstreamError } from '../core/errors.ts';

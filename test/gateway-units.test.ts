@@ -2,7 +2,8 @@
 // types, fixed windows and the quota's budget, X-Forwarded-For, the in-process store, the shared
 // upstream fetch, and the contribution cache against an injected clock and a counting source.
 import { describe, expect, it } from 'vitest';
-import { loadConfig, parseTrustProxy } from '../core/config.ts';
+import { loadConfig } from '../core/config.ts';
+import { parseTrustProxy } from '../gateway/quota/ip-ranges.ts';
 import type { ContributionDay } from '../core/contributions.ts';
 import { createValidator } from '../core/schemas.ts';
 import type { Sources } from '../core/sources.ts';
