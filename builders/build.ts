@@ -50,8 +50,8 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
     }
   };
   const [market, contributions] = await Promise.all([
-    settle<MarketData>('market', () => fetchMarketData(sources, config, nowMs)),
-    settle<GitHubContributions>('contributions', () => fetchContributions(sources, config, nowMs)),
+    settle<MarketData>('market', () => fetchMarketData(sources, nowMs)),
+    settle<GitHubContributions>('contributions', () => fetchContributions(sources, nowMs)),
   ]);
 
   const failures: BuildResult['failures'] = [];
