@@ -16,7 +16,8 @@ import { createQuota, DISABLED_QUOTA, type Quota, type QuotaStore } from './quot
 import { memoryQuotaStore } from './quota/memory-store.ts';
 import { redisQuotaStore } from './quota/redis-store.ts';
 import { requestHandler } from './request-handler.ts';
-import { oneLine, throttledLines } from './error-lines.ts';
+import { oneLine } from '../core/one-line.ts';
+import { MAX_ERROR_LINE, throttledLines } from './error-lines.ts';
 import { fdWriter } from './log-writer.ts';
 import { loadStaticFiles } from './static-files.ts';
 
@@ -68,7 +69,7 @@ export async function startGateway(config: Config, options: GatewayOptions): Pro
   const stdout = options.stdout ?? ((chunk: string) => stdoutWriter!.write(chunk));
   const stderrWriter = options.stderr === undefined ? fdWriter(2) : undefined;
   const stderr = options.stderr ?? ((chunk: string) => stderrWriter!.write(chunk));
-  const plainLine = (line: string) => stderr(`gateway: ${oneLine(line)}\n`);
+  const plainLine = (line: string) => stderr(`gateway: ${oneLine(line, MAX_ERROR_LINE)}\n`);
   // Throttled on the real clock: the injected one may stand still in tests.
   const errorLine = throttledLines(plainLine, () => performance.now());
 

@@ -9,7 +9,8 @@ import type { Sources } from '../core/sources.ts';
 import { calendarWindow } from '../core/toronto-calendar.ts';
 import { forwardedClient } from '../gateway/quota/client-identity.ts';
 import { acceptedCodings } from '../gateway/content-coding.ts';
-import { oneLine, throttledLines } from '../gateway/error-lines.ts';
+import { oneLine } from '../core/one-line.ts';
+import { throttledLines } from '../gateway/error-lines.ts';
 import { contentTypeFor } from '../gateway/content-type.ts';
 import { contributionsRoute } from '../gateway/contributions-route.ts';
 import { policyHeader, rateLimitHeader } from '../core/rate-limit-headers.ts';
@@ -318,6 +319,6 @@ describe('error lines', () => {
     ]);
   });
   it('collapses a multi-line message to one line', () => {
-    expect(oneLine('upstream said:\n  bad gateway\r\n')).toBe('upstream said: bad gateway ');
+    expect(oneLine('upstream said:\n  bad gateway\r\n', 1000)).toBe('upstream said: bad gateway');
   });
 });
