@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { contentTypeFor } from '../gateway/content-type.ts';
+import { contentTypeFor } from '../core/content-type.ts';
 import { API_INDEX, dataResource } from '../core/routes.ts';
 import { ROOT } from './processes.ts';
 

@@ -4,7 +4,7 @@
 // they get none; the extension-less data snapshots are compressed as the JSON they are.
 import { COMPRESSED_SUFFIX, compressedCopiesAsync, type CompressedCoding } from '../core/compressed-copies.ts';
 import { DATA_RESOURCES } from '../core/routes.ts';
-import { contentTypeFor, isCompressible } from '../gateway/content-type.ts';
+import { contentTypeFor, isCompressible } from '../core/content-type.ts';
 import type { Artifact } from './artifact.ts';
 
 const SNAPSHOT_TYPES = new Map(DATA_RESOURCES.flatMap((r) => r.snapshotFiles.map((f) => [f, r.contentType])));

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { compressedCopies, type CompressedCopies, type CompressOptions } from '../core/compressed-copies.ts';
 import { acceptedCodings, type Coding } from './content-coding.ts';
-import { isCompressible } from './content-type.ts';
+import { isCompressible } from '../core/content-type.ts';
 
 export interface Variant {
   coding: Coding;

@@ -10,7 +10,7 @@ import {
   type CompressedCoding,
   type CompressedCopies,
 } from '../core/compressed-copies.ts';
-import { contentTypeFor } from './content-type.ts';
+import { contentTypeFor } from '../core/content-type.ts';
 import { isApiPath } from './request-path.ts';
 import { notModifiedHeaders, prepare, variantHeaders, type Representation, type Variant } from './representation.ts';
 

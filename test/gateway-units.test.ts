@@ -12,7 +12,7 @@ import { acceptedCodings } from '../gateway/content-coding.ts';
 import { accessLog } from '../gateway/access-log.ts';
 import { oneLine } from '../core/one-line.ts';
 import { throttledLines } from '../gateway/error-lines.ts';
-import { contentTypeFor } from '../gateway/content-type.ts';
+import { contentTypeFor } from '../core/content-type.ts';
 import { contributionsRoute } from '../gateway/contributions-route.ts';
 import { policyHeader, rateLimitHeader } from '../core/rate-limit-headers.ts';
 import { createQuota, fixedWindow, type QuotaStore } from '../gateway/quota/quota.ts';

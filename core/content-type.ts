@@ -1,6 +1,6 @@
 // Content types of dist/ files: the route table's own (DISCOVERY, API_INDEX) first,
 // then a small extension map. Unknown types are sent as application/octet-stream, never guessed.
-import { API_INDEX, DISCOVERY } from '../core/routes.ts';
+import { API_INDEX, DISCOVERY } from './routes.ts';
 
 const BY_EXTENSION: Readonly<Record<string, string>> = {
   html: 'text/html; charset=utf-8',
