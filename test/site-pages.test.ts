@@ -1,6 +1,7 @@
 // The site's pages and their Markdown twins, read from a real build (CONTRACT §5, builders/pages/twins.ts).
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GitHubContributions } from '../core/contributions.ts';
 import type { MarketData } from '../core/market.ts';
@@ -113,7 +114,11 @@ describe('a normal build', () => {
     const files = await site.files();
     expect(files.filter((f) => f.includes(DRAFT.slug))).toEqual([]);
     for (const file of files) {
-      const text = await readFile(join(site.dir, file), 'utf8');
+      // The build's compressed copies are read decoded: compressed text would never match.
+      const bytes = await readFile(join(site.dir, file));
+      const text = (
+        file.endsWith('.br') ? brotliDecompressSync(bytes) : file.endsWith('.gz') ? gunzipSync(bytes) : bytes
+      ).toString('utf8');
       expect(text, file).not.toContain(DRAFT.marker);
       expect(text, file).not.toContain(DRAFT.slug);
       expect(text, file).not.toContain(DRAFT.title);
