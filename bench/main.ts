@@ -230,7 +230,7 @@ async function run(
   let gateway: Gateway | undefined;
   const notes: string[] = [];
   try {
-    gateway = await startGateway(group, gatewayEnv, { entry, nodeArgs });
+    gateway = await startGateway(group, gatewayEnv, { entry, nodeArgs, discardLog: true });
     startTimes.push(gateway.startMs);
   } catch (error) {
     notes.push(`gateway not measured: ${(error as Error).message}`);
@@ -393,7 +393,7 @@ async function run(
     const memory = await startGateway(
       group,
       { ...gatewayEnv, ...bigQuota },
-      { entry, name: 'gateway (in-process quota)' },
+      { entry, name: 'gateway (in-process quota)', discardLog: true },
     );
     startTimes.push(memory.startMs);
     variants.push({ name: 'in-process', gw: memory });
@@ -403,7 +403,7 @@ async function run(
       const withRedis = await startGateway(
         group,
         { ...gatewayEnv, ...bigQuota, RATE_LIMIT_REDIS_URL: redis.url },
-        { entry, name: 'gateway (Redis quota)' },
+        { entry, name: 'gateway (Redis quota)', discardLog: true },
       );
       startTimes.push(withRedis.startMs);
       variants.push({ name: 'redis', gw: withRedis });
