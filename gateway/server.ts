@@ -4,12 +4,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Config } from '../core/config.ts';
 import { ALLOW_HEADER } from '../core/routes.ts';
-import { createValidator } from '../core/schemas.ts';
+import { createValidator, loadSchemas } from '../core/schemas.ts';
 import { createSources, type Sources } from '../core/sources.ts';
 import { accessLog } from './access-log.ts';
 import { clientIdentity } from './client-identity.ts';
 import { contributionsRoute } from './contributions-route.ts';
 import { marketRoute } from './market-route.ts';
+import { mcpRoute } from './mcp-route.ts';
 import { prepareProblems } from './problem-response.ts';
 import { createQuota, DISABLED_QUOTA, type Quota, type QuotaStore } from './quota.ts';
 import { memoryQuotaStore } from './quota-memory-store.ts';
@@ -70,7 +71,8 @@ export async function startGateway(config: Config, options: GatewayOptions): Pro
   const errorLine = throttledLines(plainLine, () => performance.now());
 
   const table = loadStaticFiles(options.distDir);
-  const validator = createValidator();
+  const schemas = loadSchemas();
+  const validator = createValidator(schemas);
   const sources = options.sources ?? createSources(config);
 
   let store: QuotaStore | undefined;
@@ -96,18 +98,32 @@ export async function startGateway(config: Config, options: GatewayOptions): Pro
 
   const log = accessLog(stdout, now);
   let closing = false;
+  const problems = prepareProblems(
+    config.siteUrl,
+    config.rateLimitQuota === undefined ? undefined : { quota: config.rateLimitQuota, window: config.rateLimitWindow },
+  );
+  const identify = clientIdentity(config.trustProxy);
+  const market = marketRoute(sources, config, validator, now);
+  const contributions = contributionsRoute(sources, config, validator, now);
   const handler = requestHandler({
     table,
-    problems: prepareProblems(
-      config.siteUrl,
-      config.rateLimitQuota === undefined
-        ? undefined
-        : { quota: config.rateLimitQuota, window: config.rateLimitWindow },
-    ),
+    problems,
     quota,
-    identify: clientIdentity(config.trustProxy),
-    market: marketRoute(sources, config, validator, now),
-    contributions: contributionsRoute(sources, config, validator, now),
+    identify,
+    market,
+    contributions,
+    mcp: mcpRoute({
+      schemas,
+      serverName: 'public-data-preview',
+      serverTitle: config.site.title,
+      problems,
+      quota,
+      identify,
+      market,
+      contributions,
+      reportError: errorLine,
+      closing: () => closing,
+    }),
     now,
     log,
     reportError: errorLine,

@@ -22,20 +22,12 @@ import {
   type DataResource,
 } from '../../core/routes.ts';
 import type { JsonSchema } from '../../core/schemas.ts';
+import { FUNCTION_TOOL_INPUT_SCHEMA } from '../../core/tools.ts';
 import { absoluteUrl } from './urls.ts';
 
 type Json = Record<string, unknown>;
 
-/**
- * SPEC "Endpoints": "As a function tool, the input schema is an object with empty properties, empty
- * required and additionalProperties false; the operationId is the tool name."
- */
-export const FUNCTION_TOOL_INPUT_SCHEMA = Object.freeze({
-  type: 'object',
-  properties: {},
-  required: [],
-  additionalProperties: false,
-});
+export { FUNCTION_TOOL_INPUT_SCHEMA } from '../../core/tools.ts';
 export const INPUT_SCHEMA_EXTENSION = 'x-input-schema';
 
 const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
