@@ -13,6 +13,7 @@ export const ENTRIES = {
   demo: 'demo/main.ts',
   bench: 'bench/main.ts',
   resilience: 'test/resilience/main.ts',
+  'lint-openapi': 'builders/lint-openapi-main.ts',
 };
 
 export async function bundle() {
