@@ -15,6 +15,14 @@ export const FUNCTION_TOOL_INPUT_SCHEMA = Object.freeze({
   additionalProperties: false,
 });
 
+/** The server name an MCP client sees in `initialize`, and the key of the documented client configuration. */
+export const MCP_SERVER_NAME = 'public-data-preview';
+
+/** How the endpoint is described wherever it is listed (API index, llms.txt, developer page, OpenAPI). */
+export const MCP_SUMMARY =
+  'Model Context Protocol over Streamable HTTP (stateless): four tools, the four data operations named by operationId, each returning its payload as structured content. ' +
+  'A tool call counts once against the same quota as the data URLs. Gateway only: a static host has no such endpoint.';
+
 export interface DataTool {
   /** The operationId. */
   name: string;

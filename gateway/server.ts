@@ -5,6 +5,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { Config } from '../core/config.ts';
 import { ALLOW_HEADER } from '../core/routes.ts';
 import { createValidator, loadSchemas } from '../core/schemas.ts';
+import { MCP_SERVER_NAME } from '../core/tools.ts';
 import { createSources, type Sources } from '../core/sources.ts';
 import { accessLog } from './access-log.ts';
 import { clientIdentity } from './client-identity.ts';
@@ -114,7 +115,7 @@ export async function startGateway(config: Config, options: GatewayOptions): Pro
     contributions,
     mcp: mcpRoute({
       schemas,
-      serverName: 'public-data-preview',
+      serverName: MCP_SERVER_NAME,
       serverTitle: config.site.title,
       problems,
       quota,

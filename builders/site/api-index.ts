@@ -8,8 +8,10 @@ import {
   DATA_METHODS,
   DATA_RESOURCES,
   DISCOVERY,
+  MCP_ENDPOINT,
   type DataResource,
 } from '../../core/routes.ts';
+import { DATA_TOOLS, MCP_SUMMARY } from '../../core/tools.ts';
 import { absoluteUrl } from './urls.ts';
 
 /** The Cache-Control rule of a 200, in words where it depends on the request (SPEC "Response headers"). */
@@ -49,6 +51,13 @@ export function apiIndex(config: Config): Record<string, unknown> {
       code: p.code,
       title: p.title,
     })),
+    mcp: {
+      url: url(MCP_ENDPOINT.path),
+      transport: 'streamable-http',
+      availability: 'gateway only',
+      tools: DATA_TOOLS.map((t) => t.name),
+      description: MCP_SUMMARY,
+    },
     rateLimit: {
       policy: CONSTANTS.rateLimitPolicyName,
       headers: ['RateLimit', 'RateLimit-Policy'],
