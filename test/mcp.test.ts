@@ -273,6 +273,28 @@ describe('MCP endpoint over plain HTTP', () => {
     });
   });
 
+  it('answers the documented one-request call (no initialize, no session) with the payload', async () => {
+    await withGateway({}, async (gw) => {
+      const call = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'getV1GithubContributions', arguments: {} },
+      });
+      const r = await get(gw.url, '/mcp', {
+        method: 'POST',
+        headers: { ...postHeaders, 'mcp-protocol-version': '2025-06-18' },
+        body: call,
+      });
+      expect(r.status).toBe(200);
+      expect(r.headers['content-type']).toBe('application/json');
+      const answer = JSON.parse(r.text) as { id: number; result: CallToolResult };
+      expect(answer.id).toBe(7);
+      validator.validate('GitHubContributions', answer.result.structuredContent);
+      expect(gw.accessLog().at(-1)).toMatchObject({ method: 'POST', path: '/mcp', status: 200 });
+    });
+  });
+
   it('refuses a body over the cap with 413 and closes the connection', async () => {
     await withGateway({}, async (gw) => {
       const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: 'x'.repeat(70_000) } });
