@@ -1,7 +1,7 @@
 // The four data operations as function tools (SPEC "Endpoints"): the operationId is the tool name, the
 // input schema is SPEC's empty object, the output schema is the payload's schema from schemas/. Read by
 // the gateway's MCP endpoint and by the documents that describe it.
-import { DATA_RESOURCES, type DataOperation, type DataResource } from './routes.ts';
+import { CONSTANTS, DATA_RESOURCES, type DataOperation, type DataResource } from './routes.ts';
 import type { JsonSchema } from './schemas.ts';
 
 /**
@@ -34,14 +34,13 @@ export interface DataTool {
 
 function description(resource: DataResource, op: DataOperation): string {
   const other = op.alias ? resource.v1 : resource.alias;
-  const payload = resource.id === 'market' ? 'MarketData' : 'GitHubContributions';
   const what =
     resource.id === 'market'
-      ? 'Returns the MON-USD market preview: the latest ticker price (fetched live on every call), seven days of hourly closes, the change over the window, low, high and the provider timestamp, in USD. It is not financial advice or a trading recommendation.'
-      : 'Returns the public daily contribution counts of one fixed GitHub account over a rolling 365-day window in America/Toronto, with the total and the next refresh time (the calendar is kept until the next Toronto midnight).';
+      ? `Returns the ${CONSTANTS.product} market preview: the latest ticker price (fetched live on every call), seven days of hourly closes, the change over the window, low, high and the provider timestamp, in ${CONSTANTS.currency}. It is not financial advice or a trading recommendation.`
+      : `Returns the public daily contribution counts of one fixed GitHub account over a rolling ${CONSTANTS.contributionDays}-day window in ${CONSTANTS.timeZone}, with the total and the next refresh time (the calendar is kept until the next midnight there).`;
   return [
     what,
-    `The ${payload} payload of GET ${op.path}; ${other.operationId} (${other.path}, the ${op.alias ? 'explicit v1 path' : 'unversioned alias'}) returns the same payload.`,
+    `The ${resource.schema} payload of GET ${op.path}; ${other.operationId} (${other.path}, the ${op.alias ? 'explicit v1 path' : 'unversioned alias'}) returns the same payload.`,
     'Takes no arguments. Counts against the same per-client quota as the HTTP data routes.',
   ].join(' ');
 }
