@@ -4,7 +4,7 @@
 import { createConfig, lintFromString, type NormalizedProblem } from '@redocly/openapi-core';
 import { loadConfig } from '../core/config.ts';
 import { loadSchemas } from '../core/schemas.ts';
-import { openApiDocument } from './site/openapi.ts';
+import { openApiDocument } from './discovery/openapi.ts';
 
 /**
  * Redocly's `recommended` ruleset at its default severities; a warning fails the lint too. One rule is

@@ -17,11 +17,11 @@ import type { MarketData } from '../core/market.ts';
 import { CACHE_CONTROL, CONSTANTS, MCP_ENDPOINT, type DataResource } from '../core/routes.ts';
 import type { JsonSchema } from '../core/schemas.ts';
 import { DATA_TOOLS, FUNCTION_TOOL_INPUT_SCHEMA, selfContainedSchema, type DataTool } from '../core/tools.ts';
-import type { ClientIdentity } from './client-identity.ts';
+import type { ClientIdentity } from './quota/client-identity.ts';
 import type { ContributionsRoute } from './contributions-route.ts';
 import type { MarketRoute } from './market-route.ts';
 import type { Problems } from './problem-response.ts';
-import { DISABLED_QUOTA, type Quota, type QuotaDecision, type QuotaOutcome } from './quota.ts';
+import { DISABLED_QUOTA, type Quota, type QuotaDecision, type QuotaOutcome } from './quota/quota.ts';
 import { COMMON_HEADERS } from './static-files.ts';
 
 export interface McpDeps {

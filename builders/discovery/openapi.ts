@@ -24,7 +24,7 @@ import {
 } from '../../core/routes.ts';
 import type { JsonSchema } from '../../core/schemas.ts';
 import { FUNCTION_TOOL_INPUT_SCHEMA } from '../../core/tools.ts';
-import { absoluteUrl } from './urls.ts';
+import { absoluteUrl } from '../../core/pages.ts';
 
 type Json = Record<string, unknown>;
 

@@ -4,9 +4,9 @@
 import type { Config } from '../../core/config.ts';
 import { API_INDEX, CONSTANTS, DATA_RESOURCES, DISCOVERY, MCP_ENDPOINT } from '../../core/routes.ts';
 import { DATA_TOOLS } from '../../core/tools.ts';
-import type { Writing } from './content.ts';
-import { twinBody } from './twins.ts';
-import { absoluteUrl, PAGES, type PageRef } from './urls.ts';
+import type { Writing } from '../pages/content.ts';
+import { twinBody } from '../pages/twins.ts';
+import { absoluteUrl, PAGES, type PageRef } from '../../core/pages.ts';
 
 export interface LlmsPage {
   page: PageRef;
