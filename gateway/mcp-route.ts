@@ -228,6 +228,9 @@ export function mcpRoute(deps: McpDeps): McpRoute {
         res.shouldKeepAlive = false;
         return send(res, TOO_LARGE.status, TOO_LARGE.headers, TOO_LARGE.body);
       }
+      // MCP transport, security: "Servers MUST validate the Origin header ... to prevent DNS rebinding
+      // attacks". Every origin is valid here: the tools read public data without credentials, which any
+      // page may already read through CORS, so a rebound name reaches nothing it could not.
       const headers = new Headers();
       for (const [name, value] of Object.entries(req.headers))
         if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
