@@ -57,6 +57,11 @@ describe('/openapi.json', () => {
     expect(describeProblems(await lintOpenApi(doc))).toEqual([]);
   });
 
+  it('points agents to the MCP endpoint and says it is gateway only', () => {
+    expect(doc.info.description).toContain(`**Model Context Protocol (gateway only).**`);
+    expect(doc.info.description).toContain(`${TEST_SITE_URL}/mcp`);
+  });
+
   it('names its license (MIT, an SPDX identifier) and a contact', () => {
     expect(doc.info.license).toEqual({ name: 'MIT', identifier: 'MIT' });
     expect(doc.info.contact).toEqual({ name: expect.any(String), url: `${TEST_SITE_URL}/developers` });

@@ -192,6 +192,9 @@ describe('MCP endpoint with the SDK client', () => {
       expect(fake.calls.ticker).toBe(tickersBefore);
       const limitedResponse = responses.at(-1)!;
       expect(limitedResponse.headers.get('ratelimit')).toMatch(/^"public-api";r=0;t=\d+$/);
+      // The seconds to wait travel in the problem document; on this 200 a Retry-After would mean nothing.
+      expect(limitedResponse.status).toBe(200);
+      expect(limitedResponse.headers.get('retry-after')).toBeNull();
 
       const after = await get(gw.url, '/api/v1/github-contributions');
       expect(after.status).toBe(429);

@@ -44,6 +44,10 @@ export async function readAll(baseUrl: string) {
 }
 `;
 
+// Noon in Toronto on 2026-11-22, for the fake upstreams and the gateway alike.
+const NOW = Date.parse('2026-11-22T17:00:00.000Z');
+const now = () => NOW;
+
 let site: SiteFiles;
 let fake: FakeUpstreams;
 let gw: TestGateway;
@@ -52,8 +56,8 @@ let dir: string;
 beforeAll(async () => {
   site = sharedSite();
   expect(site.result.code).toBe(0);
-  fake = await startFakeUpstreams();
-  gw = await startTestGateway(fake.url, site.dir, { RATE_LIMIT_QUOTA: '100' });
+  fake = await startFakeUpstreams({ now });
+  gw = await startTestGateway(fake.url, site.dir, { RATE_LIMIT_QUOTA: '100' }, { now });
   // Inside node_modules so that the compiled client resolves openapi-fetch like any dependent package.
   await mkdir(join(ROOT, 'node_modules/.cache'), { recursive: true });
   dir = await mkdtemp(join(ROOT, 'node_modules/.cache/typed-client-'));
