@@ -17,7 +17,7 @@ import type { Artifact } from './artifact.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import { renderCli } from './cli-artifact.ts';
 import { identityChanges, nameList, previousBuild, pruneStale, recordBuild, type SiteIdentity } from './prune.ts';
-import { renderSite } from './site.ts';
+import { renderSite } from './render-site.ts';
 
 export interface BuildOptions {
   outDir: string;
