@@ -30,7 +30,8 @@ export async function readAll(baseUrl: string) {
   const market = await client.GET('/api/mon-price');
   const v1Calendar = await client.GET('/api/v1/github-contributions');
   const calendar = await client.GET('/api/github-contributions');
-  if (!v1Market.data || !market.data || !v1Calendar.data || !calendar.data) throw new Error('a read failed');
+  if (!v1Market.data || !market.data || !v1Calendar.data || !calendar.data)
+    throw new Error(\`a read failed: \${[v1Market, market, v1Calendar, calendar].map((r) => r.response.status).join(' ')}\`);
   // @ts-expect-error: MarketData has no such field
   void v1Market.data.price;
   const value: number = v1Market.data.value;
@@ -57,7 +58,7 @@ beforeAll(async () => {
   site = sharedSite();
   expect(site.result.code).toBe(0);
   fake = await startFakeUpstreams({ now });
-  gw = await startTestGateway(fake.url, site.dir, { RATE_LIMIT_QUOTA: '100' }, { now });
+  gw = await startTestGateway(fake.url, site.dir, { RATE_LIMIT_QUOTA: '100', UPSTREAM_TIMEOUT_MS: '10000' }, { now });
   // Inside node_modules so that the compiled client resolves openapi-fetch like any dependent package.
   await mkdir(join(ROOT, 'node_modules/.cache'), { recursive: true });
   dir = await mkdtemp(join(ROOT, 'node_modules/.cache/typed-client-'));
