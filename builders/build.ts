@@ -15,7 +15,7 @@ import type { Artifact } from './artifact.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import { renderCli } from './cli-artifact.ts';
 import { nameList, previousBuild, pruneStale, recordBuild, type SiteIdentity } from './prune.ts';
-import { renderSite } from './site/index.ts';
+import { renderSite } from './site.ts';
 
 export interface BuildOptions {
   outDir: string;

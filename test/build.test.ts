@@ -6,8 +6,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { recordBuild } from '../builders/prune.ts';
 import { createValidator } from '../core/schemas.ts';
 import { calendarWindow } from '../core/toronto-calendar.ts';
-import { contributionOn, type DefaultViewRule } from './fakes/data.ts';
-import { startFakeUpstreams, type FakeUpstreams, type GithubMode, type MarketMode } from './fakes/upstreams.ts';
+import { contributionOn, type DefaultViewRule } from '../fakes/data.ts';
+import { startFakeUpstreams, type FakeUpstreams, type GithubMode, type MarketMode } from '../fakes/upstreams.ts';
 import { listFiles } from './helpers/files.ts';
 import { runProgram, upstreamEnv } from './helpers/run.ts';
 

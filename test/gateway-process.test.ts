@@ -4,7 +4,7 @@
 import { readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeUpstreams, type FakeUpstreams } from './fakes/upstreams.ts';
+import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import { get, makeDist, runGatewayToExit, spawnGateway, type DistFixture } from './helpers/gateway.ts';
 import { runProgram, upstreamEnv } from './helpers/run.ts';
 
