@@ -18,6 +18,8 @@ export interface LlmsPage {
 export interface LlmsInput {
   pages: LlmsPage[];
   writings: LlmsPage[];
+  /** Markdown placed right under the summary of both files: the demo's simulated-data notice. */
+  notice?: string;
 }
 
 const line = (name: string, url: string, notes: string) => `- [${name}](${url})${notes ? `: ${notes}` : ''}`;
@@ -29,6 +31,7 @@ export function llmsTxt(config: Config, input: LlmsInput): string {
     [
       `# ${config.site.title}`,
       `> ${config.site.tagline}`,
+      ...(input.notice ? [input.notice] : []),
       `Personal site of ${config.site.author} with a public, read-only JSON API (no authentication) that feeds its portfolio preview: ` +
         `a ${CONSTANTS.product} market preview (not financial advice) and the GitHub contribution calendar of \`${config.githubAccount}\`. ` +
         'Every page below is linked as its Markdown twin; the HTML page is the same URL without `.md`.',
@@ -63,7 +66,8 @@ export function llmsFullTxt(config: Config, input: LlmsInput): string {
   const sections = [...input.pages, ...input.writings].map(
     (p) => `<!-- ${absoluteUrl(config.siteUrl, p.page.path)} -->\n\n${twinBody(p.markdown)}`,
   );
-  return `# ${config.site.title}\n\n> ${config.site.tagline}\n\n${sections.join('\n\n---\n\n')}\n`;
+  const notice = input.notice ? `${input.notice}\n\n` : '';
+  return `# ${config.site.title}\n\n> ${config.site.tagline}\n\n${notice}${sections.join('\n\n---\n\n')}\n`;
 }
 
 export function writingEntry(w: Writing, markdown: string): LlmsPage {

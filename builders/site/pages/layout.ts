@@ -3,6 +3,7 @@
 // alternate links are absolute from SITE_URL.
 import type { Config } from '../../../core/config.ts';
 import { DISCOVERY, API_INDEX } from '../../../core/routes.ts';
+import { SIMULATED_NOTICE_TITLE, simulatedNoticeText } from '../../../core/simulated.ts';
 import { escapeHtml } from '../html.ts';
 import { absoluteUrl, PAGES, sitePath, type PageRef } from '../urls.ts';
 
@@ -38,9 +39,8 @@ const ICON =
 
 export function simulatedNotice(config: Config): string {
   return (
-    '<p class="notice" role="note" data-simulated="true"><strong>Simulated data (demo).</strong> ' +
-    `Every number on this site comes from a simulated provider running on this machine, not from ${escapeHtml(config.marketSourceName)} or GitHub. ` +
-    'Do not quote or publish it.</p>'
+    `<p class="notice" role="note" data-simulated="true"><strong>${escapeHtml(SIMULATED_NOTICE_TITLE)}</strong> ` +
+    `${escapeHtml(simulatedNoticeText(config.site.marketSourceName))}</p>`
   );
 }
 
