@@ -2,7 +2,7 @@
 // `- [name](url): notes` lines, with the optional extras under `## Optional`. The links point at the
 // Markdown twins. llms-full.txt is the convention's companion: the twins' Markdown in llms.txt order.
 import type { Config } from '../../core/config.ts';
-import { API_INDEX, CONSTANTS, DATA_RESOURCES, DISCOVERY } from '../../core/routes.ts';
+import { API_INDEX_LINK, CONSTANTS, DATA_RESOURCES, DISCOVERY } from '../../core/routes.ts';
 import type { Writing } from './content.ts';
 import { twinBody } from './twins.ts';
 import { absoluteUrl, PAGES, type PageRef } from './urls.ts';
@@ -41,7 +41,7 @@ export function llmsTxt(config: Config, input: LlmsInput): string {
         [
           line(
             'API index',
-            url(API_INDEX.path),
+            url(API_INDEX_LINK),
             'JSON index of the data routes, their documentation and the authentication policy',
           ),
           line(

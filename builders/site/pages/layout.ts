@@ -2,7 +2,7 @@
 // unless a page asks for its script. Links between pages are root-relative (see urls.ts); canonical and
 // alternate links are absolute from SITE_URL.
 import type { Config } from '../../../core/config.ts';
-import { DISCOVERY, API_INDEX } from '../../../core/routes.ts';
+import { DISCOVERY, API_INDEX_LINK } from '../../../core/routes.ts';
 import { SIMULATED_NOTICE_TITLE, simulatedNoticeText } from '../../../core/simulated.ts';
 import { escapeHtml } from '../html.ts';
 import { absoluteUrl, PAGES, sitePath, type PageRef } from '../urls.ts';
@@ -69,7 +69,7 @@ export function renderLayout(input: LayoutInput): string {
   const built = new Date(input.nowMs).toISOString().slice(0, 10);
   const footerLinks: Array<[string, string]> = [
     ...(page ? ([[`/${page.markdownFile}`, 'This page in Markdown']] as Array<[string, string]>) : []),
-    [API_INDEX.path, 'API index'],
+    [API_INDEX_LINK, 'API index'],
     [DISCOVERY.openapi.path, 'OpenAPI'],
     [DISCOVERY.apiCatalog.path, 'API catalog'],
     [DISCOVERY.llms.path, 'llms.txt'],
