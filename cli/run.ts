@@ -2,8 +2,8 @@
 // Every failure arrives here as a value and leaves as exactly one line on stderr.
 import { describeApi, parseCatalog, parseJsonObject } from './api-docs.ts';
 import { API_INDEX, DISCOVERY } from '../core/routes.ts';
-import { PAGES } from '../builders/site/urls.ts';
-import { PROGRAM, type CommandName } from './commands.ts';
+import { PAGES } from '../core/pages.ts';
+import { PROGRAM, type CommandName } from '../core/cli-commands.ts';
 import { parseArgs, type Invocation } from './args.ts';
 import { SiteError, UsageError } from './errors.ts';
 import { helpJson, helpLines, usageLines } from './help.ts';

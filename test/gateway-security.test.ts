@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseTrustProxy } from '../core/config.ts';
-import { clientIdentity, quotaKey } from '../gateway/client-identity.ts';
+import { clientIdentity, quotaKey } from '../gateway/quota/client-identity.ts';
 import { oneLine } from '../gateway/error-lines.ts';
 import { printable, UpstreamError } from '../core/errors.ts';
 import { get, SECRET, startTestGateway, type TestGateway } from './helpers/gateway.ts';

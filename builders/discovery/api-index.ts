@@ -11,7 +11,7 @@ import {
   type DataResource,
 } from '../../core/routes.ts';
 import { simulatedNoticeLine } from '../../core/simulated.ts';
-import { absoluteUrl } from './urls.ts';
+import { absoluteUrl } from '../../core/pages.ts';
 
 /** The Cache-Control rule of a 200, in words where it depends on the request (SPEC "Response headers"). */
 function cacheControlRule(resource: DataResource): string {
