@@ -7,8 +7,9 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../core/config.ts';
 import type { GitHubContributions } from '../core/contributions.ts';
-import { ConfigError, printable, UpstreamError } from '../core/errors.ts';
+import { ConfigError, UpstreamError } from '../core/errors.ts';
 import type { MarketData } from '../core/market.ts';
+import { oneLine } from '../core/one-line.ts';
 import { dataResource, type DataResourceId } from '../core/routes.ts';
 import { createValidator } from '../core/schemas.ts';
 import { createSources, fetchContributions, fetchMarketData } from '../core/sources.ts';
@@ -16,7 +17,7 @@ import type { Artifact } from './artifact.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import { renderCli } from './cli-artifact.ts';
 import { identityChanges, nameList, previousBuild, pruneStale, recordBuild, type SiteIdentity } from './prune.ts';
-import { renderSite } from './site.ts';
+import { renderSite } from './render-site.ts';
 
 export interface BuildOptions {
   outDir: string;
@@ -50,8 +51,8 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
     }
   };
   const [market, contributions] = await Promise.all([
-    settle<MarketData>('market', () => fetchMarketData(sources, config, nowMs)),
-    settle<GitHubContributions>('contributions', () => fetchContributions(sources, config, nowMs)),
+    settle<MarketData>('market', () => fetchMarketData(sources, nowMs)),
+    settle<GitHubContributions>('contributions', () => fetchContributions(sources, nowMs)),
   ]);
 
   const failures: BuildResult['failures'] = [];
@@ -103,9 +104,9 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
   );
   await recordBuild(options.outDir, written, siteIdentity(config, context.simulated));
   if (removed.length)
-    log(`  removed what the previous build wrote and this one did not: ${printable(nameList(removed), 2000)}`);
+    log(`  removed what the previous build wrote and this one did not: ${oneLine(nameList(removed), 2000)}`);
   if (foreign.length)
-    log(`  not written by a build, left in place and published with the rest: ${printable(nameList(foreign), 2000)}`);
+    log(`  not written by a build, left in place and published with the rest: ${oneLine(nameList(foreign), 2000)}`);
   log(
     `built ${artifacts.length} files in ${Math.round(performance.now() - started)} ms${failures.length ? `, ${failures.length} upstream(s) failed` : ''}`,
   );
@@ -125,11 +126,11 @@ export function siteIdentity(config: Config, simulated: boolean): SiteIdentity {
 /**
  * The one stderr line of a snapshot that could not be built (CONTRACT §1: it names the upstream and
  * the reason). An UpstreamError's message already starts with its upstream; any other error (a schema
- * violation, a bug) is named as such. The message may quote upstream text: one printable line.
+ * violation, a bug) is named as such. The message may quote upstream text: one line (core/one-line.ts).
  */
 export function failureLine(title: string, error: Error): string {
   const reason = error instanceof UpstreamError ? error.message : `${error.name}: ${error.message}`;
-  return `build: ${title.toLowerCase()} not written: ${printable(reason, 1000)}`;
+  return `build: ${title.toLowerCase()} not written: ${oneLine(reason, 1000)}`;
 }
 
 export function formatSize(bytes: number): string {
@@ -178,12 +179,12 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
     args = buildArgs(argv, config);
   } catch (error) {
     if (error instanceof ConfigError) {
-      process.stderr.write(`build: invalid configuration: ${printable(error.message, 1000)}\n`);
+      process.stderr.write(`build: invalid configuration: ${oneLine(error.message, 1000)}\n`);
       return 2;
     }
     // parseArgs' own messages name the option ("Unknown option '--bogus'"); a usage error, like a bad variable.
     process.stderr.write(
-      `build: ${printable((error as Error).message, 1000)} (usage: npm run build [-- --out <dir>] [--if-stale])\n`,
+      `build: ${oneLine((error as Error).message, 1000)} (usage: npm run build [-- --out <dir>] [--if-stale])\n`,
     );
     return 2;
   }

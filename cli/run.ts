@@ -7,7 +7,7 @@ import { PROGRAM, type CommandName } from '../core/cli-commands.ts';
 import { parseArgs, type Invocation } from './args.ts';
 import { SiteError, UsageError } from './errors.ts';
 import { helpJson, helpLines, usageLines } from './help.ts';
-import { ACCEPT_JSON, ACCEPT_MARKDOWN, documentUrl, fetchDocument, oneLine, type FetchedDocument } from './http.ts';
+import { ACCEPT_JSON, ACCEPT_MARKDOWN, documentUrl, fetchDocument, errorLine, type FetchedDocument } from './http.ts';
 import { renderApi, renderCatalog, renderProfile, renderSkills, renderWriting, renderWritings } from './render.ts';
 import { jsonText, printableValue } from './safe-text.ts';
 import { wantsColor, widthOf, type Terminal } from './terminal.ts';
@@ -53,7 +53,7 @@ export async function run(argv: readonly string[], io: Io, defaultBaseUrl: strin
     return 0;
   } catch (error) {
     if (error instanceof SiteError) {
-      io.stderr.write(`${PROGRAM}: ${oneLine(error.message)}\n`);
+      io.stderr.write(`${PROGRAM}: ${errorLine(error.message)}\n`);
       return 1;
     }
     throw error;

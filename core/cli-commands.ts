@@ -1,5 +1,6 @@
 // The CLI's commands, options, exit statuses and --json fields, declared once: `--help`, `--help --json`
 // and the developer page's reference (builders/pages/cli-reference.ts) are all generated from this table.
+// It lives in core/ because two programs read it, the CLI and the site build, and neither imports the other.
 // Paths come from where the site writes them: the API index and discovery documents from the route table
 // (core/routes.ts), the Markdown twins from the page table the site generator writes them by
 // (core/pages.ts, `PAGES`). Both modules import nothing, so the bundled cli.mjs stays dependency-free.

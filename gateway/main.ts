@@ -3,10 +3,11 @@
 // statuses: 2 for an invalid variable (CONTRACT §2), 1 when it cannot start, 0 after a clean shutdown.
 import { loadConfig, type Config } from '../core/config.ts';
 import { ConfigError } from '../core/errors.ts';
-import { oneLine } from './error-lines.ts';
+import { oneLine } from '../core/one-line.ts';
+import { MAX_ERROR_LINE } from './error-lines.ts';
 import { startGateway, type Gateway } from './server.ts';
 
-const err = (line: string) => void process.stderr.write(`gateway: ${oneLine(line)}\n`);
+const err = (line: string) => void process.stderr.write(`gateway: ${oneLine(line, MAX_ERROR_LINE)}\n`);
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 async function main(): Promise<number | undefined> {
@@ -26,6 +27,11 @@ async function main(): Promise<number | undefined> {
   try {
     gateway = await startGateway(config, { distDir });
   } catch (error) {
+    // TRUST_PROXY is parsed by the gateway, which alone uses it.
+    if (error instanceof ConfigError) {
+      err(`invalid configuration: ${error.message}`);
+      return 2;
+    }
     // A HOST that is well-formed but names no address of this machine is an invalid value too (CONTRACT §2).
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {

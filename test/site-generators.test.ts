@@ -13,7 +13,7 @@ import { ContentError, parseWriting, sortWritings } from '../builders/pages/cont
 import { nestHeadings } from '../builders/pages/developers.ts';
 import { renderMarkdown } from '../builders/pages/markdown.ts';
 import { frontMatter } from '../builders/pages/twins.ts';
-import { renderSite } from '../builders/site.ts';
+import { renderSite } from '../builders/render-site.ts';
 
 const NOW = Date.UTC(2026, 10, 22, 15, 0, 0);
 
