@@ -4,7 +4,7 @@
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { loadConfig } from '../core/config.ts';
-import { printable } from '../core/errors.ts';
+import { oneLine } from '../core/one-line.ts';
 import { runMain } from '../core/run-main.ts';
 import { checkDist } from './dist-check/check.ts';
 
@@ -20,7 +20,7 @@ async function main(argv = process.argv.slice(2)): Promise<number> {
     dir = values.dir === undefined ? config.distDir : resolve(values.dir);
   } catch (error) {
     process.stderr.write(
-      `check:dist: ${printable((error as Error).message, 1000)} (usage: npm run check:dist [-- --dir <dir>])\n`,
+      `check:dist: ${oneLine((error as Error).message, 1000)} (usage: npm run check:dist [-- --dir <dir>])\n`,
     );
     return 2;
   }
@@ -32,7 +32,7 @@ async function main(argv = process.argv.slice(2)): Promise<number> {
   }
   process.stderr.write(`check:dist: ${report.failures.length} broken: ${where}\n`);
   for (const f of report.failures.slice(0, MAX_LISTED))
-    process.stderr.write(`  ${f.url}: ${f.problem} (linked from ${f.from.join(', ')})\n`);
+    process.stderr.write(`  ${oneLine(`${f.url}: ${f.problem} (linked from ${f.from.join(', ')})`, 2000)}\n`);
   if (report.failures.length > MAX_LISTED)
     process.stderr.write(`  … and ${report.failures.length - MAX_LISTED} more\n`);
   return 1;
