@@ -73,6 +73,12 @@ export const ALLOW_HEADER = DATA_METHODS.join(', ');
 
 /** The API index and the discovery documents (CONTRACT §5), with the dist/ file behind each path. */
 export const API_INDEX = { path: '/api', file: 'api/index.json', contentType: JSON_CONTENT_TYPE } as const;
+/**
+ * Where published documents link the API index: its file, which every host serves as it is. `/api`
+ * itself needs a rewrite (the gateway's route table, serve.json, _redirects); GitHub Pages has none,
+ * and a folder without an index.html answers 404 there.
+ */
+export const API_INDEX_LINK = `/${API_INDEX.file}`;
 export const DISCOVERY = {
   openapi: { path: '/openapi.json', file: 'openapi.json', contentType: JSON_CONTENT_TYPE },
   apiCatalog: {
@@ -86,6 +92,18 @@ export const DISCOVERY = {
   llmsFull: { path: '/llms-full.txt', file: 'llms-full.txt', contentType: 'text/plain; charset=utf-8' },
   sitemap: { path: '/sitemap.xml', file: 'sitemap.xml', contentType: 'application/xml; charset=utf-8' },
   cli: { path: '/cli.mjs', file: 'cli.mjs', contentType: 'text/javascript; charset=utf-8' },
+} as const;
+
+/**
+ * CONTRACT §5, "Gateway only": the Model Context Protocol endpoint (Streamable HTTP, stateless), whose
+ * tools are the four data operations named by operationId. A static host has no such path.
+ */
+export const MCP_ENDPOINT = {
+  path: '/mcp',
+  /** Stateless Streamable HTTP: every message is a POST; GET (a server-sent event stream) and DELETE (end a session) are 405. */
+  methods: ['POST'],
+  /** The transport's JSON response mode; a notification alone is answered 202 with no body. */
+  contentType: JSON_CONTENT_TYPE,
 } as const;
 
 /** SPEC "Limits" and "Caching behaviour": the fixed constants. */
