@@ -191,6 +191,7 @@ export function requestHandler(deps: HandlerDeps): (req: IncomingMessage, res: S
     }
     return lists;
   };
+
   const serveContributions = (req: IncomingMessage, res: ServerResponse, decision: QuotaDecision) => {
     const answer = ({ rep, expiresAtMs }: Awaited<ReturnType<ContributionsRoute['current']>>) => {
       // SPEC: s-maxage is the whole seconds to the next Toronto midnight; under quota the response
