@@ -1,11 +1,12 @@
 // The site and its discovery documents (SPEC "Discovery resources", CONTRACT §5): every page with its Markdown twin, the API index,
-// OpenAPI, the API catalog, llms files, sitemap, robots.txt, 404 page, assets and static-host config.
+// OpenAPI, the API catalog, llms files, sitemap, robots.txt, 404 page, assets, the SVG cards and static-host config.
 // Reads site/ and schemas/ once, then hands pure generators the same inputs; never writes a file.
 import { API_INDEX, DISCOVERY } from '../../core/routes.ts';
 import { loadSchemas } from '../../core/schemas.ts';
 import type { Artifact, BuildContext } from '../artifact.ts';
 import { apiIndex } from './api-index.ts';
 import { apiCatalog } from './api-catalog.ts';
+import { renderCards } from './cards.ts';
 import { renderAssets } from './assets.ts';
 import { loadContent } from './content.ts';
 import { renderDeveloperPage } from './developer-page.ts';
@@ -86,6 +87,7 @@ export async function renderSite(ctx: BuildContext): Promise<Artifact[]> {
     { file: DISCOVERY.sitemap.file, body: sitemapXml(config, sitemap) },
     { file: 'robots.txt', body: robotsTxt(config) },
     ...(await renderAssets()),
+    ...renderCards(ctx),
   ];
   return [
     ...artifacts,

@@ -30,3 +30,49 @@ const SMALL_NUMBERS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'se
 export function formatDays(days: number): string {
   return `${SMALL_NUMBERS[days] ?? formatCount(days)} ${days === 1 ? 'day' : 'days'}`;
 }
+
+/**
+ * How many decimals a group of USD values needs so that each is printed exactly (up to 12) and all with
+ * the same number of places: value, low and high side by side must line up, and MON's moves sit in the
+ * fifth and sixth decimal, so rounding them away would flatten the very thing the chart shows.
+ */
+export function valueDecimals(values: readonly number[]): number {
+  let decimals = 2;
+  for (const value of values) {
+    const text = formatValue(value);
+    const dot = text.indexOf('.');
+    if (dot >= 0) decimals = Math.max(decimals, text.length - dot - 1);
+  }
+  return Math.min(decimals, 12);
+}
+
+export function formatFixed(value: number, decimals: number): string {
+  return value.toFixed(decimals);
+}
+
+const MONTH_NAMES = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** "Nov 17" for a Unix time, in UTC like every time on the page. */
+export function formatDayLabel(timeSeconds: number): string {
+  const d = new Date(timeSeconds * 1000);
+  return `${MONTH_NAMES[d.getUTCMonth()]} ${d.getUTCDate()}`;
+}
+
+/** "Nov" for an ISO date's month. */
+export function monthName(date: string): string {
+  return MONTH_NAMES[Number(date.slice(5, 7)) - 1] ?? '';
+}
+
+/** "2026-11-22 14:00 UTC" for a Unix time. */
+export function formatTime(timeSeconds: number): string {
+  return formatInstant(new Date(timeSeconds * 1000).toISOString());
+}
+
+/**
+ * An ISO date-time as HTML's `datetime` attribute accepts it: HTML's "valid global date and time string"
+ * allows one to three digits of fractions of a second, so the provider's microseconds are cut to
+ * milliseconds (the text keeps whatever precision the page prints; the payload keeps all of it).
+ */
+export function htmlDateTime(iso: string): string {
+  return iso.replace(/(\.\d{3})\d+/, '$1');
+}
