@@ -125,8 +125,9 @@ function heatmap(figure: HTMLElement): void {
   };
   /** The drawing on screen: the wide or the narrow one, whichever the stylesheet shows. */
   const visibleCells = (): SVGRectElement[] => {
-    for (const svg of figure.querySelectorAll<SVGSVGElement>('svg.heatmap'))
-      if (svg.getBoundingClientRect().width > 0) return [...svg.querySelectorAll<SVGRectElement>('rect[data-date]')];
+    for (const svg of Array.from(figure.querySelectorAll<SVGSVGElement>('svg.heatmap')))
+      if (svg.getBoundingClientRect().width > 0)
+        return Array.from(svg.querySelectorAll<SVGRectElement>('rect[data-date]'));
     return [];
   };
   figure.addEventListener('pointermove', (event) => {
@@ -160,7 +161,7 @@ function heatmap(figure: HTMLElement): void {
 
 /** Makes the charts of a (re)drawn figure focusable and shows the readout, which needs this script. */
 export function prepareCharts(figure: HTMLElement): void {
-  for (const svg of figure.querySelectorAll<SVGSVGElement>('svg.sparkline, svg.heatmap')) {
+  for (const svg of Array.from(figure.querySelectorAll<SVGSVGElement>('svg.sparkline, svg.heatmap'))) {
     svg.setAttribute('tabindex', '0');
   }
   figure.querySelector<HTMLElement>('[data-readout]')?.removeAttribute('hidden');
