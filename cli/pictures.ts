@@ -29,7 +29,12 @@ const INDENT = '  ';
  * The series resampled to `columns` buckets (each the mean of the points whose time falls in it, a gap
  * carrying the previous bucket on), each drawn as one of eight blocks between the low and the high.
  */
-export function sparkline(points: ReadonlyArray<{ time: number; value: number }>, columns: number, low: number, high: number): string {
+export function sparkline(
+  points: ReadonlyArray<{ time: number; value: number }>,
+  columns: number,
+  low: number,
+  high: number,
+): string {
   const first = points[0]!.time;
   const span = Math.max(points[points.length - 1]!.time - first, 1);
   const sums = new Array<number>(columns).fill(0);
@@ -62,7 +67,10 @@ export function renderPrice(term: Terminal, market: MarketData): string[] {
   const to = formatDayLabel(last);
   const axis = from + ' '.repeat(Math.max(1, columns - from.length - to.length)) + to;
   return [
-    `${style(term, 'bold', market.product)}  ${style(term, 'bold', `${usd(market.value)} ${market.currency}`)}  ${style(term, trend, formatPercent(market.changePercent))} ${style(term, 'dim', 'over 7 days')}`,
+    ...headline(
+      term,
+      `${style(term, 'bold', market.product)}  ${style(term, 'bold', `${usd(market.value)} ${market.currency}`)}  ${style(term, trend, formatPercent(market.changePercent))} ${style(term, 'dim', 'over 7 days')}`,
+    ),
     '',
     INDENT + style(term, trend, sparkline(market.points, columns, market.low, market.high)),
     INDENT + style(term, 'dim', axis),
@@ -76,6 +84,11 @@ export function renderPrice(term: Terminal, market: MarketData): string[] {
     '',
     ...wrapIndented(style(term, 'dim', NO_ADVICE), term.width, ''),
   ];
+}
+
+/** The first line as it is when it fits (its double spaces align the figures), wrapped when it does not. */
+function headline(term: Terminal, text: string): string[] {
+  return visibleLength(text) <= term.width ? [text] : wrapIndented(text, term.width, '');
 }
 
 function table2(term: Terminal, rows: Array<[string, string]>): string[] {
@@ -116,7 +129,10 @@ export function renderContributions(term: Terminal, calendar: GitHubContribution
   const shownFrom = calendar.days.find((_, i) => Math.floor((offset + i) / 7) >= firstWeek)?.date ?? calendar.startDate;
   const legend = `Less ${LEVEL_CHARS.map((_, level) => cell(term, level)).join(' ')} More`;
   const lines = [
-    `${style(term, 'bold', calendar.username)}  ${style(term, 'bold', formatCount(calendar.totalContributions))} contributions ${style(term, 'dim', `${calendar.startDate} to ${calendar.endDate} (${calendar.timeZone})`)}`,
+    ...headline(
+      term,
+      `${style(term, 'bold', calendar.username)}  ${style(term, 'bold', formatCount(calendar.totalContributions))} contributions ${style(term, 'dim', `${calendar.startDate} to ${calendar.endDate} (${calendar.timeZone})`)}`,
+    ),
     '',
     INDENT + ' '.repeat(labelWidth) + style(term, 'dim', months.join('')),
     ...grid.map((row, r) => INDENT + style(term, 'dim', weekdays[r]!.padEnd(labelWidth)) + row.join('')),
@@ -126,13 +142,15 @@ export function renderContributions(term: Terminal, calendar: GitHubContribution
   if (firstWeek > 0)
     lines.push(
       ...wrapIndented(
-        style(term, 'dim', `Showing ${shownFrom} to ${calendar.endDate}: widen the terminal to see all ${weeks} weeks.`),
+        style(
+          term,
+          'dim',
+          `Showing ${shownFrom} to ${calendar.endDate}: widen the terminal to see all ${weeks} weeks.`,
+        ),
         term.width,
         INDENT,
       ),
     );
-  lines.push(
-    ...wrapIndented(style(term, 'dim', "Source: GitHub's public contribution calendar."), term.width, INDENT),
-  );
+  lines.push(...wrapIndented(style(term, 'dim', "Source: GitHub's public contribution calendar."), term.width, INDENT));
   return lines.map((l) => (visibleLength(l) === 0 ? '' : l));
 }
