@@ -40,7 +40,7 @@ function twinPath(file: string): string {
 export const PROGRAM = DISCOVERY.cli.file;
 export const USAGE = `node ${PROGRAM} <command> [--json] [--base-url <url>]`;
 
-export const COMMANDS: readonly CommandSpec[] = [
+const DOCUMENT_COMMANDS: readonly CommandSpec[] = [
   {
     name: 'profile',
     synopsis: 'profile',
@@ -128,7 +128,7 @@ const CALENDAR = dataResource('contributions');
 /** The data commands print the payload itself with --json: its members are the schema's (schemas/). */
 const field = (name: string, type: string, description: string): JsonField => ({ name, type, description });
 
-export const DATA_COMMANDS: readonly CommandSpec[] = [
+const DATA_COMMANDS: readonly CommandSpec[] = [
   {
     name: 'price',
     synopsis: 'price',
@@ -161,6 +161,9 @@ export const DATA_COMMANDS: readonly CommandSpec[] = [
   },
 ];
 
+/** Every command, in the order the help lists them: the site's documents, then the two datasets. */
+export const COMMANDS: readonly CommandSpec[] = [...DOCUMENT_COMMANDS, ...DATA_COMMANDS];
+
 export const WRITING: SubcommandSpec = {
   synopsis: 'writings <slug>',
   summary: 'Print one published writing (the slug is the last part of its URL).',
@@ -179,8 +182,8 @@ export const WRITING: SubcommandSpec = {
  * Every command line, in the one order `--help`, `--help --json`, the usage line and the developer
  * page's reference list them: `writings <slug>` right after `writings`.
  */
-export const COMMAND_REFERENCE: readonly (CommandSpec | SubcommandSpec)[] = [...COMMANDS, ...DATA_COMMANDS].flatMap(
-  (c) => (c.name === 'writings' ? [c, WRITING] : [c]),
+export const COMMAND_REFERENCE: readonly (CommandSpec | SubcommandSpec)[] = COMMANDS.flatMap((c) =>
+  c.name === 'writings' ? [c, WRITING] : [c],
 );
 
 export interface OptionSpec {
@@ -222,5 +225,5 @@ export const ENVIRONMENT = [
 export const DEFAULT_TIMEOUT_SECONDS = 10;
 
 export function isCommand(name: string): name is CommandName {
-  return [...COMMANDS, ...DATA_COMMANDS].some((c) => c.name === name);
+  return COMMANDS.some((c) => c.name === name);
 }
