@@ -1,6 +1,6 @@
 // dist/cli.mjs: the CLI (cli/main.ts) bundled into one file that imports nothing but Node's built-ins,
 // so that `curl -O <site>/cli.mjs && node cli.mjs` works with no install, with the deployed SITE_URL baked
-// in as its default site. The CLI's path constants come from core/routes.ts and builders/site/urls.ts,
+// in as its default site. The CLI's path constants come from core/routes.ts and core/pages.ts,
 // which import nothing; test/cli.test.ts checks the bundle's imports and size.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -10,7 +10,8 @@ import type { Artifact, BuildContext } from './artifact.ts';
 
 // Both builders/cli-artifact.ts and its bundle .build/build.mjs sit one folder below the repository root.
 const ENTRY = fileURLToPath(new URL('../cli/main.ts', import.meta.url));
-const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
+  .version;
 
 export async function renderCli(ctx: BuildContext): Promise<Artifact[]> {
   return [{ file: DISCOVERY.cli.file, body: await bundleCli(ctx.config.siteUrl) }];

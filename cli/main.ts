@@ -1,7 +1,7 @@
 // Entry point of dist/cli.mjs (bundled by builders/cli-artifact.ts): the only place that touches process.
 import pkg from '../package.json' with { type: 'json' };
 import site from '../site/site.json' with { type: 'json' };
-import { oneLine } from './http.ts';
+import { errorLine } from './http.ts';
 import { run } from './run.ts';
 
 /**
@@ -33,7 +33,7 @@ run(
   },
   (error: unknown) => {
     process.stderr.write(
-      `cli.mjs: internal error: ${oneLine(error instanceof Error ? error.message : String(error))}\n`,
+      `cli.mjs: internal error: ${errorLine(error instanceof Error ? error.message : String(error))}\n`,
     );
     process.exitCode = 1;
   },

@@ -12,8 +12,8 @@ import {
   formatPercent,
   monthName,
   valueDecimals,
-} from '../builders/site/charts/format.ts';
-import { weekday } from '../builders/site/charts/heatmap.ts';
+  weekday,
+} from '../core/figures.ts';
 import { style, visibleLength, wrapIndented, type Terminal } from './terminal.ts';
 
 export const BLOCKS = '▁▂▃▄▅▆▇█';

@@ -90,7 +90,7 @@ export const DISCOVERY = {
 
 /**
  * The embeddable SVG cards (CONTRACT §5), one light and one dark per data resource. They are drawn by the
- * build from its snapshots (builders/site/cards.ts), so each is exactly as fresh as its snapshot and is
+ * build from its snapshots (builders/cards.ts), so each is exactly as fresh as its snapshot and is
  * absent when its snapshot is.
  */
 export type CardScheme = 'light' | 'dark';
@@ -148,7 +148,7 @@ export const CACHE_CONTROL = {
   /**
    * A card is the picture of a build's snapshot. The market card is as short-lived as the market preview;
    * the calendar card revalidates every time and may be served stale for 300 s while it does, as the
-   * calendar snapshot on a static host (builders/site/static-host.ts), since a fixed header cannot say
+   * calendar snapshot on a static host (builders/static-host.ts), since a fixed header cannot say
    * "until the next midnight in America/Toronto".
    */
   card: (resource: DataResourceId) =>

@@ -213,7 +213,9 @@ describe.runIf(availability.available || availability.mustFail)('the site in Chr
         const axe = (
           window as unknown as {
             axe: {
-              run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }> }>;
+              run(
+                options: object,
+              ): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }> }>;
             };
           }
         ).axe;

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GitHubContributions } from '../core/contributions.ts';
 import type { MarketData } from '../core/market.ts';
 import { CACHE_CONTROL, CARDS } from '../core/routes.ts';
-import { startFakeUpstreams, type FakeUpstreams } from './fakes/upstreams.ts';
+import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import { get, startTestGateway, type TestGateway } from './helpers/gateway.ts';
 import { runProgram, upstreamEnv } from './helpers/run.ts';
 import { sharedSite, TEST_SITE_URL, type SiteFiles } from './helpers/site-dist.ts';

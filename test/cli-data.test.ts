@@ -8,7 +8,7 @@ import { LEVEL_CHARS } from '../cli/pictures.ts';
 import type { GitHubContributions } from '../core/contributions.ts';
 import type { MarketData } from '../core/market.ts';
 import { createValidator } from '../core/schemas.ts';
-import { startFakeUpstreams, type FakeUpstreams } from './fakes/upstreams.ts';
+import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import { runCli } from './helpers/cli-run.ts';
 import { startTestGateway, type TestGateway } from './helpers/gateway.ts';
 import { sharedSite, type SiteFiles } from './helpers/site-dist.ts';

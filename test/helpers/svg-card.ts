@@ -10,7 +10,9 @@ export interface CardViolation {
 export function startTags(svg: string): Array<{ name: string; attributes: Map<string, string> }> {
   return [...svg.matchAll(/<([A-Za-z][\w:.-]*)((?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*\/?>/g)].map((m) => ({
     name: m[1]!,
-    attributes: new Map([...m[2]!.matchAll(/([^\s=/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)].map((a) => [a[1]!, a[2] ?? a[3]!])),
+    attributes: new Map(
+      [...m[2]!.matchAll(/([^\s=/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)].map((a) => [a[1]!, a[2] ?? a[3]!]),
+    ),
   }));
 }
 
@@ -36,10 +38,12 @@ export function cardViolations(svg: string): CardViolation[] {
   for (const tag of tags)
     for (const [name, value] of tag.attributes) {
       if (/^on/i.test(name)) out.push({ rule: 'event', detail: `<${tag.name} ${name}>` });
-      if (/href$/i.test(name) && !value.startsWith('#')) out.push({ rule: 'href', detail: `<${tag.name} ${name}="${value}">` });
+      if (/href$/i.test(name) && !value.startsWith('#'))
+        out.push({ rule: 'href', detail: `<${tag.name} ${name}="${value}">` });
       if (/url\(\s*['"]?(?!#)/i.test(value)) out.push({ rule: 'url', detail: `<${tag.name} ${name}="${value}">` });
     }
-  if (/@import|@font-face|javascript:/i.test(svg)) out.push({ rule: 'external', detail: 'an import, font or javascript: URL' });
+  if (/@import|@font-face|javascript:/i.test(svg))
+    out.push({ rule: 'external', detail: 'an import, font or javascript: URL' });
   // Every start tag must be matched by an end tag or be self-closing: a cheap well-formedness check.
   const opened = [...svg.matchAll(/<([A-Za-z][\w:.-]*)(?:\s[^>]*)?(?<!\/)>/g)].length;
   const closed = [...svg.matchAll(/<\/[A-Za-z][\w:.-]*\s*>/g)].length;

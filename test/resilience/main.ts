@@ -19,7 +19,7 @@ import {
 import { runBuild } from '../../bench/site.ts';
 import { extremes, median } from '../../bench/stats.ts';
 import { createValidator } from '../../core/schemas.ts';
-import type { FakeUpstreams } from '../fakes/upstreams.ts';
+import type { FakeUpstreams } from '../../fakes/upstreams.ts';
 import { cleanEnv, upstreamEnv } from '../helpers/run.ts';
 import { checkResponse, STACK_FRAME, type CheckContext } from './checks.ts';
 import { heapGrowthProblem, HeapProbe, inspectorUrl, type HeapSample } from './heap.ts';

@@ -1,0 +1,68 @@
+// Markdown to HTML for the pages: every page's HTML is rendered from the same Markdown as its twin.
+// Headings get ids so that sections can be linked; a heading that opens with `<a id="x"></a>` (how
+// the developer page marks each problem type in its Markdown) takes that id instead of a slug.
+import { Marked, type Tokens } from 'marked';
+
+/** GitHub-style slug: lower case, punctuation dropped, spaces to hyphens. */
+export function slugify(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/<[^>]*>/g, '')
+    .replace(/&[a-z0-9#]+;/g, '')
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .trim()
+    .replace(/\s/g, '-');
+}
+
+const EXPLICIT_ANCHOR = /^<a id="([A-Za-z][\w-]*)"><\/a>\s*/;
+
+export function renderMarkdown(markdown: string): string {
+  const used = new Set<string>();
+  const unique = (id: string) => {
+    let candidate = id || 'section';
+    for (let n = 1; used.has(candidate); n++) candidate = `${id}-${n}`;
+    used.add(candidate);
+    return candidate;
+  };
+  const marked = new Marked({
+    gfm: true,
+    renderer: {
+      heading(this: { parser: { parseInline(tokens: Tokens.Generic[]): string } }, { tokens, depth }: Tokens.Heading) {
+        let inner = this.parser.parseInline(tokens);
+        const explicit = EXPLICIT_ANCHOR.exec(inner);
+        let id: string;
+        if (explicit) {
+          id = unique(explicit[1]!);
+          inner = inner.slice(explicit[0].length);
+        } else {
+          id = unique(slugify(inner));
+        }
+        return `<h${depth} id="${id}">${inner}</h${depth}>\n`;
+      },
+      // Each cell carries its column's header text, so that on a phone the stylesheet can turn a row
+      // into a short list of "header: value" lines instead of a table wider than the screen.
+      table(this: { parser: { parseInline(tokens: Tokens.Generic[]): string } }, token: Tokens.Table) {
+        // A class, not a style attribute: the pages' Content-Security-Policy allows no inline style.
+        const align = (cell: Tokens.TableCell) => (cell.align ? ` class="align-${cell.align}"` : '');
+        const labels = token.header.map((cell) =>
+          this.parser
+            .parseInline(cell.tokens)
+            .replace(/<[^>]*>/g, '')
+            .replace(/"/g, '&quot;'),
+        );
+        const head = token.header
+          .map((cell) => `<th scope="col"${align(cell)}>${this.parser.parseInline(cell.tokens)}</th>`)
+          .join('');
+        const rows = token.rows
+          .map(
+            (row) =>
+              `<tr>${row.map((cell, i) => `<td data-label="${labels[i] ?? ''}"${align(cell)}>${this.parser.parseInline(cell.tokens)}</td>`).join('')}</tr>`,
+          )
+          .join('\n');
+        return `<table class="stack">\n<thead><tr>${head}</tr></thead>\n<tbody>\n${rows}\n</tbody>\n</table>\n`;
+      },
+    },
+  });
+  // A code block scrolls sideways on a narrow screen: focusable, so that a keyboard can scroll it too (WCAG 2.1.1).
+  return marked.parse(markdown, { async: false }).replace(/<pre>/g, '<pre tabindex="0">');
+}
