@@ -1,5 +1,4 @@
 // Entry point of dist/cli.mjs (bundled by builders/cli-artifact.ts): the only place that touches process.
-import pkg from '../package.json' with { type: 'json' };
 import site from '../site/site.json' with { type: 'json' };
 import { errorLine } from './http.ts';
 import { run } from './run.ts';
@@ -11,9 +10,9 @@ import { run } from './run.ts';
  */
 declare const __CLI_DEFAULT_BASE_URL__: string | undefined;
 const DEFAULT_BASE_URL = typeof __CLI_DEFAULT_BASE_URL__ === 'string' ? __CLI_DEFAULT_BASE_URL__ : site.siteUrl;
-/** The project's version, baked in the same way (package.json stays out of the bundle). */
+/** The project's version (package.json), baked in the same way; an unbundled run is a development copy. */
 declare const __CLI_VERSION__: string | undefined;
-const VERSION = typeof __CLI_VERSION__ === 'string' ? __CLI_VERSION__ : pkg.version;
+const VERSION = typeof __CLI_VERSION__ === 'string' ? __CLI_VERSION__ : 'development';
 
 // `node cli.mjs writings | head` closes the pipe early: that is the reader's choice, not an error.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
