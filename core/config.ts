@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { ConfigError } from './errors.ts';
+import { SIMULATED_MARKET_SOURCE } from './simulated.ts';
 
 export interface SiteFile {
   siteUrl: string;
@@ -37,7 +38,7 @@ export interface Config {
   trustProxy: string | undefined;
   /** DIST_DIR as an absolute path (default dist/ in the working directory): written by the build, served by the gateway. */
   distDir: string;
-  /** DEMO_SIMULATED=1, set by `npm run demo`: the site says its data are simulated. */
+  /** DEMO_SIMULATED=1, set by `npm run demo`: the site says its data are simulated, and marketSourceName names the simulated provider. */
   demoSimulated: boolean;
 }
 
@@ -68,6 +69,7 @@ export function loadConfig(env: Env = process.env, site: SiteFile = readSiteFile
   const quota = get('RATE_LIMIT_QUOTA');
   const redisUrl = get('RATE_LIMIT_REDIS_URL');
   if (redisUrl !== undefined) parseUrl('RATE_LIMIT_REDIS_URL', redisUrl, ['redis:', 'rediss:']);
+  const demoSimulated = get('DEMO_SIMULATED') === '1';
   return {
     site,
     siteUrl: origin('SITE_URL', get('SITE_URL') ?? site.siteUrl),
@@ -76,7 +78,8 @@ export function loadConfig(env: Env = process.env, site: SiteFile = readSiteFile
     githubApiUrl: origin('GITHUB_API_URL', get('GITHUB_API_URL') ?? 'https://api.github.com'),
     githubWebUrl: origin('GITHUB_WEB_URL', get('GITHUB_WEB_URL') ?? 'https://github.com'),
     marketApiUrl: origin('MARKET_API_URL', get('MARKET_API_URL') ?? 'https://api.exchange.coinbase.com'),
-    marketSourceName: get('MARKET_SOURCE_NAME') ?? site.marketSourceName,
+    // A demo's payload names the simulated provider: its numbers must not pass for the real provider's.
+    marketSourceName: demoSimulated ? SIMULATED_MARKET_SOURCE : (get('MARKET_SOURCE_NAME') ?? site.marketSourceName),
     upstreamTimeoutMs: integer('UPSTREAM_TIMEOUT_MS', get('UPSTREAM_TIMEOUT_MS') ?? '5000', 1, 600_000),
     sourceDateEpochMs: optional(
       get('SOURCE_DATE_EPOCH'),
@@ -89,7 +92,7 @@ export function loadConfig(env: Env = process.env, site: SiteFile = readSiteFile
     rateLimitRedisUrl: redisUrl,
     trustProxy: get('TRUST_PROXY'),
     distDir: resolve(get('DIST_DIR') ?? 'dist'),
-    demoSimulated: get('DEMO_SIMULATED') === '1',
+    demoSimulated,
   };
 }
 
