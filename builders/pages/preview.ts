@@ -133,7 +133,7 @@ export function contributionsBodyHtml(calendar: GitHubContributions | null): str
     renderHeatmap(calendar.days, label, { className: 'heatmap heatmap-wide' }) +
     renderHeatmap(calendar.days, label, { className: 'heatmap heatmap-narrow', bands: 2 }) +
     renderHeatmapLegend() +
-    `<p class="chart-readout" data-readout aria-live="polite" hidden>Point at a day, or focus the calendar and use the arrow keys, to read its count.</p>` +
+    `<p class="chart-readout" data-readout aria-live="polite" hidden>Point at or tap a day, or focus the calendar and use the arrow keys, to read its count.</p>` +
     `</div>` +
     `<p class="heatmap-summary"><strong data-field="totalContributions">${escapeHtml(total)}</strong> contributions by ` +
     `<strong>${escapeHtml(calendar.username)}</strong> from <time datetime="${escapeHtml(calendar.startDate)}">${escapeHtml(calendar.startDate)}</time> ` +
