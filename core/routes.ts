@@ -119,6 +119,18 @@ export const CARDS: readonly CardRef[] = [
   card('market', 'mon-price', 'dark'),
 ];
 
+/**
+ * CONTRACT §5, "Gateway only": the Model Context Protocol endpoint (Streamable HTTP, stateless), whose
+ * tools are the four data operations named by operationId. A static host has no such path.
+ */
+export const MCP_ENDPOINT = {
+  path: '/mcp',
+  /** Stateless Streamable HTTP: every message is a POST; GET (a server-sent event stream) and DELETE (end a session) are 405. */
+  methods: ['POST'],
+  /** The transport's JSON response mode; a notification alone is answered 202 with no body. */
+  contentType: JSON_CONTENT_TYPE,
+} as const;
+
 /** SPEC "Limits" and "Caching behaviour": the fixed constants. */
 export const CONSTANTS = {
   marketWindowSeconds: 604_800,
