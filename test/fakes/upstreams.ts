@@ -60,7 +60,8 @@ export interface FakeUpstreams {
     tickerTime?: string;
     tickerPrice?: string;
   };
-  github: { mode: GithubMode; missingDate?: string };
+  /** `page`: the HTML calendar answers exactly this 200 body (a hostile page), whatever the mode. */
+  github: { mode: GithubMode; missingDate?: string; page?: string };
   /** Requests per endpoint: ticker, candles, graphql, html. */
   calls: { ticker: number; candles: number; graphql: number; html: number };
   requests: RecordedRequest[];
@@ -249,6 +250,10 @@ export async function startFakeUpstreams(options: FakeUpstreamOptions = {}): Pro
     state.calls.html++;
     const mode = state.github.mode;
     const answer = () => {
+      if (state.github.page !== undefined) {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        return res.end(state.github.page);
+      }
       switch (mode) {
         case 'garbage':
           res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
