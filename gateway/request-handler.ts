@@ -9,6 +9,7 @@ import {
   dataResource,
   type DataResource,
 } from '../core/routes.ts';
+import { UpstreamError } from '../core/errors.ts';
 import { secondsUntil } from '../core/toronto-calendar.ts';
 import type { AccessLog } from './access-log.ts';
 import type { ClientIdentity } from './client-identity.ts';
@@ -139,7 +140,10 @@ export function requestHandler(deps: HandlerDeps): (req: IncomingMessage, res: S
 
   const upstreamFailed = (res: ServerResponse, resource: DataResource, decision: QuotaDecision, error: unknown) => {
     reportError(`${resource.id}: ${error instanceof Error ? error.message : String(error)}`);
-    sendProblem(res, problems.upstream[resource.id], decision.headers);
+    // The upstream asked for quiet: the client learns how long (RFC 9110 §10.2.3, delay-seconds).
+    const wait = error instanceof UpstreamError ? error.retryAfterMs : undefined;
+    const extra = wait === undefined ? [] : ['Retry-After', String(Math.ceil(wait / 1000))];
+    sendProblem(res, problems.upstream[resource.id], [...(decision.headers ?? []), ...extra]);
   };
 
   const serveMarket = (res: ServerResponse, decision: QuotaDecision) => {

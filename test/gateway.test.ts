@@ -163,7 +163,8 @@ describe('caching, counted in upstream calls', () => {
   it('concurrent market requests share one candles fetch', async () => {
     const answers = await Promise.all(Array.from({ length: 5 }, (_, i) => get(gw.url, MARKET[i % 2]!)));
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
-    expect(fake.calls.ticker).toBe(5);
+    // Ticker fetches are shared too, but how many depends on arrival times (test/market-courtesy.test.ts).
+    expect(fake.calls.ticker).toBeLessThanOrEqual(5);
     expect(fake.calls.candles).toBe(1);
   });
 

@@ -59,6 +59,8 @@ export interface FakeUpstreams {
     tradeIdAsString: boolean;
     tickerTime?: string;
     tickerPrice?: string;
+    /** The ticker answers this long after the request (with the price set when the request arrived). */
+    tickerDelayMs?: number;
   };
   /** `page`: the HTML calendar answers exactly this 200 body (a hostile page), whatever the mode. */
   github: { mode: GithubMode; missingDate?: string; page?: string };
@@ -132,6 +134,7 @@ export async function startFakeUpstreams(options: FakeUpstreamOptions = {}): Pro
     if (isTicker) state.calls.ticker++;
     else state.calls.candles++;
     const mode = (isTicker ? state.market.tickerMode : state.market.candlesMode) ?? state.market.mode;
+    const tickerPrice = state.market.tickerPrice;
     const answer = () => {
       switch (mode) {
         case 'garbage':
@@ -150,7 +153,7 @@ export async function startFakeUpstreams(options: FakeUpstreamOptions = {}): Pro
       if (isTicker) {
         const hour = Math.floor(nowMs / 3_600_000) * 3600;
         const time = state.market.tickerTime ?? new Date(nowMs - 1500).toISOString().replace('Z', '123Z');
-        const price = mode === 'bad-price' ? '0' : (state.market.tickerPrice ?? String(closeAt(hour + 3600)));
+        const price = mode === 'bad-price' ? '0' : (tickerPrice ?? String(closeAt(hour + 3600)));
         return json(res, 200, {
           ask: (Number(price) * 1.0005).toFixed(6),
           bid: (Number(price) * 0.9995).toFixed(6),
@@ -170,6 +173,15 @@ export async function startFakeUpstreams(options: FakeUpstreamOptions = {}): Pro
       // Like the real provider: the row just before `start` may come back too.
       return json(res, 200, candleRows(start / 1000 - 3600, end / 1000).slice(0, 300));
     };
+    const delayMs = isTicker ? state.market.tickerDelayMs : undefined;
+    if (delayMs !== undefined) {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        if (!misbehave(res, mode, answer)) answer();
+      }, delayMs);
+      timers.add(timer);
+      return;
+    }
     if (!misbehave(res, mode, answer)) answer();
   };
 
