@@ -87,6 +87,10 @@ describe('loadConfig', () => {
     ['TRUST_PROXY', '10.0.0.0/8/9'],
     ['TRUST_PROXY', '10.0.0.0/'],
     ['TRUST_PROXY', '::ffff:10.0.0.0/8'], // would be every IPv4 address
+    ['TRUST_PROXY', '0.0.0.0/0'], // every client would choose its own bucket
+    ['TRUST_PROXY', '::/0'],
+    ['TRUST_PROXY', '10.0.0.1, 0.0.0.0/0'],
+    ['TRUST_PROXY', '::ffff:0.0.0.0/96'], // 0.0.0.0/0 in IPv4-mapped form
     ['HOST', '256.1.1.1'],
     ['HOST', '10.0.0'],
     ['HOST', 'bad_host'],

@@ -4,6 +4,8 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UpstreamError } from '../core/errors.ts';
+import { MAX_CANDLE_ROWS, parseCandles } from '../core/upstream/coinbase.ts';
 import { parseCalendarHtml } from '../core/upstream/github-html.ts';
 import { FAILURE_MEMORY_MS } from '../gateway/contributions-route.ts';
 import { denseCells, HOSTILE_PAGE_SHAPES, sharedTooltipPage } from './fakes/hostile-pages.ts';
@@ -109,4 +111,23 @@ describe('a 1 MB page of one tooltip shared by 500 cells', () => {
       await rm(out, { recursive: true, force: true });
     }
   }, 30_000);
+});
+
+describe('candle answers hold hourly rows only', () => {
+  const HOUR = 1_763_820_000; // 2025-11-22T14:00:00Z, on the hour
+  const row = (time: number) => [time, 0.0299, 0.0302, 0.03, 0.0301, 5210.3];
+
+  it('a row that does not start on the hour makes the answer unusable', () => {
+    expect(() => parseCandles([row(HOUR), row(HOUR - 3600 + 60)])).toThrow(UpstreamError);
+    expect(() => parseCandles([row(HOUR + 1)])).toThrow(/not on the hour/);
+  });
+
+  it('more rows than one answer can hold make it unusable (a 1 MB answer of per-minute rows)', () => {
+    const perMinute = Array.from({ length: 20_000 }, (_, i) => row(HOUR - i * 60));
+    expect(JSON.stringify(perMinute).length).toBeGreaterThan(900_000);
+    expect(() => parseCandles(perMinute)).toThrow(UpstreamError);
+    const hourly = Array.from({ length: MAX_CANDLE_ROWS + 1 }, (_, i) => row(HOUR - i * 3600));
+    expect(() => parseCandles(hourly)).toThrow(/rows/);
+    expect(parseCandles(hourly.slice(0, 170))).toHaveLength(170);
+  });
 });
