@@ -28,7 +28,7 @@ import { secondsUntil } from '../../core/toronto-calendar.ts';
 import type { Artifact, BuildContext } from '../artifact.ts';
 import { apiIndex } from './api-index.ts';
 import { formatDays } from './charts/format.ts';
-import { renderMarkdown } from './markdown.ts';
+import { markdownText, renderMarkdown } from './markdown.ts';
 import { FUNCTION_TOOL_INPUT_SCHEMA, INPUT_SCHEMA_EXTENSION } from './openapi.ts';
 import { MARKET_WINDOW_DAYS, NO_ADVICE } from './pages/home.ts';
 import { renderLayout } from './pages/layout.ts';
@@ -255,8 +255,8 @@ export function developersBody(ctx: BuildContext, schemas: Map<string, JsonSchem
   const indexExample = JSON.stringify(apiIndex(config), null, 2);
   return [
     `# ${DEVELOPERS_TITLE}`,
-    `${config.site.title} publishes two public, read-only JSON resources that feed the portfolio preview on the [home page](${url('/')}): ` +
-      `a **market preview** of \`${CONSTANTS.product}\` (the latest ticker plus ${formatDays(MARKET_WINDOW_DAYS)} of hourly closes, in ${CONSTANTS.currency}, from ${config.marketSourceName}) ` +
+    `${markdownText(config.site.title)} publishes two public, read-only JSON resources that feed the portfolio preview on the [home page](${url('/')}): ` +
+      `a **market preview** of \`${CONSTANTS.product}\` (the latest ticker plus ${formatDays(MARKET_WINDOW_DAYS)} of hourly closes, in ${CONSTANTS.currency}, from ${markdownText(config.marketSourceName)}) ` +
       `and a **contribution calendar** (the public daily contribution counts of GitHub account \`${config.githubAccount}\` over a rolling ${CONSTANTS.contributionDays}-day window in ${CONSTANTS.timeZone}).`,
     `> **No financial advice.** ${NO_ADVICE}`,
     `Base URL: \`${base}\`. Every route takes no parameters and no request body, and needs **no authentication**: no key, no signup, no header. ` +
