@@ -18,13 +18,29 @@ export type UpstreamName = 'coinbase' | 'github-graphql' | 'github-html';
 const MAX_REASON_LENGTH = 500;
 
 /**
+ * Credentials an upstream may echo back (a GraphQL error quoting the request's Authorization header):
+ * the value after `Bearer`/`Basic`, after `token` when it looks like one, and GitHub's token formats
+ * (ghp_, gho_, ghu_, ghs_, ghr_, github_pat_). Each pattern is one pass over the text.
+ */
+const CREDENTIALS: Array<[RegExp, string]> = [
+  [/\b(bearer|basic)(\s+)[\w.~+/-]+=*/gi, '$1$2[redacted]'],
+  [/\b(token)(\s+)[\w.~+/-]{20,}=*/gi, '$1$2[redacted]'],
+  [/\b(?:gh[opusr]_|github_pat_)\w+/g, '[redacted]'],
+];
+
+/** `text` with every credential found by CREDENTIALS replaced by "[redacted]": for every error line. */
+export function redactCredentials(text: string): string {
+  return CREDENTIALS.reduce((t, [pattern, replacement]) => t.replace(pattern, replacement), text);
+}
+
+/**
  * Text from outside (an upstream's error message, a redirect target, a cell attribute) made safe for a
  * log line: invisible bidi characters are dropped, C0 and C1 controls (ESC sequences, BEL, CR/LF) become
  * spaces, whitespace runs collapse and the length is capped, so one failure is always one plain line on
- * a terminal or in a log collector.
+ * a terminal or in a log collector; credentials it echoes are redacted.
  */
 export function printable(text: string, max = MAX_REASON_LENGTH): string {
-  const plain = text
+  const plain = redactCredentials(text)
     .replace(INVISIBLE_FORMATTING, '')
     .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
     .replace(/\s+/g, ' ')

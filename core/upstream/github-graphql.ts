@@ -58,7 +58,21 @@ export function githubGraphqlClient(apiUrl: string, token: string, account: stri
         { retries: 2, minTimeout: 200, maxTimeout: 1000, signal },
       );
     } catch (error) {
-      throw describe(error, account, http.timeoutMs, signal);
+      const described = describe(error, account, http.timeoutMs, signal);
+      // The token itself, however the upstream quoted it, never reaches a message.
+      if (token === '' || !described.message.includes(token)) throw described;
+      throw new UpstreamError(
+        'github-graphql',
+        described.message
+          .split(token)
+          .join('[redacted]')
+          .replace(/^github-graphql: /, ''),
+        {
+          cause: error,
+          status: described.status,
+          retryAfterMs: described.retryAfterMs,
+        },
+      );
     }
     return parseGraphqlCalendar(data);
   };
