@@ -59,8 +59,9 @@ export function githubGraphqlClient(apiUrl: string, token: string, account: stri
       );
     } catch (error) {
       const described = describe(error, account, http.timeoutMs, signal);
-      // The token itself, however the upstream quoted it, never reaches a message.
-      if (token === '' || !described.message.includes(token)) throw described;
+      // The token itself, however the upstream quoted it, never reaches a message (a token too short to
+      // be a secret, as in tests, would match ordinary words).
+      if (token.length < 8 || !described.message.includes(token)) throw described;
       throw new UpstreamError(
         'github-graphql',
         described.message
