@@ -61,6 +61,8 @@ export interface FakeUpstreams {
     tickerPrice?: string;
     /** The ticker answers this long after the request (with the price set when the request arrived). */
     tickerDelayMs?: number;
+    /** The Retry-After of 'rate-limited' answers, in seconds (default 3600). */
+    retryAfterSeconds?: number;
   };
   /** `page`: the HTML calendar answers exactly this 200 body (a hostile page), whatever the mode. */
   github: { mode: GithubMode; missingDate?: string; page?: string };
@@ -143,7 +145,12 @@ export async function startFakeUpstreams(options: FakeUpstreamOptions = {}): Pro
           res.writeHead(200, { 'content-type': 'text/html' });
           return res.end('<html><body>maintenance</body></html>');
         case 'rate-limited':
-          return json(res, 429, { message: 'Public rate limit exceeded' }, { 'retry-after': '3600' });
+          return json(
+            res,
+            429,
+            { message: 'Public rate limit exceeded' },
+            { 'retry-after': String(state.market.retryAfterSeconds ?? 3600) },
+          );
         case 'server-error':
           return json(res, 500, { message: 'Internal server error' });
         case 'not-found':

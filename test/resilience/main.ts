@@ -242,6 +242,8 @@ async function run(
     at(phase.atMs, () => {
       servedPrices.add(Number(phase.tickerPrice));
       fake.market.tickerPrice = phase.tickerPrice;
+      // The gateway honours a 429's Retry-After (no call before then): a short one, so phases stay phases.
+      fake.market.retryAfterSeconds = 1;
       fake.market.mode = phase.market;
       fake.github.mode = phase.github;
       if (phase.market !== 'ok') faults.marketFaultPhases++;
