@@ -3,8 +3,8 @@
 // address. A trusted proxy (TRUST_PROXY) speaks for many clients and is only bound by the server's cap.
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { addressInRanges, normaliseAddress, type ProxyRange } from '../core/config.ts';
-import { quotaKey } from './client-identity.ts';
+import { quotaKey } from './quota/client-identity.ts';
+import { addressInRanges, normaliseAddress, type ProxyRange } from './quota/ip-ranges.ts';
 
 export interface ConnectionCaps {
   /** Open connections of the whole server; more are closed at once by node (server.maxConnections). */

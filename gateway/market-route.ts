@@ -3,7 +3,6 @@
 // The provider is someone else's: concurrent requests share ticker fetches (fresh-flight.ts: at most one
 // in flight, each answer from a fetch begun after its request arrived), and after it answers 429 with a
 // Retry-After it is not asked again before then: requests meanwhile get the 502 problem at once.
-import type { Config } from '../core/config.ts';
 import { UpstreamError } from '../core/errors.ts';
 import type { Candle } from '../core/market.ts';
 import { CONSTANTS, dataResource } from '../core/routes.ts';
@@ -25,7 +24,7 @@ interface CandleHistory {
   fetchedAtMs: number;
 }
 
-export function marketRoute(sources: Sources, config: Config, validator: Validator, now: () => number): MarketRoute {
+export function marketRoute(sources: Sources, validator: Validator, now: () => number): MarketRoute {
   const reuseMs = CONSTANTS.candleReuseSeconds * 1000;
   let history: CandleHistory | undefined;
   const flight = singleFlight<CandleHistory>();
@@ -63,7 +62,7 @@ export function marketRoute(sources: Sources, config: Config, validator: Validat
       }
       let used: CandleHistory | undefined;
       try {
-        const data = await fetchMarketData(live, config, nowMs, async (start, end) => {
+        const data = await fetchMarketData(live, nowMs, async (start, end) => {
           used = await candles(start, end, nowMs);
           return used.rows;
         });

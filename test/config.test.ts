@@ -1,8 +1,10 @@
 // CONTRACT §2: defaults from site/site.json, overrides from the environment, one clear error per bad value.
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { addressInRanges, loadConfig, parseTrustProxy, readSiteFile } from '../core/config.ts';
+import { loadConfig, readSiteFile } from '../core/config.ts';
+import { addressInRanges, parseTrustProxy } from '../gateway/quota/ip-ranges.ts';
 import { ConfigError } from '../core/errors.ts';
+import { SIMULATED_MARKET_SOURCE } from '../core/simulated.ts';
 
 describe('loadConfig', () => {
   it('takes its defaults from the site file and CONTRACT §2', () => {
@@ -20,7 +22,7 @@ describe('loadConfig', () => {
     expect(config.port).toBe(8080);
     expect(config.rateLimitQuota).toBeUndefined();
     expect(config.rateLimitWindow).toBe(60);
-    expect(config.trustProxy).toEqual([]);
+    expect(config.trustProxy).toBeUndefined();
     expect(config.distDir).toBe(resolve('dist'));
     expect(config.demoSimulated).toBe(false);
   });
@@ -31,6 +33,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ DIST_DIR: ' public ' }).distDir).toBe(resolve('public'));
     expect(loadConfig({ DIST_DIR: '/srv/site' }).distDir).toBe('/srv/site');
     expect(loadConfig({ DEMO_SIMULATED: '1' }).demoSimulated).toBe(true);
+  });
+
+  it('names the simulated provider as the market source of a demo, whatever MARKET_SOURCE_NAME says', () => {
+    expect(loadConfig({ MARKET_SOURCE_NAME: 'Kraken' }).marketSourceName).toBe('Kraken');
+    expect(loadConfig({ DEMO_SIMULATED: '1' }).marketSourceName).toBe(SIMULATED_MARKET_SOURCE);
+    expect(loadConfig({ DEMO_SIMULATED: '1', MARKET_SOURCE_NAME: 'Kraken' }).marketSourceName).toBe(
+      SIMULATED_MARKET_SOURCE,
+    );
   });
 
   const messageOf = (env: Record<string, string>): string => {
@@ -82,15 +92,6 @@ describe('loadConfig', () => {
     ['GITHUB_API_URL', 'http://'],
     ['MARKET_API_URL', 'mailto:x@example.org'],
     ['RATE_LIMIT_REDIS_URL', 'http://127.0.0.1:6379'],
-    ['TRUST_PROXY', '10.0.0.0/33'],
-    ['TRUST_PROXY', 'proxy.local'],
-    ['TRUST_PROXY', '10.0.0.0/8/9'],
-    ['TRUST_PROXY', '10.0.0.0/'],
-    ['TRUST_PROXY', '::ffff:10.0.0.0/8'], // would be every IPv4 address
-    ['TRUST_PROXY', '0.0.0.0/0'], // every client would choose its own bucket
-    ['TRUST_PROXY', '::/0'],
-    ['TRUST_PROXY', '10.0.0.1, 0.0.0.0/0'],
-    ['TRUST_PROXY', '::ffff:0.0.0.0/96'], // 0.0.0.0/0 in IPv4-mapped form
     ['HOST', '256.1.1.1'],
     ['HOST', '10.0.0'],
     ['HOST', 'bad_host'],
@@ -113,6 +114,33 @@ describe('loadConfig', () => {
 });
 
 describe('TRUST_PROXY ranges', () => {
+  it.each([
+    '10.0.0.0/33',
+    'proxy.local',
+    '10.0.0.0/8/9',
+    '10.0.0.0/',
+    '::ffff:10.0.0.0/8', // would be every IPv4 address
+    '0.0.0.0/0', // every client would choose its own bucket
+    '::/0',
+    '10.0.0.1, 0.0.0.0/0',
+    '::ffff:0.0.0.0/96', // 0.0.0.0/0 in IPv4-mapped form
+  ])('TRUST_PROXY=%j is a ConfigError naming the variable (the gateway parses it at start)', (value) => {
+    let error: unknown;
+    try {
+      parseTrustProxy(value);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).variable).toBe('TRUST_PROXY');
+    expect((error as ConfigError).message).toContain('TRUST_PROXY');
+  });
+
+  it('unset or empty trusts no proxy', () => {
+    expect(parseTrustProxy(undefined)).toEqual([]);
+    expect(parseTrustProxy(loadConfig({ TRUST_PROXY: ' ' }).trustProxy)).toEqual([]);
+  });
+
   const ranges = parseTrustProxy('127.0.0.1, 10.0.0.0/8, ::1, fd00::/8');
   it.each([
     ['127.0.0.1', true],

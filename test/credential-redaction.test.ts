@@ -6,9 +6,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redactCredentials } from '../core/errors.ts';
-import { oneLine } from '../gateway/error-lines.ts';
-import { startFakeUpstreams, type FakeUpstreams } from './fakes/upstreams.ts';
+import { oneLine, redactCredentials } from '../core/one-line.ts';
+import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import { get, makeDist, startTestGateway, type DistFixture } from './helpers/gateway.ts';
 import { runProgram, upstreamEnv } from './helpers/run.ts';
 
@@ -95,6 +94,6 @@ describe('redactCredentials', () => {
     ['POST /graphql answered 401 (token rejected)', 'POST /graphql answered 401 (token rejected)'],
   ])('%s', (text, redacted) => {
     expect(redactCredentials(text)).toBe(redacted);
-    expect(oneLine(text)).toBe(redacted);
+    expect(oneLine(text, 1000)).toBe(redacted);
   });
 });

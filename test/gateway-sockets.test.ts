@@ -4,7 +4,7 @@
 import { connect, type Socket } from 'node:net';
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeUpstreams, type FakeUpstreams } from './fakes/upstreams.ts';
+import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import { get, makeDist, rawExchange, startTestGateway, type DistFixture, type TestGateway } from './helpers/gateway.ts';
 
 let fake: FakeUpstreams;

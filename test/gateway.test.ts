@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createValidator } from '../core/schemas.ts';
 import { calendarWindow } from '../core/toronto-calendar.ts';
 import { FAILURE_MEMORY_MS } from '../gateway/contributions-route.ts';
-import { startFakeUpstreams, type FakeUpstreams, type GithubMode, type MarketMode } from './fakes/upstreams.ts';
+import { startFakeUpstreams, type FakeUpstreams, type GithubMode, type MarketMode } from '../fakes/upstreams.ts';
 import {
   get,
   makeDist,

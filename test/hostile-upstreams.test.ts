@@ -8,8 +8,8 @@ import { UpstreamError } from '../core/errors.ts';
 import { MAX_CANDLE_ROWS, parseCandles } from '../core/upstream/coinbase.ts';
 import { parseCalendarHtml } from '../core/upstream/github-html.ts';
 import { FAILURE_MEMORY_MS } from '../gateway/contributions-route.ts';
-import { denseCells, HOSTILE_PAGE_SHAPES, sharedTooltipPage } from './fakes/hostile-pages.ts';
-import { startFakeUpstreams, type FakeUpstreams } from './fakes/upstreams.ts';
+import { denseCells, HOSTILE_PAGE_SHAPES, sharedTooltipPage } from '../fakes/hostile-pages.ts';
+import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import { get, makeDist, startTestGateway, type DistFixture } from './helpers/gateway.ts';
 import { runProgram, upstreamEnv } from './helpers/run.ts';
 

@@ -2,7 +2,7 @@
 // any answer coming from a fetch begun before its request, and a 429 with Retry-After is respected.
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeUpstreams, type FakeUpstreams } from './fakes/upstreams.ts';
+import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import { get, makeDist, startTestGateway, type DistFixture, type TestGateway } from './helpers/gateway.ts';
 
 const MARKET = '/api/v1/mon-price';

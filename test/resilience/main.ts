@@ -20,7 +20,7 @@ import {
 import { runBuild } from '../../bench/site.ts';
 import { extremes, median } from '../../bench/stats.ts';
 import { createValidator } from '../../core/schemas.ts';
-import type { FakeUpstreams } from '../fakes/upstreams.ts';
+import type { FakeUpstreams } from '../../fakes/upstreams.ts';
 import { cleanEnv, upstreamEnv } from '../helpers/run.ts';
 import { checkResponse, STACK_FRAME, type CheckContext } from './checks.ts';
 import { heapGrowthProblem, HeapProbe, inspectorUrl, type HeapSample } from './heap.ts';
@@ -34,7 +34,7 @@ import {
   type Outcome,
   type SlowlorisReport,
 } from './clients.ts';
-import { denseCells, sharedTooltipPage } from '../fakes/hostile-pages.ts';
+import { denseCells, sharedTooltipPage } from '../../fakes/hostile-pages.ts';
 import { planSchedule, random, type Event } from './faults.ts';
 
 const TOKEN = 'resilience-fake-token-5b1e';

@@ -1,0 +1,46 @@
+// /.well-known/api-catalog: an RFC 9727 API catalog in RFC 9264 linkset JSON. RFC 9264 §4.2: the
+// top-level object has `linkset` as its only member; each context object names its `anchor` and maps
+// relation types to arrays of target objects with an `href`. RFC 9727 §4: the catalog MUST link its
+// APIs with `item`; per-API metadata uses `service-desc`, `service-doc` and `service-meta` (RFC 8631).
+import type { Config } from '../../core/config.ts';
+import { API_INDEX, API_INDEX_LINK, DATA_RESOURCES, DISCOVERY } from '../../core/routes.ts';
+import { absoluteUrl } from '../../core/pages.ts';
+
+export const OPENAPI_MEDIA_TYPE = 'application/vnd.oai.openapi+json;version=3.1';
+
+interface Target {
+  href: string;
+  type?: string;
+  title?: string;
+}
+
+export function apiCatalog(config: Config): { linkset: Array<Record<string, string | Target[]>> } {
+  const url = (path: string) => absoluteUrl(config.siteUrl, path);
+  const endpoints = DATA_RESOURCES.flatMap((r) => [
+    { path: r.v1.path, type: r.contentType, title: `${r.title} (v1)` },
+    { path: r.alias.path, type: r.contentType, title: `${r.title} (unversioned alias of ${r.v1.path})` },
+  ]);
+  const metadata = {
+    'service-desc': [{ href: url(DISCOVERY.openapi.path), type: OPENAPI_MEDIA_TYPE, title: 'OpenAPI 3.1 contract' }],
+    'service-doc': [
+      { href: url(DISCOVERY.developers.path), type: 'text/html', title: 'Developer documentation' },
+      {
+        href: url(DISCOVERY.developersMarkdown.path),
+        type: 'text/markdown',
+        title: 'Developer documentation (Markdown)',
+      },
+    ],
+    'service-meta': [{ href: url(API_INDEX_LINK), type: API_INDEX.contentType, title: 'API index' }],
+  };
+  return {
+    linkset: [
+      {
+        anchor: url(DISCOVERY.apiCatalog.path),
+        item: endpoints.map((e) => ({ href: url(e.path), type: e.type, title: e.title })),
+      },
+      // The API as a whole (its index), then each endpoint with the same descriptions.
+      { anchor: url(API_INDEX_LINK), ...metadata },
+      ...endpoints.map((e) => ({ anchor: url(e.path), ...metadata })),
+    ],
+  };
+}

@@ -1,0 +1,62 @@
+// GET /api (SPEC "GET /api"): the JSON index of the data routes, the developer page, the contract and
+// `"authentication": "none"`. Generated from the route table; validated against schemas/ApiIndex.
+import type { Config } from '../../core/config.ts';
+import { PROBLEM_TYPES, problemTypeUrl } from '../../core/problems.ts';
+import {
+  CACHE_CONTROL,
+  CONSTANTS,
+  DATA_METHODS,
+  DATA_RESOURCES,
+  DISCOVERY,
+  type DataResource,
+} from '../../core/routes.ts';
+import { simulatedNoticeLine } from '../../core/simulated.ts';
+import { absoluteUrl } from '../../core/pages.ts';
+
+/** The Cache-Control rule of a 200, in words where it depends on the request (SPEC "Response headers"). */
+function cacheControlRule(resource: DataResource): string {
+  if (resource.id === 'market') return CACHE_CONTROL.market;
+  return `${CACHE_CONTROL.contributions(`<seconds until the next midnight in ${CONSTANTS.timeZone}>`)}; or ${CACHE_CONTROL.perClient} when quota headers are present`;
+}
+
+export function apiIndex(config: Config, simulated = false): Record<string, unknown> {
+  const url = (path: string) => absoluteUrl(config.siteUrl, path);
+  return {
+    name: `${config.site.title} public data API`,
+    // A demo's index says so first, in words and as a flag, so that no reader takes its data for real.
+    ...(simulated ? { simulated: true } : {}),
+    description: `${simulated ? `${simulatedNoticeLine(config.site.marketSourceName)} ` : ''}Two public, read-only JSON resources that feed the portfolio preview: a ${CONSTANTS.product} market preview (not financial advice) and a GitHub contribution calendar. No parameters, no request body, no authentication.`,
+    version: '1',
+    authentication: 'none',
+    documentation: url(DISCOVERY.developers.path),
+    documentationMarkdown: url(DISCOVERY.developersMarkdown.path),
+    openapi: url(DISCOVERY.openapi.path),
+    apiCatalog: url(DISCOVERY.apiCatalog.path),
+    cli: url(DISCOVERY.cli.path),
+    routes: DATA_RESOURCES.map((r) => ({
+      id: r.id,
+      title: r.title,
+      summary: r.summary,
+      path: r.v1.path,
+      url: url(r.v1.path),
+      operationId: r.v1.operationId,
+      alias: { path: r.alias.path, url: url(r.alias.path), operationId: r.alias.operationId },
+      methods: [...DATA_METHODS],
+      schema: r.schema,
+      contentType: r.contentType,
+      cacheControl: cacheControlRule(r),
+    })),
+    problemTypes: Object.values(PROBLEM_TYPES).map((p) => ({
+      type: problemTypeUrl(config.siteUrl, p.code),
+      status: p.status,
+      code: p.code,
+      title: p.title,
+    })),
+    rateLimit: {
+      policy: CONSTANTS.rateLimitPolicyName,
+      headers: ['RateLimit', 'RateLimit-Policy'],
+      description:
+        'Optional shared per-client fixed-window quota over all four data URLs. The headers appear only when enforcement accounted for the request; a 429 problem carries Retry-After.',
+    },
+  };
+}

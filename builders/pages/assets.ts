@@ -1,0 +1,33 @@
+// The browser assets under site/: the stylesheet, copied as is, and the home page's script, bundled
+// with esbuild from site/scripts/preview.ts so that the browser redraws the charts with the very
+// functions the build used (builders/pages/charts). esbuild is already how this project compiles.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+import type { Artifact } from '../artifact.ts';
+import { SITE_DIR } from './content.ts';
+import { ASSETS } from './layout.ts';
+
+export async function bundlePreviewScript(dir: URL = SITE_DIR): Promise<string> {
+  const result = await esbuild.build({
+    entryPoints: [fileURLToPath(new URL('scripts/preview.ts', dir))],
+    bundle: true,
+    write: false,
+    format: 'iife',
+    platform: 'browser',
+    target: 'es2020',
+    minify: true,
+    legalComments: 'none',
+    logLevel: 'silent',
+  });
+  const file = result.outputFiles[0];
+  if (!file) throw new Error('esbuild produced no output for site/scripts/preview.ts');
+  return file.text;
+}
+
+export async function renderAssets(dir: URL = SITE_DIR): Promise<Artifact[]> {
+  return [
+    { file: ASSETS.css.slice(1), body: readFileSync(new URL('styles/site.css', dir), 'utf8') },
+    { file: ASSETS.previewScript.slice(1), body: await bundlePreviewScript(dir) },
+  ];
+}

@@ -1,0 +1,379 @@
+// /developers and its twin /developers.md: the developer documentation, written once as Markdown and
+// rendered to HTML. Every fact comes from a shared source: routes and constants from core/routes.ts,
+// problem types from core/problems.ts, field tables from the schema descriptions, examples from this
+// build's real snapshots, the CLI reference from cli-reference.ts.
+import { CLI_REFERENCE_MARKDOWN } from './cli-reference.ts';
+import {
+  PROBLEM_CONTENT_TYPE,
+  PROBLEM_DETAILS,
+  PROBLEM_TYPES,
+  problem,
+  problemTypeUrl,
+  UPSTREAM_ERROR_TEXT,
+  type ProblemCode,
+} from '../../core/problems.ts';
+import { policyHeader, RATE_LIMIT_EXAMPLE, rateLimitHeader } from '../../core/rate-limit-headers.ts';
+import {
+  ALLOW_HEADER,
+  API_INDEX,
+  API_INDEX_LINK,
+  CACHE_CONTROL,
+  CONSTANTS,
+  DATA_METHODS,
+  DATA_RESOURCES,
+  DISCOVERY,
+  type DataResource,
+} from '../../core/routes.ts';
+import type { JsonSchema } from '../../core/schemas.ts';
+import { secondsUntil } from '../../core/toronto-calendar.ts';
+import type { Artifact, BuildContext } from '../artifact.ts';
+import { apiIndex } from '../discovery/api-index.ts';
+import { formatDays } from './charts/format.ts';
+import { markdownText, renderMarkdown } from './markdown.ts';
+import { FUNCTION_TOOL_INPUT_SCHEMA, INPUT_SCHEMA_EXTENSION } from '../discovery/openapi.ts';
+import { MARKET_WINDOW_DAYS, NO_ADVICE } from './home.ts';
+import { renderLayout } from './layout.ts';
+import { twin } from './twins.ts';
+import { absoluteUrl, PAGES } from '../../core/pages.ts';
+
+export const DEVELOPERS_TITLE = 'Developers';
+export const DEVELOPERS_DESCRIPTION =
+  'Reference for the public read-only JSON API: endpoints, fields, headers, caching, quota, versioning, problem types and the CLI.';
+
+type Schema = Record<string, unknown>;
+
+/** The extra headers of each problem (SPEC "Error catalogue"); a Record so that a new code cannot be forgotten. */
+export const PROBLEM_HEADERS: Record<ProblemCode, string> = {
+  upstream_unavailable: '`RateLimit` and `RateLimit-Policy` when quota enforcement accounted for the request.',
+  api_route_not_found: 'None.',
+  method_not_allowed: `\`Allow: ${ALLOW_HEADER}\` (RFC 9110 requires it on a 405).`,
+  rate_limit_exceeded: '`Retry-After` (whole seconds, minimum 0), `RateLimit` and `RateLimit-Policy`.',
+};
+
+/** Each problem as the gateway sends it: the 502 of the market route, the 429 under the example allowance. */
+const PROBLEM_EXAMPLES: Record<ProblemCode, { detail: string; error?: string }> = {
+  upstream_unavailable: { detail: PROBLEM_DETAILS.upstream_unavailable.market, error: UPSTREAM_ERROR_TEXT.market },
+  api_route_not_found: { detail: PROBLEM_DETAILS.api_route_not_found },
+  method_not_allowed: { detail: PROBLEM_DETAILS.method_not_allowed },
+  rate_limit_exceeded: {
+    detail: PROBLEM_DETAILS.rate_limit_exceeded(RATE_LIMIT_EXAMPLE.quota, RATE_LIMIT_EXAMPLE.windowSeconds),
+  },
+};
+
+const refTitle = (ref: string, schemas: Map<string, JsonSchema>) =>
+  [...schemas.values()].find((s) => s.$id === ref.replace(/#.*$/, ''))?.title ?? ref;
+
+/** A field's type in words, from its schema: "string (date-time)", "array of MarketPoint", "always `USD`". */
+export function describeType(schema: Schema, schemas: Map<string, JsonSchema>): string {
+  if (typeof schema.$ref === 'string') return refTitle(schema.$ref, schemas);
+  if ('const' in schema)
+    return `${typeof schema.const === 'number' ? (Number.isInteger(schema.const) ? 'integer' : 'number') : typeof schema.const}, always \`${String(schema.const)}\``;
+  if (Array.isArray(schema.enum)) return schema.enum.map((v) => `\`${String(v)}\``).join(' or ');
+  if (schema.type === 'array') {
+    const items = (schema.items ?? {}) as Schema;
+    const count =
+      schema.minItems !== undefined && schema.minItems === schema.maxItems
+        ? `, exactly ${String(schema.minItems)} items`
+        : schema.minItems !== undefined
+          ? `, at least ${String(schema.minItems)} items`
+          : '';
+    return `array of ${items.type === 'object' && !items.$ref ? 'objects' : describeType(items, schemas)}${count}`;
+  }
+  let text = String(schema.type ?? 'any');
+  if (typeof schema.format === 'string') text += ` (${schema.format})`;
+  if (typeof schema.minimum === 'number' && typeof schema.maximum === 'number')
+    text += `, ${schema.minimum} to ${schema.maximum}`;
+  else if (typeof schema.minimum === 'number') text += `, minimum ${schema.minimum}`;
+  if (typeof schema.pattern === 'string') text += `, matching \`${schema.pattern}\``;
+  return text;
+}
+
+const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+/** Rows `| field | type | required | description |`; inline objects are flattened as `a.b` / `a[].b`. */
+export function fieldRows(schema: Schema, schemas: Map<string, JsonSchema>, prefix = ''): string[] {
+  const properties = (schema.properties ?? {}) as Record<string, Schema>;
+  const required = new Set((schema.required ?? []) as string[]);
+  return Object.entries(properties).flatMap(([name, field]) => {
+    const row = `| \`${prefix}${name}\` | ${cell(describeType(field, schemas))} | ${required.has(name) ? 'yes' : 'no'} | ${cell(String(field.description ?? ''))} |`;
+    const items = field.type === 'array' ? ((field.items ?? {}) as Schema) : null;
+    const nested =
+      field.type === 'object' && field.properties
+        ? fieldRows(field, schemas, `${prefix}${name}.`)
+        : items && items.type === 'object' && items.properties
+          ? fieldRows(items, schemas, `${prefix}${name}[].`)
+          : [];
+    return [row, ...nested];
+  });
+}
+
+export function fieldTable(name: string, schemas: Map<string, JsonSchema>): string {
+  const schema = schemas.get(name);
+  if (!schema) throw new Error(`no schema named ${name} in schemas/`);
+  const header = `| Field | Type | Required | Description |\n|---|---|---|---|`;
+  const extra =
+    schema.additionalProperties === false ? ' No other members.' : ' Clients ignore members they do not know.';
+  return `**${name}**: ${String(schema.description ?? '')}${extra}\n\n${header}\n${fieldRows(schema, schemas).join('\n')}`;
+}
+
+/** The schemas a resource's payload refers to, in order of first reference. */
+function referencedSchemas(name: string, schemas: Map<string, JsonSchema>): string[] {
+  const found: string[] = [];
+  const walk = (node: unknown) => {
+    if (Array.isArray(node)) return node.forEach(walk);
+    if (node === null || typeof node !== 'object') return;
+    for (const [k, v] of Object.entries(node)) {
+      if (k === '$ref' && typeof v === 'string') {
+        const title = refTitle(v, schemas);
+        if (!found.includes(title)) {
+          found.push(title);
+          walk(schemas.get(title));
+        }
+      } else walk(v);
+    }
+  };
+  walk(schemas.get(name));
+  return found;
+}
+
+const fence = (lang: string, body: string) => `\`\`\`${lang}\n${body}\n\`\`\``;
+
+/** A real snapshot shortened for reading: long arrays keep their first entries and say how many there are. */
+function exampleBody(resource: DataResource, ctx: BuildContext): { json: string; note: string } | null {
+  const shown = 3;
+  if (resource.id === 'market') {
+    if (!ctx.market) return null;
+    const { points } = ctx.market;
+    return {
+      json: JSON.stringify({ ...ctx.market, points: points.slice(0, shown) }, null, 2),
+      note: `A real snapshot from this build, with \`points\` shortened to its first ${shown} of ${points.length} entries.`,
+    };
+  }
+  if (!ctx.contributions) return null;
+  const { days } = ctx.contributions;
+  return {
+    json: JSON.stringify({ ...ctx.contributions, days: days.slice(0, shown) }, null, 2),
+    note: `A real snapshot from this build, with \`days\` shortened to its first ${shown} of ${days.length} entries.`,
+  };
+}
+
+function cacheText(resource: DataResource): string {
+  return resource.id === 'market'
+    ? `\`Cache-Control: ${CACHE_CONTROL.market}\`, always. The ticker is fetched on every request; candle history may be reused in memory for up to ${CONSTANTS.candleReuseSeconds / 60} minutes.`
+    : `\`Cache-Control: ${CACHE_CONTROL.contributions('<seconds>')}\`, where \`<seconds>\` is the whole seconds until the next midnight in ${CONSTANTS.timeZone} (the instant in \`nextRefreshAt\`); or \`${CACHE_CONTROL.perClient}\` when the answer carries per-client quota headers. The server keeps one rolling-year answer in memory until that midnight.`;
+}
+
+/** The s-maxage the gateway would have sent with this build's calendar, at build time. */
+function exampleSMaxAge(ctx: BuildContext): number {
+  const next = ctx.contributions ? Date.parse(ctx.contributions.nextRefreshAt) : Number.NaN;
+  return Number.isFinite(next) ? secondsUntil(next, ctx.nowMs) : 3600;
+}
+
+function endpointSection(resource: DataResource, ctx: BuildContext, schemas: Map<string, JsonSchema>): string {
+  const base = ctx.config.siteUrl;
+  const example = exampleBody(resource, ctx);
+  const exampleHeaders = [
+    'HTTP/1.1 200 OK',
+    `Content-Type: ${resource.contentType}`,
+    `Cache-Control: ${resource.id === 'market' ? CACHE_CONTROL.market : CACHE_CONTROL.contributions(exampleSMaxAge(ctx))}`,
+    `RateLimit-Policy: ${policyHeader(RATE_LIMIT_EXAMPLE.quota, RATE_LIMIT_EXAMPLE.windowSeconds)}`,
+    `RateLimit: ${rateLimitHeader(RATE_LIMIT_EXAMPLE.remaining, RATE_LIMIT_EXAMPLE.secondsLeft)}`,
+  ].join('\n');
+  const nested = referencedSchemas(resource.schema, schemas).map((n) => fieldTable(n, schemas));
+  return [
+    `### ${resource.title}`,
+    resource.summary,
+    '| Method | Path | operationId |\n|---|---|---|\n' +
+      [resource.v1, resource.alias]
+        .map((op) => `| GET (HEAD also accepted) | \`${op.path}\` | \`${op.operationId}\` |`)
+        .join('\n'),
+    `\`${resource.alias.path}\` is a stable alias of \`${resource.v1.path}\`: the same payload, returned directly, no redirect.`,
+    '#### Example request',
+    fence(
+      'sh',
+      `curl -i ${absoluteUrl(base, resource.v1.path)}\ncurl -I ${absoluteUrl(base, resource.alias.path)}   # HEAD: headers only`,
+    ),
+    '#### Example response',
+    `Header values here are illustrative: the quota headers appear only when quota enforcement accounted for the request, and the calendar's \`s-maxage\` counts down to midnight.`,
+    fence('http', exampleHeaders),
+    example
+      ? `${example.note}\n\n${fence('json', example.json)}`
+      : 'No example: the upstream gave no usable data when this page was built.',
+    '#### Fields',
+    fieldTable(resource.schema, schemas),
+    ...nested,
+    '#### Caching',
+    cacheText(resource),
+  ].join('\n\n');
+}
+
+function problemSection(siteUrl: string, code: ProblemCode): string {
+  const t = PROBLEM_TYPES[code];
+  const ex = PROBLEM_EXAMPLES[code];
+  return [
+    // The anchor gives the HTML heading its id (markdown.ts) and makes the fragment resolve in the twin too.
+    `### <a id="${t.fragment}"></a>${t.title}`,
+    [
+      `- Status: ${t.status}`,
+      `- Code: \`${t.code}\``,
+      `- Type: \`${problemTypeUrl(siteUrl, code)}\``,
+      `- Extra headers: ${PROBLEM_HEADERS[code]}`,
+    ].join('\n'),
+    `**When:** ${t.condition}`,
+    `**What to do:** ${t.resolution}`,
+    fence('json', JSON.stringify(problem(siteUrl, code, ex.detail, ex.error), null, 2)),
+  ].join('\n\n');
+}
+
+/** Shifts the CLI reference's headings so its top level sits under "## Command-line tool". */
+export function nestHeadings(markdown: string, topLevel: number): string {
+  const lines = markdown.split('\n');
+  let inFence = false;
+  const levels: number[] = [];
+  for (const line of lines) {
+    if (/^(```|~~~)/.test(line)) inFence = !inFence;
+    else if (!inFence && /^#{1,6} /.test(line)) levels.push(/^#+/.exec(line)![0].length);
+  }
+  if (!levels.length) return markdown;
+  const shift = topLevel - Math.min(...levels);
+  inFence = false;
+  return lines
+    .map((line) => {
+      if (/^(```|~~~)/.test(line)) inFence = !inFence;
+      if (inFence || !/^#{1,6} /.test(line)) return line;
+      const level = Math.min(6, Math.max(1, /^#+/.exec(line)![0].length + shift));
+      return `${'#'.repeat(level)}${line.replace(/^#+/, '')}`;
+    })
+    .join('\n');
+}
+
+export function developersBody(ctx: BuildContext, schemas: Map<string, JsonSchema>): string {
+  const { config } = ctx;
+  const base = config.siteUrl;
+  const url = (path: string) => absoluteUrl(base, path);
+  const codes = Object.keys(PROBLEM_TYPES) as ProblemCode[];
+  const discovery = Object.values(DISCOVERY);
+  const indexExample = JSON.stringify(apiIndex(config, ctx.simulated), null, 2);
+  return [
+    `# ${DEVELOPERS_TITLE}`,
+    `${markdownText(config.site.title)} publishes two public, read-only JSON resources that feed the portfolio preview on the [home page](${url('/')}): ` +
+      `a **market preview** of \`${CONSTANTS.product}\` (the latest ticker plus ${formatDays(MARKET_WINDOW_DAYS)} of hourly closes, in ${CONSTANTS.currency}, from ${markdownText(config.marketSourceName)}) ` +
+      `and a **contribution calendar** (the public daily contribution counts of GitHub account \`${config.githubAccount}\` over a rolling ${CONSTANTS.contributionDays}-day window in ${CONSTANTS.timeZone}).`,
+    `> **No financial advice.** ${NO_ADVICE}`,
+    `Base URL: \`${base}\`. Every route takes no parameters and no request body, and needs **no authentication**: no key, no signup, no header. ` +
+      `When an upstream source gives no usable data the service answers with a problem document, never with invented values.`,
+    '## Contents',
+    [
+      '- [Endpoints](#endpoints)',
+      '- [Discovery documents](#discovery-documents)',
+      '- [Headers and caching](#headers-and-caching)',
+      '- [Quota and rate-limit headers](#quota-and-rate-limit-headers)',
+      '- [Versioning and deprecation](#versioning-and-deprecation)',
+      '- [Problem types](#problem-types)',
+      '- [Command-line tool](#command-line-tool)',
+      '- [Static hosting and the gateway](#static-hosting-and-the-gateway)',
+    ].join('\n'),
+    '## Endpoints',
+    '| Method | Path | operationId | Response |\n|---|---|---|---|\n' +
+      DATA_RESOURCES.flatMap((r) =>
+        [r.alias, r.v1].map(
+          (op) =>
+            `| ${DATA_METHODS.join(', ')} | [\`${op.path}\`](${url(op.path)}) | \`${op.operationId}\` | ${r.schema}, \`${r.contentType}\` |`,
+        ),
+      ).join('\n') +
+      `\n| GET | [\`${API_INDEX.path}\`](${url(API_INDEX_LINK)}) | none | API index, \`${API_INDEX.contentType}\` (the file \`${API_INDEX_LINK}\` on any static host) |`,
+    `Any other method on a data route is a [405 problem](#${PROBLEM_TYPES.method_not_allowed.fragment}); any other \`/api/...\` path is a [404 problem](#${PROBLEM_TYPES.api_route_not_found.fragment}). ` +
+      `As function tools, the operationId is the tool name and the input schema is \`${JSON.stringify(FUNCTION_TOOL_INPUT_SCHEMA)}\` (the \`${INPUT_SCHEMA_EXTENSION}\` extension of each operation in [the contract](${url(DISCOVERY.openapi.path)})).`,
+    ...DATA_RESOURCES.map((r) => endpointSection(r, ctx, schemas)),
+    '### API index',
+    `\`GET ${API_INDEX.path}\` describes the data routes, this page, the contract and the authentication policy (\`"authentication": "none"\`). ` +
+      `It is a discovery document, not a replacement for the payload schemas. \`Cache-Control: ${CACHE_CONTROL.apiIndex}\`. ` +
+      `The same document is the file \`${API_INDEX_LINK}\`, which every host serves; \`${API_INDEX.path}\` needs the gateway or a host that rewrites it (GitHub Pages does not).`,
+    fence('sh', `curl ${url(API_INDEX_LINK)}`),
+    fence('json', indexExample),
+    fieldTable('ApiIndex', schemas),
+    '## Discovery documents',
+    '| Path | Media type |\n|---|---|\n' +
+      discovery.map((d) => `| [\`${d.path}\`](${url(d.path)}) | \`${d.contentType}\` |`).join('\n'),
+    `The [API catalog](${url(DISCOVERY.apiCatalog.path)}) is an RFC 9727 linkset (RFC 9264): an \`item\` link for each endpoint, and \`service-desc\` ([OpenAPI 3.1](${url(DISCOVERY.openapi.path)})), ` +
+      `\`service-doc\` (this page and its [Markdown copy](${url(DISCOVERY.developersMarkdown.path)})) and \`service-meta\` ([the API index](${url(API_INDEX_LINK)})) for each. ` +
+      `Every HTML page has a Markdown twin at its path plus \`.md\` (\`/index.md\` for \`/\`). [\`/sitemap.xml\`](${url(DISCOVERY.sitemap.path)}) lists the published HTML pages only.`,
+    '## Headers and caching',
+    [
+      `- Market preview: ${cacheText(DATA_RESOURCES[0]!)}`,
+      `- Contribution calendar: ${cacheText(DATA_RESOURCES[1]!)} The calendar reports what the public source provides; completeness is not promised.`,
+      `- API index: \`Cache-Control: ${CACHE_CONTROL.apiIndex}\`.`,
+      `- Problem answers: \`Cache-Control: ${CACHE_CONTROL.problem}\`; a 429 is never stored by caches (RFC 6585).`,
+      '- Responses that carry quota headers are never shared-cacheable.',
+      '- HEAD answers carry the same headers as GET (Content-Length included) and no body.',
+    ].join('\n'),
+    '## Quota and rate-limit headers',
+    `A deployment may enforce a shared, per-client, fixed-window quota on GET and HEAD requests to the four data URLs. All four share one bucket: switching between an alias and its v1 path does not reset the allowance. ` +
+      'HTML pages and discovery documents are not counted. When enforcement accounted for the request, the answer carries headers in the format of `draft-ietf-httpapi-ratelimit-headers-11` (an IETF draft, not an RFC):',
+    fence(
+      'http',
+      `RateLimit-Policy: ${policyHeader('<quota>', '<window seconds>')}\nRateLimit: ${rateLimitHeader('<remaining>', '<seconds until the window resets>')}`,
+    ),
+    [
+      '- The allowance varies by deployment: read the headers, do not hard-code a number.',
+      `- When the quota is used up the answer is a [429 problem](#${PROBLEM_TYPES.rate_limit_exceeded.fragment}) with \`Retry-After\` in whole seconds: wait at least that long.`,
+      '- When the quota is not configured, cannot identify a trusted client or its store is unavailable, reads are served normally without `RateLimit` headers. Missing headers do not promise unlimited upstream capacity.',
+    ].join('\n'),
+    '## Versioning and deprecation',
+    [
+      `- \`${DATA_RESOURCES.map((r) => r.v1.path).join('` and `')}\` are the explicit version 1 contract.`,
+      `- \`${DATA_RESOURCES.map((r) => r.alias.path).join('` and `')}\` are stable aliases of v1: the same payloads, returned directly, no redirects; they never switch version silently.`,
+      '- v1 keeps field names, types, units and meanings stable. Timestamps and upstream values change by design.',
+      '- An incompatible contract gets a new major-version path such as `/api/v2/`.',
+      '- Nothing is deprecated and no removal is scheduled, so no `Deprecation` or `Sunset` header is sent today. After a future deprecation, answers carry `Deprecation` (RFC 9745, a Structured Field date such as `@1798761600`); after a scheduled removal also `Sunset` (RFC 8594, an HTTP date not earlier than the deprecation).',
+    ].join('\n'),
+    '## Problem types',
+    `Every API error is an RFC 9457 problem document, \`Content-Type: ${PROBLEM_CONTENT_TYPE}\`, whose \`type\` is a link to its section below. \`status\` equals the HTTP status; clients ignore members they do not know.`,
+    '| Status | code | type | Title |\n|---|---|---|---|\n' +
+      codes
+        .map(
+          (c) =>
+            `| ${PROBLEM_TYPES[c].status} | \`${c}\` | [\`#${PROBLEM_TYPES[c].fragment}\`](#${PROBLEM_TYPES[c].fragment}) | ${PROBLEM_TYPES[c].title} |`,
+        )
+        .join('\n'),
+    fieldTable('ProblemDetails', schemas),
+    ...codes.map((c) => problemSection(base, c)),
+    '## Command-line tool',
+    `A read-only, dependency-free Node.js script (Node 18 or newer, using only its built-ins) reads the same public resources. Get it and see its help:`,
+    fence('sh', `curl -O ${url(DISCOVERY.cli.path)} && node cli.mjs --help`),
+    nestHeadings(CLI_REFERENCE_MARKDOWN.trim(), 3),
+    '## Static hosting and the gateway',
+    'The whole site, these documents and the two data snapshots are plain files, so any static host can serve them (content types and cache rules come from its configuration). ' +
+      'A static host cannot compute anything per request: the live ticker, the quota and its headers, an `s-maxage` that counts down to midnight, and problem documents for failed upstreams ' +
+      'are the work of the optional gateway, which serves the same files and the live routes.',
+  ].join('\n\n');
+}
+
+export function renderDeveloperPage(ctx: BuildContext, schemas: Map<string, JsonSchema>): Artifact[] {
+  const body = developersBody(ctx, schemas);
+  const page = PAGES.developers;
+  const html = renderLayout({
+    config: ctx.config,
+    simulated: ctx.simulated,
+    nowMs: ctx.nowMs,
+    page,
+    title: DEVELOPERS_TITLE,
+    description: DEVELOPERS_DESCRIPTION,
+    nav: 'developers',
+    main: renderMarkdown(body),
+  });
+  return [
+    { file: page.htmlFile, body: html },
+    {
+      file: page.markdownFile,
+      body: twin(
+        {
+          title: DEVELOPERS_TITLE,
+          description: DEVELOPERS_DESCRIPTION,
+          url: absoluteUrl(ctx.config.siteUrl, page.path),
+        },
+        body,
+      ),
+    },
+  ];
+}

@@ -1,0 +1,99 @@
+// The home page (/) and its twin (/index.md): the profile, and the portfolio preview the two data
+// resources exist to feed, drawn from this build's snapshots and refreshed by the page script.
+import type { Artifact, BuildContext } from '../artifact.ts';
+import { CONSTANTS, dataResource } from '../../core/routes.ts';
+import { formatDays } from './charts/format.ts';
+import type { Profile } from './content.ts';
+import { escapeHtml } from './html.ts';
+import { renderMarkdown } from './markdown.ts';
+import { contributionsBodyHtml, marketBodyHtml } from './preview.ts';
+import { twin } from './twins.ts';
+import { absoluteUrl, PAGES, resolveContentUrl, sitePath } from '../../core/pages.ts';
+import { ASSETS, renderLayout } from './layout.ts';
+
+export function githubProfileUrl(account: string): string {
+  return `https://github.com/${account}`;
+}
+
+/** The profile's links: those of site/profile.md, resolved to absolute URLs, plus the GitHub account. */
+export function profileLinks(ctx: BuildContext, profile: Profile): Array<{ label: string; url: string }> {
+  return [
+    { label: 'GitHub', url: githubProfileUrl(ctx.config.githubAccount) },
+    ...profile.links.map((l) => ({ label: l.label, url: resolveContentUrl(ctx.config.siteUrl, l.url) })),
+  ];
+}
+
+export function homeMarkdown(ctx: BuildContext, profile: Profile): string {
+  const { config } = ctx;
+  const links = profileLinks(ctx, profile).map((l) => `- [${l.label}](${l.url})`);
+  return twin(
+    {
+      title: config.site.title,
+      description: config.site.tagline,
+      url: absoluteUrl(config.siteUrl, PAGES.home.path),
+      name: profile.name,
+      tagline: config.site.tagline,
+      location: profile.location,
+      github: githubProfileUrl(config.githubAccount),
+    },
+    [`# ${profile.name}`, config.site.tagline, '## About', profile.about, '## Links', links.join('\n')].join('\n\n'),
+  );
+}
+
+/** The market preview's window in whole days (seven), for running text. */
+export const MARKET_WINDOW_DAYS = CONSTANTS.marketWindowSeconds / 86_400;
+
+export const NO_ADVICE =
+  'A preview of public market data for illustration only. It is not a trading recommendation or financial advice.';
+
+export function homeHtml(ctx: BuildContext, profile: Profile): string {
+  const { config } = ctx;
+  const market = dataResource('market');
+  const calendar = dataResource('contributions');
+  const source = ctx.market?.source ?? config.marketSourceName;
+  const snapshot = `Snapshot taken when this site was built (${new Date(ctx.nowMs).toISOString().slice(0, 16).replace('T', ' ')} UTC).`;
+  const figure = (id: string, title: string, apiPath: string, body: string, after: string) =>
+    `<figure class="card" id="${id}-preview" data-preview="${id}" data-source="${escapeHtml(sitePath(config.siteUrl, apiPath))}">
+<h2>${title}</h2>
+<div data-preview-body>${body}</div>
+${after}
+<p class="note" data-preview-status>${snapshot} API: <a href="${escapeHtml(sitePath(config.siteUrl, apiPath))}"><code>${apiPath}</code></a></p>
+</figure>`;
+  const links = profileLinks(ctx, profile)
+    .map(
+      (l) =>
+        `<li><a href="${escapeHtml(l.url.startsWith(config.siteUrl) ? sitePath(config.siteUrl, l.url.slice(config.siteUrl.length) || '/') : l.url)}">${escapeHtml(l.label)}</a></li>`,
+    )
+    .join('');
+  const main = `<h1>${escapeHtml(profile.name)}</h1>
+<p class="lede">${escapeHtml(config.site.tagline)}</p>
+<p class="meta">${escapeHtml(profile.location)}</p>
+<section class="preview" aria-label="Portfolio preview">
+${figure('market', `${escapeHtml(market.title)}: ${CONSTANTS.product}, last ${formatDays(MARKET_WINDOW_DAYS)}`, market.v1.path, marketBodyHtml(ctx.market), `<p class="disclaimer">Source: ${escapeHtml(source)}, values in ${CONSTANTS.currency}. ${NO_ADVICE}</p>`)}
+${figure('contributions', `${escapeHtml(calendar.title)}: the last ${formatDays(CONSTANTS.contributionDays)}`, calendar.v1.path, contributionsBodyHtml(ctx.contributions), `<p class="disclaimer">Public contributions of <a href="${escapeHtml(githubProfileUrl(config.githubAccount))}">${escapeHtml(config.githubAccount)}</a> on GitHub, days as GitHub labels them; completeness depends on what the public source provides.</p>`)}
+</section>
+<section aria-labelledby="about"><h2 id="about">About</h2>
+${renderMarkdown(profile.about)}
+</section>
+<section aria-labelledby="links"><h2 id="links">Links</h2>
+<ul>${links}</ul>
+</section>`;
+  return renderLayout({
+    config,
+    simulated: ctx.simulated,
+    nowMs: ctx.nowMs,
+    page: PAGES.home,
+    title: config.site.title,
+    description: config.site.tagline,
+    nav: 'home',
+    main,
+    scripts: [ASSETS.previewScript],
+  });
+}
+
+export function renderHome(ctx: BuildContext, profile: Profile): Artifact[] {
+  return [
+    { file: PAGES.home.htmlFile, body: homeHtml(ctx, profile) },
+    { file: PAGES.home.markdownFile, body: homeMarkdown(ctx, profile) },
+  ];
+}

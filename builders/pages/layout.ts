@@ -1,0 +1,102 @@
+// The shared page layout: one HTML shell for every page, readable on a phone, printable, script-free
+// unless a page asks for its script. Links between pages are root-relative (see core/pages.ts); canonical and
+// alternate links are absolute from SITE_URL.
+import type { Config } from '../../core/config.ts';
+import { DISCOVERY, API_INDEX_LINK } from '../../core/routes.ts';
+import { SIMULATED_NOTICE_TITLE, simulatedNoticeText } from '../../core/simulated.ts';
+import { escapeHtml } from './html.ts';
+import { absoluteUrl, PAGES, sitePath, type PageRef } from '../../core/pages.ts';
+
+export type NavKey = 'home' | 'writings' | 'skills' | 'developers';
+
+export interface LayoutInput {
+  config: Config;
+  simulated: boolean;
+  /** The build's "now", for the footer. */
+  nowMs: number;
+  /** The page, or null for the 404 page (which has no canonical URL and no twin). */
+  page: PageRef | null;
+  title: string;
+  description: string;
+  nav?: NavKey;
+  main: string;
+  /** Root-relative script paths, loaded with defer. */
+  scripts?: string[];
+}
+
+export const ASSETS = { css: '/assets/site.css', previewScript: '/assets/preview.js' } as const;
+
+const NAV: Array<[NavKey, string, string]> = [
+  ['home', 'Home', PAGES.home.path],
+  ['writings', 'Writings', PAGES.writings.path],
+  ['skills', 'Skills', PAGES.skills.path],
+  ['developers', 'Developers', PAGES.developers.path],
+];
+
+/** An icon given inline so that browsers do not ask for /favicon.ico and log a 404. */
+const ICON =
+  "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E%3Crect width='16' height='16' rx='3' fill='%23216e39'/%3E%3C/svg%3E";
+
+export function simulatedNotice(config: Config): string {
+  return (
+    `<p class="notice" role="note" data-simulated="true"><strong>${escapeHtml(SIMULATED_NOTICE_TITLE)}</strong> ` +
+    `${escapeHtml(simulatedNoticeText(config.site.marketSourceName))}</p>`
+  );
+}
+
+export function renderLayout(input: LayoutInput): string {
+  const { config, page } = input;
+  const href = (path: string) => escapeHtml(sitePath(config.siteUrl, path));
+  const pageTitle = input.nav === 'home' ? input.title : `${input.title} · ${config.site.title}`;
+  const head = [
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(pageTitle)}</title>`,
+    `<meta name="description" content="${escapeHtml(input.description)}">`,
+    `<meta name="author" content="${escapeHtml(config.site.author)}">`,
+    `<link rel="icon" href="${ICON}">`,
+    `<link rel="stylesheet" href="${href(ASSETS.css)}">`,
+    page ? `<link rel="canonical" href="${escapeHtml(absoluteUrl(config.siteUrl, page.path))}">` : '',
+    page ? `<link rel="alternate" type="text/markdown" href="${href(`/${page.markdownFile}`)}">` : '',
+    `<link rel="api-catalog" href="${href(DISCOVERY.apiCatalog.path)}">`,
+    `<link rel="service-desc" type="application/json" href="${href(DISCOVERY.openapi.path)}">`,
+    ...(input.scripts ?? []).map((s) => `<script defer src="${href(s)}"></script>`),
+  ].filter(Boolean);
+  const nav = NAV.map(
+    ([key, label, path]) =>
+      `<li><a href="${href(path)}"${key === input.nav ? ' aria-current="page"' : ''}>${label}</a></li>`,
+  ).join('');
+  const built = new Date(input.nowMs).toISOString().slice(0, 10);
+  const footerLinks: Array<[string, string]> = [
+    ...(page ? ([[`/${page.markdownFile}`, 'This page in Markdown']] as Array<[string, string]>) : []),
+    [API_INDEX_LINK, 'API index'],
+    [DISCOVERY.openapi.path, 'OpenAPI'],
+    [DISCOVERY.apiCatalog.path, 'API catalog'],
+    [DISCOVERY.llms.path, 'llms.txt'],
+    [DISCOVERY.sitemap.path, 'Sitemap'],
+  ];
+  return `<!doctype html>
+<html lang="${escapeHtml(config.site.language || 'en')}">
+<head>
+${head.join('\n')}
+</head>
+<body>
+<a class="skip" href="#content">Skip to content</a>
+<header class="site-header"><div class="wrap">
+<a class="brand" href="${href('/')}">${escapeHtml(config.site.title)}</a>
+<nav class="site-nav" aria-label="Site"><ul>${nav}</ul></nav>
+</div></header>
+<div class="wrap">
+${input.simulated ? simulatedNotice(config) : ''}
+<main id="content">
+${input.main}
+</main>
+</div>
+<footer class="site-footer"><div class="wrap">
+<p>© ${escapeHtml(config.site.author)} · built <time datetime="${built}">${built}</time></p>
+<ul>${footerLinks.map(([path, label]) => `<li><a href="${href(path)}">${label}</a></li>`).join('')}</ul>
+</div></footer>
+</body>
+</html>
+`;
+}

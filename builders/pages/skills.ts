@@ -1,0 +1,40 @@
+// /skills and its twin: `## <Group>` then `- <Skill>` or `- <Skill>: <note>` lines, as cli/twin.ts parses them.
+import type { Artifact, BuildContext } from '../artifact.ts';
+import type { SkillGroup } from './content.ts';
+import { renderMarkdown } from './markdown.ts';
+import { twin } from './twins.ts';
+import { absoluteUrl, PAGES } from '../../core/pages.ts';
+import { renderLayout } from './layout.ts';
+
+export const SKILLS_DESCRIPTION = 'What I work with, grouped by area.';
+
+export function skillsBody(groups: SkillGroup[]): string {
+  const sections = groups.map(
+    (g) => `## ${g.group}\n\n${g.skills.map((s) => (s.note ? `- ${s.name}: ${s.note}` : `- ${s.name}`)).join('\n')}`,
+  );
+  return ['# Skills', ...sections].join('\n\n');
+}
+
+export function renderSkills(ctx: BuildContext, groups: SkillGroup[]): Artifact[] {
+  const body = skillsBody(groups);
+  const html = renderLayout({
+    config: ctx.config,
+    simulated: ctx.simulated,
+    nowMs: ctx.nowMs,
+    page: PAGES.skills,
+    title: 'Skills',
+    description: SKILLS_DESCRIPTION,
+    nav: 'skills',
+    main: renderMarkdown(body),
+  });
+  return [
+    { file: PAGES.skills.htmlFile, body: html },
+    {
+      file: PAGES.skills.markdownFile,
+      body: twin(
+        { title: 'Skills', description: SKILLS_DESCRIPTION, url: absoluteUrl(ctx.config.siteUrl, PAGES.skills.path) },
+        body,
+      ),
+    },
+  ];
+}

@@ -1,0 +1,74 @@
+// /writings (the list, newest first) and /writings/<slug> (each published writing), with their twins.
+// Only published writings reach this module: content.ts drops drafts when it reads site/.
+import type { Artifact, BuildContext } from '../artifact.ts';
+import type { Writing } from './content.ts';
+import { escapeHtml } from './html.ts';
+import { renderMarkdown } from './markdown.ts';
+import { twin } from './twins.ts';
+import { absoluteUrl, PAGES, sitePath } from '../../core/pages.ts';
+import { renderLayout } from './layout.ts';
+
+export const WRITINGS_DESCRIPTION = 'Notes on data pipelines, HTTP APIs and the small tools around them.';
+
+/** One line of the list twin, as cli/twin.ts parses it: `- [Title](<absolute url>) — YYYY-MM-DD: <summary>`, em dash U+2014. */
+export function writingListLine(siteUrl: string, w: Writing): string {
+  return `- [${w.title}](${absoluteUrl(siteUrl, PAGES.writing(w.slug).path)}) \u2014 ${w.date}: ${w.summary}`;
+}
+
+export function writingsMarkdown(ctx: BuildContext, writings: Writing[]): string {
+  const { siteUrl } = ctx.config;
+  const lines = writings.map((w) => writingListLine(siteUrl, w));
+  return twin(
+    { title: 'Writings', description: WRITINGS_DESCRIPTION, url: absoluteUrl(siteUrl, PAGES.writings.path) },
+    ['# Writings', lines.length ? lines.join('\n') : 'Nothing published yet.'].join('\n\n'),
+  );
+}
+
+export function writingMarkdown(ctx: BuildContext, w: Writing): string {
+  return twin(
+    {
+      title: w.title,
+      description: w.summary,
+      url: absoluteUrl(ctx.config.siteUrl, PAGES.writing(w.slug).path),
+      date: w.date,
+      summary: w.summary,
+      slug: w.slug,
+    },
+    `# ${w.title}\n\n${w.body}`,
+  );
+}
+
+export function renderWritings(ctx: BuildContext, writings: Writing[]): Artifact[] {
+  const { config } = ctx;
+  const layout = { config, simulated: ctx.simulated, nowMs: ctx.nowMs, nav: 'writings' as const };
+  const items = writings
+    .map(
+      (w) =>
+        `<li><a href="${escapeHtml(sitePath(config.siteUrl, PAGES.writing(w.slug).path))}">${escapeHtml(w.title)}</a>` +
+        `<span class="meta"><time datetime="${w.date}">${w.date}</time> · ${escapeHtml(w.summary)}</span></li>`,
+    )
+    .join('\n');
+  const list = renderLayout({
+    ...layout,
+    page: PAGES.writings,
+    title: 'Writings',
+    description: WRITINGS_DESCRIPTION,
+    main: `<h1>Writings</h1>\n<p class="lede">${escapeHtml(WRITINGS_DESCRIPTION)}</p>\n${items ? `<ul class="writing-list">\n${items}\n</ul>` : '<p>Nothing published yet.</p>'}`,
+  });
+  const artifacts: Artifact[] = [
+    { file: PAGES.writings.htmlFile, body: list },
+    { file: PAGES.writings.markdownFile, body: writingsMarkdown(ctx, writings) },
+  ];
+  for (const w of writings) {
+    const page = PAGES.writing(w.slug);
+    const html = renderLayout({
+      ...layout,
+      page,
+      title: w.title,
+      description: w.summary,
+      main: `<article>\n<h1>${escapeHtml(w.title)}</h1>\n<p class="meta"><time datetime="${w.date}">${w.date}</time> · ${escapeHtml(w.summary)}</p>\n${renderMarkdown(w.body)}\n</article>`,
+    });
+    artifacts.push({ file: page.htmlFile, body: html }, { file: page.markdownFile, body: writingMarkdown(ctx, w) });
+  }
+  return artifacts;
+}

@@ -1,0 +1,104 @@
+// The site and its discovery documents (SPEC "Discovery resources", CONTRACT §5): every page with its Markdown twin, the API index,
+// OpenAPI, the API catalog, llms files, sitemap, robots.txt, 404 page, assets and static-host config.
+// Reads site/ and schemas/ once, then hands pure generators the same inputs; never writes a file.
+import { API_INDEX, DISCOVERY } from '../core/routes.ts';
+import { loadSchemas } from '../core/schemas.ts';
+import { simulatedNoticeMarkdown } from '../core/simulated.ts';
+import type { Artifact, BuildContext } from './artifact.ts';
+import { apiIndex } from './discovery/api-index.ts';
+import { apiCatalog } from './discovery/api-catalog.ts';
+import { renderAssets } from './pages/assets.ts';
+import { loadContent } from './pages/content.ts';
+import { renderDeveloperPage } from './pages/developers.ts';
+import { llmsFullTxt, llmsTxt, writingEntry, type LlmsInput } from './discovery/llms.ts';
+import { openApiDocument } from './discovery/openapi.ts';
+import { renderHome } from './pages/home.ts';
+import { renderNotFound } from './pages/not-found.ts';
+import { renderSkills } from './pages/skills.ts';
+import { renderWritings } from './pages/writings.ts';
+import { robotsTxt, sitemapXml, type SitemapEntry } from './discovery/sitemap.ts';
+import { renderStaticHostConfig } from './static-host.ts';
+import { withLeadingBlock } from './pages/twins.ts';
+import { PAGES } from '../core/pages.ts';
+
+const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+
+export async function renderSite(ctx: BuildContext): Promise<Artifact[]> {
+  const { config } = ctx;
+  const content = loadContent();
+  const schemas = loadSchemas();
+
+  const index = apiIndex(config, ctx.simulated);
+  // The index is validated like every payload: a generator bug stops the build instead of shipping.
+  ctx.validator.validate('ApiIndex', index);
+
+  const home = renderHome(ctx, content.profile);
+  const writings = renderWritings(ctx, content.writings);
+  const skills = renderSkills(ctx, content.skills);
+  const developers = renderDeveloperPage(ctx, schemas);
+  // A demo's Markdown twins open with the notice its HTML pages carry (core/simulated.ts).
+  const notice = ctx.simulated ? simulatedNoticeMarkdown(config.site.marketSourceName) : undefined;
+  const pages = [...home, ...writings, ...skills, ...developers, ...renderNotFound(ctx)].map((a) =>
+    notice !== undefined && a.file.endsWith('.md') ? { ...a, body: withLeadingBlock(String(a.body), notice) } : a,
+  );
+  // A missing twin is a generator bug: llms-full.txt would silently lose that page.
+  const markdownOf = (file: string) => {
+    const twin = pages.find((a) => a.file === file);
+    if (twin === undefined) throw new Error(`no Markdown twin ${file} among the generated pages`);
+    return String(twin.body);
+  };
+
+  const llms: LlmsInput = {
+    pages: [
+      {
+        page: PAGES.home,
+        name: 'Home',
+        notes: 'profile, about and links',
+        markdown: markdownOf(PAGES.home.markdownFile),
+      },
+      {
+        page: PAGES.writings,
+        name: 'Writings',
+        notes: 'published writings, newest first',
+        markdown: markdownOf(PAGES.writings.markdownFile),
+      },
+      { page: PAGES.skills, name: 'Skills', notes: 'skills by area', markdown: markdownOf(PAGES.skills.markdownFile) },
+      {
+        page: PAGES.developers,
+        name: 'Developers',
+        notes: 'API reference: endpoints, fields, headers, quota, versioning, problem types, CLI',
+        markdown: markdownOf(PAGES.developers.markdownFile),
+      },
+    ],
+    writings: content.writings.map((w) => writingEntry(w, markdownOf(PAGES.writing(w.slug).markdownFile))),
+    ...(notice !== undefined ? { notice } : {}),
+  };
+
+  const built = new Date(ctx.nowMs).toISOString().slice(0, 10);
+  const sitemap: SitemapEntry[] = [
+    { path: PAGES.home.path, lastmod: built },
+    { path: PAGES.writings.path, ...(content.writings[0] ? { lastmod: content.writings[0].date } : {}) },
+    ...content.writings.map((w) => ({ path: PAGES.writing(w.slug).path, lastmod: w.date })),
+    { path: PAGES.skills.path },
+    { path: PAGES.developers.path, lastmod: built },
+  ];
+
+  const artifacts: Artifact[] = [
+    ...pages,
+    { file: API_INDEX.file, body: json(index) },
+    { file: DISCOVERY.openapi.file, body: json(openApiDocument(config, schemas, ctx)) },
+    { file: DISCOVERY.apiCatalog.file, body: json(apiCatalog(config)) },
+    { file: DISCOVERY.llms.file, body: llmsTxt(config, llms) },
+    { file: DISCOVERY.llmsFull.file, body: llmsFullTxt(config, llms) },
+    { file: DISCOVERY.sitemap.file, body: sitemapXml(config, sitemap) },
+    { file: 'robots.txt', body: robotsTxt(config) },
+    ...(await renderAssets()),
+  ];
+  return [
+    ...artifacts,
+    ...renderStaticHostConfig(
+      config,
+      artifacts.map((a) => a.file),
+    ),
+  ];
+}

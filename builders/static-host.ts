@@ -1,0 +1,168 @@
+// Static-host configuration written into dist/: serve.json (the `serve` package reads it from the
+// served folder), _headers and _redirects (Netlify, Cloudflare Pages) and .nojekyll (GitHub Pages).
+// One rule list, derived from the route table, is rendered into each host's format. What a static host
+// cannot do (per-request s-maxage, quota, live ticker, problem bodies) is the gateway's work.
+import type { Config } from '../core/config.ts';
+import {
+  API_INDEX,
+  CACHE_CONTROL,
+  COMMON_RESPONSE_HEADERS,
+  CONSTANTS,
+  DATA_RESOURCES,
+  DISCOVERY,
+  PAGE_RESPONSE_HEADERS,
+} from '../core/routes.ts';
+import type { Artifact } from './artifact.ts';
+import { absoluteUrl, PAGES } from '../core/pages.ts';
+
+export interface HeaderRule {
+  /** The file's path in dist/, as a URL path ("/api/v1/mon-price"). */
+  path: string;
+  headers: Record<string, string>;
+}
+
+export interface Rewrite {
+  from: string;
+  to: string;
+}
+
+export const MARKDOWN_CONTENT_TYPE = DISCOVERY.developersMarkdown.contentType;
+
+/**
+ * The contribution calendar's Cache-Control on a static host. SPEC's `s-maxage` is "the seconds until
+ * the next midnight in America/Toronto" at response time, which a fixed header cannot say: a build-time
+ * number would keep a shared cache serving the old calendar past midnight. So shared caches revalidate
+ * every time (max-age=0, cheap with the ETag) and may serve stale for the same 300 s while they do.
+ */
+const STATIC_CONTRIBUTIONS_CACHE_CONTROL = `public, max-age=0, stale-while-revalidate=${CONSTANTS.staleWhileRevalidateSeconds}`;
+
+export function headerRules(config: Config, files: string[]): HeaderRule[] {
+  const rules: HeaderRule[] = [];
+  for (const resource of DATA_RESOURCES) {
+    const cacheControl = resource.id === 'market' ? CACHE_CONTROL.market : STATIC_CONTRIBUTIONS_CACHE_CONTROL;
+    // Extension-less snapshots: without a rule a static host guesses no type (or octet-stream).
+    for (const file of resource.snapshotFiles)
+      rules.push({
+        path: `/${file}`,
+        headers: { 'Content-Type': resource.contentType, 'Cache-Control': cacheControl },
+      });
+  }
+  rules.push({
+    path: `/${API_INDEX.file}`,
+    headers: { 'Content-Type': API_INDEX.contentType, 'Cache-Control': CACHE_CONTROL.apiIndex },
+  });
+  for (const doc of Object.values(DISCOVERY)) {
+    if (doc.file.endsWith('.md')) continue; // every twin gets the Markdown rule below
+    const headers: Record<string, string> = { 'Content-Type': doc.contentType };
+    // Same rule as the gateway: documents revalidate with their ETag, so a redeploy shows at once.
+    headers['Cache-Control'] = CACHE_CONTROL.static;
+    rules.push({ path: `/${doc.file}`, headers });
+  }
+  for (const file of files.filter((f) => f.endsWith('.md')).sort())
+    rules.push({ path: `/${file}`, headers: { 'Content-Type': MARKDOWN_CONTENT_TYPE } });
+  // RFC 9727 §3: the api-catalog relation lets a client find the catalog from the publisher's home page.
+  rules.push({
+    path: `/${PAGES.home.htmlFile}`,
+    headers: { Link: `<${absoluteUrl(config.siteUrl, DISCOVERY.apiCatalog.path)}>; rel="api-catalog"` },
+  });
+  return rules;
+}
+
+/** Every page, the 404 page included, with the browser security headers the gateway sends too. */
+export function pageRules(files: string[]): HeaderRule[] {
+  return files
+    .filter((f) => f.endsWith('.html'))
+    .sort()
+    .map((file) => ({ path: `/${file}`, headers: { ...PAGE_RESPONSE_HEADERS } }));
+}
+
+/** The path a visitor requests for a file: hosts with clean URLs serve `/x.html` at `/x`, and `index.html` at its folder. */
+function requestPath(filePath: string): string | undefined {
+  if (filePath.endsWith('/index.html')) return filePath.slice(0, -'index.html'.length);
+  if (filePath.endsWith('.html')) return filePath.slice(0, -'.html'.length);
+  return undefined;
+}
+
+/** `/api` is the index file; each alias is served from its v1 file (same bytes, no redirect). */
+export function rewrites(): Rewrite[] {
+  return [
+    { from: API_INDEX.path, to: `/${API_INDEX.file}` },
+    ...DATA_RESOURCES.map((r) => ({ from: r.alias.path, to: r.v1.path })),
+  ];
+}
+
+/**
+ * serve.json for `serve dist` (serve-handler). Its header `source` is matched against the path of the
+ * file served (after rewrites), with minimatch, whose globs skip dot-paths: so each rule names its file
+ * exactly, including `/.well-known/api-catalog`, and the twins share one `**\/*.md` glob (the schema of
+ * serve.json allows at most 50 header rules).
+ */
+export function serveJson(config: Config, files: string[]): Record<string, unknown> {
+  const rules = headerRules(config, files).filter((r) => !r.path.endsWith('.md'));
+  const toServe = (r: HeaderRule) => ({
+    source: r.path,
+    headers: Object.entries(r.headers).map(([key, value]) => ({ key, value })),
+  });
+  return {
+    cleanUrls: true,
+    directoryListing: false,
+    rewrites: rewrites().map((r) => ({ source: r.from, destination: r.to })),
+    headers: [
+      ...rules.map(toServe),
+      { source: '**/*.md', headers: [{ key: 'Content-Type', value: MARKDOWN_CONTENT_TYPE }] },
+      // One glob for every page (pageRules), like the twins.
+      {
+        source: '**/*.html',
+        headers: Object.entries(PAGE_RESPONSE_HEADERS).map(([key, value]) => ({ key, value })),
+      },
+      // `**` skips dot-paths, so /.well-known/ needs its own rule for the common headers.
+      ...['**', '/.well-known/**'].map((source) => ({
+        source,
+        headers: Object.entries(COMMON_RESPONSE_HEADERS).map(([key, value]) => ({ key, value })),
+      })),
+    ],
+  };
+}
+
+/**
+ * Netlify and Cloudflare Pages `_headers`: a path line, then indented `Name: value` lines. Header paths
+ * match the request, so `/api` gets the index's headers as well as `/api/index.json`, and a page's rule
+ * is repeated for its clean URL (`/` for `/index.html`, `/developers` for `/developers.html`).
+ */
+export function headersFile(config: Config, files: string[]): string {
+  const rules = [...headerRules(config, files), ...pageRules(files)];
+  const index = rules.find((r) => r.path === `/${API_INDEX.file}`)!;
+  const cleanUrls = rules.flatMap((r) => {
+    const path = requestPath(r.path);
+    return path === undefined ? [] : [{ path, headers: r.headers }];
+  });
+  const all: HeaderRule[] = [
+    { path: '/*', headers: { ...COMMON_RESPONSE_HEADERS } },
+    ...rules,
+    ...cleanUrls,
+    { path: API_INDEX.path, headers: index.headers },
+  ];
+  // One block per path: a page's own rule (the home page's Link) and its page rule become one.
+  const merged = new Map<string, Record<string, string>>();
+  for (const r of all) merged.set(r.path, { ...merged.get(r.path), ...r.headers });
+  return `${[...merged]
+    .map(([path, headers]) => [path, ...Object.entries(headers).map(([k, v]) => `  ${k}: ${v}`)].join('\n'))
+    .join('\n\n')}\n`;
+}
+
+/** Netlify and Cloudflare Pages `_redirects`: status 200 makes each line a rewrite, not a redirect. */
+export function redirectsFile(): string {
+  return `${rewrites()
+    .map((r) => `${r.from} ${r.to} 200`)
+    .join('\n')}\n`;
+}
+
+export function renderStaticHostConfig(config: Config, files: string[]): Artifact[] {
+  return [
+    { file: 'serve.json', body: `${JSON.stringify(serveJson(config, files), null, 2)}\n` },
+    { file: '_headers', body: headersFile(config, files) },
+    { file: '_redirects', body: redirectsFile() },
+    // GitHub Pages runs Jekyll unless told not to, and Jekyll drops dot-folders such as .well-known/.
+    { file: '.nojekyll', body: '' },
+  ];
+}

@@ -1,0 +1,399 @@
+// Fake upstreams on an ephemeral loopback port, speaking the real wire formats of CONTRACT §4:
+// Coinbase Exchange (ticker, candles), GitHub GraphQL and GitHub's public HTML calendar.
+// One server answers all three; point MARKET_API_URL, GITHUB_API_URL and GITHUB_WEB_URL at `url`.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { DateTime } from 'luxon';
+import {
+  calendarWeeks,
+  candleRows,
+  closeAt,
+  defaultViewRange,
+  yearViewRange,
+  type DateRange,
+  type DefaultViewRule,
+  type FakeDay,
+} from './data.ts';
+
+/** How the market upstream misbehaves. */
+export type MarketMode =
+  | 'ok'
+  | 'down' // the connection is closed without an answer
+  | 'slow' // answers after `slowMs`
+  | 'garbage' // 200 with a body of the wrong shape
+  | 'not-json' // 200 with HTML
+  | 'rate-limited' // 429 {"message":"Public rate limit exceeded"}
+  | 'server-error' // 500 {"message":"Internal server error"}
+  | 'not-found' // 404 {"message":"NotFound"}
+  | 'bad-price' // ticker price "0"
+  | 'bad-time' // ticker time unparsable
+  | 'no-candles'; // candles []
+
+/** How the GitHub upstreams misbehave (both GraphQL and HTML). */
+export type GithubMode =
+  | 'ok'
+  | 'down'
+  | 'slow'
+  | 'garbage'
+  | 'rate-limited' // 403 on GraphQL / 429 on HTML
+  | 'server-error'
+  | 'markup-drift' // HTML: cells renamed; GraphQL: weeks missing
+  | 'missing-day' // one date of the window absent
+  | 'unknown-account' // HTML 404; GraphQL 200 with user null and NOT_FOUND
+  | 'bad-token'; // GraphQL 401
+
+export interface FakeUpstreamOptions {
+  /**
+   * The clock the fake builds its data around (ms), as GitHub's and Coinbase's own clocks: the HTML calendar ends
+   * on its UTC today, the ticker is a second old. Defaults to the real clock, for tests of a spawned gateway (which
+   * always runs on the real clock); a test that sets a build's time sets this too. `fake.now` can change it later.
+   */
+  now?: () => number;
+  /** The account that exists; other logins are unknown. */
+  account?: string;
+  /** The token GraphQL accepts. */
+  token?: string;
+  slowMs?: number;
+}
+
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+export interface FakeUpstreams {
+  url: string;
+  market: {
+    mode: MarketMode;
+    tickerMode?: MarketMode;
+    candlesMode?: MarketMode;
+    tradeIdAsString: boolean;
+    tickerTime?: string;
+    tickerPrice?: string;
+    /** The ticker answers this long after the request (with the price set when the request arrived). */
+    tickerDelayMs?: number;
+    /** The Retry-After of 'rate-limited' answers, in seconds (default 3600). */
+    retryAfterSeconds?: number;
+  };
+  /**
+   * `defaultView`: how the HTML default view picks its first date (default 'one-year'). `page`: the HTML
+   * calendar answers exactly this 200 body (a hostile page), whatever the mode and the view.
+   */
+  github: { mode: GithubMode; missingDate?: string; defaultView?: DefaultViewRule; page?: string };
+  /** The fake's clock. */
+  now: () => number;
+  /** Requests per endpoint: ticker, candles, graphql, html (default and year views alike). */
+  calls: { ticker: number; candles: number; graphql: number; html: number };
+  requests: RecordedRequest[];
+  /** Zero every counter and forget the recorded requests. */
+  resetCalls(): void;
+  close(): Promise<void>;
+}
+
+const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
+  res.end(typeof body === 'string' ? body : JSON.stringify(body));
+};
+
+export async function startFakeUpstreams(options: FakeUpstreamOptions = {}): Promise<FakeUpstreams> {
+  const account = options.account ?? 'octocat';
+  const token = options.token ?? 'test-token';
+  const slowMs = options.slowMs ?? 30_000;
+  const sockets = new Set<Socket>();
+  const timers = new Set<NodeJS.Timeout>();
+
+  const state: FakeUpstreams = {
+    url: '',
+    market: { mode: 'ok', tradeIdAsString: false },
+    github: { mode: 'ok' },
+    now: options.now ?? Date.now,
+    calls: { ticker: 0, candles: 0, graphql: 0, html: 0 },
+    requests: [],
+    resetCalls() {
+      state.calls = { ticker: 0, candles: 0, graphql: 0, html: 0 };
+      state.requests = [];
+    },
+    close: async () => {
+      for (const t of timers) clearTimeout(t);
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+
+  /** Applies a failure mode shared by every endpoint; returns true when it answered. */
+  const misbehave = (res: ServerResponse, mode: string, then: () => void): boolean => {
+    if (mode === 'down') {
+      res.socket?.destroy();
+      return true;
+    }
+    if (mode === 'slow') {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        then();
+      }, slowMs);
+      timers.add(timer);
+      return true;
+    }
+    return false;
+  };
+
+  /** In 'missing-day' mode one date of the Toronto window is absent (missingDate, or 100 days ago). */
+  const dropDay = (days: FakeDay[]): FakeDay[] => {
+    if (state.github.mode !== 'missing-day') return days;
+    const missing = state.github.missingDate ?? torontoToday().minus({ days: 100 }).toISODate();
+    return days.filter((d) => d.date !== missing);
+  };
+
+  const handleMarket = (req: IncomingMessage, res: ServerResponse, url: URL) => {
+    const isTicker = url.pathname === '/products/MON-USD/ticker';
+    const isCandles = url.pathname === '/products/MON-USD/candles';
+    if (!req.headers['user-agent']) return json(res, 400, { message: 'User-Agent header is required.' });
+    if (!isTicker && !isCandles) return json(res, 404, { message: 'NotFound' });
+    if (isTicker) state.calls.ticker++;
+    else state.calls.candles++;
+    const mode = (isTicker ? state.market.tickerMode : state.market.candlesMode) ?? state.market.mode;
+    const tickerPrice = state.market.tickerPrice;
+    const answer = () => {
+      switch (mode) {
+        case 'garbage':
+          return json(res, 200, isTicker ? { status: 'ok' } : { candles: 'none' });
+        case 'not-json':
+          res.writeHead(200, { 'content-type': 'text/html' });
+          return res.end('<html><body>maintenance</body></html>');
+        case 'rate-limited':
+          return json(
+            res,
+            429,
+            { message: 'Public rate limit exceeded' },
+            { 'retry-after': String(state.market.retryAfterSeconds ?? 3600) },
+          );
+        case 'server-error':
+          return json(res, 500, { message: 'Internal server error' });
+        case 'not-found':
+          return json(res, 404, { message: 'NotFound' });
+      }
+      const nowMs = state.now();
+      if (isTicker) {
+        const hour = Math.floor(nowMs / 3_600_000) * 3600;
+        const time = state.market.tickerTime ?? new Date(nowMs - 1500).toISOString().replace('Z', '123Z');
+        const price = mode === 'bad-price' ? '0' : (tickerPrice ?? String(closeAt(hour + 3600)));
+        return json(res, 200, {
+          ask: (Number(price) * 1.0005).toFixed(6),
+          bid: (Number(price) * 0.9995).toFixed(6),
+          volume: '1203.5',
+          trade_id: state.market.tradeIdAsString ? '86345' : 86345,
+          price,
+          size: '120',
+          time: mode === 'bad-time' ? 'yesterday' : time,
+        });
+      }
+      if (mode === 'no-candles') return json(res, 200, []);
+      const start = Date.parse(url.searchParams.get('start') ?? '');
+      const end = Date.parse(url.searchParams.get('end') ?? '');
+      if (url.searchParams.get('granularity') !== '3600' || !Number.isFinite(start) || !Number.isFinite(end)) {
+        return json(res, 400, { message: 'Invalid granularity or range' });
+      }
+      // Like the real provider: the row just before `start` may come back too.
+      return json(res, 200, candleRows(start / 1000 - 3600, end / 1000).slice(0, 300));
+    };
+    const delayMs = isTicker ? state.market.tickerDelayMs : undefined;
+    if (delayMs !== undefined) {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        if (!misbehave(res, mode, answer)) answer();
+      }, delayMs);
+      timers.add(timer);
+      return;
+    }
+    if (!misbehave(res, mode, answer)) answer();
+  };
+
+  const torontoToday = () => DateTime.fromMillis(state.now(), { zone: 'America/Toronto' });
+
+  const handleGraphql = (req: IncomingMessage, res: ServerResponse, body: string) => {
+    state.calls.graphql++;
+    const mode = state.github.mode;
+    const answer = () => {
+      if (mode === 'bad-token' || req.headers.authorization !== `bearer ${token}`) {
+        return json(res, 401, { message: 'Bad credentials', documentation_url: 'https://docs.github.com/graphql' });
+      }
+      switch (mode) {
+        case 'garbage':
+          return json(res, 200, { data: { viewer: 'nobody' } });
+        case 'rate-limited':
+          return json(res, 403, { message: 'API rate limit exceeded' }, { 'retry-after': '3600' });
+        case 'server-error':
+          return json(res, 502, { message: 'Server Error' });
+      }
+      let variables: { login?: string; from?: string; to?: string };
+      try {
+        variables = (JSON.parse(body) as { variables?: typeof variables }).variables ?? {};
+      } catch {
+        return json(res, 400, { message: 'Problems parsing JSON' });
+      }
+      if (mode === 'unknown-account' || variables.login !== account) {
+        return json(res, 200, {
+          data: { user: null },
+          errors: [
+            {
+              type: 'NOT_FOUND',
+              path: ['user'],
+              locations: [{ line: 2, column: 3 }],
+              message: `Could not resolve to a User with the login of '${variables.login}'.`,
+            },
+          ],
+        });
+      }
+      if (mode === 'markup-drift') {
+        return json(res, 200, {
+          data: {
+            user: { contributionsCollection: { contributionCalendar: { totalContributions: 3, weekList: [] } } },
+          },
+        });
+      }
+      const from = (variables.from ?? '').slice(0, 10);
+      const to = (variables.to ?? '').slice(0, 10);
+      const weeks = calendarWeeks(from, to);
+      const levels = ['NONE', 'FIRST_QUARTILE', 'SECOND_QUARTILE', 'THIRD_QUARTILE', 'FOURTH_QUARTILE'];
+      const colors = ['#ebedf0', '#9be9a8', '#40c463', '#30a14e', '#216e39'];
+      return json(res, 200, {
+        data: {
+          user: {
+            contributionsCollection: {
+              contributionCalendar: {
+                totalContributions: weeks.flat().reduce((s, d) => s + d.count, 0),
+                weeks: weeks.map((week) => ({
+                  firstDay: week[0]!.date,
+                  contributionDays: dropDay(week).map((d) => ({
+                    date: d.date,
+                    contributionCount: d.count,
+                    contributionLevel: levels[d.level],
+                    weekday: new Date(`${d.date}T00:00:00Z`).getUTCDay(),
+                    color: colors[d.level],
+                  })),
+                })),
+              },
+            },
+          },
+        },
+      });
+    };
+    if (!misbehave(res, mode, answer)) answer();
+  };
+
+  const handleHtml = (req: IncomingMessage, res: ServerResponse, login: string, url: URL) => {
+    state.calls.html++;
+    const mode = state.github.mode;
+    const answer = () => {
+      if (state.github.page !== undefined) {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        return res.end(state.github.page);
+      }
+      switch (mode) {
+        case 'garbage':
+          res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+          return res.end('<html><body><p>Something went wrong.</p></body></html>');
+        case 'rate-limited':
+          return json(res, 429, { message: 'Too many requests' }, { 'retry-after': '3600' });
+        case 'server-error':
+          res.writeHead(503, { 'content-type': 'text/html' });
+          return res.end('<h1>Unicorn!</h1>');
+      }
+      if (mode === 'unknown-account' || login.toLowerCase() !== account.toLowerCase()) {
+        res.writeHead(404, { 'content-type': 'text/html' });
+        return res.end('<h1>Not Found</h1>');
+      }
+      // With `from`, the year view; without, the last-year view. Both in UTC dates, ending no later than today.
+      const from = url.searchParams.get('from');
+      let range: DateRange | undefined;
+      if (from === null) range = defaultViewRange(state.now(), state.github.defaultView ?? 'one-year');
+      else if (/^\d{4}-\d{2}-\d{2}$/.test(from)) range = yearViewRange(from, state.now());
+      if (range === undefined) {
+        res.writeHead(422, { 'content-type': 'text/html' });
+        return res.end('<h1>Unprocessable</h1>');
+      }
+      const { from: first, to: last } = range;
+      const weeks = calendarWeeks(first, last).map((week) => week.filter((d) => d.date >= first && d.date <= last));
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(renderCalendarHtml(weeks.map(dropDay), mode === 'markup-drift'));
+    };
+    if (!misbehave(res, mode, answer)) answer();
+  };
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      state.requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+      const url = new URL(req.url ?? '/', 'http://fake');
+      if (url.pathname.startsWith('/products/')) return handleMarket(req, res, url);
+      if (url.pathname === '/graphql' && req.method === 'POST') return handleGraphql(req, res, body);
+      const html = /^\/users\/([^/]+)\/contributions$/.exec(url.pathname);
+      if (html && req.method === 'GET') return handleHtml(req, res, decodeURIComponent(html[1]!), url);
+      json(res, 404, { message: 'Not Found' });
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return state;
+}
+
+/** GitHub's calendar fragment as of 2024: cells by weekday row, tooltips after the table, a legend. */
+export function renderCalendarHtml(weeks: FakeDay[][], drift = false): string {
+  const total = weeks.flat().reduce((s, d) => s + d.count, 0);
+  const rows: string[] = [];
+  const tooltips: string[] = [];
+  for (let weekday = 0; weekday < 7; weekday++) {
+    const cells: string[] = [
+      `<td class="ContributionCalendar-label" style="position: relative"><span class="sr-only">Day</span></td>`,
+    ];
+    weeks.forEach((week, w) => {
+      const day = week.find((d) => new Date(`${d.date}T00:00:00Z`).getUTCDay() === weekday);
+      if (!day) {
+        cells.push('<td></td>');
+        return;
+      }
+      const id = `contribution-day-component-${weekday}-${w}`;
+      cells.push(
+        drift
+          ? `<td tabindex="0" data-ix="${w}" data-day="${day.date}" id="${id}" data-intensity="${day.level}" role="gridcell" class="ContributionCalendar-day"></td>`
+          : `<td tabindex="0" data-ix="${w}" style="width: 10px" data-date="${day.date}" id="${id}" data-level="${day.level}" role="gridcell" class="ContributionCalendar-day"></td>`,
+      );
+      const when = DateTime.fromISO(day.date).toFormat('MMMM d');
+      const text =
+        day.count === 0
+          ? `No contributions on ${when}.`
+          : `${day.count.toLocaleString('en-US')} contribution${day.count === 1 ? '' : 's'} on ${when}.`;
+      tooltips.push(
+        `<tool-tip id="tooltip-${weekday}-${w}" for="${id}" popover="manual" data-direction="n" class="sr-only position-absolute">${text}</tool-tip>`,
+      );
+    });
+    rows.push(`<tr style="height: 10px">\n${cells.join('\n')}\n</tr>`);
+  }
+  const legend = [0, 1, 2, 3, 4]
+    .map((l) => `<div class="ContributionCalendar-day" data-level="${l}"></div>`)
+    .join('\n');
+  return `<div class="js-yearly-contributions">
+<h2 class="f4 text-normal mb-2">
+      ${total.toLocaleString('en-US')}
+      contributions
+        in the last year
+    </h2>
+<div class="js-calendar-graph">
+<table class="ContributionCalendar-grid js-calendar-graph-table" role="grid">
+<tbody>
+${rows.join('\n')}
+</tbody>
+</table>
+</div>
+${tooltips.join('\n')}
+<div class="d-flex flex-justify-end">Less ${legend} More</div>
+</div>`;
+}
