@@ -84,10 +84,17 @@ describe('a 1 MB page of one tooltip shared by 500 cells', () => {
         ),
       );
       for (const [calendar, status] of mixed) expect(status).toBe(calendar ? 502 : 200);
-      expect(fake.calls.html).toBe(1);
-      clock += FAILURE_MEMORY_MS;
+      // One refresh for the 20 calendar requests: the default view, and the year views it sends for the
+      // dates the page lacks (each the same hostile page).
+      const perRefresh = fake.calls.html;
+      expect(perRefresh).toBeGreaterThanOrEqual(1);
+      expect(perRefresh).toBeLessThanOrEqual(3);
+      clock += FAILURE_MEMORY_MS - 1;
       expect((await get(gw.url, '/api/github-contributions')).status).toBe(502);
-      expect(fake.calls.html).toBe(2);
+      expect(fake.calls.html).toBe(perRefresh);
+      clock += 1;
+      expect((await get(gw.url, '/api/github-contributions')).status).toBe(502);
+      expect(fake.calls.html).toBe(2 * perRefresh);
     } finally {
       await gw.close();
     }
