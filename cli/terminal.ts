@@ -108,11 +108,15 @@ export function table(rows: string[][], width: number, indent = '  ', gap = '  '
   return out;
 }
 
-/** Inline Markdown for a terminal: links as `text <url>`, emphasis and code styled, markers dropped. */
+/**
+ * Inline Markdown for a terminal: links as `text <url>`, emphasis and code styled, markers dropped.
+ * A link label holds no "[": from each "[" the match then reads to the next bracket only, so a run of
+ * "[" costs linear time (with `[^\]]+` each "[" read the whole rest of the run: quadratic).
+ */
 export function inline(term: Terminal, text: string): string {
   return text
     .replace(/`([^`]+)`/g, (_, code: string) => (term.color ? style(term, 'cyan', code) : `\`${code}\``))
-    .replace(/!?\[([^\]]+)\]\(<?([^()\s<>]+)>?\)/g, (_, label: string, url: string) =>
+    .replace(/!?\[([^[\]]+)\]\(<?([^()\s<>]+)>?\)/g, (_, label: string, url: string) =>
       label === url ? url : `${label} ${style(term, 'dim', `<${url}>`)}`,
     )
     .replace(/\*\*([^*]+)\*\*|__([^_]+)__/g, (_, a?: string, b?: string) => style(term, 'bold', a ?? b ?? ''))

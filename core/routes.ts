@@ -154,6 +154,28 @@ export const COMMON_RESPONSE_HEADERS = {
   'X-Content-Type-Options': 'nosniff',
 } as const;
 
+/**
+ * What a page may load: its own stylesheet, script and API answers ('self'), and its icon, which the
+ * layout gives inline as a data: URL (builders/site/pages/layout.ts). No inline script or style, no
+ * <base>, no form submissions, and no framing by other sites (clickjacking). CSP Level 3.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "img-src 'self' data:",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/**
+ * Headers of every HTML page (the 404 page too), from the gateway and from the static-host
+ * configuration alike. Links out of the site do not tell the other site which page they were on.
+ */
+export const PAGE_RESPONSE_HEADERS = {
+  'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+  'Referrer-Policy': 'no-referrer',
+} as const;
+
 export const CACHE_CONTROL = {
   market: 'private, no-store',
   /** Responses that carry per-client quota values must stay out of shared caches (SPEC "Limits"). */

@@ -8,6 +8,7 @@ import { createValidator, loadSchemas } from '../core/schemas.ts';
 import { MCP_SERVER_NAME } from '../core/tools.ts';
 import { createSources, type Sources } from '../core/sources.ts';
 import { accessLog } from './access-log.ts';
+import { capConnections, endAndRelease } from './connection-limits.ts';
 import { clientIdentity } from './quota/client-identity.ts';
 import { parseTrustProxy } from './quota/ip-ranges.ts';
 import { contributionsRoute } from './contributions-route.ts';
@@ -61,6 +62,10 @@ export const SERVER_LIMITS = {
   keepAliveTimeout: 5_000,
   /** How often the two timeouts above are enforced; node's default (30 s) lets slowloris clients sit 40 s. */
   connectionsCheckingInterval: 1_000,
+  /** Open connections of the whole server; past it node closes new ones at once rather than failing to accept. */
+  maxConnections: 4_096,
+  /** Open connections from one client address (a browser opens six; a load test a few dozen). */
+  maxConnectionsPerClient: 256,
 } as const;
 
 export async function startGateway(config: Config, options: GatewayOptions): Promise<Gateway> {
@@ -135,7 +140,9 @@ export async function startGateway(config: Config, options: GatewayOptions): Pro
     closing: () => closing,
   });
 
-  const server = createServer({ ...SERVER_LIMITS, ...options.limits, noDelay: true }, handler);
+  const { maxConnections, maxConnectionsPerClient, ...httpLimits } = { ...SERVER_LIMITS, ...options.limits };
+  const server = createServer({ ...httpLimits, noDelay: true }, handler);
+  capConnections(server, { maxConnections, maxConnectionsPerClient }, trustedProxies);
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     // Malformed requests get a bare status line, never Node's message or anything of the request.
     const httpMessage = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
@@ -146,11 +153,12 @@ export async function startGateway(config: Config, options: GatewayOptions): Pro
         : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
           ? '408 Request Timeout'
           : '400 Bad Request';
-    socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    endAndRelease(socket, `HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
   });
   // CONNECT is not a request for a resource here (RFC 9110 §9.3.6); node hands it over as a raw socket.
   server.on('connect', (_req, socket: Socket) => {
-    socket.end(
+    endAndRelease(
+      socket,
       `HTTP/1.1 405 Method Not Allowed\r\nAllow: ${ALLOW_HEADER}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`,
     );
   });

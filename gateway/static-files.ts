@@ -2,7 +2,15 @@
 // ETags, compressed copies and ready-made response headers. Per request the gateway only looks paths up.
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { API_INDEX, CACHE_CONTROL, CARDS, COMMON_RESPONSE_HEADERS, DATA_RESOURCES, DISCOVERY } from '../core/routes.ts';
+import {
+  API_INDEX,
+  CACHE_CONTROL,
+  CARDS,
+  COMMON_RESPONSE_HEADERS,
+  DATA_RESOURCES,
+  DISCOVERY,
+  PAGE_RESPONSE_HEADERS,
+} from '../core/routes.ts';
 import { contentTypeFor } from './content-type.ts';
 import { isApiPath } from './request-path.ts';
 import { notModifiedHeaders, prepare, variantHeaders, type Representation, type Variant } from './representation.ts';
@@ -35,6 +43,9 @@ export class DistMissingError extends Error {
 
 /** Headers every response of the gateway carries, as a flat name/value list for writeHead. */
 export const COMMON_HEADERS: readonly string[] = Object.entries(COMMON_RESPONSE_HEADERS).flat();
+
+/** Headers of every HTML page (core/routes.ts), as a flat name/value list. */
+const PAGE_HEADERS: readonly string[] = Object.entries(PAGE_RESPONSE_HEADERS).flat();
 
 /** RFC 9727 §3: the home page, the API index and the catalog itself point at the catalog with a Link header (as the static-host rules do). */
 const CATALOG_LINK = ['Link', `<${DISCOVERY.apiCatalog.path}>; rel="api-catalog"`] as const;
@@ -107,6 +118,7 @@ export function loadStaticFiles(distDir: string): StaticTable {
 function prepareEntry(file: string, body: Buffer, cacheControl: string, api: boolean): StaticEntry {
   const rep = prepare(body, contentTypeFor(file));
   const extra: string[] = [...COMMON_HEADERS];
+  if (rep.contentType.startsWith('text/html')) extra.push(...PAGE_HEADERS);
   if (file === DISCOVERY.apiCatalog.file || file === API_INDEX.file || file === 'index.html')
     extra.push(...CATALOG_LINK);
   const serve = (v: Variant | undefined): ServedVariant | undefined =>

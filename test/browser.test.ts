@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CARDS, DATA_RESOURCES } from '../core/routes.ts';
+import { CARDS, CONTENT_SECURITY_POLICY, DATA_RESOURCES } from '../core/routes.ts';
 import { browserAvailability, launchChromium } from './helpers/browser.ts';
 import { ROOT } from './helpers/run.ts';
 import { sharedSite, type SiteFiles } from './helpers/site-dist.ts';
@@ -46,21 +46,58 @@ describe.runIf(availability.available || availability.mustFail)('the site in Chr
     await site?.close();
   });
 
-  /** A page that records console errors and uncaught exceptions. */
-  async function open(context: BrowserContext): Promise<{ page: Page; errors: string[] }> {
+  /**
+   * A page that records console errors, uncaught exceptions and Content-Security-Policy violations (the
+   * `securitypolicyviolation` event, reported through a binding, so a blocked icon, style or script
+   * fails the test even where the browser logs nothing), and the CSP each document was served with.
+   */
+  async function open(context: BrowserContext): Promise<{ page: Page; errors: string[]; policies: string[] }> {
     const page = await context.newPage();
     const errors: string[] = [];
+    const policies: string[] = [];
     page.on('console', (msg) => {
       if (msg.type() === 'error') errors.push(`console: ${msg.text()}`);
     });
     page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
-    return { page, errors };
+    page.on('response', (response) => {
+      if (response.request().resourceType() === 'document')
+        policies.push(response.headers()['content-security-policy'] ?? '(none)');
+    });
+    await page.exposeBinding('reportCspViolation', (_source, text: string) => errors.push(`csp: ${text}`));
+    await page.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (e) => {
+        const report = (window as unknown as { reportCspViolation: (t: string) => void }).reportCspViolation;
+        report(`${e.effectiveDirective} blocked ${e.blockedURI || '(inline)'} at ${e.sourceFile}:${e.lineNumber}`);
+      });
+    });
+    return { page, errors, policies };
   }
+
+  it('pages are served with the CSP, which blocks what the pages do not use (the check can fail)', async () => {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const { page, errors, policies } = await open(context);
+    await page.goto(`${server.url}/developers`);
+    expect(policies).toEqual([CONTENT_SECURITY_POLICY]);
+    expect(errors).toEqual([]);
+    // An inline script and an inline style, as an injection would add them: both refused and reported.
+    await page.evaluate(() => {
+      const script = document.createElement('script');
+      script.textContent = 'document.body.dataset.injected = "yes"';
+      document.body.append(script);
+      const styled = document.createElement('div');
+      styled.setAttribute('style', 'color: red');
+      document.body.append(styled);
+    });
+    await expect.poll(() => errors.filter((e) => e.startsWith('csp: ')).length).toBeGreaterThanOrEqual(2);
+    expect(await page.evaluate(() => document.body.dataset.injected)).toBeUndefined();
+    await context.close();
+  });
 
   it('home page: draws the sparkline and the 365-day heatmap, refreshes them from the API, logs no error', async () => {
     const context = await browser.newContext({ viewport: DESKTOP });
-    const { page, errors } = await open(context);
+    const { page, errors, policies } = await open(context);
     await page.goto(`${server.url}/`);
+    expect(policies).toEqual([CONTENT_SECURITY_POLICY]);
     const sparkline = page.locator('[data-preview="market"] svg.sparkline');
     await expect.poll(() => sparkline.isVisible()).toBe(true);
     expect(Number(await sparkline.getAttribute('data-points'))).toBeGreaterThanOrEqual(2);

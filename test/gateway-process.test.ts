@@ -117,6 +117,8 @@ describe('the gateway program', () => {
     ['SITE_URL', 'not a url'],
     ['RATE_LIMIT_REDIS_URL', 'http://127.0.0.1:6379'],
     ['TRUST_PROXY', '10.0.0.0/33'],
+    ['TRUST_PROXY', '0.0.0.0/0'],
+    ['TRUST_PROXY', '::/0'],
     ['MARKET_API_URL', 'ftp://example.org'],
     ['HOST', '256.1.1.1'],
     ['HOST', 'not a host'],

@@ -167,7 +167,12 @@ async function describeFailure(
     } catch {
       // not a (small) JSON error body; the status says enough
     }
-    return new UpstreamError(upstream, `${what} answered ${status}${message}`, { cause: error, status });
+    const retryAfter = retryAfterMs(response.headers.get('retry-after'));
+    return new UpstreamError(upstream, `${what} answered ${status}${message}`, {
+      cause: error,
+      status,
+      retryAfterMs: retryAfter,
+    });
   }
   if (isAbort(error)) {
     return new UpstreamError(upstream, `${what} timed out after ${timeoutMs} ms`, { cause: error });

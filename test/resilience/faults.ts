@@ -27,7 +27,11 @@ export type Event =
   | { atMs: number; kind: 'redis-stop'; signal: 'SIGKILL' | 'SIGTERM' }
   | { atMs: number; kind: 'redis-start' }
   | { atMs: number; kind: 'slowloris'; silent: number; trickle: number }
-  | { atMs: number; kind: 'slow-bodies'; count: number };
+  | { atMs: number; kind: 'slow-bodies'; count: number }
+  /** Clients that send half a request and never close their side, even after the server's answer. */
+  | { atMs: number; kind: 'half-open'; count: number }
+  /** The public HTML calendar serves a crafted 1 MB page while a build (no token) reads it. */
+  | { atMs: number; kind: 'hostile-page' };
 
 export interface Schedule {
   phases: UpstreamPhase[];
@@ -86,6 +90,8 @@ export function planSchedule(durationMs: number, seed: number): Schedule {
     { atMs: at(0.65), kind: 'slow-bodies', count: 6 },
     { atMs: at(0.7), kind: 'redis-start' },
     { atMs: at(0.75), kind: 'slowloris', silent: 20, trickle: 5 },
+    { atMs: at(0.2), kind: 'half-open', count: 30 },
+    { atMs: at(0.5), kind: 'hostile-page' },
   ];
   return { phases, events };
 }

@@ -1,6 +1,7 @@
 // `npm run test:resilience`: the real gateway (a child process) under bounded concurrent load for a
 // bounded time while faults are injected: upstreams flapping between healthy, slow, 429, down and
-// garbage; our own Redis killed and restarted; slowloris connections; slowly streamed POST bodies.
+// garbage; our own Redis killed and restarted; slowloris connections; slowly streamed POST bodies;
+// half-open clients that never close; a build reading a crafted (hostile) calendar page.
 // Every answer must be a schema-valid 200 carrying only data the fake served, or a correct problem
 // document; memory must stay bounded; once the faults stop the gateway must answer normally; SIGTERM
 // must end it cleanly. Prints the counts and exits 1 on any violation (2 on a usage error).
@@ -23,7 +24,17 @@ import type { FakeUpstreams } from '../../fakes/upstreams.ts';
 import { cleanEnv, upstreamEnv } from '../helpers/run.ts';
 import { checkResponse, STACK_FRAME, type CheckContext } from './checks.ts';
 import { heapGrowthProblem, HeapProbe, inspectorUrl, type HeapSample } from './heap.ts';
-import { runLoad, send, slowBodies, slowloris, type Outcome, type SlowlorisReport } from './clients.ts';
+import {
+  halfOpenClients,
+  runLoad,
+  send,
+  slowBodies,
+  slowloris,
+  type HalfOpenReport,
+  type Outcome,
+  type SlowlorisReport,
+} from './clients.ts';
+import { denseCells, sharedTooltipPage } from '../../fakes/hostile-pages.ts';
 import { planSchedule, random, type Event } from './faults.ts';
 
 const TOKEN = 'resilience-fake-token-5b1e';
@@ -49,6 +60,11 @@ const HEAP_WARM_MS = 15_000;
 const HEAP_GROWTH_LIMIT = 12 * 2 ** 20;
 const MIN_SECONDS = Math.ceil((HEAP_WARM_MS + 8 * HEAP_SAMPLE_MS) / 1000);
 const CLIENTS = 12;
+/**
+ * Liveness bound of a build that reads a hostile calendar page: its deadline plus the build's own work,
+ * generously. Not a performance figure: the old parser took minutes on such a page.
+ */
+const HOSTILE_BUILD_MS = 30_000;
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -188,8 +204,11 @@ async function run(
     redisStarts: 0,
     slowlorisConnections: 0,
     slowBodies: 0,
+    halfOpen: 0,
   };
   const slowlorisReports: SlowlorisReport[] = [];
+  const halfOpenReports: HalfOpenReport[] = [];
+  const hostileBuilds: string[] = [];
   const slowBodyOutcomes: Outcome[] = [];
   const background: Promise<unknown>[] = [];
   const rss: number[] = [];
@@ -223,6 +242,8 @@ async function run(
     at(phase.atMs, () => {
       servedPrices.add(Number(phase.tickerPrice));
       fake.market.tickerPrice = phase.tickerPrice;
+      // The gateway honours a 429's Retry-After (no call before then): a short one, so phases stay phases.
+      fake.market.retryAfterSeconds = 1;
       fake.market.mode = phase.market;
       fake.github.mode = phase.github;
       if (phase.market !== 'ok') faults.marketFaultPhases++;
@@ -254,6 +275,38 @@ async function run(
         faults.slowBodies += event.count;
         slowBodyOutcomes.push(...(await slowBodies(base, event.count, 20_000)));
         return;
+      case 'half-open': {
+        faults.halfOpen += event.count;
+        const report = await halfOpenClients(
+          hostname,
+          Number(port),
+          event.count,
+          Math.max(1000, durationMs - event.atMs),
+        );
+        halfOpenReports.push(report);
+        // Every connection the gateway answered must also have been released, not only half-closed.
+        if (report.released < report.ended)
+          violation(
+            tally,
+            `${report.ended - report.released} half-open connections kept by the gateway after its answer`,
+          );
+        return;
+      }
+      case 'hostile-page': {
+        // The gateway reads GraphQL (GITHUB_TOKEN set); a build without a token reads the HTML calendar.
+        fake.github.page = sharedTooltipPage(2 ** 20, denseCells(2 ** 20), '2026-06-01');
+        const { GITHUB_TOKEN: _token, ...htmlEnv } = env;
+        const result = await runBuild(join(tmp, 'hostile-dist'), htmlEnv).finally(() => (fake.github.page = undefined));
+        hostileBuilds.push(`exit ${result.code} after ${(result.wallMs / 1000).toFixed(1)} s`);
+        if (result.code !== 1 || !/github-html/.test(result.stderr))
+          violation(
+            tally,
+            `a build reading a hostile calendar page exited ${result.code}: ${result.stderr.slice(0, 200)}`,
+          );
+        if (result.wallMs > HOSTILE_BUILD_MS)
+          violation(tally, `a build reading a hostile calendar page took ${(result.wallMs / 1000).toFixed(0)} s`);
+        return;
+      }
     }
   };
   for (const event of schedule.events)
@@ -373,7 +426,7 @@ async function run(
     );
   say(
     `faults injected: market faulty phases ${faults.marketFaultPhases}, GitHub faulty phases ${faults.githubFaultPhases} (of ${schedule.phases.length}), ` +
-      `Redis stopped ${faults.redisStops}× and restarted ${faults.redisStarts}×, slowloris connections ${faults.slowlorisConnections}, slow POST bodies ${faults.slowBodies}`,
+      `Redis stopped ${faults.redisStops}× and restarted ${faults.redisStarts}×, slowloris connections ${faults.slowlorisConnections}, slow POST bodies ${faults.slowBodies}, half-open clients ${faults.halfOpen}`,
   );
   for (const r of slowlorisReports) {
     say(
@@ -386,6 +439,17 @@ async function run(
           : ''),
     );
   }
+  for (const r of halfOpenReports) {
+    say(
+      `half-open clients: ${r.opened} opened, ${r.ended} answered and ended by the gateway, ${r.released} released` +
+        (Object.keys(r.statuses).length
+          ? `, statuses ${Object.entries(r.statuses)
+              .map(([k, v]) => `${k}×${v}`)
+              .join(' ')}`
+          : ''),
+    );
+  }
+  if (hostileBuilds.length) say(`builds reading a hostile 1 MB calendar page: ${hostileBuilds.join(', ')}`);
   say(
     `slow POST bodies: ${slowBodyOutcomes.map((o) => (o.kind === 'response' ? `${o.response.path} ${o.response.status} in ${(o.ms / 1000).toFixed(1)} s` : `${o.spec.path} ${o.error}`)).join(', ')}`,
   );
