@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { ConfigError } from './errors.ts';
+import { redisTarget } from './redis-url.ts';
 
 export interface SiteFile {
   siteUrl: string;
@@ -74,7 +75,8 @@ export function loadConfig(env: Env = process.env, site: SiteFile = readSiteFile
   }
   const quota = get('RATE_LIMIT_QUOTA');
   const redisUrl = get('RATE_LIMIT_REDIS_URL');
-  if (redisUrl !== undefined) parseUrl('RATE_LIMIT_REDIS_URL', redisUrl, ['redis:', 'rediss:']);
+  // Checked whole here, before the gateway listens: the store reads it again with the same function.
+  if (redisUrl !== undefined) redisTarget(redisUrl);
   return {
     site,
     siteUrl: origin('SITE_URL', get('SITE_URL') ?? site.siteUrl),

@@ -1,0 +1,182 @@
+// One connection to Redis over node:net (node:tls for rediss:), RESP2 with replies matched to commands in
+// order (pipelining). It holds nothing it cannot bound: no offline queue (a command on a closed link fails
+// at once), a late command stops the link taking more (they would queue behind it), a command past its
+// deadline closes the link, replies are capped by the reader, and a store that reads nothing cannot
+// grow the socket's write buffer past a limit. Whatever goes wrong closes the link: once the peer has
+// broken the protocol, no later reply can be trusted to answer the command it seems to.
+import { connect as tcpConnect, isIP, type Socket } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
+import { printable } from '../core/errors.ts';
+import type { RedisTarget } from '../core/redis-url.ts';
+import { encodeCommand, replyReader, RespError, type Reply, type ReplyLimits } from './resp.ts';
+
+export interface LinkOptions {
+  /** Connecting plus the handshake (AUTH, SELECT, PING) must end within this. */
+  connectTimeoutMs: number;
+  /** A command unanswered this long is late: the link refuses new commands until it is answered. */
+  lateMs: number;
+  /** A command unanswered this long: the store is taken for hung and the link closes. */
+  deadlineMs: number;
+  /** Bytes written and not yet taken by the store before the link gives up on it. */
+  maxUnsentBytes: number;
+  limits: ReplyLimits;
+}
+
+export interface RedisLink {
+  /** A command has waited past `lateMs`: a new one would wait behind it. */
+  readonly late: boolean;
+  send(args: readonly string[]): Promise<Reply>;
+  /** Closes the link at once: waiting commands fail, and `onDown` hears `reason`. */
+  fail(reason: string): void;
+  /** Ends the link once the store has answered what it was sent, or after `graceMs`. */
+  close(graceMs: number): Promise<void>;
+}
+
+interface Waiter {
+  sentAt: number;
+  resolve: (reply: Reply) => void;
+  reject: (error: Error) => void;
+}
+
+/**
+ * Connects and shakes hands; resolves with the link once the store has answered PING, rejects with the
+ * reason otherwise. After that, `onDown` is called once if the link fails (not after close()).
+ */
+export function openRedisLink(
+  target: RedisTarget,
+  options: LinkOptions,
+  onDown: (reason: string) => void,
+): Promise<RedisLink> {
+  const host = target.host;
+  const socket: Socket = target.tls
+    ? tlsConnect({ host, port: target.port, servername: isIP(host) === 0 ? host : undefined })
+    : tcpConnect({ host, port: target.port });
+  socket.setNoDelay(true);
+  socket.setKeepAlive(true, 10_000);
+  const reader = replyReader(options.limits);
+  // A FIFO without Array#shift's copying: `head` is the next waiter to be answered.
+  let waiting: (Waiter | undefined)[] = [];
+  let head = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let late = false;
+  let state: 'opening' | 'open' | 'closing' | 'closed' = 'opening';
+  let rejectOpen: (error: Error) => void = () => {};
+
+  const fail = (reason: string) => {
+    if (state === 'closed') return;
+    const was = state;
+    state = 'closed';
+    clearTimeout(timer);
+    socket.destroy();
+    const error = new Error(reason);
+    const pending = waiting.slice(head);
+    waiting = [];
+    head = 0;
+    for (const w of pending) w!.reject(error);
+    if (was === 'open') onDown(reason);
+    else if (was === 'opening') rejectOpen(error);
+  };
+
+  /** Runs while commands wait: marks the link late, or fails it, by the age of the oldest. */
+  const watch = () => {
+    timer = undefined;
+    const oldest = waiting[head];
+    if (oldest === undefined || state === 'closed') return;
+    const age = performance.now() - oldest.sentAt;
+    if (age >= options.deadlineMs) return fail(`no answer within ${options.deadlineMs} ms`);
+    late = age >= options.lateMs;
+    timer = setTimeout(watch, (late ? options.deadlineMs : options.lateMs) - age);
+  };
+
+  const send = (args: readonly string[]): Promise<Reply> => {
+    if (state === 'closed') return Promise.reject(new Error('the connection is closed'));
+    return new Promise<Reply>((resolve, reject) => {
+      waiting.push({ sentAt: performance.now(), resolve, reject });
+      timer ??= setTimeout(watch, options.lateMs);
+      socket.write(encodeCommand(args));
+      if (socket.writableLength > options.maxUnsentBytes) fail('the store takes no more commands');
+    });
+  };
+
+  socket.on('data', (chunk: Buffer) => {
+    let replies: Reply[];
+    try {
+      replies = reader.push(chunk);
+    } catch (error) {
+      return fail(`protocol error: ${error instanceof RespError ? error.message : String(error)}`);
+    }
+    for (const reply of replies) {
+      const waiter = waiting[head];
+      if (waiter === undefined) return fail('a reply to no command');
+      waiting[head++] = undefined;
+      if (head === waiting.length) {
+        waiting = [];
+        head = 0;
+      } else if (head > 1024 && head * 2 > waiting.length) {
+        waiting = waiting.slice(head);
+        head = 0;
+      }
+      waiter.resolve(reply);
+      if (state === 'closed') return;
+    }
+    const oldest = waiting[head];
+    late = oldest !== undefined && performance.now() - oldest.sentAt >= options.lateMs;
+  });
+  socket.on('error', (error: Error) => fail(printable(error.message, 200)));
+  socket.on('close', () => fail('connection closed'));
+
+  const link: RedisLink = {
+    get late() {
+      return late;
+    },
+    send,
+    fail,
+    close(graceMs) {
+      if (state === 'closed') return Promise.resolve();
+      state = 'closing'; // a closing link reports nothing
+      return new Promise<void>((resolve) => {
+        const grace = setTimeout(() => fail('closed'), graceMs);
+        socket.once('close', () => {
+          clearTimeout(grace);
+          resolve();
+        });
+        // FIN after what was written: the store answers it, then closes its side.
+        socket.end();
+      });
+    },
+  };
+
+  return new Promise<RedisLink>((resolve, reject) => {
+    rejectOpen = reject;
+    const deadline = setTimeout(
+      () => fail(`no connection within ${options.connectTimeoutMs} ms`),
+      options.connectTimeoutMs,
+    );
+    // AUTH and SELECT from the URL, then PING: written at once (node:net holds them until connected).
+    const hello: { args: string[]; expect: string; name: string }[] = [];
+    if (target.password !== undefined) {
+      const credentials = target.username === undefined ? [target.password] : [target.username, target.password];
+      hello.push({ args: ['AUTH', ...credentials], expect: 'OK', name: 'AUTH' });
+    }
+    if (target.db !== 0) hello.push({ args: ['SELECT', String(target.db)], expect: 'OK', name: `SELECT ${target.db}` });
+    hello.push({ args: ['PING'], expect: 'PONG', name: 'PING' });
+    Promise.all(hello.map((h) => send(h.args))).then(
+      (replies) => {
+        clearTimeout(deadline);
+        if (state !== 'opening') return; // failed after the replies came (fail() has rejected the open)
+        for (let i = 0; i < hello.length; i++) {
+          const reply = replies[i]!;
+          if (reply.type === 'simple' && reply.value === hello[i]!.expect) continue;
+          return fail(
+            reply.type === 'error'
+              ? `${hello[i]!.name} refused: ${printable(reply.message, 200)}`
+              : `${hello[i]!.name} answered a ${reply.type} reply, not +${hello[i]!.expect}`,
+          );
+        }
+        state = 'open';
+        resolve(link);
+      },
+      () => clearTimeout(deadline), // fail() has rejected the open already
+    );
+  });
+}
