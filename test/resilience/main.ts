@@ -1,6 +1,7 @@
 // `npm run test:resilience`: the real gateway (a child process) under bounded concurrent load for a
 // bounded time while faults are injected: upstreams flapping between healthy, slow, 429, down and
-// garbage; our own Redis killed and restarted; slowloris connections; slowly streamed POST bodies.
+// garbage; our own Redis killed and restarted, frozen (SIGSTOP) under bursts, and replaced by a store
+// that answers +OK to everything; slowloris connections; slowly streamed POST bodies.
 // Every answer must be a schema-valid 200 carrying only data the fake served, or a correct problem
 // document; memory must stay bounded; once the faults stop the gateway must answer normally; SIGTERM
 // must end it cleanly. Prints the counts and exits 1 on any violation (2 on a usage error).
@@ -23,7 +24,8 @@ import type { FakeUpstreams } from '../fakes/upstreams.ts';
 import { cleanEnv, upstreamEnv } from '../helpers/run.ts';
 import { checkResponse, STACK_FRAME, type CheckContext } from './checks.ts';
 import { heapGrowthProblem, HeapProbe, inspectorUrl, type HeapSample } from './heap.ts';
-import { runLoad, send, slowBodies, slowloris, type Outcome, type SlowlorisReport } from './clients.ts';
+import { burst, runLoad, send, slowBodies, slowloris, type Outcome, type SlowlorisReport } from './clients.ts';
+import { startFakeRedis } from '../helpers/fake-redis.ts';
 import { planSchedule, random, type Event } from './faults.ts';
 
 const TOKEN = 'resilience-fake-token-5b1e';
@@ -48,6 +50,15 @@ const HEAP_WARM_MS = 15_000;
  */
 const HEAP_GROWTH_LIMIT = 12 * 2 ** 20;
 const MIN_SECONDS = Math.ceil((HEAP_WARM_MS + 8 * HEAP_SAMPLE_MS) / 1000);
+/** While Redis hangs: bursts of this many data requests, this many at a time, the live heap after each. */
+const HUNG_BURSTS = 3;
+const HUNG_BURST_REQUESTS = 1000;
+const HUNG_BURST_CONCURRENCY = 32;
+/**
+ * What the live heap may gain from the first burst to the last while Redis hangs. A client that keeps
+ * every unanswered command grows with each burst; one that drops them stays flat.
+ */
+const HUNG_HEAP_GROWTH_LIMIT = 3 * 2 ** 20;
 const CLIENTS = 12;
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -186,6 +197,8 @@ async function run(
     githubFaultPhases: 0,
     redisStops: 0,
     redisStarts: 0,
+    redisHangs: 0,
+    nonsenseStores: 0,
     slowlorisConnections: 0,
     slowBodies: 0,
   };
@@ -193,6 +206,10 @@ async function run(
   const slowBodyOutcomes: Outcome[] = [];
   const background: Promise<unknown>[] = [];
   const rss: number[] = [];
+  /** Live heap after each burst while Redis hangs. */
+  const hungHeap: number[] = [];
+  /** While a nonsense store answers: since when (plus a margin); a data answer may carry no quota header. */
+  let nonsenseSince: number | undefined;
   let gatewayDied: string | undefined;
   void gateway.managed.exited.then((how) => (gatewayDied ??= String(how)));
 
@@ -210,6 +227,12 @@ async function run(
     bump(tally.statuses, String(r.status));
     bump(tally.byPath, `${r.method} ${r.path} ${r.status}`);
     tally.latencies.push(o.ms);
+    if (
+      nonsenseSince !== undefined &&
+      performance.now() - o.ms > nonsenseSince &&
+      (r.headers['ratelimit'] !== undefined || r.headers['ratelimit-policy'] !== undefined)
+    )
+      violation(tally, `${r.method} ${r.path} → ${r.status} carries quota headers from a store answering +OK`);
     for (const v of checkResponse(r, ctx)) violation(tally, `${v} during ${phaseLabel}`);
   };
 
@@ -243,6 +266,35 @@ async function run(
         redis = await startRedis(group, redisPort);
         faults.redisStarts++;
         return;
+      case 'redis-hang': {
+        if (!redis) return violation(tally, 'no Redis to freeze: it did not start again');
+        const pid = redis.managed.child.pid!;
+        faults.redisHangs++;
+        const ends = performance.now() + event.forMs;
+        process.kill(pid, 'SIGSTOP');
+        try {
+          for (let i = 0; i < HUNG_BURSTS && performance.now() < ends; i++) {
+            const outcomes = await burst(base, HUNG_BURST_REQUESTS, HUNG_BURST_CONCURRENCY, HUNG_MS);
+            for (const o of outcomes) record(o, 'a burst while Redis hangs');
+            hungHeap.push(await heap.liveBytes());
+          }
+          await new Promise((r) => setTimeout(r, Math.max(0, ends - performance.now())));
+        } finally {
+          process.kill(pid, 'SIGCONT');
+        }
+        return;
+      }
+      case 'nonsense-store': {
+        // The schedule puts it on Redis's port while Redis is stopped.
+        if (redis) return violation(tally, "the nonsense store cannot take Redis's port: Redis still runs");
+        faults.nonsenseStores++;
+        const store = await startFakeRedis(() => '+OK\r\n', { port: redisPort });
+        nonsenseSince = performance.now() + 100;
+        await new Promise((r) => setTimeout(r, event.forMs));
+        nonsenseSince = undefined;
+        await store.close();
+        return;
+      }
       case 'slowloris':
         faults.slowlorisConnections += event.silent + event.trickle;
         // Held until the end of the load: node:http checks its header timeout only every few seconds.
@@ -256,10 +308,20 @@ async function run(
         return;
     }
   };
+  // What happens on Redis's port runs in schedule order even when one step overruns its slot (a hang
+  // whose bursts take longer on a busy machine): Redis is woken before it is stopped, and the nonsense
+  // store has closed before Redis starts again on the same port.
+  let storePort: Promise<unknown> = Promise.resolve();
+  const onStorePort = new Set<Event['kind']>(['redis-stop', 'redis-start', 'redis-hang', 'nonsense-store']);
   for (const event of schedule.events)
-    at(event.atMs, () =>
-      background.push(onEvent(event).catch((e: Error) => violation(tally, `fault ${event.kind} failed: ${e.message}`))),
-    );
+    at(event.atMs, () => {
+      let run: Promise<void>;
+      if (onStorePort.has(event.kind)) {
+        run = storePort.then(() => onEvent(event));
+        storePort = run.catch(() => {});
+      } else run = onEvent(event);
+      background.push(run.catch((e: Error) => violation(tally, `fault ${event.kind} failed: ${e.message}`)));
+    });
   const sampler = setInterval(() => rss.push(rssBytes(gateway.pid)), 1000);
   const loadStarted = performance.now();
   let heapBusy = false;
@@ -342,6 +404,13 @@ async function run(
     violation(tally, `RSS reached ${(maxRss / 2 ** 20).toFixed(0)} MiB (limit ${RSS_LIMIT / 2 ** 20} MiB)`);
   const heapProblem = heapGrowthProblem(heapSamples, HEAP_WARM_MS, HEAP_GROWTH_LIMIT);
   if (heapProblem) violation(tally, heapProblem);
+  if (faults.redisHangs > 0 && hungHeap.length < 2)
+    violation(tally, `only ${hungHeap.length} burst(s) fitted in the Redis hang; the heap verdict needs 2`);
+  else if (hungHeap.length >= 2 && hungHeap.at(-1)! - hungHeap[0]! > HUNG_HEAP_GROWTH_LIMIT)
+    violation(
+      tally,
+      `the live heap grew ${((hungHeap.at(-1)! - hungHeap[0]!) / 2 ** 20).toFixed(1)} MiB over bursts while Redis hung (limit ${HUNG_HEAP_GROWTH_LIMIT / 2 ** 20} MiB)`,
+    );
   heap.close();
 
   // --- a clean stop (CONTRACT §1: SIGTERM finishes in-flight requests and exits)
@@ -373,7 +442,7 @@ async function run(
     );
   say(
     `faults injected: market faulty phases ${faults.marketFaultPhases}, GitHub faulty phases ${faults.githubFaultPhases} (of ${schedule.phases.length}), ` +
-      `Redis stopped ${faults.redisStops}× and restarted ${faults.redisStarts}×, slowloris connections ${faults.slowlorisConnections}, slow POST bodies ${faults.slowBodies}`,
+      `Redis stopped ${faults.redisStops}× and restarted ${faults.redisStarts}×, hung ${faults.redisHangs}×, replaced by a +OK store ${faults.nonsenseStores}×, slowloris connections ${faults.slowlorisConnections}, slow POST bodies ${faults.slowBodies}`,
   );
   for (const r of slowlorisReports) {
     say(
@@ -391,6 +460,9 @@ async function run(
   );
   say(
     `latency of answered requests: median ${median(tally.latencies).toFixed(1)} ms, max ${extremes(tally.latencies).max.toFixed(0)} ms`,
+  );
+  say(
+    `Redis hung: bursts of ${HUNG_BURST_REQUESTS} data requests, live heap after each (MiB): ${hungHeap.map((b) => (b / 2 ** 20).toFixed(1)).join(' ')}`,
   );
   say(
     `RSS every 5 s (MiB): ${samples
