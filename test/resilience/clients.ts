@@ -107,16 +107,17 @@ export async function runLoad(
 }
 
 /**
- * `count` GETs of the contribution calendar (a data route whose answer the gateway keeps, so the quota
- * decision is most of the work), `concurrency` at a time on keep-alive connections, as fast as answered.
+ * GETs of the contribution calendar (a data route whose answer the gateway keeps, so the quota decision
+ * is most of the work), `concurrency` at a time on keep-alive connections, as fast as answered, until
+ * `untilMs` (performance.now()).
  */
-export async function burst(base: string, count: number, concurrency: number, timeoutMs: number): Promise<Outcome[]> {
+export async function burst(base: string, untilMs: number, concurrency: number, timeoutMs: number): Promise<Outcome[]> {
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
   const data = REQUEST_MIX.filter((m) => m.method === 'GET' && m.path.endsWith('github-contributions'));
   const outcomes: Outcome[] = [];
-  let next = 0;
   const loop = async () => {
-    while (next < count) outcomes.push(await send(base, data[next++ % data.length]!, agent, timeoutMs));
+    while (performance.now() < untilMs)
+      outcomes.push(await send(base, data[outcomes.length % data.length]!, agent, timeoutMs));
   };
   await Promise.all(Array.from({ length: concurrency }, loop));
   agent.destroy();

@@ -50,15 +50,16 @@ const HEAP_WARM_MS = 15_000;
  */
 const HEAP_GROWTH_LIMIT = 12 * 2 ** 20;
 const MIN_SECONDS = Math.ceil((HEAP_WARM_MS + 8 * HEAP_SAMPLE_MS) / 1000);
-/** While Redis hangs: bursts of this many data requests, this many at a time, the live heap after each. */
+/** While Redis hangs: this many bursts of data requests in equal slices of the hang, this many at a time. */
 const HUNG_BURSTS = 3;
-const HUNG_BURST_REQUESTS = 1000;
-const HUNG_BURST_CONCURRENCY = 32;
+const HUNG_BURST_CONCURRENCY = 96;
 /**
- * What the live heap may gain from the first burst to the last while Redis hangs. A client that keeps
- * every unanswered command grows with each burst; one that drops them stays flat.
+ * What the live heap may gain from just before Redis hangs to its peak over the bursts. A client that
+ * keeps every unanswered command grows with each burst (the ioredis client gained 3.0 MiB over 975
+ * requests on a busy machine); one that drops them stays within the samples' noise (at most +0.5 MiB
+ * over 1,900 requests, samples ±1 MiB apart in calm phases).
  */
-const HUNG_HEAP_GROWTH_LIMIT = 3 * 2 ** 20;
+const HUNG_HEAP_GROWTH_LIMIT = 2 * 2 ** 20;
 const CLIENTS = 12;
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -208,6 +209,7 @@ async function run(
   const rss: number[] = [];
   /** Live heap after each burst while Redis hangs. */
   const hungHeap: number[] = [];
+  const hungRequests: number[] = [];
   /** While a nonsense store answers: since when (plus a margin); a data answer may carry no quota header. */
   let nonsenseSince: number | undefined;
   let gatewayDied: string | undefined;
@@ -270,15 +272,21 @@ async function run(
         if (!redis) return violation(tally, 'no Redis to freeze: it did not start again');
         const pid = redis.managed.child.pid!;
         faults.redisHangs++;
-        const ends = performance.now() + event.forMs;
+        hungHeap.push(await heap.liveBytes());
+        const started = performance.now();
         process.kill(pid, 'SIGSTOP');
         try {
-          for (let i = 0; i < HUNG_BURSTS && performance.now() < ends; i++) {
-            const outcomes = await burst(base, HUNG_BURST_REQUESTS, HUNG_BURST_CONCURRENCY, HUNG_MS);
+          for (let i = 1; i <= HUNG_BURSTS; i++) {
+            const outcomes = await burst(
+              base,
+              started + (event.forMs * i) / HUNG_BURSTS,
+              HUNG_BURST_CONCURRENCY,
+              HUNG_MS,
+            );
+            hungRequests.push(outcomes.length);
             for (const o of outcomes) record(o, 'a burst while Redis hangs');
             hungHeap.push(await heap.liveBytes());
           }
-          await new Promise((r) => setTimeout(r, Math.max(0, ends - performance.now())));
         } finally {
           process.kill(pid, 'SIGCONT');
         }
@@ -404,12 +412,10 @@ async function run(
     violation(tally, `RSS reached ${(maxRss / 2 ** 20).toFixed(0)} MiB (limit ${RSS_LIMIT / 2 ** 20} MiB)`);
   const heapProblem = heapGrowthProblem(heapSamples, HEAP_WARM_MS, HEAP_GROWTH_LIMIT);
   if (heapProblem) violation(tally, heapProblem);
-  if (faults.redisHangs > 0 && hungHeap.length < 2)
-    violation(tally, `only ${hungHeap.length} burst(s) fitted in the Redis hang; the heap verdict needs 2`);
-  else if (hungHeap.length >= 2 && hungHeap.at(-1)! - hungHeap[0]! > HUNG_HEAP_GROWTH_LIMIT)
+  if (hungHeap.length >= 2 && Math.max(...hungHeap.slice(1)) - hungHeap[0]! > HUNG_HEAP_GROWTH_LIMIT)
     violation(
       tally,
-      `the live heap grew ${((hungHeap.at(-1)! - hungHeap[0]!) / 2 ** 20).toFixed(1)} MiB over bursts while Redis hung (limit ${HUNG_HEAP_GROWTH_LIMIT / 2 ** 20} MiB)`,
+      `the live heap grew ${((Math.max(...hungHeap.slice(1)) - hungHeap[0]!) / 2 ** 20).toFixed(1)} MiB over bursts while Redis hung (limit ${HUNG_HEAP_GROWTH_LIMIT / 2 ** 20} MiB)`,
     );
   heap.close();
 
@@ -462,7 +468,7 @@ async function run(
     `latency of answered requests: median ${median(tally.latencies).toFixed(1)} ms, max ${extremes(tally.latencies).max.toFixed(0)} ms`,
   );
   say(
-    `Redis hung: bursts of ${HUNG_BURST_REQUESTS} data requests, live heap after each (MiB): ${hungHeap.map((b) => (b / 2 ** 20).toFixed(1)).join(' ')}`,
+    `Redis hung: bursts of ${hungRequests.join(', ')} data requests; live heap before and after each (MiB): ${hungHeap.map((b) => (b / 2 ** 20).toFixed(1)).join(' ')}`,
   );
   say(
     `RSS every 5 s (MiB): ${samples
