@@ -7,8 +7,8 @@ import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runMain } from '../core/run-main.ts';
-import type { FakeUpstreams } from '../test/fakes/upstreams.ts';
-import { cleanEnv, upstreamEnv } from '../test/helpers/run.ts';
+import type { FakeUpstreams } from '../fakes/upstreams.ts';
+import { cleanEnv, upstreamEnv } from '../fakes/env.ts';
 import { get, runLoad, sequentialLatencies, type LoadResult } from './load.ts';
 import {
   childPids,

@@ -9,8 +9,8 @@ import { connect } from 'node:net';
 import { delimiter, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { startFakeUpstreams, type FakeUpstreamOptions, type FakeUpstreams } from '../test/fakes/upstreams.ts';
-import { freePort } from '../test/helpers/ports.ts';
+import { startFakeUpstreams, type FakeUpstreamOptions, type FakeUpstreams } from '../fakes/upstreams.ts';
+import { freePort } from '../fakes/ports.ts';
 
 /** The repository root: this file runs bundled as .build/<name>.mjs, or as source from bench/. */
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));

@@ -1,21 +1,23 @@
 // `npm run build`: fetch both upstreams, build and validate the snapshots, render the site, write dist/.
 // Exit status (CONTRACT §1): 0 all written; 1 an upstream gave no usable data (its snapshot is not
 // written, everything else is); 2 a configuration error.
+import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../core/config.ts';
 import type { GitHubContributions } from '../core/contributions.ts';
-import { ConfigError, printable, UpstreamError } from '../core/errors.ts';
+import { ConfigError, UpstreamError } from '../core/errors.ts';
 import type { MarketData } from '../core/market.ts';
+import { oneLine } from '../core/one-line.ts';
 import { dataResource, type DataResourceId } from '../core/routes.ts';
 import { createValidator } from '../core/schemas.ts';
 import { createSources, fetchContributions, fetchMarketData } from '../core/sources.ts';
 import type { Artifact } from './artifact.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import { renderCli } from './cli-artifact.ts';
-import { nameList, previousBuild, pruneStale, recordBuild, type SiteIdentity } from './prune.ts';
-import { renderSite } from './site/index.ts';
+import { identityChanges, nameList, previousBuild, pruneStale, recordBuild, type SiteIdentity } from './prune.ts';
+import { renderSite } from './render-site.ts';
 
 export interface BuildOptions {
   outDir: string;
@@ -49,8 +51,8 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
     }
   };
   const [market, contributions] = await Promise.all([
-    settle<MarketData>('market', () => fetchMarketData(sources, config, nowMs)),
-    settle<GitHubContributions>('contributions', () => fetchContributions(sources, config, nowMs)),
+    settle<MarketData>('market', () => fetchMarketData(sources, nowMs)),
+    settle<GitHubContributions>('contributions', () => fetchContributions(sources, nowMs)),
   ]);
 
   const failures: BuildResult['failures'] = [];
@@ -102,9 +104,9 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
   );
   await recordBuild(options.outDir, written, siteIdentity(config, context.simulated));
   if (removed.length)
-    log(`  removed what the previous build wrote and this one did not: ${printable(nameList(removed), 2000)}`);
+    log(`  removed what the previous build wrote and this one did not: ${oneLine(nameList(removed), 2000)}`);
   if (foreign.length)
-    log(`  not written by a build, left in place and published with the rest: ${printable(nameList(foreign), 2000)}`);
+    log(`  not written by a build, left in place and published with the rest: ${oneLine(nameList(foreign), 2000)}`);
   log(
     `built ${artifacts.length} files in ${Math.round(performance.now() - started)} ms${failures.length ? `, ${failures.length} upstream(s) failed` : ''}`,
   );
@@ -124,47 +126,75 @@ export function siteIdentity(config: Config, simulated: boolean): SiteIdentity {
 /**
  * The one stderr line of a snapshot that could not be built (CONTRACT §1: it names the upstream and
  * the reason). An UpstreamError's message already starts with its upstream; any other error (a schema
- * violation, a bug) is named as such. The message may quote upstream text: one printable line.
+ * violation, a bug) is named as such. The message may quote upstream text: one line (core/one-line.ts).
  */
 export function failureLine(title: string, error: Error): string {
   const reason = error instanceof UpstreamError ? error.message : `${error.name}: ${error.message}`;
-  return `build: ${title.toLowerCase()} not written: ${printable(reason, 1000)}`;
+  return `build: ${title.toLowerCase()} not written: ${oneLine(reason, 1000)}`;
 }
 
 export function formatSize(bytes: number): string {
   return bytes < 1000 ? `${bytes} B` : `${(bytes / 1000).toFixed(1)} kB`;
 }
 
-/** `--out <dir>`, else DIST_DIR as loadConfig read it (default dist/ in the working directory). Throws on any other argument. */
-export function outDirFrom(argv: string[], config: Pick<Config, 'distDir'>): string {
+/** The command line: `--out <dir>` (else DIST_DIR as loadConfig read it) and `--if-stale`. Throws on any other argument. */
+export function buildArgs(argv: string[], config: Pick<Config, 'distDir'>): { outDir: string; ifStale: boolean } {
   const { values } = parseArgs({
     args: argv,
-    options: { out: { type: 'string' } },
+    options: { out: { type: 'string' }, 'if-stale': { type: 'boolean' } },
     strict: true,
     allowPositionals: false,
   });
-  if (values.out === undefined) return config.distDir;
+  const ifStale = values['if-stale'] === true;
+  if (values.out === undefined) return { outDir: config.distDir, ifStale };
   const out = values.out.trim();
   if (out === '') throw new Error("option '--out <dir>' needs a folder");
-  return resolve(out);
+  return { outDir: resolve(out), ifStale };
 }
 
+/**
+ * Why `outDir` must be built for this configuration, or undefined when it need not be: it is missing,
+ * or its last build recorded other site settings (SITE_URL, the account...), whose documents would say
+ * other things than a gateway serving them. A folder no build recorded settings for is left as it is.
+ */
+export async function staleReason(config: Config, outDir: string): Promise<string | undefined> {
+  if (!existsSync(outDir)) return `${outDir} is missing`;
+  const { identity } = await previousBuild(outDir);
+  if (identity === undefined) return undefined;
+  const changes = identityChanges(identity, siteIdentity(config, config.demoSimulated));
+  return changes.length ? `${outDir} was built with other settings than ${changes.join(', ')}` : undefined;
+}
+
+/**
+ * `npm run build`. With `--if-stale` (what `npm start` runs before the gateway) it builds only when
+ * staleReason says so, and an upstream without usable data does not fail it: that snapshot is left out
+ * and reported in one line, and the gateway fetches the resource live (CONTRACT §1: a fresh clone builds
+ * first, then serves whatever could be built).
+ */
 export async function main(argv = process.argv.slice(2)): Promise<number> {
   let config: Config;
-  let outDir: string;
+  let args: { outDir: string; ifStale: boolean };
   try {
     config = loadConfig();
-    outDir = outDirFrom(argv, config);
+    args = buildArgs(argv, config);
   } catch (error) {
     if (error instanceof ConfigError) {
-      process.stderr.write(`build: invalid configuration: ${printable(error.message, 1000)}\n`);
+      process.stderr.write(`build: invalid configuration: ${oneLine(error.message, 1000)}\n`);
       return 2;
     }
     // parseArgs' own messages name the option ("Unknown option '--bogus'"); a usage error, like a bad variable.
     process.stderr.write(
-      `build: ${printable((error as Error).message, 1000)} (usage: npm run build [-- --out <dir>])\n`,
+      `build: ${oneLine((error as Error).message, 1000)} (usage: npm run build [-- --out <dir>] [--if-stale])\n`,
     );
     return 2;
+  }
+  const { outDir, ifStale } = args;
+  if (ifStale) {
+    const reason = await staleReason(config, outDir);
+    if (reason === undefined) return 0;
+    process.stderr.write(`build: ${reason}; building it first\n`);
+    await build(config, { outDir, simulated: config.demoSimulated, log: () => {} });
+    return 0;
   }
   const result = await build(config, { outDir, simulated: config.demoSimulated });
   return result.exitCode;

@@ -1,6 +1,6 @@
 // dist/cli.mjs: the CLI (cli/main.ts) bundled into one file that imports nothing but Node's built-ins,
 // so that `curl -O <site>/cli.mjs && node cli.mjs` works with no install, with the deployed SITE_URL baked
-// in as its default site. The CLI's path constants come from core/routes.ts and builders/site/urls.ts,
+// in as its default site. The CLI's path constants come from core/routes.ts and core/pages.ts,
 // which import nothing; test/cli.test.ts checks the bundle's imports and size.
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';

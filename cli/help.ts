@@ -1,5 +1,13 @@
-// `--help` (text or JSON) and the short usage printed with a usage error, generated from commands.ts.
-import { COMMAND_REFERENCE, ENVIRONMENT, EXIT_STATUSES, OPTIONS, PROGRAM, USAGE, type JsonField } from './commands.ts';
+// `--help` (text or JSON) and the short usage printed with a usage error, generated from core/cli-commands.ts.
+import {
+  COMMAND_REFERENCE,
+  ENVIRONMENT,
+  EXIT_STATUSES,
+  OPTIONS,
+  PROGRAM,
+  USAGE,
+  type JsonField,
+} from '../core/cli-commands.ts';
 import { style, table, wrapIndented, type Terminal } from './terminal.ts';
 
 export function usageLines(): string[] {

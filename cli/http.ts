@@ -3,6 +3,7 @@
 import { BodyTooLarge, readCapped } from '../core/capped-body.ts';
 import { SiteError } from './errors.ts';
 import { printable } from './safe-text.ts';
+import { oneLine } from '../core/one-line.ts';
 
 export interface FetchedDocument {
   url: string;
@@ -73,7 +74,7 @@ export function nextHop(from: string, location: string): string {
   try {
     target = new URL(location, origin);
   } catch {
-    throw new SiteError(oneLine(`${from} redirected to an invalid URL`));
+    throw new SiteError(errorLine(`${from} redirected to an invalid URL`));
   }
   const sameOrigin = target.origin === origin.origin;
   // The usual upgrade: same host, https on its default port (what HSTS and http→https redirects do).
@@ -85,7 +86,7 @@ export function nextHop(from: string, location: string): string {
   if (!sameOrigin && !upgrade) {
     const where = target.protocol === 'http:' || target.protocol === 'https:' ? target.origin : target.protocol;
     throw new SiteError(
-      oneLine(`${from} redirected to another origin (${where}); to read that site, pass --base-url ${where}`),
+      errorLine(`${from} redirected to another origin (${where}); to read that site, pass --base-url ${where}`),
     );
   }
   return target.href;
@@ -113,7 +114,7 @@ function networkError(url: string, error: unknown, timeoutMs: number): SiteError
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
   const reason =
     cause instanceof Error ? cause.message || (cause as NodeJS.ErrnoException).code || cause.name : String(cause);
-  return new SiteError(`cannot reach ${url}: ${oneLine(reason)}`);
+  return new SiteError(`cannot reach ${url}: ${errorLine(reason)}`);
 }
 
 /** An HTTP error, with the RFC 9457 problem's `title` and `detail` when the body is one. */
@@ -128,9 +129,9 @@ export function httpError(
   const head = `${url} answered ${status}`;
   if (problem) {
     const parts = [problem.title, problem.detail].filter((p): p is string => typeof p === 'string' && p.trim() !== '');
-    return new SiteError(oneLine(`${head}: ${parts.join(': ')}`), status);
+    return new SiteError(errorLine(`${head}: ${parts.join(': ')}`), status);
   }
-  return new SiteError(oneLine(`${head}${statusText ? ` ${statusText}` : ''}`), status);
+  return new SiteError(errorLine(`${head}${statusText ? ` ${statusText}` : ''}`), status);
 }
 
 interface ProblemSummary {
@@ -157,12 +158,11 @@ function problemOf(contentType: string, text: string): ProblemSummary | null {
 }
 
 /**
- * Error text printed on one line: it may quote the site (a problem's title and detail), so terminal
- * controls are stripped first (safe-text.ts), then line breaks and tabs folded, and long text cut.
+ * Error text on one line: it may quote the site (a problem's title and detail), so terminal escape
+ * sequences are removed whole first (safe-text.ts), then core/one-line.ts folds it into one line.
  */
-export function oneLine(text: string, max = 400): string {
-  const flat = printable(text).replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+export function errorLine(text: string): string {
+  return oneLine(printable(text), 400);
 }
 
 function formatSeconds(ms: number): string {

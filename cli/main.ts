@@ -1,6 +1,6 @@
 // Entry point of dist/cli.mjs (bundled by builders/cli-artifact.ts): the only place that touches process.
 import site from '../site/site.json' with { type: 'json' };
-import { oneLine } from './http.ts';
+import { errorLine } from './http.ts';
 import { run } from './run.ts';
 
 /**
@@ -24,7 +24,7 @@ run(process.argv.slice(2), { env: process.env, stdout: process.stdout, stderr: p
   },
   (error: unknown) => {
     process.stderr.write(
-      `cli.mjs: internal error: ${oneLine(error instanceof Error ? error.message : String(error))}\n`,
+      `cli.mjs: internal error: ${errorLine(error instanceof Error ? error.message : String(error))}\n`,
     );
     process.exitCode = 1;
   },

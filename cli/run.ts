@@ -2,12 +2,12 @@
 // Every failure arrives here as a value and leaves as exactly one line on stderr.
 import { describeApi, parseCatalog, parseJsonObject } from './api-docs.ts';
 import { API_INDEX, DISCOVERY } from '../core/routes.ts';
-import { PAGES } from '../builders/site/urls.ts';
-import { PROGRAM, type CommandName } from './commands.ts';
+import { PAGES } from '../core/pages.ts';
+import { PROGRAM, type CommandName } from '../core/cli-commands.ts';
 import { parseArgs, type Invocation } from './args.ts';
 import { SiteError, UsageError } from './errors.ts';
 import { helpJson, helpLines, usageLines } from './help.ts';
-import { ACCEPT_JSON, ACCEPT_MARKDOWN, documentUrl, fetchDocument, oneLine, type FetchedDocument } from './http.ts';
+import { ACCEPT_JSON, ACCEPT_MARKDOWN, documentUrl, fetchDocument, errorLine, type FetchedDocument } from './http.ts';
 import { renderApi, renderCatalog, renderProfile, renderSkills, renderWriting, renderWritings } from './render.ts';
 import { jsonText, printableValue } from './safe-text.ts';
 import { wantsColor, widthOf, type Terminal } from './terminal.ts';
@@ -53,7 +53,7 @@ export async function run(argv: readonly string[], io: Io, defaultBaseUrl: strin
     return 0;
   } catch (error) {
     if (error instanceof SiteError) {
-      io.stderr.write(`${PROGRAM}: ${oneLine(error.message)}\n`);
+      io.stderr.write(`${PROGRAM}: ${errorLine(error.message)}\n`);
       return 1;
     }
     throw error;

@@ -1,5 +1,5 @@
 // Parses the site's Markdown twins into plain values. Pure; a twin of another shape is an UnexpectedBody.
-// The format, as builders/site/twins.ts and the page generators under builders/site/pages/ write it:
+// The format, as builders/pages/twins.ts and the page generators under builders/pages/ write it:
 // a front-matter block (a `---` line, one-line `key: value` pairs, a `---` line) with at least `title`,
 // `description` and `url`, then a Markdown body whose shape is fixed per page (see each parser below).
 
@@ -115,7 +115,7 @@ const paragraph = (block: string[]) => block.map((l) => l.trim()).join(' ');
 
 /**
  * /index.md: front matter adds `name`, `tagline`, `location` and `github`; the body is `# Name`, the
- * tagline, `## About` paragraphs and `## Links` items `- [Label](url)` (builders/site/pages/home.ts).
+ * tagline, `## About` paragraphs and `## Links` items `- [Label](url)` (builders/pages/home.ts).
  */
 export function parseProfile(text: string, fallbackUrl: string): Profile {
   const { meta, body } = parseTwin(text);
@@ -145,7 +145,7 @@ export function parseProfile(text: string, fallbackUrl: string): Profile {
 /** One line per writing: `- [Title](<absolute url of /writings/<slug>>) — YYYY-MM-DD: <summary>` (an em dash). */
 const WRITING_LINE = /^- \[(.+)\]\(<?([^()\s<>]+)>?\) \u2014 (\d{4}-\d{2}-\d{2}):(?: (.*))?$/;
 
-/** /writings.md: `# Writings`, then one WRITING_LINE per writing, newest first (builders/site/pages/writings.ts). */
+/** /writings.md: `# Writings`, then one WRITING_LINE per writing, newest first (builders/pages/writings.ts). */
 export function parseWritings(text: string, fallbackUrl: string): { url: string; writings: WritingEntry[] } {
   const { meta, body } = parseTwin(text);
   const writings: WritingEntry[] = [];
@@ -196,7 +196,7 @@ export function parseWriting(text: string, slug: string, fallbackUrl: string): W
   };
 }
 
-/** /skills.md: one `## Group` heading per group over `- Skill` or `- Skill: note` items (builders/site/pages/skills.ts). */
+/** /skills.md: one `## Group` heading per group over `- Skill` or `- Skill: note` items (builders/pages/skills.ts). */
 export function parseSkills(text: string, fallbackUrl: string): { url: string; groups: SkillGroup[] } {
   const { meta, body } = parseTwin(text);
   const groups = sections(body).sections.map((s) => ({

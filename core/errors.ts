@@ -1,5 +1,5 @@
 // Error values that carry their context until the edge (the build's main, the gateway's response writer).
-import { INVISIBLE_FORMATTING } from './unicode.ts';
+import { oneLine } from './one-line.ts';
 
 /** A variable or setting that cannot be used. The edge prints the message and exits with status 2. */
 export class ConfigError extends Error {
@@ -17,21 +17,6 @@ export type UpstreamName = 'coinbase' | 'github-graphql' | 'github-html';
 /** Longest reason an UpstreamError keeps: enough for a URL and the upstream's own message. */
 const MAX_REASON_LENGTH = 500;
 
-/**
- * Text from outside (an upstream's error message, a redirect target, a cell attribute) made safe for a
- * log line: invisible bidi characters are dropped, C0 and C1 controls (ESC sequences, BEL, CR/LF) become
- * spaces, whitespace runs collapse and the length is capped, so one failure is always one plain line on
- * a terminal or in a log collector.
- */
-export function printable(text: string, max = MAX_REASON_LENGTH): string {
-  const plain = text
-    .replace(INVISIBLE_FORMATTING, '')
-    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return plain.length > max ? `${plain.slice(0, max - 1)}…` : plain;
-}
-
 /** An upstream gave no usable data: it was down, slow, refused, or answered in a shape we do not trust. */
 export class UpstreamError extends Error {
   override readonly name = 'UpstreamError';
@@ -41,7 +26,10 @@ export class UpstreamError extends Error {
     options?: { cause?: unknown; status?: number },
   ) {
     // Reasons quote upstream text; it is sanitised here, where every such text enters a message.
-    super(`${upstream}: ${printable(reason)}`, options?.cause === undefined ? undefined : { cause: options.cause });
+    super(
+      `${upstream}: ${oneLine(reason, MAX_REASON_LENGTH)}`,
+      options?.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.status = options?.status;
   }
   readonly status: number | undefined;

@@ -1,6 +1,6 @@
 // The edge of a command-line program: turns main's outcome into the exit status and reports an
 // unexpected failure once, as one line without a stack.
-import { printable } from './errors.ts';
+import { oneLine } from './one-line.ts';
 
 export function runMain(name: string, main: () => Promise<number>): void {
   main().then(
@@ -9,7 +9,7 @@ export function runMain(name: string, main: () => Promise<number>): void {
     },
     (error: unknown) => {
       process.stderr.write(
-        `${name}: failed: ${printable(error instanceof Error ? error.message : String(error), 1000)}\n`,
+        `${name}: failed: ${oneLine(error instanceof Error ? error.message : String(error), 1000)}\n`,
       );
       process.exitCode = 1;
     },

@@ -1,5 +1,7 @@
 // The upstreams as configured: which clients to use and the I/O shells around the pure payload builders.
-// The build and the gateway both fetch through here.
+// The build and the gateway both fetch through here. The configuration is read once, when the sources are
+// created: what the payloads name (the market source, the account) is bound here, so Config stops at the
+// programs' edges (builders/build.ts, gateway/server.ts).
 import type { Config } from './config.ts';
 import { buildContributions, type ContributionDay, type GitHubContributions } from './contributions.ts';
 import type { UpstreamName } from './errors.ts';
@@ -12,18 +14,25 @@ import { calendarWindow } from './toronto-calendar.ts';
 
 export interface ContributionSource {
   upstream: UpstreamName;
+  /** GITHUB_ACCOUNT: whose calendar it is. */
+  account: string;
   days(nowMs: number): Promise<ContributionDay[]>;
 }
 
+export interface MarketSource extends MarketClient {
+  /** MARKET_SOURCE_NAME: the payload's `source`. */
+  sourceName: string;
+}
+
 export interface Sources {
-  market: MarketClient;
+  market: MarketSource;
   contributions: ContributionSource;
 }
 
 export function createSources(config: Config): Sources {
   const http = { userAgent: userAgent(config.siteUrl), timeoutMs: config.upstreamTimeoutMs };
   const market = coinbaseClient(config.marketApiUrl, http);
-  let contributions: ContributionSource;
+  let contributions: Omit<ContributionSource, 'account'>;
   if (config.githubToken) {
     const fetchDays = githubGraphqlClient(config.githubApiUrl, config.githubToken, config.githubAccount, http);
     contributions = { upstream: 'github-graphql', days: (nowMs) => fetchDays(calendarWindow(nowMs)) };
@@ -31,26 +40,24 @@ export function createSources(config: Config): Sources {
     const fetchDays = githubHtmlClient(config.githubWebUrl, config.githubAccount, http);
     contributions = { upstream: 'github-html', days: () => fetchDays() };
   }
-  return { market, contributions };
+  return {
+    market: { ...market, sourceName: config.marketSourceName },
+    contributions: { ...contributions, account: config.githubAccount },
+  };
 }
 
 /** Ticker and candles fetched together; the candle fetch can be swapped for a cached one (the gateway's). */
 export async function fetchMarketData(
   sources: Sources,
-  config: Config,
   nowMs: number,
   candles: MarketClient['candles'] = sources.market.candles,
 ): Promise<MarketData> {
   const { startSeconds, endSeconds } = marketWindow(nowMs);
   const [ticker, rows] = await Promise.all([sources.market.ticker(), candles(startSeconds, endSeconds)]);
-  return buildMarketData(ticker, rows, nowMs, config.marketSourceName);
+  return buildMarketData(ticker, rows, nowMs, sources.market.sourceName);
 }
 
-export async function fetchContributions(
-  sources: Sources,
-  config: Config,
-  nowMs: number,
-): Promise<GitHubContributions> {
+export async function fetchContributions(sources: Sources, nowMs: number): Promise<GitHubContributions> {
   const days = await sources.contributions.days(nowMs);
-  return buildContributions(sources.contributions.upstream, config.githubAccount, days, nowMs);
+  return buildContributions(sources.contributions.upstream, sources.contributions.account, days, nowMs);
 }

@@ -10,8 +10,8 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { loadConfig, type Config } from '../core/config.ts';
 import { ConfigError } from '../core/errors.ts';
-import { freePort } from '../test/helpers/ports.ts';
-import { startFakeUpstreams, type FakeUpstreams } from '../test/fakes/upstreams.ts';
+import { freePort } from '../fakes/ports.ts';
+import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 
 const BUILD_DIR = dirname(fileURLToPath(import.meta.url));
 const ROOT = dirname(BUILD_DIR);

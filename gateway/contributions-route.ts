@@ -5,7 +5,6 @@
 // The snapshot in dist/ is not used as a first answer, even when it is today's: it was built from the
 // upstream as it was then, possibly with another source or another account, and the gateway's answer
 // must say what the upstream says now (an unusable upstream is a 502, not yesterday's build's 200).
-import type { Config } from '../core/config.ts';
 import type { GitHubContributions } from '../core/contributions.ts';
 import { dataResource } from '../core/routes.ts';
 import type { Validator } from '../core/schemas.ts';
@@ -25,12 +24,7 @@ export interface ContributionsRoute {
   current(): CalendarResponse | Promise<CalendarResponse>;
 }
 
-export function contributionsRoute(
-  sources: Sources,
-  config: Config,
-  validator: Validator,
-  now: () => number,
-): ContributionsRoute {
+export function contributionsRoute(sources: Sources, validator: Validator, now: () => number): ContributionsRoute {
   const resource = dataResource('contributions');
   let cached: CalendarResponse | undefined;
   const flight = singleFlight<CalendarResponse>();
@@ -48,7 +42,7 @@ export function contributionsRoute(
     const nowMs = now();
     inflightUntilMs = calendarWindow(nowMs).nextRefreshAtMs;
     return flight.start(() =>
-      fetchContributions(sources, config, nowMs).then((payload) => {
+      fetchContributions(sources, nowMs).then((payload) => {
         validator.validate(resource.schema, payload);
         const response = toResponse(payload);
         // A refresh of yesterday that finishes late never replaces today's.

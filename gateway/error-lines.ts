@@ -1,22 +1,8 @@
-// Error lines on stderr: one line each, never a stack, and throttled so that an outage under load
-// cannot flood the log.
-import { INVISIBLE_FORMATTING } from '../core/unicode.ts';
+// Error lines on stderr: one line each (core/one-line.ts), never a stack, and throttled so that an outage
+// under load cannot flood the log.
 
-/**
- * Collapses a message to one line of bounded length. Line breaks become spaces; every other C0 and C1
- * control (ESC sequences that retitle or recolour a terminal, BEL, NUL) is dropped, since the text may
- * quote an upstream or a request; so are the invisible bidi characters (core/unicode.ts).
- */
-export function oneLine(text: string): string {
-  return (
-    text
-      // Whole whitespace runs, each matched once (a /\s*\n+\s*/ pattern backtracks quadratically on spaces).
-      .replace(/\s+/g, (run) => (/[\r\n\u2028\u2029]/.test(run) ? ' ' : run))
-      .replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => (c === '\t' ? ' ' : ''))
-      .replace(INVISIBLE_FORMATTING, '')
-      .slice(0, 1000)
-  );
-}
+/** Longest error line the gateway prints (core/one-line.ts cuts longer ones). */
+export const MAX_ERROR_LINE = 1000;
 
 /**
  * Each kind of line (its text with numbers masked: timestamps in upstream URLs, counts) is printed at

@@ -1,6 +1,5 @@
 // The live market preview: the ticker is fetched for every request (no cache of any kind), the candle
 // history is reused for at most five minutes and fetched once for all requests that need it meanwhile.
-import type { Config } from '../core/config.ts';
 import type { Candle } from '../core/market.ts';
 import { CONSTANTS, dataResource } from '../core/routes.ts';
 import type { Validator } from '../core/schemas.ts';
@@ -17,7 +16,7 @@ interface CandleHistory {
   fetchedAtMs: number;
 }
 
-export function marketRoute(sources: Sources, config: Config, validator: Validator, now: () => number): MarketRoute {
+export function marketRoute(sources: Sources, validator: Validator, now: () => number): MarketRoute {
   const reuseMs = CONSTANTS.candleReuseSeconds * 1000;
   let history: CandleHistory | undefined;
   const flight = singleFlight<CandleHistory>();
@@ -42,7 +41,7 @@ export function marketRoute(sources: Sources, config: Config, validator: Validat
       const nowMs = now();
       let used: CandleHistory | undefined;
       try {
-        const data = await fetchMarketData(sources, config, nowMs, async (start, end) => {
+        const data = await fetchMarketData(sources, nowMs, async (start, end) => {
           used = await candles(start, end, nowMs);
           return used.rows;
         });

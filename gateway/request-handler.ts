@@ -11,7 +11,7 @@ import {
 } from '../core/routes.ts';
 import { secondsUntil } from '../core/toronto-calendar.ts';
 import type { AccessLog } from './access-log.ts';
-import type { ClientIdentity } from './client-identity.ts';
+import type { ClientIdentity } from './quota/client-identity.ts';
 import type { ContributionsRoute } from './contributions-route.ts';
 import type { MarketRoute } from './market-route.ts';
 import {
@@ -20,7 +20,7 @@ import {
   type PreparedProblem,
   type Problems,
 } from './problem-response.ts';
-import { DISABLED_QUOTA, type Quota, type QuotaDecision, type QuotaOutcome } from './quota.ts';
+import { DISABLED_QUOTA, type Quota, type QuotaDecision, type QuotaOutcome } from './quota/quota.ts';
 import { choose, noneMatch, notModifiedHeaders, variantHeaders } from './representation.ts';
 import { decodePath, isApiPath, rawPath } from './request-path.ts';
 import { COMMON_HEADERS, type StaticEntry, type StaticTable } from './static-files.ts';

@@ -7,15 +7,17 @@ import { ALLOW_HEADER } from '../core/routes.ts';
 import { createValidator } from '../core/schemas.ts';
 import { createSources, type Sources } from '../core/sources.ts';
 import { accessLog } from './access-log.ts';
-import { clientIdentity } from './client-identity.ts';
+import { clientIdentity } from './quota/client-identity.ts';
+import { parseTrustProxy } from './quota/ip-ranges.ts';
 import { contributionsRoute } from './contributions-route.ts';
 import { marketRoute } from './market-route.ts';
 import { prepareProblems } from './problem-response.ts';
-import { createQuota, DISABLED_QUOTA, type Quota, type QuotaStore } from './quota.ts';
-import { memoryQuotaStore } from './quota-memory-store.ts';
-import { redisQuotaStore } from './quota-redis-store.ts';
+import { createQuota, DISABLED_QUOTA, type Quota, type QuotaStore } from './quota/quota.ts';
+import { memoryQuotaStore } from './quota/memory-store.ts';
+import { redisQuotaStore } from './quota/redis-store.ts';
 import { requestHandler } from './request-handler.ts';
-import { oneLine, throttledLines } from './error-lines.ts';
+import { oneLine } from '../core/one-line.ts';
+import { MAX_ERROR_LINE, throttledLines } from './error-lines.ts';
 import { fdWriter } from './log-writer.ts';
 import { loadStaticFiles } from './static-files.ts';
 
@@ -60,12 +62,14 @@ export const SERVER_LIMITS = {
 } as const;
 
 export async function startGateway(config: Config, options: GatewayOptions): Promise<Gateway> {
+  // An invalid TRUST_PROXY is a ConfigError before anything is opened (CONTRACT §2: exit status 2).
+  const trustedProxies = parseTrustProxy(config.trustProxy);
   const now = options.now ?? Date.now;
   const stdoutWriter = options.stdout === undefined ? fdWriter(1) : undefined;
   const stdout = options.stdout ?? ((chunk: string) => stdoutWriter!.write(chunk));
   const stderrWriter = options.stderr === undefined ? fdWriter(2) : undefined;
   const stderr = options.stderr ?? ((chunk: string) => stderrWriter!.write(chunk));
-  const plainLine = (line: string) => stderr(`gateway: ${oneLine(line)}\n`);
+  const plainLine = (line: string) => stderr(`gateway: ${oneLine(line, MAX_ERROR_LINE)}\n`);
   // Throttled on the real clock: the injected one may stand still in tests.
   const errorLine = throttledLines(plainLine, () => performance.now());
 
@@ -105,9 +109,9 @@ export async function startGateway(config: Config, options: GatewayOptions): Pro
         : { quota: config.rateLimitQuota, window: config.rateLimitWindow },
     ),
     quota,
-    identify: clientIdentity(config.trustProxy),
-    market: marketRoute(sources, config, validator, now),
-    contributions: contributionsRoute(sources, config, validator, now),
+    identify: clientIdentity(trustedProxies),
+    market: marketRoute(sources, validator, now),
+    contributions: contributionsRoute(sources, validator, now),
     now,
     log,
     reportError: errorLine,

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { recordBuild } from '../builders/prune.ts';
 import { createValidator } from '../core/schemas.ts';
-import { startFakeUpstreams, type FakeUpstreams, type GithubMode, type MarketMode } from './fakes/upstreams.ts';
+import { startFakeUpstreams, type FakeUpstreams, type GithubMode, type MarketMode } from '../fakes/upstreams.ts';
 import { listFiles } from './helpers/files.ts';
 import { runProgram, upstreamEnv } from './helpers/run.ts';
 
@@ -199,7 +199,7 @@ describe('arguments', () => {
       const result = await runProgram('build', args, { ...upstreamEnv(fake.url), DIST_DIR: out });
       expect(result.code).toBe(2);
       expect(result.stderr.trim().split('\n')).toHaveLength(1);
-      expect(result.stderr).toContain('usage: npm run build [-- --out <dir>]');
+      expect(result.stderr).toContain('usage: npm run build [-- --out <dir>] [--if-stale]');
       expect(await listFiles(out)).toEqual([]);
       expect(fake.calls.ticker + fake.calls.candles + fake.calls.html).toBe(0);
     },

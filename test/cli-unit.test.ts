@@ -1,14 +1,14 @@
 // The CLI's pure parts, without a process or a socket: arguments, parsing of the Markdown twins in the
-// format builders/site/twins.ts writes, the API documents, wrapping and colour rules, error lines, what
+// format builders/pages/twins.ts writes, the API documents, wrapping and colour rules, error lines, what
 // is left of a hostile site's text, and the reference the developer page embeds.
 import { describe, expect, it } from 'vitest';
 import { describeApi, operationsFromIndex, parseCatalog } from '../cli/api-docs.ts';
 import { parseArgs, parseBaseUrl } from '../cli/args.ts';
-import { COMMAND_REFERENCE, COMMANDS, WRITING } from '../cli/commands.ts';
+import { COMMAND_REFERENCE, COMMANDS, WRITING } from '../core/cli-commands.ts';
 import { UsageError } from '../cli/errors.ts';
 import { SiteError } from '../cli/errors.ts';
-import { documentUrl, httpError, nextHop, oneLine } from '../cli/http.ts';
-import { CLI_REFERENCE_MARKDOWN } from '../cli/reference.ts';
+import { documentUrl, errorLine, httpError, nextHop } from '../cli/http.ts';
+import { CLI_REFERENCE_MARKDOWN } from '../builders/pages/cli-reference.ts';
 import { jsonText, printable, printableValue } from '../cli/safe-text.ts';
 import { renderMarkdown, style, table, visibleLength, wantsColor, widthOf, wrap } from '../cli/terminal.ts';
 import { parseProfile, parseSkills, parseTwin, parseWriting, parseWritings, UnexpectedBody } from '../cli/twin.ts';
@@ -271,8 +271,8 @@ describe('error lines', () => {
   });
 
   it('stay on one line whatever the site sends', () => {
-    expect(oneLine('a\nb\r\n\u001b[31mc\u001b]8;;https://evil.example\u0007d')).toBe('a b cd');
-    expect(oneLine('x'.repeat(1000)).length).toBe(400);
+    expect(errorLine('a\nb\r\n\u001b[31mc\u001b]8;;https://evil.example\u0007d')).toBe('a b cd');
+    expect(errorLine('x'.repeat(1000)).length).toBe(400);
   });
 });
 

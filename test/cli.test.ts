@@ -10,10 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PAGES } from '../builders/site/urls.ts';
+import { PAGES } from '../core/pages.ts';
 import { MAX_BODY_BYTES } from '../cli/http.ts';
 import { API_INDEX, DATA_PATHS, DISCOVERY } from '../core/routes.ts';
-import { startFakeUpstreams, type FakeUpstreams } from './fakes/upstreams.ts';
+import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import { FIXTURE_SKILLS, FIXTURE_WRITINGS, frontMatterValue, writeFixtureSite } from './helpers/cli-fixtures.ts';
 import { runCli } from './helpers/cli-run.ts';
 import {

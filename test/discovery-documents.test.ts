@@ -1,7 +1,7 @@
 // /api, /.well-known/api-catalog, /llms.txt, /llms-full.txt, /sitemap.xml, robots.txt and the developer
 // page, each checked against its standard and against the shared sources it is generated from.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_REFERENCE_MARKDOWN } from '../cli/reference.ts';
+import { CLI_REFERENCE_MARKDOWN } from '../builders/pages/cli-reference.ts';
 import { PROBLEM_TYPES } from '../core/problems.ts';
 import { DATA_RESOURCES } from '../core/routes.ts';
 import { createValidator, loadSchemas } from '../core/schemas.ts';

@@ -5,7 +5,7 @@ import { rm } from 'node:fs/promises';
 import { METHODS } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeUpstreams, type FakeUpstreams } from './fakes/upstreams.ts';
+import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import {
   get,
   makeDist,

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_INDEX, DATA_PATHS, DISCOVERY } from '../core/routes.ts';
 import { PROBLEM_TYPES } from '../core/problems.ts';
-import { startFakeUpstreams, type FakeUpstreams } from './fakes/upstreams.ts';
+import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import { get, startTestGateway, type TestGateway } from './helpers/gateway.ts';
 import { sharedSite } from './helpers/site-dist.ts';
 

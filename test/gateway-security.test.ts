@@ -6,10 +6,10 @@ import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseTrustProxy } from '../core/config.ts';
-import { clientIdentity, quotaKey } from '../gateway/client-identity.ts';
-import { oneLine } from '../gateway/error-lines.ts';
-import { printable, UpstreamError } from '../core/errors.ts';
+import { parseTrustProxy } from '../gateway/quota/ip-ranges.ts';
+import { clientIdentity, quotaKey } from '../gateway/quota/client-identity.ts';
+import { UpstreamError } from '../core/errors.ts';
+import { oneLine } from '../core/one-line.ts';
 import { get, SECRET, startTestGateway, type TestGateway } from './helpers/gateway.ts';
 
 /** No upstream is asked in these tests; the address only has to be a valid URL. */
@@ -122,17 +122,17 @@ describe('quota keys', () => {
 });
 
 describe('error lines', () => {
-  it('drop C0 and C1 controls (terminal escapes) besides collapsing line breaks', () => {
-    const line = oneLine('coinbase: boom\u001b]0;PWNED\u0007\nsecond\tline\u009b31m\r\n');
-    expect(line).toBe('coinbase: boom]0;PWNED second line31m ');
+  it('turn C0 and C1 controls (terminal escapes, line breaks) into spaces, collapse them and cut long lines', () => {
+    const line = oneLine('coinbase: boom\u001b]0;PWNED\u0007\nsecond\tline\u009b31m\r\n', 1000);
+    expect(line).toBe('coinbase: boom ]0;PWNED second line 31m');
     expect(line).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+    expect(oneLine(`a\u2028${'x'.repeat(20)}`, 10)).toBe('a xxxxxxx…');
   });
 
   it("drop the invisible bidi characters, in the gateway's lines and in upstream reasons alike", () => {
     // RIGHT-TO-LEFT OVERRIDE would show "github-html: 404 for resu\u202Eexe.txt" reversed in a terminal.
     const quoted = 'github-html: 404 for resu\u202Eexe.txt\u202C by \u2066octo\u200Bcat\u2069';
-    expect(oneLine(quoted)).toBe('github-html: 404 for resuexe.txt by octocat');
-    expect(printable(quoted)).toBe('github-html: 404 for resuexe.txt by octocat');
+    expect(oneLine(quoted, 1000)).toBe('github-html: 404 for resuexe.txt by octocat');
     expect(new UpstreamError('github-html', quoted.slice('github-html: '.length)).message).toBe(
       'github-html: 404 for resuexe.txt by octocat',
     );

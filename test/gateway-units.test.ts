@@ -2,19 +2,20 @@
 // types, fixed windows and the quota's budget, X-Forwarded-For, the in-process store, the shared
 // upstream fetch, and the contribution cache against an injected clock and a counting source.
 import { describe, expect, it } from 'vitest';
-import { loadConfig, parseTrustProxy } from '../core/config.ts';
+import { parseTrustProxy } from '../gateway/quota/ip-ranges.ts';
 import type { ContributionDay } from '../core/contributions.ts';
 import { createValidator } from '../core/schemas.ts';
 import type { Sources } from '../core/sources.ts';
 import { calendarWindow } from '../core/toronto-calendar.ts';
-import { forwardedClient } from '../gateway/client-identity.ts';
+import { forwardedClient } from '../gateway/quota/client-identity.ts';
 import { acceptedCodings } from '../gateway/content-coding.ts';
-import { oneLine, throttledLines } from '../gateway/error-lines.ts';
+import { oneLine } from '../core/one-line.ts';
+import { throttledLines } from '../gateway/error-lines.ts';
 import { contentTypeFor } from '../gateway/content-type.ts';
 import { contributionsRoute } from '../gateway/contributions-route.ts';
 import { policyHeader, rateLimitHeader } from '../core/rate-limit-headers.ts';
-import { createQuota, fixedWindow, type QuotaStore } from '../gateway/quota.ts';
-import { memoryQuotaStore } from '../gateway/quota-memory-store.ts';
+import { createQuota, fixedWindow, type QuotaStore } from '../gateway/quota/quota.ts';
+import { memoryQuotaStore } from '../gateway/quota/memory-store.ts';
 import { noneMatch } from '../gateway/representation.ts';
 import { decodePath, rawPath } from '../gateway/request-path.ts';
 import { singleFlight } from '../gateway/single-flight.ts';
@@ -222,7 +223,6 @@ describe('the shared upstream fetch', () => {
 });
 
 describe('the contribution cache', () => {
-  const config = loadConfig({ GITHUB_ACCOUNT: 'octocat' });
   const validator = createValidator();
   /** A source that counts calls and answers every date of the window asked about. */
   function countingSource() {
@@ -231,6 +231,7 @@ describe('the contribution cache', () => {
       market: undefined as never,
       contributions: {
         upstream: 'github-html' as const,
+        account: 'octocat',
         days: async (nowMs: number): Promise<ContributionDay[]> => {
           state.calls++;
           if (state.fail) throw new Error('down');
@@ -245,7 +246,7 @@ describe('the contribution cache', () => {
     // 2026-11-01 is the day clocks fall back in Toronto: a 25-hour day.
     let t = Date.parse('2026-11-01T04:30:00Z'); // 00:30 EDT
     const { sources, state } = countingSource();
-    const route = contributionsRoute(sources, config, validator, () => t);
+    const route = contributionsRoute(sources, validator, () => t);
     const first = await route.current();
     expect(first.expiresAtMs).toBe(Date.parse('2026-11-02T05:00:00Z'));
     t = Date.parse('2026-11-02T04:59:59Z'); // 23:59:59 EST, 24.5 h later
@@ -268,7 +269,7 @@ describe('the contribution cache', () => {
         days: async (nowMs: number) => (await gate, sources.contributions.days(nowMs)),
       },
     };
-    const route = contributionsRoute(slow, config, validator, () => t);
+    const route = contributionsRoute(slow, validator, () => t);
     const before = route.current() as Promise<{ rep: { identity: { body: Buffer } } }>;
     t = Date.parse('2026-06-02T04:00:00.200Z'); // 00:00:00.2, the next day
     const after = route.current() as Promise<{ rep: { identity: { body: Buffer } } }>;
@@ -284,7 +285,7 @@ describe('the contribution cache', () => {
   it('shares one refresh among concurrent callers, and retries after a failure', async () => {
     const t = Date.parse('2026-06-01T12:00:00Z');
     const { sources, state } = countingSource();
-    const route = contributionsRoute(sources, config, validator, () => t);
+    const route = contributionsRoute(sources, validator, () => t);
     state.fail = true;
     const failing = [route.current(), route.current(), route.current()];
     for (const p of failing) await expect(p).rejects.toThrow('down');
@@ -318,6 +319,6 @@ describe('error lines', () => {
     ]);
   });
   it('collapses a multi-line message to one line', () => {
-    expect(oneLine('upstream said:\n  bad gateway\r\n')).toBe('upstream said: bad gateway ');
+    expect(oneLine('upstream said:\n  bad gateway\r\n', 1000)).toBe('upstream said: bad gateway');
   });
 });

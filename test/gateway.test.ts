@@ -7,7 +7,7 @@ import { parseDictionary, parseList } from 'structured-headers';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createValidator } from '../core/schemas.ts';
 import { calendarWindow } from '../core/toronto-calendar.ts';
-import { startFakeUpstreams, type FakeUpstreams, type GithubMode, type MarketMode } from './fakes/upstreams.ts';
+import { startFakeUpstreams, type FakeUpstreams, type GithubMode, type MarketMode } from '../fakes/upstreams.ts';
 import {
   get,
   makeDist,

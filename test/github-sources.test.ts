@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { UpstreamError } from '../core/errors.ts';
 import { parseGraphqlCalendar } from '../core/upstream/github-graphql.ts';
 import { parseCalendarHtml, parseTooltipCount } from '../core/upstream/github-html.ts';
-import { renderCalendarHtml } from './fakes/upstreams.ts';
+import { renderCalendarHtml } from '../fakes/upstreams.ts';
 
 const CONTRACT_SAMPLE = `<h2 class="f4 text-normal mb-2">
       1,449

@@ -3,7 +3,7 @@
 // test/helpers/site-dist.ts) instead of each running the same `npm run build` against the fakes.
 import { rm } from 'node:fs/promises';
 import type { TestProject } from 'vitest/node';
-import { bundle } from '../builders/bundle.mjs';
+import { bundle } from '../tools/bundle.mjs';
 import { buildSite } from './helpers/site-dist.ts';
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {

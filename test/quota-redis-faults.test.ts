@@ -4,9 +4,9 @@
 // stores that answer nonsense, nothing, or a bulk string without end.
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { encodeCommand, replyReader, RespError, type Reply } from '../gateway/resp.ts';
-import { startFakeUpstreams, type FakeUpstreams } from './fakes/upstreams.ts';
-import { ENDLESS, startFakeRedis, withPong, type FakeRedis } from './helpers/fake-redis.ts';
+import { encodeCommand, replyReader, RespError, type Reply } from '../gateway/quota/resp.ts';
+import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
+import { ENDLESS, startFakeRedis, withPong, type FakeRedis } from '../fakes/redis.ts';
 import { get, makeDist, startTestGateway, type DistFixture, type TestGateway } from './helpers/gateway.ts';
 import { privateRedis, SKIP_REDIS, type PrivateRedis } from './helpers/gateway-redis.ts';
 

@@ -6,14 +6,14 @@ import type { GitHubContributions } from '../core/contributions.ts';
 import type { MarketData } from '../core/market.ts';
 import { createValidator } from '../core/schemas.ts';
 import type { BuildContext } from '../builders/artifact.ts';
-import { renderHeatmap, weekday } from '../builders/site/charts/heatmap.ts';
-import { SPARKLINE, sparklinePath } from '../builders/site/charts/sparkline.ts';
-import { formatValue } from '../builders/site/charts/format.ts';
-import { ContentError, parseWriting, sortWritings } from '../builders/site/content.ts';
-import { nestHeadings } from '../builders/site/developer-page.ts';
-import { renderMarkdown } from '../builders/site/markdown.ts';
-import { frontMatter } from '../builders/site/twins.ts';
-import { renderSite } from '../builders/site/index.ts';
+import { renderHeatmap, weekday } from '../builders/pages/charts/heatmap.ts';
+import { SPARKLINE, sparklinePath } from '../builders/pages/charts/sparkline.ts';
+import { formatValue } from '../builders/pages/charts/format.ts';
+import { ContentError, parseWriting, sortWritings } from '../builders/pages/content.ts';
+import { nestHeadings } from '../builders/pages/developers.ts';
+import { renderMarkdown } from '../builders/pages/markdown.ts';
+import { frontMatter } from '../builders/pages/twins.ts';
+import { renderSite } from '../builders/render-site.ts';
 
 const NOW = Date.UTC(2026, 10, 22, 15, 0, 0);
 

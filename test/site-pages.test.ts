@@ -1,4 +1,4 @@
-// The site's pages and their Markdown twins, read from a real build (CONTRACT §5, builders/site/twins.ts).
+// The site's pages and their Markdown twins, read from a real build (CONTRACT §5, builders/pages/twins.ts).
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -12,7 +12,7 @@ import { coinbaseClient, MAX_MARKET_ANSWER_BYTES } from '../core/upstream/coinba
 import { githubGraphqlClient, MAX_GRAPHQL_ANSWER_BYTES } from '../core/upstream/github-graphql.ts';
 import { githubHtmlClient, MAX_CALENDAR_HTML_BYTES } from '../core/upstream/github-html.ts';
 import { retryAfterMs } from '../core/upstream/http.ts';
-import { startFakeUpstreams } from './fakes/upstreams.ts';
+import { startFakeUpstreams } from '../fakes/upstreams.ts';
 import { runProgram, upstreamEnv } from './helpers/run.ts';
 
 type Step = (req: IncomingMessage, res: ServerResponse) => void;

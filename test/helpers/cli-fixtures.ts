@@ -1,5 +1,5 @@
 // A hand-written site for the CLI tests: every document the CLI reads, with known values, in the format
-// the site generator writes (Markdown twins: builders/site/twins.ts and builders/site/pages/; the API
+// the site generator writes (Markdown twins: builders/pages/twins.ts and builders/pages/; the API
 // index and discovery documents at their core/routes.ts files). It pins the parsing to exact values
 // whatever content the real build publishes.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';

@@ -3,7 +3,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
 import { IS_CI } from './ci.ts';
-import { freePort } from './ports.ts';
+import { freePort } from '../../fakes/ports.ts';
 
 export const REDIS_SERVER = (() => {
   const found = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' });

@@ -1,6 +1,10 @@
 // Runs one of the compiled programs (.build/*.mjs) as a child process and collects its output.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { cleanEnv } from '../../fakes/env.ts';
+
+// The fakes' environment helpers, here too so that the tests import one helper module.
+export { cleanEnv, upstreamEnv } from '../../fakes/env.ts';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -8,20 +12,6 @@ export interface RunResult {
   code: number | null;
   stdout: string;
   stderr: string;
-}
-
-/** The environment of a child: the parent's minus anything that would reach a real upstream or token. */
-export function cleanEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (
-      v !== undefined &&
-      !/^(GITHUB_|MARKET_|RATE_LIMIT_|TRUST_PROXY|SITE_URL|SOURCE_DATE_EPOCH|DIST_DIR|PORT|HOST)/.test(k)
-    )
-      env[k] = v;
-  }
-  for (const [k, v] of Object.entries(extra)) if (v !== undefined) env[k] = v;
-  return env;
 }
 
 /** Runs a Node script as a child with the given environment, stdin closed, and collects its output. */
@@ -54,9 +44,4 @@ export function runProgram(
   timeoutMs = 60_000,
 ): Promise<RunResult> {
   return runNode(`${ROOT}.build/${program}.mjs`, args, cleanEnv(env), timeoutMs);
-}
-
-/** The variables that point every upstream at one fake server. */
-export function upstreamEnv(url: string): Record<string, string> {
-  return { MARKET_API_URL: url, GITHUB_API_URL: url, GITHUB_WEB_URL: url, GITHUB_ACCOUNT: 'octocat' };
 }

@@ -6,7 +6,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
-import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
+import { startFakeUpstreams, type FakeUpstreams } from '../../fakes/upstreams.ts';
 import { listFiles } from './files.ts';
 import { runProgram, upstreamEnv, type RunResult } from './run.ts';
 

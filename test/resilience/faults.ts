@@ -1,7 +1,7 @@
 // The fault schedule of one resilience run: upstream phases (healthy, slow, 429, down, garbage…), Redis
 // outages, a hung Redis, a store answering nonsense, slowloris clients and slow request bodies, laid out
 // over the run from a seed so that a failing run can be replayed with the same faults.
-import type { GithubMode, MarketMode } from '../fakes/upstreams.ts';
+import type { GithubMode, MarketMode } from '../../fakes/upstreams.ts';
 
 /** Mulberry32: a small deterministic PRNG, enough to pick faults. */
 export function random(seed: number): () => number {

@@ -20,12 +20,12 @@ import {
 import { runBuild } from '../../bench/site.ts';
 import { extremes, median } from '../../bench/stats.ts';
 import { createValidator } from '../../core/schemas.ts';
-import type { FakeUpstreams } from '../fakes/upstreams.ts';
+import type { FakeUpstreams } from '../../fakes/upstreams.ts';
 import { cleanEnv, upstreamEnv } from '../helpers/run.ts';
 import { checkResponse, STACK_FRAME, type CheckContext } from './checks.ts';
 import { heapGrowthProblem, HeapProbe, inspectorUrl, type HeapSample } from './heap.ts';
 import { burst, runLoad, send, slowBodies, slowloris, type Outcome, type SlowlorisReport } from './clients.ts';
-import { startFakeRedis } from '../helpers/fake-redis.ts';
+import { startFakeRedis } from '../../fakes/redis.ts';
 import { planSchedule, random, type Event } from './faults.ts';
 
 const TOKEN = 'resilience-fake-token-5b1e';

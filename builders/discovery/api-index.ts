@@ -10,7 +10,7 @@ import {
   DISCOVERY,
   type DataResource,
 } from '../../core/routes.ts';
-import { absoluteUrl } from './urls.ts';
+import { absoluteUrl } from '../../core/pages.ts';
 
 /** The Cache-Control rule of a 200, in words where it depends on the request (SPEC "Response headers"). */
 function cacheControlRule(resource: DataResource): string {

@@ -1,23 +1,23 @@
 // The site and its discovery documents (SPEC "Discovery resources", CONTRACT §5): every page with its Markdown twin, the API index,
 // OpenAPI, the API catalog, llms files, sitemap, robots.txt, 404 page, assets and static-host config.
 // Reads site/ and schemas/ once, then hands pure generators the same inputs; never writes a file.
-import { API_INDEX, DISCOVERY } from '../../core/routes.ts';
-import { loadSchemas } from '../../core/schemas.ts';
-import type { Artifact, BuildContext } from '../artifact.ts';
-import { apiIndex } from './api-index.ts';
-import { apiCatalog } from './api-catalog.ts';
-import { renderAssets } from './assets.ts';
-import { loadContent } from './content.ts';
-import { renderDeveloperPage } from './developer-page.ts';
-import { llmsFullTxt, llmsTxt, writingEntry, type LlmsInput } from './llms.ts';
-import { openApiDocument } from './openapi.ts';
+import { API_INDEX, DISCOVERY } from '../core/routes.ts';
+import { loadSchemas } from '../core/schemas.ts';
+import type { Artifact, BuildContext } from './artifact.ts';
+import { apiIndex } from './discovery/api-index.ts';
+import { apiCatalog } from './discovery/api-catalog.ts';
+import { renderAssets } from './pages/assets.ts';
+import { loadContent } from './pages/content.ts';
+import { renderDeveloperPage } from './pages/developers.ts';
+import { llmsFullTxt, llmsTxt, writingEntry, type LlmsInput } from './discovery/llms.ts';
+import { openApiDocument } from './discovery/openapi.ts';
 import { renderHome } from './pages/home.ts';
 import { renderNotFound } from './pages/not-found.ts';
 import { renderSkills } from './pages/skills.ts';
 import { renderWritings } from './pages/writings.ts';
-import { robotsTxt, sitemapXml, type SitemapEntry } from './sitemap.ts';
+import { robotsTxt, sitemapXml, type SitemapEntry } from './discovery/sitemap.ts';
 import { renderStaticHostConfig } from './static-host.ts';
-import { PAGES } from './urls.ts';
+import { PAGES } from '../core/pages.ts';
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 

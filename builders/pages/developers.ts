@@ -1,8 +1,8 @@
 // /developers and its twin /developers.md: the developer documentation, written once as Markdown and
 // rendered to HTML. Every fact comes from a shared source: routes and constants from core/routes.ts,
 // problem types from core/problems.ts, field tables from the schema descriptions, examples from this
-// build's real snapshots, the CLI reference from cli/reference.ts.
-import { CLI_REFERENCE_MARKDOWN } from '../../cli/reference.ts';
+// build's real snapshots, the CLI reference from cli-reference.ts.
+import { CLI_REFERENCE_MARKDOWN } from './cli-reference.ts';
 import {
   PROBLEM_CONTENT_TYPE,
   PROBLEM_DETAILS,
@@ -26,14 +26,14 @@ import {
 import type { JsonSchema } from '../../core/schemas.ts';
 import { secondsUntil } from '../../core/toronto-calendar.ts';
 import type { Artifact, BuildContext } from '../artifact.ts';
-import { apiIndex } from './api-index.ts';
+import { apiIndex } from '../discovery/api-index.ts';
 import { formatDays } from './charts/format.ts';
 import { renderMarkdown } from './markdown.ts';
-import { FUNCTION_TOOL_INPUT_SCHEMA, INPUT_SCHEMA_EXTENSION } from './openapi.ts';
-import { MARKET_WINDOW_DAYS, NO_ADVICE } from './pages/home.ts';
-import { renderLayout } from './pages/layout.ts';
+import { FUNCTION_TOOL_INPUT_SCHEMA, INPUT_SCHEMA_EXTENSION } from '../discovery/openapi.ts';
+import { MARKET_WINDOW_DAYS, NO_ADVICE } from './home.ts';
+import { renderLayout } from './layout.ts';
 import { twin } from './twins.ts';
-import { absoluteUrl, PAGES } from './urls.ts';
+import { absoluteUrl, PAGES } from '../../core/pages.ts';
 
 export const DEVELOPERS_TITLE = 'Developers';
 export const DEVELOPERS_DESCRIPTION =

@@ -1,10 +1,10 @@
 // The shared page layout: one HTML shell for every page, readable on a phone, printable, script-free
-// unless a page asks for its script. Links between pages are root-relative (see urls.ts); canonical and
+// unless a page asks for its script. Links between pages are root-relative (see core/pages.ts); canonical and
 // alternate links are absolute from SITE_URL.
-import type { Config } from '../../../core/config.ts';
-import { DISCOVERY, API_INDEX } from '../../../core/routes.ts';
-import { escapeHtml } from '../html.ts';
-import { absoluteUrl, PAGES, sitePath, type PageRef } from '../urls.ts';
+import type { Config } from '../../core/config.ts';
+import { DISCOVERY, API_INDEX } from '../../core/routes.ts';
+import { escapeHtml } from './html.ts';
+import { absoluteUrl, PAGES, sitePath, type PageRef } from '../../core/pages.ts';
 
 export type NavKey = 'home' | 'writings' | 'skills' | 'developers';
 

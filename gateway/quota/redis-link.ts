@@ -6,8 +6,8 @@
 // broken the protocol, no later reply can be trusted to answer the command it seems to.
 import { connect as tcpConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
-import { printable } from '../core/errors.ts';
-import type { RedisTarget } from '../core/redis-url.ts';
+import { oneLine } from '../../core/one-line.ts';
+import type { RedisTarget } from '../../core/redis-url.ts';
 import { encodeCommand, replyReader, RespError, type Reply, type ReplyLimits } from './resp.ts';
 
 export interface LinkOptions {
@@ -122,7 +122,7 @@ export function openRedisLink(
     const oldest = waiting[head];
     late = oldest !== undefined && performance.now() - oldest.sentAt >= options.lateMs;
   });
-  socket.on('error', (error: Error) => fail(printable(error.message, 200)));
+  socket.on('error', (error: Error) => fail(oneLine(error.message, 200)));
   socket.on('close', () => fail('connection closed'));
 
   const link: RedisLink = {
@@ -169,7 +169,7 @@ export function openRedisLink(
           if (reply.type === 'simple' && reply.value === hello[i]!.expect) continue;
           return fail(
             reply.type === 'error'
-              ? `${hello[i]!.name} refused: ${printable(reply.message, 200)}`
+              ? `${hello[i]!.name} refused: ${oneLine(reply.message, 200)}`
               : `${hello[i]!.name} answered a ${reply.type} reply, not +${hello[i]!.expect}`,
           );
         }

@@ -2,7 +2,7 @@
 // served folder), _headers and _redirects (Netlify, Cloudflare Pages) and .nojekyll (GitHub Pages).
 // One rule list, derived from the route table, is rendered into each host's format. What a static host
 // cannot do (per-request s-maxage, quota, live ticker, problem bodies) is the gateway's work.
-import type { Config } from '../../core/config.ts';
+import type { Config } from '../core/config.ts';
 import {
   API_INDEX,
   CACHE_CONTROL,
@@ -10,9 +10,9 @@ import {
   CONSTANTS,
   DATA_RESOURCES,
   DISCOVERY,
-} from '../../core/routes.ts';
-import type { Artifact } from '../artifact.ts';
-import { absoluteUrl, PAGES } from './urls.ts';
+} from '../core/routes.ts';
+import type { Artifact } from './artifact.ts';
+import { absoluteUrl, PAGES } from '../core/pages.ts';
 
 export interface HeaderRule {
   /** The file's path in dist/, as a URL path ("/api/v1/mon-price"). */

@@ -4,7 +4,7 @@
 // APIs with `item`; per-API metadata uses `service-desc`, `service-doc` and `service-meta` (RFC 8631).
 import type { Config } from '../../core/config.ts';
 import { API_INDEX, DATA_RESOURCES, DISCOVERY } from '../../core/routes.ts';
-import { absoluteUrl } from './urls.ts';
+import { absoluteUrl } from '../../core/pages.ts';
 
 export const OPENAPI_MEDIA_TYPE = 'application/vnd.oai.openapi+json;version=3.1';
 

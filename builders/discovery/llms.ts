@@ -3,9 +3,9 @@
 // Markdown twins. llms-full.txt is the convention's companion: the twins' Markdown in llms.txt order.
 import type { Config } from '../../core/config.ts';
 import { API_INDEX, CONSTANTS, DATA_RESOURCES, DISCOVERY } from '../../core/routes.ts';
-import type { Writing } from './content.ts';
-import { twinBody } from './twins.ts';
-import { absoluteUrl, PAGES, type PageRef } from './urls.ts';
+import type { Writing } from '../pages/content.ts';
+import { twinBody } from '../pages/twins.ts';
+import { absoluteUrl, PAGES, type PageRef } from '../../core/pages.ts';
 
 export interface LlmsPage {
   page: PageRef;

@@ -12,7 +12,7 @@ import {
   normaliseAddress,
   parseAddress,
   type ProxyRange,
-} from '../core/config.ts';
+} from './ip-ranges.ts';
 
 /** The client's quota key, or null when a trusted proxy gave no usable address (served without quota). */
 export type ClientIdentity = (req: IncomingMessage) => string | null;

@@ -2,8 +2,8 @@
 // Markdown twins, no API answers, no drafts (content.ts never hands drafts to a generator).
 import type { Config } from '../../core/config.ts';
 import { DISCOVERY } from '../../core/routes.ts';
-import { escapeHtml } from './html.ts';
-import { absoluteUrl } from './urls.ts';
+import { escapeHtml } from '../pages/html.ts';
+import { absoluteUrl } from '../../core/pages.ts';
 
 export interface SitemapEntry {
   path: string;

@@ -1,8 +1,8 @@
 // 404.html: what static hosts (serve, Netlify, Cloudflare Pages, GitHub Pages) show for a missing page.
-import type { Artifact, BuildContext } from '../../artifact.ts';
-import { API_INDEX } from '../../../core/routes.ts';
-import { escapeHtml } from '../html.ts';
-import { PAGES, sitePath } from '../urls.ts';
+import type { Artifact, BuildContext } from '../artifact.ts';
+import { API_INDEX } from '../../core/routes.ts';
+import { escapeHtml } from './html.ts';
+import { PAGES, sitePath } from '../../core/pages.ts';
 import { renderLayout } from './layout.ts';
 
 export function renderNotFound(ctx: BuildContext): Artifact[] {

@@ -22,7 +22,7 @@ import {
   type DataResource,
 } from '../../core/routes.ts';
 import type { JsonSchema } from '../../core/schemas.ts';
-import { absoluteUrl } from './urls.ts';
+import { absoluteUrl } from '../../core/pages.ts';
 
 type Json = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 // Where each page lives: its path, its files in dist/ and its absolute URL from SITE_URL (CONTRACT §2
 // and §5). Absolute links (sitemap, llms files, twins, catalog) come from here and nowhere else.
-import { DISCOVERY } from '../../core/routes.ts';
+import { DISCOVERY } from './routes.ts';
 
 export interface PageRef {
   /** URL path without the site's base path: "/", "/writings", "/writings/<slug>". */

@@ -1,10 +1,11 @@
 // The CLI's commands, options, exit statuses and --json fields, declared once: `--help`, `--help --json`
-// and the developer page's reference (reference.ts) are all generated from this table.
+// and the developer page's reference (builders/pages/cli-reference.ts) are all generated from this table.
+// It lives in core/ because two programs read it, the CLI and the site build, and neither imports the other.
 // Paths come from where the site writes them: the API index and discovery documents from the route table
 // (core/routes.ts), the Markdown twins from the page table the site generator writes them by
-// (builders/site/urls.ts, `PAGES`). Both modules import nothing, so the bundled cli.mjs stays dependency-free.
-import { API_INDEX, DISCOVERY } from '../core/routes.ts';
-import { PAGES } from '../builders/site/urls.ts';
+// (core/pages.ts, `PAGES`). Both modules import nothing, so the bundled cli.mjs stays dependency-free.
+import { API_INDEX, DISCOVERY } from './routes.ts';
+import { PAGES } from './pages.ts';
 
 export type CommandName = 'profile' | 'writings' | 'skills' | 'api' | 'catalog';
 

@@ -1,12 +1,12 @@
 // The browser assets under site/: the stylesheet, copied as is, and the home page's script, bundled
 // with esbuild from site/scripts/preview.ts so that the browser redraws the charts with the very
-// functions the build used (builders/site/charts). esbuild is already how this project compiles.
+// functions the build used (builders/pages/charts). esbuild is already how this project compiles.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import type { Artifact } from '../artifact.ts';
 import { SITE_DIR } from './content.ts';
-import { ASSETS } from './pages/layout.ts';
+import { ASSETS } from './layout.ts';
 
 export async function bundlePreviewScript(dir: URL = SITE_DIR): Promise<string> {
   const result = await esbuild.build({

@@ -4,9 +4,9 @@
 // the link is down, late or full, a decision fails at once and the request is served without quota
 // headers (CONTRACT §3). A failed link opens the circuit: the store is not asked again before a backoff
 // of 0.1 to 2 s, then a new connection must answer PING before it carries decisions again.
-import { printable } from '../core/errors.ts';
-import { redisTarget } from '../core/redis-url.ts';
-import { CONSTANTS } from '../core/routes.ts';
+import { oneLine } from '../../core/one-line.ts';
+import { redisTarget } from '../../core/redis-url.ts';
+import { CONSTANTS } from '../../core/routes.ts';
 import { StoreUnavailable, type QuotaStore } from './quota.ts';
 import { openRedisLink, type LinkOptions, type RedisLink } from './redis-link.ts';
 import type { Reply } from './resp.ts';
@@ -191,7 +191,7 @@ export function redisQuotaStore(url: string, options: RedisStoreOptions = {}): R
 
 /** The counts in the script's answer, or why the answer is none: only positive integers, one per key. */
 function countsOf(reply: Reply, expected: number): number[] | string {
-  if (reply.type === 'error') return `the quota script failed: ${printable(reply.message, 200)}`;
+  if (reply.type === 'error') return `the quota script failed: ${oneLine(reply.message, 200)}`;
   if (reply.type !== 'array' || reply.items === null || reply.items.length !== expected) {
     const what = reply.type === 'array' ? `an array of ${reply.items?.length ?? 'nil'}` : `a ${reply.type} reply`;
     return `the quota script answered ${what}, not ${expected} counts`;

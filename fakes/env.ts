@@ -1,0 +1,22 @@
+// The environment of a program run against the fakes: the caller's, minus every variable that would reach
+// a real upstream or carry a token, plus the variables that point every upstream at one fake server.
+// Used by the tests, the benchmark and the resilience suite alike.
+
+/** The environment of a child: the parent's minus anything that would reach a real upstream or token. */
+export function cleanEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (
+      v !== undefined &&
+      !/^(GITHUB_|MARKET_|RATE_LIMIT_|TRUST_PROXY|SITE_URL|SOURCE_DATE_EPOCH|DIST_DIR|PORT|HOST)/.test(k)
+    )
+      env[k] = v;
+  }
+  for (const [k, v] of Object.entries(extra)) if (v !== undefined) env[k] = v;
+  return env;
+}
+
+/** The variables that point every upstream at one fake server. */
+export function upstreamEnv(url: string): Record<string, string> {
+  return { MARKET_API_URL: url, GITHUB_API_URL: url, GITHUB_WEB_URL: url, GITHUB_ACCOUNT: 'octocat' };
+}

@@ -1,0 +1,60 @@
+// The README is the front door: short, the way in within its first screen, its commands table the
+// package's scripts exactly, and every link to a guide under docs/ (or another file) leading somewhere.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from './helpers/run.ts';
+
+const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const GUIDES = readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md'));
+
+/** The rows of the table under `## <heading>`, as arrays of trimmed cells (header and rule dropped). */
+function tableRows(markdown: string, heading: string): string[][] {
+  const section = markdown.split(/^## /m).find((s) => s.startsWith(`${heading}\n`));
+  if (section === undefined) throw new Error(`no "## ${heading}" section`);
+  return section
+    .split('\n')
+    .filter((line) => line.startsWith('|'))
+    .slice(2)
+    .map((line) =>
+      line
+        .slice(1, -1)
+        .split('|')
+        .map((cell) => cell.trim()),
+    );
+}
+
+describe('README.md', () => {
+  it('stays under 16 KB', () => {
+    expect(Buffer.byteLength(README)).toBeLessThanOrEqual(16 * 1024);
+  });
+
+  it('shows the two commands, the demo and the way to the deploy guide in its first 40 lines', () => {
+    const head = README.split('\n').slice(0, 40).join('\n');
+    for (const text of ['npm start', 'npm test', 'npm run demo', '(docs/deploying.md)']) expect(head).toContain(text);
+  });
+
+  it("lists exactly the package's scripts in its commands table", () => {
+    const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    const listed = tableRows(README, 'Commands')
+      .map(([command]) => /^`npm (?:run )?([\w:-]+)`$/.exec(command ?? '')?.[1])
+      .filter((name): name is string => name !== undefined && name !== 'ci');
+    expect([...listed].sort()).toEqual(Object.keys(scripts).sort());
+  });
+
+  it('links at least three guides under docs/, and every guide there', () => {
+    expect(GUIDES.length).toBeGreaterThanOrEqual(3);
+    for (const guide of GUIDES) expect(README).toContain(`(docs/${guide})`);
+  });
+
+  it.each(['README.md', ...GUIDES.map((g) => `docs/${g}`)])('%s: every relative link leads to a file', (file) => {
+    const text = readFileSync(join(ROOT, file), 'utf8');
+    const targets = [...text.matchAll(/\]\(([^)\s]+)\)/g)]
+      .map((m) => m[1]!.split('#')[0]!)
+      .filter((target) => target !== '' && !/^[a-z]+:/.test(target));
+    const missing = targets.filter((target) => !existsSync(join(ROOT, dirname(file), target)));
+    expect(missing).toEqual([]);
+  });
+});
