@@ -3,6 +3,7 @@
 // Reads site/ and schemas/ once, then hands pure generators the same inputs; never writes a file.
 import { API_INDEX, DISCOVERY } from '../core/routes.ts';
 import { loadSchemas } from '../core/schemas.ts';
+import { simulatedNoticeMarkdown } from '../core/simulated.ts';
 import type { Artifact, BuildContext } from './artifact.ts';
 import { apiIndex } from './discovery/api-index.ts';
 import { apiCatalog } from './discovery/api-catalog.ts';
@@ -17,6 +18,7 @@ import { renderSkills } from './pages/skills.ts';
 import { renderWritings } from './pages/writings.ts';
 import { robotsTxt, sitemapXml, type SitemapEntry } from './discovery/sitemap.ts';
 import { renderStaticHostConfig } from './static-host.ts';
+import { withLeadingBlock } from './pages/twins.ts';
 import { PAGES } from '../core/pages.ts';
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
@@ -26,7 +28,7 @@ export async function renderSite(ctx: BuildContext): Promise<Artifact[]> {
   const content = loadContent();
   const schemas = loadSchemas();
 
-  const index = apiIndex(config);
+  const index = apiIndex(config, ctx.simulated);
   // The index is validated like every payload: a generator bug stops the build instead of shipping.
   ctx.validator.validate('ApiIndex', index);
 
@@ -34,7 +36,11 @@ export async function renderSite(ctx: BuildContext): Promise<Artifact[]> {
   const writings = renderWritings(ctx, content.writings);
   const skills = renderSkills(ctx, content.skills);
   const developers = renderDeveloperPage(ctx, schemas);
-  const pages = [...home, ...writings, ...skills, ...developers, ...renderNotFound(ctx)];
+  // A demo's Markdown twins open with the notice its HTML pages carry (core/simulated.ts).
+  const notice = ctx.simulated ? simulatedNoticeMarkdown(config.site.marketSourceName) : undefined;
+  const pages = [...home, ...writings, ...skills, ...developers, ...renderNotFound(ctx)].map((a) =>
+    notice !== undefined && a.file.endsWith('.md') ? { ...a, body: withLeadingBlock(String(a.body), notice) } : a,
+  );
   // A missing twin is a generator bug: llms-full.txt would silently lose that page.
   const markdownOf = (file: string) => {
     const twin = pages.find((a) => a.file === file);
@@ -65,6 +71,7 @@ export async function renderSite(ctx: BuildContext): Promise<Artifact[]> {
       },
     ],
     writings: content.writings.map((w) => writingEntry(w, markdownOf(PAGES.writing(w.slug).markdownFile))),
+    ...(notice !== undefined ? { notice } : {}),
   };
 
   const built = new Date(ctx.nowMs).toISOString().slice(0, 10);

@@ -5,6 +5,7 @@ import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { ConfigError } from './errors.ts';
 import { redisTarget } from './redis-url.ts';
+import { SIMULATED_MARKET_SOURCE } from './simulated.ts';
 
 export interface SiteFile {
   siteUrl: string;
@@ -38,7 +39,7 @@ export interface Config {
   trustProxy: string | undefined;
   /** DIST_DIR as an absolute path (default dist/ in the working directory): written by the build, served by the gateway. */
   distDir: string;
-  /** DEMO_SIMULATED=1, set by `npm run demo`: the site says its data are simulated. */
+  /** DEMO_SIMULATED=1, set by `npm run demo`: the site says its data are simulated, and marketSourceName names the simulated provider. */
   demoSimulated: boolean;
 }
 
@@ -70,6 +71,7 @@ export function loadConfig(env: Env = process.env, site: SiteFile = readSiteFile
   const redisUrl = get('RATE_LIMIT_REDIS_URL');
   // Checked whole here, before the gateway listens: the store reads it again with the same function.
   if (redisUrl !== undefined) redisTarget(redisUrl);
+  const demoSimulated = get('DEMO_SIMULATED') === '1';
   return {
     site,
     siteUrl: origin('SITE_URL', get('SITE_URL') ?? site.siteUrl),
@@ -78,7 +80,8 @@ export function loadConfig(env: Env = process.env, site: SiteFile = readSiteFile
     githubApiUrl: origin('GITHUB_API_URL', get('GITHUB_API_URL') ?? 'https://api.github.com'),
     githubWebUrl: origin('GITHUB_WEB_URL', get('GITHUB_WEB_URL') ?? 'https://github.com'),
     marketApiUrl: origin('MARKET_API_URL', get('MARKET_API_URL') ?? 'https://api.exchange.coinbase.com'),
-    marketSourceName: get('MARKET_SOURCE_NAME') ?? site.marketSourceName,
+    // A demo's payload names the simulated provider: its numbers must not pass for the real provider's.
+    marketSourceName: demoSimulated ? SIMULATED_MARKET_SOURCE : (get('MARKET_SOURCE_NAME') ?? site.marketSourceName),
     upstreamTimeoutMs: integer('UPSTREAM_TIMEOUT_MS', get('UPSTREAM_TIMEOUT_MS') ?? '5000', 1, 600_000),
     sourceDateEpochMs: optional(
       get('SOURCE_DATE_EPOCH'),
@@ -91,7 +94,7 @@ export function loadConfig(env: Env = process.env, site: SiteFile = readSiteFile
     rateLimitRedisUrl: redisUrl,
     trustProxy: get('TRUST_PROXY'),
     distDir: resolve(get('DIST_DIR') ?? 'dist'),
-    demoSimulated: get('DEMO_SIMULATED') === '1',
+    demoSimulated,
   };
 }
 

@@ -73,6 +73,12 @@ export const ALLOW_HEADER = DATA_METHODS.join(', ');
 
 /** The API index and the discovery documents (CONTRACT §5), with the dist/ file behind each path. */
 export const API_INDEX = { path: '/api', file: 'api/index.json', contentType: JSON_CONTENT_TYPE } as const;
+/**
+ * Where published documents link the API index: its file, which every host serves as it is. `/api`
+ * itself needs a rewrite (the gateway's route table, serve.json, _redirects); GitHub Pages has none,
+ * and a folder without an index.html answers 404 there.
+ */
+export const API_INDEX_LINK = `/${API_INDEX.file}`;
 export const DISCOVERY = {
   openapi: { path: '/openapi.json', file: 'openapi.json', contentType: JSON_CONTENT_TYPE },
   apiCatalog: {

@@ -38,7 +38,7 @@ export function createSources(config: Config): Sources {
     contributions = { upstream: 'github-graphql', days: (nowMs) => fetchDays(calendarWindow(nowMs)) };
   } else {
     const fetchDays = githubHtmlClient(config.githubWebUrl, config.githubAccount, http);
-    contributions = { upstream: 'github-html', days: () => fetchDays() };
+    contributions = { upstream: 'github-html', days: (nowMs) => fetchDays(calendarWindow(nowMs).dates) };
   }
   return {
     market: { ...market, sourceName: config.marketSourceName },

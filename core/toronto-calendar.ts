@@ -22,9 +22,12 @@ function torontoNow(nowMs: number): DateTime {
 
 export function calendarWindow(nowMs: number): CalendarWindow {
   const today = torontoNow(nowMs).startOf('day');
-  const first = today.minus({ days: CONSTANTS.contributionDays - 1 });
+  // Calendar dates carry no zone: stepping them as UTC days is exact and far cheaper than luxon per day.
+  const lastUtc = Date.UTC(today.year, today.month - 1, today.day);
   const dates: string[] = [];
-  for (let d = first; dates.length < CONSTANTS.contributionDays; d = d.plus({ days: 1 })) dates.push(d.toISODate()!);
+  for (let i = CONSTANTS.contributionDays - 1; i >= 0; i--) {
+    dates.push(new Date(lastUtc - i * 86_400_000).toISOString().slice(0, 10));
+  }
   const next = today.plus({ days: 1 });
   return {
     startDate: dates[0]!,

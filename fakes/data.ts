@@ -67,3 +67,50 @@ export function calendarWeeks(from: string, to: string): FakeDay[][] {
   }
   return weeks;
 }
+
+/**
+ * How GitHub's default calendar view (no query) picks its first date. Its dates are UTC dates ending on the UTC
+ * today; captures hold 368 to 370 days from a Sunday, but whether it reaches back one year or exactly 52 whole weeks
+ * before the current week is not known (CONTRACT §4), so the fake can play either.
+ */
+export type DefaultViewRule = 'one-year' | 'fifty-two-weeks';
+
+export interface DateRange {
+  /** First date, inclusive. */
+  from: string;
+  /** Last date, inclusive. */
+  to: string;
+}
+
+const sundayOnOrBefore = (day: DateTime) => day.minus({ days: day.weekday % 7 });
+
+/** The dates GitHub's default view holds at `nowMs` under `rule`. */
+export function defaultViewRange(nowMs: number, rule: DefaultViewRule): DateRange {
+  const todayUtc = DateTime.fromMillis(nowMs, { zone: 'UTC' }).startOf('day');
+  const first =
+    rule === 'one-year'
+      ? sundayOnOrBefore(todayUtc.minus({ years: 1 }))
+      : sundayOnOrBefore(todayUtc).minus({ weeks: 52 });
+  return { from: first.toISODate()!, to: todayUtc.toISODate()! };
+}
+
+/**
+ * The dates of GitHub's year view (`?from=YYYY-MM-DD&to=…`): the whole calendar year that holds `from`, with no
+ * day after the UTC today. Undefined for a year that has not begun.
+ */
+export function yearViewRange(from: string, nowMs: number): DateRange | undefined {
+  const todayUtc = DateTime.fromMillis(nowMs, { zone: 'UTC' }).toISODate()!;
+  const year = from.slice(0, 4);
+  const range = { from: `${year}-01-01`, to: `${year}-12-31` < todayUtc ? `${year}-12-31` : todayUtc };
+  return range.from <= range.to ? range : undefined;
+}
+
+/** Every date of a range, ascending (UTC day arithmetic: no zone can shift a date here). */
+export function datesOf(range: DateRange): string[] {
+  const dates: string[] = [];
+  const last = Date.parse(`${range.to}T00:00:00Z`);
+  for (let t = Date.parse(`${range.from}T00:00:00Z`); t <= last; t += 86_400_000) {
+    dates.push(new Date(t).toISOString().slice(0, 10));
+  }
+  return dates;
+}

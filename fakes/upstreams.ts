@@ -4,7 +4,16 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { DateTime } from 'luxon';
-import { calendarWeeks, candleRows, closeAt, type FakeDay } from './data.ts';
+import {
+  calendarWeeks,
+  candleRows,
+  closeAt,
+  defaultViewRange,
+  yearViewRange,
+  type DateRange,
+  type DefaultViewRule,
+  type FakeDay,
+} from './data.ts';
 
 /** How the market upstream misbehaves. */
 export type MarketMode =
@@ -34,7 +43,11 @@ export type GithubMode =
   | 'bad-token'; // GraphQL 401
 
 export interface FakeUpstreamOptions {
-  /** The clock the fake builds its data around (ms); defaults to the real one. */
+  /**
+   * The clock the fake builds its data around (ms), as GitHub's and Coinbase's own clocks: the HTML calendar ends
+   * on its UTC today, the ticker is a second old. Defaults to the real clock, for tests of a spawned gateway (which
+   * always runs on the real clock); a test that sets a build's time sets this too. `fake.now` can change it later.
+   */
   now?: () => number;
   /** The account that exists; other logins are unknown. */
   account?: string;
@@ -60,8 +73,11 @@ export interface FakeUpstreams {
     tickerTime?: string;
     tickerPrice?: string;
   };
-  github: { mode: GithubMode; missingDate?: string };
-  /** Requests per endpoint: ticker, candles, graphql, html. */
+  /** `defaultView`: how the HTML default view picks its first date (default 'one-year'). */
+  github: { mode: GithubMode; missingDate?: string; defaultView?: DefaultViewRule };
+  /** The fake's clock. */
+  now: () => number;
+  /** Requests per endpoint: ticker, candles, graphql, html (default and year views alike). */
   calls: { ticker: number; candles: number; graphql: number; html: number };
   requests: RecordedRequest[];
   /** Zero every counter and forget the recorded requests. */
@@ -75,7 +91,6 @@ const json = (res: ServerResponse, status: number, body: unknown, headers: Recor
 };
 
 export async function startFakeUpstreams(options: FakeUpstreamOptions = {}): Promise<FakeUpstreams> {
-  const now = options.now ?? Date.now;
   const account = options.account ?? 'octocat';
   const token = options.token ?? 'test-token';
   const slowMs = options.slowMs ?? 30_000;
@@ -86,6 +101,7 @@ export async function startFakeUpstreams(options: FakeUpstreamOptions = {}): Pro
     url: '',
     market: { mode: 'ok', tradeIdAsString: false },
     github: { mode: 'ok' },
+    now: options.now ?? Date.now,
     calls: { ticker: 0, candles: 0, graphql: 0, html: 0 },
     requests: [],
     resetCalls() {
@@ -145,7 +161,7 @@ export async function startFakeUpstreams(options: FakeUpstreamOptions = {}): Pro
         case 'not-found':
           return json(res, 404, { message: 'NotFound' });
       }
-      const nowMs = now();
+      const nowMs = state.now();
       if (isTicker) {
         const hour = Math.floor(nowMs / 3_600_000) * 3600;
         const time = state.market.tickerTime ?? new Date(nowMs - 1500).toISOString().replace('Z', '123Z');
@@ -172,7 +188,7 @@ export async function startFakeUpstreams(options: FakeUpstreamOptions = {}): Pro
     if (!misbehave(res, mode, answer)) answer();
   };
 
-  const torontoToday = () => DateTime.fromMillis(now(), { zone: 'America/Toronto' });
+  const torontoToday = () => DateTime.fromMillis(state.now(), { zone: 'America/Toronto' });
 
   const handleGraphql = (req: IncomingMessage, res: ServerResponse, body: string) => {
     state.calls.graphql++;
@@ -245,7 +261,7 @@ export async function startFakeUpstreams(options: FakeUpstreamOptions = {}): Pro
     if (!misbehave(res, mode, answer)) answer();
   };
 
-  const handleHtml = (req: IncomingMessage, res: ServerResponse, login: string) => {
+  const handleHtml = (req: IncomingMessage, res: ServerResponse, login: string, url: URL) => {
     state.calls.html++;
     const mode = state.github.mode;
     const answer = () => {
@@ -263,11 +279,17 @@ export async function startFakeUpstreams(options: FakeUpstreamOptions = {}): Pro
         res.writeHead(404, { 'content-type': 'text/html' });
         return res.end('<h1>Not Found</h1>');
       }
-      // The last-year view: about 53 weeks ending on today's UTC date.
-      const todayUtc = DateTime.fromMillis(now(), { zone: 'UTC' });
-      const weeks = calendarWeeks(todayUtc.minus({ days: 365 }).toISODate()!, todayUtc.toISODate()!).map((week) =>
-        week.filter((d) => d.date <= todayUtc.toISODate()!),
-      );
+      // With `from`, the year view; without, the last-year view. Both in UTC dates, ending no later than today.
+      const from = url.searchParams.get('from');
+      let range: DateRange | undefined;
+      if (from === null) range = defaultViewRange(state.now(), state.github.defaultView ?? 'one-year');
+      else if (/^\d{4}-\d{2}-\d{2}$/.test(from)) range = yearViewRange(from, state.now());
+      if (range === undefined) {
+        res.writeHead(422, { 'content-type': 'text/html' });
+        return res.end('<h1>Unprocessable</h1>');
+      }
+      const { from: first, to: last } = range;
+      const weeks = calendarWeeks(first, last).map((week) => week.filter((d) => d.date >= first && d.date <= last));
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(renderCalendarHtml(weeks.map(dropDay), mode === 'markup-drift'));
     };
@@ -284,7 +306,7 @@ export async function startFakeUpstreams(options: FakeUpstreamOptions = {}): Pro
       if (url.pathname.startsWith('/products/')) return handleMarket(req, res, url);
       if (url.pathname === '/graphql' && req.method === 'POST') return handleGraphql(req, res, body);
       const html = /^\/users\/([^/]+)\/contributions$/.exec(url.pathname);
-      if (html && req.method === 'GET') return handleHtml(req, res, decodeURIComponent(html[1]!));
+      if (html && req.method === 'GET') return handleHtml(req, res, decodeURIComponent(html[1]!), url);
       json(res, 404, { message: 'Not Found' });
     });
   });

@@ -5,6 +5,8 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { recordBuild } from '../builders/prune.ts';
 import { createValidator } from '../core/schemas.ts';
+import { calendarWindow } from '../core/toronto-calendar.ts';
+import { contributionOn, type DefaultViewRule } from '../fakes/data.ts';
 import { startFakeUpstreams, type FakeUpstreams, type GithubMode, type MarketMode } from '../fakes/upstreams.ts';
 import { listFiles } from './helpers/files.ts';
 import { runProgram, upstreamEnv } from './helpers/run.ts';
@@ -13,22 +15,33 @@ const validator = createValidator();
 let fake: FakeUpstreams;
 let out: string;
 
+// The upstreams' clock and, unless a test dates its build otherwise, every build's: no test here reads the real
+// clock. Monday 2026-11-23 15:00 UTC, 10:00 in Toronto.
+const CLOCK = Date.parse('2026-11-23T15:00:00Z');
+let clock = CLOCK;
+
 beforeAll(async () => {
-  fake = await startFakeUpstreams({ slowMs: 5000 });
+  fake = await startFakeUpstreams({ slowMs: 5000, now: () => clock });
 });
 afterAll(async () => {
   await fake.close();
 });
 beforeEach(async () => {
+  clock = CLOCK;
   fake.market.mode = 'ok';
-  fake.github.mode = 'ok';
+  fake.github = { mode: 'ok' };
   fake.resetCalls();
   out = await mkdtemp(join(tmpdir(), 'dist-'));
   return () => rm(out, { recursive: true, force: true });
 });
 
 const build = (env: Record<string, string | undefined> = {}) =>
-  runProgram('build', ['--out', out], { ...upstreamEnv(fake.url), UPSTREAM_TIMEOUT_MS: '1500', ...env });
+  runProgram('build', ['--out', out], {
+    ...upstreamEnv(fake.url),
+    UPSTREAM_TIMEOUT_MS: '1500',
+    SOURCE_DATE_EPOCH: String(Math.floor(clock / 1000)),
+    ...env,
+  });
 
 const readJson = async (file: string) => JSON.parse(await readFile(join(out, file), 'utf8')) as Record<string, unknown>;
 const exists = (file: string) =>
@@ -61,28 +74,25 @@ describe('npm run build', () => {
   });
 
   it('uses SOURCE_DATE_EPOCH as now', async () => {
-    const epoch = Math.floor(Date.now() / 1000) - 3 * 86_400;
+    const epoch = Math.floor(CLOCK / 1000) - 3 * 86_400;
     const result = await build({ SOURCE_DATE_EPOCH: String(epoch) });
     expect(result.code).toBe(0);
     const market = await readJson('api/v1/mon-price');
     const points = market.points as Array<{ time: number }>;
-    // the candles end at the epoch's hour; the ticker (real clock in the fake) follows as the newest point
+    // the candles end at the epoch's hour; the ticker (the provider's clock, three days later) follows
     expect(points.at(-2)!.time).toBeLessThanOrEqual(epoch);
     expect(points[0]!.time).toBeGreaterThanOrEqual(epoch - 604_800);
+    expect(points.at(-1)!.time).toBeGreaterThan(epoch + 2 * 86_400);
     const calendar = await readJson('api/v1/github-contributions');
-    const torontoDate = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Toronto' }).format(
-      new Date(epoch * 1000),
-    );
-    expect(calendar.endDate).toBe(torontoDate);
+    expect(calendar.endDate).toBe('2026-11-20');
   });
 
   it('reads the GraphQL source when GITHUB_TOKEN is set, and gives the same payload as the HTML source', async () => {
-    const epoch = String(Math.floor(Date.now() / 1000));
-    expect((await build({ SOURCE_DATE_EPOCH: epoch })).code).toBe(0);
+    expect((await build()).code).toBe(0);
     const fromHtml = await readJson('api/v1/github-contributions');
     expect(fake.calls.html).toBe(1);
     expect(fake.calls.graphql).toBe(0);
-    expect((await build({ SOURCE_DATE_EPOCH: epoch, GITHUB_TOKEN: 'test-token' })).code).toBe(0);
+    expect((await build({ GITHUB_TOKEN: 'test-token' })).code).toBe(0);
     expect(fake.calls.graphql).toBe(1);
     const graphqlRequest = fake.requests.find((r) => r.url === '/graphql')!;
     expect(graphqlRequest.headers.authorization).toBe('bearer test-token');
@@ -189,6 +199,72 @@ describe('npm run build', () => {
     expect(result.stderr).toContain(variable);
     expect(await listFiles(out)).toEqual([]);
     expect(fake.calls.ticker + fake.calls.candles + fake.calls.html).toBe(0);
+  });
+});
+
+describe('the HTML calendar at the hours and dates of the field', () => {
+  const DAY = 86_400_000;
+  // [what, the upstreams' clock, how GitHub's default view starts, how many days before that the build is dated]
+  const cases: Array<[string, string, DefaultViewRule, number]> = [
+    ['a Saturday evening in EST (UTC already Sunday)', '2026-11-29T01:30:00Z', 'fifty-two-weeks', 0],
+    ['a Saturday evening in EDT (UTC already Sunday)', '2026-07-05T01:30:00Z', 'fifty-two-weeks', 0],
+    ['New Year: 23:30 on Dec 31 in Toronto, Jan 1 in UTC', '2027-01-01T04:30:00Z', 'fifty-two-weeks', 0],
+    ['New Year: 00:30 on Jan 1 in Toronto', '2027-01-01T05:30:00Z', 'one-year', 0],
+    ['a build dated 3 days back', '2026-11-29T01:30:00Z', 'fifty-two-weeks', 3],
+    ['a build dated 10 days back', '2026-11-29T01:30:00Z', 'one-year', 10],
+    [
+      'a build dated 200 days back, its window across two calendar years',
+      '2026-11-29T01:30:00Z',
+      'fifty-two-weeks',
+      200,
+    ],
+  ];
+
+  it.each(cases)(
+    '%s: the exact 365-day calendar, in at most three requests',
+    async (_what, instant, rule, daysBack) => {
+      clock = Date.parse(instant);
+      fake.github.defaultView = rule;
+      const buildMs = clock - daysBack * DAY;
+      const result = await build({ SOURCE_DATE_EPOCH: String(Math.floor(buildMs / 1000)) });
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      const calendar = await readJson('api/v1/github-contributions');
+      validator.validate('GitHubContributions', calendar);
+      const window = calendarWindow(buildMs);
+      const expected = window.dates.map(contributionOn);
+      expect(calendar).toMatchObject({ startDate: window.startDate, endDate: window.endDate, days: expected });
+      expect(calendar.totalContributions).toBe(expected.reduce((sum, d) => sum + d.count, 0));
+      expect(fake.calls.html).toBeGreaterThanOrEqual(1);
+      expect(fake.calls.html).toBeLessThanOrEqual(3);
+    },
+  );
+
+  it('asks only the default view when it holds the whole window', async () => {
+    expect((await build()).code).toBe(0);
+    expect(fake.requests.filter((r) => r.url.startsWith('/users/')).map((r) => r.url)).toEqual([
+      '/users/octocat/contributions',
+    ]);
+  });
+
+  it('asks the year view of the missing dates when the default view lacks them', async () => {
+    clock = Date.parse('2026-11-29T01:30:00Z');
+    fake.github.defaultView = 'fifty-two-weeks';
+    expect((await build()).code).toBe(0);
+    expect(fake.requests.filter((r) => r.url.startsWith('/users/')).map((r) => r.url)).toEqual([
+      '/users/octocat/contributions',
+      '/users/octocat/contributions?from=2025-01-01&to=2025-12-31',
+    ]);
+  });
+
+  it('a date missing from both views is still an upstream failure, nothing filled in', async () => {
+    clock = Date.parse('2026-11-29T01:30:00Z');
+    fake.github = { mode: 'missing-day', missingDate: '2025-11-29', defaultView: 'fifty-two-weeks' };
+    const result = await build();
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/github-html.*1 of 365 dates missing \(first 2025-11-29\)/);
+    expect(await exists('api/v1/github-contributions')).toBe(false);
+    expect(fake.calls.html).toBe(2);
   });
 });
 

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig, readSiteFile } from '../core/config.ts';
 import { addressInRanges, parseTrustProxy } from '../gateway/quota/ip-ranges.ts';
 import { ConfigError } from '../core/errors.ts';
+import { SIMULATED_MARKET_SOURCE } from '../core/simulated.ts';
 
 describe('loadConfig', () => {
   it('takes its defaults from the site file and CONTRACT §2', () => {
@@ -32,6 +33,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ DIST_DIR: ' public ' }).distDir).toBe(resolve('public'));
     expect(loadConfig({ DIST_DIR: '/srv/site' }).distDir).toBe('/srv/site');
     expect(loadConfig({ DEMO_SIMULATED: '1' }).demoSimulated).toBe(true);
+  });
+
+  it('names the simulated provider as the market source of a demo, whatever MARKET_SOURCE_NAME says', () => {
+    expect(loadConfig({ MARKET_SOURCE_NAME: 'Kraken' }).marketSourceName).toBe('Kraken');
+    expect(loadConfig({ DEMO_SIMULATED: '1' }).marketSourceName).toBe(SIMULATED_MARKET_SOURCE);
+    expect(loadConfig({ DEMO_SIMULATED: '1', MARKET_SOURCE_NAME: 'Kraken' }).marketSourceName).toBe(
+      SIMULATED_MARKET_SOURCE,
+    );
   });
 
   const messageOf = (env: Record<string, string>): string => {

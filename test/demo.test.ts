@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSiteFile } from '../core/config.ts';
 import { API_INDEX, DATA_PATHS, DISCOVERY } from '../core/routes.ts';
 import { createValidator } from '../core/schemas.ts';
+import { SIMULATED_MARKET_SOURCE, SIMULATED_NOTICE_TITLE, simulatedNoticeMarkdown } from '../core/simulated.ts';
 import { cleanEnv, ROOT } from './helpers/run.ts';
 
 const validator = createValidator();
@@ -162,6 +163,34 @@ describe('npm run demo', () => {
         expect(Object.keys(catalog)).toEqual(['linkset']);
         expect(Array.isArray(catalog.linkset)).toBe(true);
       }
+    },
+  );
+
+  it('names the simulated provider as the market source, never the real one', async () => {
+    for (const [path, resource] of DATA_PATHS) {
+      if (resource.id !== 'market') continue;
+      const body = (await (await get(path)).json()) as { source?: unknown };
+      expect(body.source, path).toBe(SIMULATED_MARKET_SOURCE);
+      expect(body.source, path).not.toBe(readSiteFile().marketSourceName);
+    }
+  });
+
+  it('says in the API index that the data are simulated, as a flag and in its description', async () => {
+    const body = (await (await get(API_INDEX.path)).json()) as { simulated?: unknown; description?: string };
+    expect(body.simulated).toBe(true);
+    expect(body.description).toContain(SIMULATED_NOTICE_TITLE);
+  });
+
+  it.each([DISCOVERY.llms.path, DISCOVERY.llmsFull.path, DISCOVERY.developersMarkdown.path, '/index.md'])(
+    'opens %s with the simulated-data notice, before any data',
+    async (path) => {
+      const res = await get(path);
+      expect(res.status).toBe(200);
+      const text = await res.text();
+      const notice = simulatedNoticeMarkdown(readSiteFile().marketSourceName);
+      expect(text).toContain(notice);
+      // right under the title/summary or the front matter: a reader meets it before the first section
+      expect(text.indexOf(notice)).toBeLessThan(text.indexOf('\n## '));
     },
   );
 

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_REFERENCE_MARKDOWN } from '../builders/pages/cli-reference.ts';
 import { PROBLEM_TYPES } from '../core/problems.ts';
-import { DATA_RESOURCES } from '../core/routes.ts';
+import { API_INDEX_LINK, DATA_RESOURCES } from '../core/routes.ts';
 import { createValidator, loadSchemas } from '../core/schemas.ts';
 import { sharedSite, TEST_SITE_URL, type SiteFiles } from './helpers/site-dist.ts';
 
@@ -62,7 +62,9 @@ describe('/.well-known/api-catalog', () => {
       expect(context['service-doc']).toContainEqual(
         expect.objectContaining({ href: `${TEST_SITE_URL}/developers`, type: 'text/html' }),
       );
-      expect(context['service-meta']).toContainEqual(expect.objectContaining({ href: `${TEST_SITE_URL}/api` }));
+      expect(context['service-meta']).toContainEqual(
+        expect.objectContaining({ href: `${TEST_SITE_URL}${API_INDEX_LINK}` }),
+      );
     }
   });
 });

@@ -2,7 +2,7 @@
 // published path of CONTRACT §5 answers with the route table's content type, every page and its
 // Markdown twin is reachable, and nothing the build writes for other hosts or as a dot-file is served.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_INDEX, DATA_PATHS, DISCOVERY } from '../core/routes.ts';
+import { API_INDEX, API_INDEX_LINK, DATA_PATHS, DISCOVERY } from '../core/routes.ts';
 import { PROBLEM_TYPES } from '../core/problems.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import { get, startTestGateway, type TestGateway } from './helpers/gateway.ts';
@@ -33,6 +33,14 @@ describe('a real build served by the gateway', () => {
       expect(r.status, path).toBe(200);
       expect(r.headers['content-type'], path).toBe(contentType);
     }
+  });
+
+  it('answers the API index file the published documents link exactly as it answers /api', async () => {
+    const [api, file] = [await get(gw.url, API_INDEX.path), await get(gw.url, API_INDEX_LINK)];
+    expect(file.status).toBe(200);
+    expect(file.headers['content-type']).toBe(api.headers['content-type']);
+    expect(file.headers['cache-control']).toBe(api.headers['cache-control']);
+    expect(file.text).toBe(api.text);
   });
 
   it("answers the four data paths live, one calendar fetch for all of them, never from the build's snapshot files", async () => {

@@ -1,7 +1,7 @@
 // dist/ on a plain static host: the real `serve` package serving the built folder with the serve.json
 // the build writes there, plus the shape of the Netlify/Cloudflare files.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CACHE_CONTROL, DATA_RESOURCES } from '../core/routes.ts';
+import { API_INDEX_LINK, CACHE_CONTROL, DATA_RESOURCES } from '../core/routes.ts';
 import { sharedSite, type SiteFiles } from './helpers/site-dist.ts';
 import { startServeCli, type StaticServer } from './helpers/site-serve.ts';
 
@@ -62,6 +62,14 @@ describe('serve dist (the real serve package)', () => {
     expect(res.headers.get('content-type')).toBe('application/json');
     expect(res.headers.get('cache-control')).toBe(CACHE_CONTROL.apiIndex);
     expect(((await res.json()) as { authentication: string }).authentication).toBe('none');
+  });
+
+  it('serves the index at the file the published documents link, with the same bytes and headers as /api', async () => {
+    const [api, file] = [await get('/api'), await get(API_INDEX_LINK)];
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-type')).toBe(api.headers.get('content-type'));
+    expect(file.headers.get('cache-control')).toBe(CACHE_CONTROL.apiIndex);
+    expect(await file.text()).toBe(await api.text());
   });
 
   it.each([

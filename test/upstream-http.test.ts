@@ -280,7 +280,7 @@ describe('answer size', () => {
         res.write('<table>');
       },
     ]);
-    await expect(githubHtmlClient(s.url, 'octocat', http())()).rejects.toThrow(
+    await expect(githubHtmlClient(s.url, 'octocat', http())([])).rejects.toThrow(
       `answer larger than ${MAX_CALENDAR_HTML_BYTES} bytes`,
     );
   });
@@ -327,7 +327,7 @@ describe('redirects', () => {
 
   it('the HTML calendar client does not follow a 302', async () => {
     const s = await scripted([redirect(302)]);
-    await expect(githubHtmlClient(s.url, 'octocat', http())()).rejects.toThrow(
+    await expect(githubHtmlClient(s.url, 'octocat', http())([])).rejects.toThrow(
       /github-html: .*redirected \(302\) to \/elsewhere/,
     );
     expect(s.seen).toHaveLength(1);

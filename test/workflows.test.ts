@@ -1,6 +1,7 @@
 // The GitHub Actions workflows themselves: they parse, their schedules are valid cron that covers
-// Toronto midnight in winter and in summer, Pages gets the hidden files, each job holds only the
-// permissions it needs, and the test jobs install the browser and redis-server the suite starts.
+// Toronto midnight in winter and in summer, Pages gets the hidden files and the site URL Pages serves it
+// at, each job holds only the permissions it needs, the test job installs the browser and redis-server
+// the suite starts on every Node line CI promises, and the scheduled publish does neither.
 import { readdirSync, readFileSync } from 'node:fs';
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
@@ -131,6 +132,7 @@ const DIR = `${ROOT}.github/workflows/`;
 const files = readdirSync(DIR).filter((f) => /\.ya?ml$/.test(f));
 const load = (file: string) => parse(readFileSync(DIR + file, 'utf8')) as Workflow;
 const publish = load('publish.yml');
+const PACKAGE = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { engines: { node: string } };
 const ci = load('ci.yml');
 const schedules = ((publish.on.schedule ?? []) as Array<{ cron: string }>).map((s) => s.cron);
 
@@ -224,8 +226,10 @@ describe('.github/workflows', () => {
     // the upload comes after the build step, so a failed build (exit 1) never uploads
     const buildIndex = build!.steps.findIndex((s) => s.run?.trim() === 'npm run build');
     expect(buildIndex).toBeGreaterThanOrEqual(0);
-    expect(build!.steps.indexOf(upload!)).toBeGreaterThan(buildIndex);
-    expect(build!.steps.findIndex((s) => s.run?.trim() === 'npm test')).toBeLessThan(buildIndex);
+    // the built dist/ is checked as Pages will serve it, between the build and the upload
+    const checkIndex = build!.steps.findIndex((s) => s.run?.trim() === 'npm run check:dist');
+    expect(checkIndex).toBeGreaterThan(buildIndex);
+    expect(build!.steps.indexOf(upload!)).toBeGreaterThan(checkIndex);
     expect(build!.steps.slice(buildIndex).every((s) => !('continue-on-error' in s))).toBe(true);
     expect([deploy!.needs].flat()).toContain('build');
     // no always()/failure(): the deploy job runs only when the build succeeded
@@ -233,26 +237,40 @@ describe('.github/workflows', () => {
     expect(deploy!.steps.some((s) => s.uses?.startsWith('actions/deploy-pages@'))).toBe(true);
   });
 
-  it('builds with the Actions token for the GraphQL source and the site URL from a repository variable', () => {
-    const step = publish.jobs.build!.steps.find((s) => s.run?.trim() === 'npm run build')!;
-    expect(step.env?.GITHUB_TOKEN).toMatch(/secrets\.GITHUB_TOKEN/);
-    expect(step.env?.SITE_URL).toMatch(/vars\.SITE_URL/);
+  it("builds and checks with the site URL Pages serves it at (a fork's /<repo>/), a repository variable overriding it", () => {
+    const steps = publish.jobs.build!.steps;
+    const pages = steps.findIndex((s) => s.uses?.startsWith('actions/configure-pages@'));
+    expect(pages).toBeGreaterThanOrEqual(0);
+    const id = (steps[pages] as { id?: string }).id;
+    expect(id).toBeTruthy();
+    const build = steps.find((s) => s.run?.trim() === 'npm run build')!;
+    const check = steps.find((s) => s.run?.trim() === 'npm run check:dist')!;
+    expect(steps.indexOf(build)).toBeGreaterThan(pages);
+    expect(build.env?.GITHUB_TOKEN).toMatch(/secrets\.GITHUB_TOKEN/);
+    // the variable first, then configure-pages' base_url (https://<owner>.github.io/<repo> for a fork)
+    expect(build.env?.SITE_URL).toMatch(
+      new RegExp(`^\\$\\{\\{\\s*vars\\.SITE_URL\\s*\\|\\|\\s*steps\\.${id}\\.outputs\\.base_url\\s*\\}\\}$`),
+    );
+    // the check crawls the same site the build wrote
+    expect(check.env?.SITE_URL).toBe(build.env?.SITE_URL);
   });
 
   it('grants each job only the permissions it needs', () => {
     expect(publish.permissions).toEqual({});
-    expect(publish.jobs.build!.permissions).toEqual({ contents: 'read' });
+    expect(publish.jobs.build!.permissions).toEqual({ contents: 'read', pages: 'read' });
     expect(publish.jobs.deploy!.permissions).toEqual({ pages: 'write', 'id-token': 'write' });
     expect(ci.permissions).toEqual({ contents: 'read' });
     for (const job of Object.values(ci.jobs)) expect(job.permissions ?? {}).not.toHaveProperty('contents', 'write');
   });
 
-  it('runs CI on push and pull request, on Node 20 and 22: installs chromium and redis-server, npm ci, npm test, then the resilience suite', () => {
+  it('runs CI on push and pull request, on the engines floor and the LTS lines 22 and 24: installs chromium and redis-server, npm ci, npm test, then the resilience suite', () => {
     expect(ci.on).toHaveProperty('push');
     expect(ci.on).toHaveProperty('pull_request');
     const [job, ...others] = Object.values(ci.jobs);
     expect(others).toEqual([]);
-    expect(job!.strategy?.matrix?.node).toEqual([20, 22]);
+    const floor = Number(/^>=\s*(\d+)/.exec(PACKAGE.engines.node)?.[1]);
+    expect(floor).toBe(20);
+    expect(job!.strategy?.matrix?.node).toEqual([floor, 22, 24]);
     // the matrix value is what actually selects the Node.js line
     const image = typeof job!.container === 'string' ? job!.container : job!.container?.image;
     const setupNode = job!.steps.find((s) => s.uses?.startsWith('actions/setup-node@'))?.with?.['node-version'];
@@ -265,8 +283,13 @@ describe('.github/workflows', () => {
     expectInstallsTestTools(job!, 'npm test');
   });
 
-  it('tests before publishing with the same browser and redis-server, and no Redis service', () => {
-    expectInstallsTestTools(publish.jobs.build!, 'npm test');
+  it('publishes without installing a browser or running the test suite (CI runs it on every push)', () => {
+    for (const job of Object.values(publish.jobs)) {
+      const runs = job.steps.map((s) => s.run ?? '').join('\n');
+      expect(runs).not.toMatch(/apt-get|chromium|redis-server|playwright/);
+      expect(runs).not.toMatch(/^\s*npm (test|run test)/m);
+      expect(job.services ?? {}).toEqual({});
+    }
   });
 });
 

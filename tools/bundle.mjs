@@ -13,6 +13,7 @@ export const ENTRIES = {
   demo: 'demo/main.ts',
   bench: 'bench/main.ts',
   resilience: 'test/resilience/main.ts',
+  'check-dist': 'builders/check-dist-main.ts',
 };
 
 export async function bundle() {

@@ -3,7 +3,7 @@
 // relation types to arrays of target objects with an `href`. RFC 9727 §4: the catalog MUST link its
 // APIs with `item`; per-API metadata uses `service-desc`, `service-doc` and `service-meta` (RFC 8631).
 import type { Config } from '../../core/config.ts';
-import { API_INDEX, DATA_RESOURCES, DISCOVERY } from '../../core/routes.ts';
+import { API_INDEX, API_INDEX_LINK, DATA_RESOURCES, DISCOVERY } from '../../core/routes.ts';
 import { absoluteUrl } from '../../core/pages.ts';
 
 export const OPENAPI_MEDIA_TYPE = 'application/vnd.oai.openapi+json;version=3.1';
@@ -30,7 +30,7 @@ export function apiCatalog(config: Config): { linkset: Array<Record<string, stri
         title: 'Developer documentation (Markdown)',
       },
     ],
-    'service-meta': [{ href: url(API_INDEX.path), type: API_INDEX.contentType, title: 'API index' }],
+    'service-meta': [{ href: url(API_INDEX_LINK), type: API_INDEX.contentType, title: 'API index' }],
   };
   return {
     linkset: [
@@ -39,7 +39,7 @@ export function apiCatalog(config: Config): { linkset: Array<Record<string, stri
         item: endpoints.map((e) => ({ href: url(e.path), type: e.type, title: e.title })),
       },
       // The API as a whole (its index), then each endpoint with the same descriptions.
-      { anchor: url(API_INDEX.path), ...metadata },
+      { anchor: url(API_INDEX_LINK), ...metadata },
       ...endpoints.map((e) => ({ anchor: url(e.path), ...metadata })),
     ],
   };

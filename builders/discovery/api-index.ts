@@ -10,6 +10,7 @@ import {
   DISCOVERY,
   type DataResource,
 } from '../../core/routes.ts';
+import { simulatedNoticeLine } from '../../core/simulated.ts';
 import { absoluteUrl } from '../../core/pages.ts';
 
 /** The Cache-Control rule of a 200, in words where it depends on the request (SPEC "Response headers"). */
@@ -18,11 +19,13 @@ function cacheControlRule(resource: DataResource): string {
   return `${CACHE_CONTROL.contributions(`<seconds until the next midnight in ${CONSTANTS.timeZone}>`)}; or ${CACHE_CONTROL.perClient} when quota headers are present`;
 }
 
-export function apiIndex(config: Config): Record<string, unknown> {
+export function apiIndex(config: Config, simulated = false): Record<string, unknown> {
   const url = (path: string) => absoluteUrl(config.siteUrl, path);
   return {
     name: `${config.site.title} public data API`,
-    description: `Two public, read-only JSON resources that feed the portfolio preview: a ${CONSTANTS.product} market preview (not financial advice) and a GitHub contribution calendar. No parameters, no request body, no authentication.`,
+    // A demo's index says so first, in words and as a flag, so that no reader takes its data for real.
+    ...(simulated ? { simulated: true } : {}),
+    description: `${simulated ? `${simulatedNoticeLine(config.site.marketSourceName)} ` : ''}Two public, read-only JSON resources that feed the portfolio preview: a ${CONSTANTS.product} market preview (not financial advice) and a GitHub contribution calendar. No parameters, no request body, no authentication.`,
     version: '1',
     authentication: 'none',
     documentation: url(DISCOVERY.developers.path),

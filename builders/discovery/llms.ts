@@ -2,7 +2,7 @@
 // `- [name](url): notes` lines, with the optional extras under `## Optional`. The links point at the
 // Markdown twins. llms-full.txt is the convention's companion: the twins' Markdown in llms.txt order.
 import type { Config } from '../../core/config.ts';
-import { API_INDEX, CONSTANTS, DATA_RESOURCES, DISCOVERY } from '../../core/routes.ts';
+import { API_INDEX_LINK, CONSTANTS, DATA_RESOURCES, DISCOVERY } from '../../core/routes.ts';
 import type { Writing } from '../pages/content.ts';
 import { twinBody } from '../pages/twins.ts';
 import { absoluteUrl, PAGES, type PageRef } from '../../core/pages.ts';
@@ -18,6 +18,8 @@ export interface LlmsPage {
 export interface LlmsInput {
   pages: LlmsPage[];
   writings: LlmsPage[];
+  /** Markdown placed right under the summary of both files: the demo's simulated-data notice. */
+  notice?: string;
 }
 
 const line = (name: string, url: string, notes: string) => `- [${name}](${url})${notes ? `: ${notes}` : ''}`;
@@ -29,6 +31,7 @@ export function llmsTxt(config: Config, input: LlmsInput): string {
     [
       `# ${config.site.title}`,
       `> ${config.site.tagline}`,
+      ...(input.notice ? [input.notice] : []),
       `Personal site of ${config.site.author} with a public, read-only JSON API (no authentication) that feeds its portfolio preview: ` +
         `a ${CONSTANTS.product} market preview (not financial advice) and the GitHub contribution calendar of \`${config.githubAccount}\`. ` +
         'Every page below is linked as its Markdown twin; the HTML page is the same URL without `.md`.',
@@ -38,7 +41,7 @@ export function llmsTxt(config: Config, input: LlmsInput): string {
         [
           line(
             'API index',
-            url(API_INDEX.path),
+            url(API_INDEX_LINK),
             'JSON index of the data routes, their documentation and the authentication policy',
           ),
           line(
@@ -63,7 +66,8 @@ export function llmsFullTxt(config: Config, input: LlmsInput): string {
   const sections = [...input.pages, ...input.writings].map(
     (p) => `<!-- ${absoluteUrl(config.siteUrl, p.page.path)} -->\n\n${twinBody(p.markdown)}`,
   );
-  return `# ${config.site.title}\n\n> ${config.site.tagline}\n\n${sections.join('\n\n---\n\n')}\n`;
+  const notice = input.notice ? `${input.notice}\n\n` : '';
+  return `# ${config.site.title}\n\n> ${config.site.tagline}\n\n${notice}${sections.join('\n\n---\n\n')}\n`;
 }
 
 export function writingEntry(w: Writing, markdown: string): LlmsPage {

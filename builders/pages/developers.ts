@@ -16,6 +16,7 @@ import { policyHeader, RATE_LIMIT_EXAMPLE, rateLimitHeader } from '../../core/ra
 import {
   ALLOW_HEADER,
   API_INDEX,
+  API_INDEX_LINK,
   CACHE_CONTROL,
   CONSTANTS,
   DATA_METHODS,
@@ -252,7 +253,7 @@ export function developersBody(ctx: BuildContext, schemas: Map<string, JsonSchem
   const url = (path: string) => absoluteUrl(base, path);
   const codes = Object.keys(PROBLEM_TYPES) as ProblemCode[];
   const discovery = Object.values(DISCOVERY);
-  const indexExample = JSON.stringify(apiIndex(config), null, 2);
+  const indexExample = JSON.stringify(apiIndex(config, ctx.simulated), null, 2);
   return [
     `# ${DEVELOPERS_TITLE}`,
     `${config.site.title} publishes two public, read-only JSON resources that feed the portfolio preview on the [home page](${url('/')}): ` +
@@ -280,21 +281,22 @@ export function developersBody(ctx: BuildContext, schemas: Map<string, JsonSchem
             `| ${DATA_METHODS.join(', ')} | [\`${op.path}\`](${url(op.path)}) | \`${op.operationId}\` | ${r.schema}, \`${r.contentType}\` |`,
         ),
       ).join('\n') +
-      `\n| GET | [\`${API_INDEX.path}\`](${url(API_INDEX.path)}) | none | API index, \`${API_INDEX.contentType}\` |`,
+      `\n| GET | [\`${API_INDEX.path}\`](${url(API_INDEX_LINK)}) | none | API index, \`${API_INDEX.contentType}\` (the file \`${API_INDEX_LINK}\` on any static host) |`,
     `Any other method on a data route is a [405 problem](#${PROBLEM_TYPES.method_not_allowed.fragment}); any other \`/api/...\` path is a [404 problem](#${PROBLEM_TYPES.api_route_not_found.fragment}). ` +
       `As function tools, the operationId is the tool name and the input schema is \`${JSON.stringify(FUNCTION_TOOL_INPUT_SCHEMA)}\` (the \`${INPUT_SCHEMA_EXTENSION}\` extension of each operation in [the contract](${url(DISCOVERY.openapi.path)})).`,
     ...DATA_RESOURCES.map((r) => endpointSection(r, ctx, schemas)),
     '### API index',
     `\`GET ${API_INDEX.path}\` describes the data routes, this page, the contract and the authentication policy (\`"authentication": "none"\`). ` +
-      `It is a discovery document, not a replacement for the payload schemas. \`Cache-Control: ${CACHE_CONTROL.apiIndex}\`.`,
-    fence('sh', `curl ${url(API_INDEX.path)}`),
+      `It is a discovery document, not a replacement for the payload schemas. \`Cache-Control: ${CACHE_CONTROL.apiIndex}\`. ` +
+      `The same document is the file \`${API_INDEX_LINK}\`, which every host serves; \`${API_INDEX.path}\` needs the gateway or a host that rewrites it (GitHub Pages does not).`,
+    fence('sh', `curl ${url(API_INDEX_LINK)}`),
     fence('json', indexExample),
     fieldTable('ApiIndex', schemas),
     '## Discovery documents',
     '| Path | Media type |\n|---|---|\n' +
       discovery.map((d) => `| [\`${d.path}\`](${url(d.path)}) | \`${d.contentType}\` |`).join('\n'),
     `The [API catalog](${url(DISCOVERY.apiCatalog.path)}) is an RFC 9727 linkset (RFC 9264): an \`item\` link for each endpoint, and \`service-desc\` ([OpenAPI 3.1](${url(DISCOVERY.openapi.path)})), ` +
-      `\`service-doc\` (this page and its [Markdown copy](${url(DISCOVERY.developersMarkdown.path)})) and \`service-meta\` ([the API index](${url(API_INDEX.path)})) for each. ` +
+      `\`service-doc\` (this page and its [Markdown copy](${url(DISCOVERY.developersMarkdown.path)})) and \`service-meta\` ([the API index](${url(API_INDEX_LINK)})) for each. ` +
       `Every HTML page has a Markdown twin at its path plus \`.md\` (\`/index.md\` for \`/\`). [\`/sitemap.xml\`](${url(DISCOVERY.sitemap.path)}) lists the published HTML pages only.`,
     '## Headers and caching',
     [

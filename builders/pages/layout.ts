@@ -2,7 +2,8 @@
 // unless a page asks for its script. Links between pages are root-relative (see core/pages.ts); canonical and
 // alternate links are absolute from SITE_URL.
 import type { Config } from '../../core/config.ts';
-import { DISCOVERY, API_INDEX } from '../../core/routes.ts';
+import { DISCOVERY, API_INDEX_LINK } from '../../core/routes.ts';
+import { SIMULATED_NOTICE_TITLE, simulatedNoticeText } from '../../core/simulated.ts';
 import { escapeHtml } from './html.ts';
 import { absoluteUrl, PAGES, sitePath, type PageRef } from '../../core/pages.ts';
 
@@ -38,9 +39,8 @@ const ICON =
 
 export function simulatedNotice(config: Config): string {
   return (
-    '<p class="notice" role="note" data-simulated="true"><strong>Simulated data (demo).</strong> ' +
-    `Every number on this site comes from a simulated provider running on this machine, not from ${escapeHtml(config.marketSourceName)} or GitHub. ` +
-    'Do not quote or publish it.</p>'
+    `<p class="notice" role="note" data-simulated="true"><strong>${escapeHtml(SIMULATED_NOTICE_TITLE)}</strong> ` +
+    `${escapeHtml(simulatedNoticeText(config.site.marketSourceName))}</p>`
   );
 }
 
@@ -69,7 +69,7 @@ export function renderLayout(input: LayoutInput): string {
   const built = new Date(input.nowMs).toISOString().slice(0, 10);
   const footerLinks: Array<[string, string]> = [
     ...(page ? ([[`/${page.markdownFile}`, 'This page in Markdown']] as Array<[string, string]>) : []),
-    [API_INDEX.path, 'API index'],
+    [API_INDEX_LINK, 'API index'],
     [DISCOVERY.openapi.path, 'OpenAPI'],
     [DISCOVERY.apiCatalog.path, 'API catalog'],
     [DISCOVERY.llms.path, 'llms.txt'],

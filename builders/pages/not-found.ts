@@ -1,6 +1,6 @@
 // 404.html: what static hosts (serve, Netlify, Cloudflare Pages, GitHub Pages) show for a missing page.
 import type { Artifact, BuildContext } from '../artifact.ts';
-import { API_INDEX } from '../../core/routes.ts';
+import { API_INDEX, API_INDEX_LINK } from '../../core/routes.ts';
 import { escapeHtml } from './html.ts';
 import { PAGES, sitePath } from '../../core/pages.ts';
 import { renderLayout } from './layout.ts';
@@ -10,7 +10,7 @@ export function renderNotFound(ctx: BuildContext): Artifact[] {
   const main = `<h1>Page not found</h1>
 <p>There is no page at this address. Try the <a href="${href(PAGES.home.path)}">home page</a>, the
 <a href="${href(PAGES.writings.path)}">writings</a> or the <a href="${href(PAGES.developers.path)}">developer documentation</a>.</p>
-<p>Looking for the API? The routes are listed at <a href="${href(API_INDEX.path)}"><code>${API_INDEX.path}</code></a>.</p>`;
+<p>Looking for the API? The routes are listed at <a href="${href(API_INDEX_LINK)}"><code>${API_INDEX.path}</code></a>.</p>`;
   return [
     {
       file: '404.html',

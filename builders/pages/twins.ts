@@ -2,6 +2,8 @@
 // front-matter block of one-line `key: value` pairs that the CLI parses (cli/twin.ts). This module owns
 // that format.
 
+const FRONT_MATTER = /^---\n[\s\S]*?\n---\n/;
+
 export interface TwinFields {
   title: string;
   description: string;
@@ -21,5 +23,11 @@ export function twin(fields: TwinFields, body: string): string {
 
 /** The body of a twin without its front matter (for llms-full.txt). */
 export function twinBody(markdown: string): string {
-  return markdown.replace(/^---\n[\s\S]*?\n---\n/, '').trim();
+  return markdown.replace(FRONT_MATTER, '').trim();
+}
+
+/** A twin with `block` as the first thing of its body, right after the front matter (the demo's notice). */
+export function withLeadingBlock(markdown: string, block: string): string {
+  const head = FRONT_MATTER.exec(markdown)?.[0] ?? '';
+  return `${head}\n${block}\n\n${markdown.slice(head.length).trim()}\n`;
 }

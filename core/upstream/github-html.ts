@@ -8,8 +8,8 @@ import { httpGet, type HttpOptions } from './http.ts';
 export const MAX_CALENDAR_HTML_BYTES = 8 * 1024 * 1024;
 
 export function githubHtmlClient(webUrl: string, account: string, http: HttpOptions) {
-  const url = `${webUrl}/users/${encodeURIComponent(account)}/contributions`;
-  return async function contributionDays(): Promise<ContributionDay[]> {
+  const base = `${webUrl}/users/${encodeURIComponent(account)}/contributions`;
+  const fetchView = async (url: string): Promise<ContributionDay[]> => {
     let html: unknown;
     try {
       html = await httpGet('github-html', url, {
@@ -31,6 +31,44 @@ export function githubHtmlClient(webUrl: string, account: string, http: HttpOpti
     }
     return parseCalendarHtml(html as string);
   };
+  /**
+   * The default view ends on GitHub's UTC today and starts on a Sunday about a year back, by a rule nobody
+   * outside GitHub knows (one year, or 52 whole weeks): on some hours it lacks the window's first date, and it
+   * never holds a window dated in the past. The year views fill what it lacks (CONTRACT §4): at most three
+   * requests, since 365 dates span at most two calendar years.
+   */
+  return async function contributionDays(dates: readonly string[]): Promise<ContributionDay[]> {
+    const days = await fetchView(base);
+    const years = calendarYearsMissing(dates, days);
+    if (years.length === 0) return days;
+    const yearViews = await Promise.all(years.map((year) => fetchView(yearViewUrl(base, year))));
+    return fillMissingDays(days, yearViews.flat());
+  };
+}
+
+/** GitHub's year view answers the whole calendar year that holds `from`. */
+export function yearViewUrl(base: string, year: number): string {
+  return `${base}?from=${year}-01-01&to=${year}-12-31`;
+}
+
+/** The calendar years (ascending) that hold window dates absent from `days`. */
+export function calendarYearsMissing(dates: readonly string[], days: readonly ContributionDay[]): number[] {
+  const have = new Set(days.map((d) => d.date));
+  const years = new Set<number>();
+  for (const date of dates) if (!have.has(date)) years.add(Number(date.slice(0, 4)));
+  return [...years].sort((a, b) => a - b);
+}
+
+/**
+ * `days` plus the dates of `extra` that `days` lacks. Only missing dates are filled: a date both answers hold
+ * keeps the default view's value, so a contribution made between the two requests cannot make them disagree.
+ */
+export function fillMissingDays(
+  days: readonly ContributionDay[],
+  extra: readonly ContributionDay[],
+): ContributionDay[] {
+  const have = new Set(days.map((d) => d.date));
+  return [...days, ...extra.filter((d) => !have.has(d.date))];
 }
 
 /** "No contributions on …" → 0, "1 contribution on …" → 1, "1,204 contributions on …" → 1204. */

@@ -14,6 +14,9 @@ export { listFiles };
 
 export const TEST_SITE_URL = 'https://ada.example.org';
 
+/** The site tests' clock, the upstreams' and the build's alike: Monday 2026-11-23 15:00 UTC, 10:00 in Toronto. */
+export const TEST_SITE_CLOCK = Date.parse('2026-11-23T15:00:00Z');
+
 /** A built dist/ and the build's outcome, to read. */
 export interface SiteFiles {
   dir: string;
@@ -37,13 +40,14 @@ export interface BuildSiteOptions {
 }
 
 export async function buildSite(options: BuildSiteOptions = {}): Promise<BuiltSite> {
-  const fake = await startFakeUpstreams();
+  const fake = await startFakeUpstreams({ now: () => TEST_SITE_CLOCK });
   options.setup?.(fake);
   const dir = await mkdtemp(join(tmpdir(), 'site-dist-'));
   const result = await runProgram('build', ['--out', dir], {
     ...upstreamEnv(fake.url),
     SITE_URL: TEST_SITE_URL,
     UPSTREAM_TIMEOUT_MS: '3000',
+    SOURCE_DATE_EPOCH: String(TEST_SITE_CLOCK / 1000),
     ...options.env,
   });
   return {

@@ -1,0 +1,41 @@
+// Entry point of `npm run check:dist`: checks the built dist/ (or `--dir <dir>`, or DIST_DIR) on a
+// Pages-like host under SITE_URL's base path (builders/dist-check/). Run with the build's SITE_URL.
+// Exit 0: every link resolves with 200; 1: some do not (listed, one per line); 2: usage or configuration.
+import { parseArgs } from 'node:util';
+import { resolve } from 'node:path';
+import { loadConfig } from '../core/config.ts';
+import { oneLine } from '../core/one-line.ts';
+import { runMain } from '../core/run-main.ts';
+import { checkDist } from './dist-check/check.ts';
+
+const MAX_LISTED = 50;
+
+async function main(argv = process.argv.slice(2)): Promise<number> {
+  let siteUrl: string;
+  let dir: string;
+  try {
+    const config = loadConfig();
+    const { values } = parseArgs({ args: argv, options: { dir: { type: 'string' } }, strict: true });
+    siteUrl = config.siteUrl;
+    dir = values.dir === undefined ? config.distDir : resolve(values.dir);
+  } catch (error) {
+    process.stderr.write(
+      `check:dist: ${oneLine((error as Error).message, 1000)} (usage: npm run check:dist [-- --dir <dir>])\n`,
+    );
+    return 2;
+  }
+  const report = await checkDist(dir, siteUrl);
+  const where = `${report.checked} site URLs linked from ${report.documents} documents in ${dir}, served like GitHub Pages under ${siteUrl}/`;
+  if (report.failures.length === 0) {
+    process.stdout.write(`check:dist: ok: ${where} all answer 200\n`);
+    return 0;
+  }
+  process.stderr.write(`check:dist: ${report.failures.length} broken: ${where}\n`);
+  for (const f of report.failures.slice(0, MAX_LISTED))
+    process.stderr.write(`  ${oneLine(`${f.url}: ${f.problem} (linked from ${f.from.join(', ')})`, 2000)}\n`);
+  if (report.failures.length > MAX_LISTED)
+    process.stderr.write(`  … and ${report.failures.length - MAX_LISTED} more\n`);
+  return 1;
+}
+
+runMain('check:dist', () => main());
