@@ -1,8 +1,7 @@
 // One connection to Redis over node:net (node:tls for rediss:), RESP2 with replies matched to commands in
 // order (pipelining). It holds nothing it cannot bound: no offline queue (a command on a closed link fails
-// at once), a late command stops the link taking more (they would queue behind it), a command past its
-// deadline closes the link, replies are capped by the reader, and a store that reads nothing cannot
-// grow the socket's write buffer past a limit. Whatever goes wrong closes the link: once the peer has
+// at once), a command past its deadline closes the link, replies are capped by the reader, and a store
+// that reads nothing cannot grow the socket's write buffer past a limit. Whatever goes wrong closes the link: once the peer has
 // broken the protocol, no later reply can be trusted to answer the command it seems to.
 import { connect as tcpConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
@@ -13,8 +12,6 @@ import { encodeCommand, replyReader, RespError, type Reply, type ReplyLimits } f
 export interface LinkOptions {
   /** Connecting plus the handshake (AUTH, SELECT, PING) must end within this. */
   connectTimeoutMs: number;
-  /** A command unanswered this long is late: the link refuses new commands until it is answered. */
-  lateMs: number;
   /** A command unanswered this long: the store is taken for hung and the link closes. */
   deadlineMs: number;
   /** Bytes written and not yet taken by the store before the link gives up on it. */
@@ -23,8 +20,6 @@ export interface LinkOptions {
 }
 
 export interface RedisLink {
-  /** A command has waited past `lateMs`: a new one would wait behind it. */
-  readonly late: boolean;
   send(args: readonly string[]): Promise<Reply>;
   /** Closes the link at once: waiting commands fail, and `onDown` hears `reason`. */
   fail(reason: string): void;
@@ -58,7 +53,6 @@ export function openRedisLink(
   let waiting: (Waiter | undefined)[] = [];
   let head = 0;
   let timer: NodeJS.Timeout | undefined;
-  let late = false;
   let state: 'opening' | 'open' | 'closing' | 'closed' = 'opening';
   let rejectOpen: (error: Error) => void = () => {};
 
@@ -77,22 +71,21 @@ export function openRedisLink(
     else if (was === 'opening') rejectOpen(error);
   };
 
-  /** Runs while commands wait: marks the link late, or fails it, by the age of the oldest. */
+  /** Runs while commands wait: fails the link when the oldest has waited past the deadline. */
   const watch = () => {
     timer = undefined;
     const oldest = waiting[head];
     if (oldest === undefined || state === 'closed') return;
     const age = performance.now() - oldest.sentAt;
     if (age >= options.deadlineMs) return fail(`no answer within ${options.deadlineMs} ms`);
-    late = age >= options.lateMs;
-    timer = setTimeout(watch, (late ? options.deadlineMs : options.lateMs) - age);
+    timer = setTimeout(watch, options.deadlineMs - age);
   };
 
   const send = (args: readonly string[]): Promise<Reply> => {
     if (state === 'closed') return Promise.reject(new Error('the connection is closed'));
     return new Promise<Reply>((resolve, reject) => {
       waiting.push({ sentAt: performance.now(), resolve, reject });
-      timer ??= setTimeout(watch, options.lateMs);
+      timer ??= setTimeout(watch, options.deadlineMs);
       socket.write(encodeCommand(args));
       if (socket.writableLength > options.maxUnsentBytes) fail('the store takes no more commands');
     });
@@ -119,16 +112,11 @@ export function openRedisLink(
       waiter.resolve(reply);
       if (state === 'closed') return;
     }
-    const oldest = waiting[head];
-    late = oldest !== undefined && performance.now() - oldest.sentAt >= options.lateMs;
   });
   socket.on('error', (error: Error) => fail(oneLine(error.message, 200)));
   socket.on('close', () => fail('connection closed'));
 
   const link: RedisLink = {
-    get late() {
-      return late;
-    },
     send,
     fail,
     close(graceMs) {

@@ -34,7 +34,7 @@ export interface RedisStoreOptions {
   /** Called once when the store becomes unusable and once when it is back (one line each, no stack). */
   onStateChange?: (line: string) => void;
   connectTimeoutMs?: number;
-  /** A decision unanswered this long holds back the next ones (they fail at once). Default: the 50 ms budget. */
+  /** A batch unanswered this long holds back the next decisions (they fail at once). Default: the 50 ms budget. */
   lateMs?: number;
   /** A decision unanswered this long closes the connection and opens the circuit. Default 1000 ms. */
   deadlineMs?: number;
@@ -52,11 +52,20 @@ interface Decision {
   reject: (error: Error) => void;
 }
 
+/** The decisions of one event-loop turn, sent as one or more script calls in one write. */
+interface Batch {
+  decisions: Decision[];
+  /** Script calls not yet answered (1 until it is sent). */
+  calls: number;
+  late: boolean;
+  timer: NodeJS.Timeout | undefined;
+}
+
 export function redisQuotaStore(url: string, options: RedisStoreOptions = {}): RedisQuotaStore {
   const target = redisTarget(url);
+  const lateMs = options.lateMs ?? CONSTANTS.quotaStoreBudgetMs;
   const linkOptions: LinkOptions = {
     connectTimeoutMs: options.connectTimeoutMs ?? 1000,
-    lateMs: options.lateMs ?? CONSTANTS.quotaStoreBudgetMs,
     deadlineMs: options.deadlineMs ?? 1000,
     maxUnsentBytes: 1024 * 1024,
     // The script answers an array of MAX_KEYS_PER_CALL integers at most; anything larger is no answer of ours.
@@ -65,7 +74,7 @@ export function redisQuotaStore(url: string, options: RedisStoreOptions = {}): R
   // Refusals are shared values: a failing store under load must not cost an allocation per request.
   // The store reports an outage itself, once (StoreUnavailable); the other two the quota reports, throttled.
   const down = new StoreUnavailable(`quota store ${target.label} unavailable`);
-  const late = new Error(`an earlier decision has waited more than ${linkOptions.lateMs} ms`);
+  const late = new Error(`an earlier decision has waited more than ${lateMs} ms`);
   const full = new Error(`${MAX_WAITING} decisions are waiting for the store`);
 
   let link: RedisLink | undefined;
@@ -74,8 +83,11 @@ export function redisQuotaStore(url: string, options: RedisStoreOptions = {}): R
   let failures = 0;
   let healthy: boolean | undefined;
   let closing = false;
-  let batch: Decision[] = [];
+  let batch: Batch | undefined;
+  /** Decisions batched or sent and not yet answered. */
   let waiting = 0;
+  /** Batches sent and unanswered past `lateMs`: while there is one, nothing is sent behind it. */
+  let lateBatches = 0;
   const settled = new Set<() => void>();
 
   const report = (ok: boolean, line: string) => {
@@ -113,9 +125,23 @@ export function redisQuotaStore(url: string, options: RedisStoreOptions = {}): R
     );
   }
 
-  const send = (decisions: Decision[]) => {
+  const markLate = (b: Batch) => {
+    if (b.calls === 0) return;
+    b.late = true;
+    lateBatches++;
+  };
+
+  /** One script call of a batch has its answer (or none will come). */
+  const called = (b: Batch) => {
+    if (--b.calls > 0) return;
+    clearTimeout(b.timer);
+    if (b.late) lateBatches--;
+  };
+
+  const call = (b: Batch, decisions: Decision[]) => {
     const current = link;
-    if (current === undefined || current.late) {
+    if (current === undefined || lateBatches > 0) {
+      called(b);
       waiting -= decisions.length;
       const error = current === undefined ? down : late;
       for (const d of decisions) d.reject(error);
@@ -126,6 +152,7 @@ export function redisQuotaStore(url: string, options: RedisStoreOptions = {}): R
     for (const d of decisions) args.push(d.ttl);
     current.send(args).then(
       (reply) => {
+        called(b);
         waiting -= decisions.length;
         const counts = countsOf(reply, decisions.length);
         if (typeof counts === 'string') {
@@ -141,6 +168,7 @@ export function redisQuotaStore(url: string, options: RedisStoreOptions = {}): R
         for (let i = 0; i < decisions.length; i++) decisions[i]!.resolve(counts[i]!);
       },
       (error: Error) => {
+        called(b);
         waiting -= decisions.length;
         const unavailable = new StoreUnavailable(error.message);
         for (const d of decisions) d.reject(unavailable);
@@ -149,9 +177,11 @@ export function redisQuotaStore(url: string, options: RedisStoreOptions = {}): R
   };
 
   const flush = () => {
-    const decisions = batch;
-    batch = [];
-    for (let i = 0; i < decisions.length; i += MAX_KEYS_PER_CALL) send(decisions.slice(i, i + MAX_KEYS_PER_CALL));
+    const b = batch!;
+    batch = undefined;
+    const { decisions } = b;
+    b.calls = Math.ceil(decisions.length / MAX_KEYS_PER_CALL);
+    for (let i = 0; i < decisions.length; i += MAX_KEYS_PER_CALL) call(b, decisions.slice(i, i + MAX_KEYS_PER_CALL));
   };
 
   connect();
@@ -159,12 +189,22 @@ export function redisQuotaStore(url: string, options: RedisStoreOptions = {}): R
   return {
     increment(key, ttlSeconds) {
       if (link === undefined) return Promise.reject(down);
-      if (link.late) return Promise.reject(late);
+      if (lateBatches > 0) return Promise.reject(late);
       if (waiting >= MAX_WAITING) return Promise.reject(full);
       waiting++;
-      return new Promise<number>((resolve, reject) => {
+      if (batch === undefined) {
         // Requests parsed in one turn of the event loop land in one batch, sent after the turn's I/O.
-        if (batch.push({ key, ttl: String(ttlSeconds), resolve, reject }) === 1) setImmediate(flush);
+        // Its lateness timer is set before the quota sets the first decision's budget timer (same
+        // duration, so it fires first): by the time a decision is served unaccounted, the next one
+        // already sees the store as late and is not sent behind it.
+        const b: Batch = { decisions: [], calls: 1, late: false, timer: undefined };
+        b.timer = setTimeout(markLate, lateMs, b);
+        batch = b;
+        setImmediate(flush);
+      }
+      const decisions = batch.decisions;
+      return new Promise<number>((resolve, reject) => {
+        decisions.push({ key, ttl: String(ttlSeconds), resolve, reject });
       });
     },
     ready(ms) {
