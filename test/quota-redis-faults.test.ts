@@ -80,7 +80,10 @@ describe.skipIf(SKIP_REDIS)('a hung Redis (SIGSTOP)', () => {
 
   it('serves without quota headers meanwhile, and what it served is not counted when Redis wakes', async () => {
     const g = await gateway(redis.url, 'hung');
-    expect(remaining(await get(g.url, DATA[0]!))).toBe(QUOTA - 1);
+    // On a busy machine a cold first request may miss the 50 ms budget: start from the first one counted.
+    let before: number | undefined;
+    for (let i = 0; i < 20 && before === undefined; i++) before = remaining(await get(g.url, DATA[0]!));
+    expect(before).toBeLessThan(QUOTA);
     redis.pause();
     try {
       await servedUnaccounted(g, 40);
@@ -95,9 +98,9 @@ describe.skipIf(SKIP_REDIS)('a hung Redis (SIGSTOP)', () => {
       back = remaining(await get(g.url, DATA[1]!));
       if (back === undefined) await new Promise((r) => setTimeout(r, 100));
     }
-    // Counted: the first request, at most the one decision that was on the wire when Redis froze, and
-    // this one. A client that queues would now apply the 60 requests served meanwhile.
-    expect(back).toBeGreaterThanOrEqual(QUOTA - 3);
+    // Counted since: at most the one decision that was on the wire when Redis froze, and this one. A
+    // client that queues would now apply the 60 requests served meanwhile.
+    expect(back).toBeGreaterThanOrEqual(before! - 2);
     expect(storeLines(g).filter((l) => /unavailable/.test(l))).toHaveLength(1);
   });
 });
