@@ -1,8 +1,10 @@
 // One connection to Redis over node:net (node:tls for rediss:), RESP2 with replies matched to commands in
 // order (pipelining). It holds nothing it cannot bound: no offline queue (a command on a closed link fails
 // at once), a command past its deadline closes the link, replies are capped by the reader, and a store
-// that reads nothing cannot grow the socket's write buffer past a limit. Whatever goes wrong closes the link: once the peer has
-// broken the protocol, no later reply can be trusted to answer the command it seems to.
+// that reads nothing cannot grow the socket's write buffer past a limit. Whatever goes wrong closes the
+// link: once the peer has broken the protocol, no later reply can be trusted to answer the command it
+// seems to. Answers are delivered synchronously, in order, so that the caller can judge a reply and
+// close the link before the next reply of the same read is handed to anyone.
 import { connect as tcpConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { oneLine } from '../../core/one-line.ts';
@@ -19,8 +21,11 @@ export interface LinkOptions {
   limits: ReplyLimits;
 }
 
+/** A command's answer: its reply, or why none will come. Called exactly once. */
+export type Answer = (error: Error | undefined, reply: Reply | undefined) => void;
+
 export interface RedisLink {
-  send(args: readonly string[]): Promise<Reply>;
+  send(args: readonly string[], answer: Answer): void;
   /** Closes the link at once: waiting commands fail, and `onDown` hears `reason`. */
   fail(reason: string): void;
   /** Ends the link once the store has answered what it was sent, or after `graceMs`. */
@@ -29,8 +34,7 @@ export interface RedisLink {
 
 interface Waiter {
   sentAt: number;
-  resolve: (reply: Reply) => void;
-  reject: (error: Error) => void;
+  answer: Answer;
 }
 
 /**
@@ -66,7 +70,7 @@ export function openRedisLink(
     const pending = waiting.slice(head);
     waiting = [];
     head = 0;
-    for (const w of pending) w!.reject(error);
+    for (const w of pending) w!.answer(error, undefined);
     if (was === 'open') onDown(reason);
     else if (was === 'opening') rejectOpen(error);
   };
@@ -81,14 +85,12 @@ export function openRedisLink(
     timer = setTimeout(watch, options.deadlineMs - age);
   };
 
-  const send = (args: readonly string[]): Promise<Reply> => {
-    if (state === 'closed') return Promise.reject(new Error('the connection is closed'));
-    return new Promise<Reply>((resolve, reject) => {
-      waiting.push({ sentAt: performance.now(), resolve, reject });
-      timer ??= setTimeout(watch, options.deadlineMs);
-      socket.write(encodeCommand(args));
-      if (socket.writableLength > options.maxUnsentBytes) fail('the store takes no more commands');
-    });
+  const send = (args: readonly string[], answer: Answer): void => {
+    if (state === 'closed') return answer(new Error('the connection is closed'), undefined);
+    waiting.push({ sentAt: performance.now(), answer });
+    timer ??= setTimeout(watch, options.deadlineMs);
+    socket.write(encodeCommand(args));
+    if (socket.writableLength > options.maxUnsentBytes) fail('the store takes no more commands');
   };
 
   socket.on('data', (chunk: Buffer) => {
@@ -109,8 +111,8 @@ export function openRedisLink(
         waiting = waiting.slice(head);
         head = 0;
       }
-      waiter.resolve(reply);
-      if (state === 'closed') return;
+      waiter.answer(undefined, reply);
+      if (state === 'closed') return; // the answer judged the reply nonsense
     }
   });
   socket.on('error', (error: Error) => fail(oneLine(error.message, 200)));
@@ -135,11 +137,14 @@ export function openRedisLink(
   };
 
   return new Promise<RedisLink>((resolve, reject) => {
-    rejectOpen = reject;
     const deadline = setTimeout(
       () => fail(`no connection within ${options.connectTimeoutMs} ms`),
       options.connectTimeoutMs,
     );
+    rejectOpen = (error) => {
+      clearTimeout(deadline);
+      reject(error);
+    };
     // AUTH and SELECT from the URL, then PING: written at once (node:net holds them until connected).
     const hello: { args: string[]; expect: string; name: string }[] = [];
     if (target.password !== undefined) {
@@ -148,23 +153,22 @@ export function openRedisLink(
     }
     if (target.db !== 0) hello.push({ args: ['SELECT', String(target.db)], expect: 'OK', name: `SELECT ${target.db}` });
     hello.push({ args: ['PING'], expect: 'PONG', name: 'PING' });
-    Promise.all(hello.map((h) => send(h.args))).then(
-      (replies) => {
-        clearTimeout(deadline);
-        if (state !== 'opening') return; // failed after the replies came (fail() has rejected the open)
-        for (let i = 0; i < hello.length; i++) {
-          const reply = replies[i]!;
-          if (reply.type === 'simple' && reply.value === hello[i]!.expect) continue;
+    let unanswered = hello.length;
+    for (const h of hello) {
+      send(h.args, (error, reply) => {
+        if (error !== undefined || state !== 'opening') return; // fail() has rejected the open
+        if (reply!.type !== 'simple' || reply!.value !== h.expect) {
           return fail(
-            reply.type === 'error'
-              ? `${hello[i]!.name} refused: ${oneLine(reply.message, 200)}`
-              : `${hello[i]!.name} answered a ${reply.type} reply, not +${hello[i]!.expect}`,
+            reply!.type === 'error'
+              ? `${h.name} refused: ${oneLine(reply!.message, 200)}`
+              : `${h.name} answered a ${reply!.type} reply, not +${h.expect}`,
           );
         }
+        if (--unanswered > 0) return;
+        clearTimeout(deadline);
         state = 'open';
         resolve(link);
-      },
-      () => clearTimeout(deadline), // fail() has rejected the open already
-    );
+      });
+    }
   });
 }

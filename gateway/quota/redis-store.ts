@@ -150,30 +150,27 @@ export function redisQuotaStore(url: string, options: RedisStoreOptions = {}): R
     const args = ['EVAL', INCREMENT_SCRIPT, String(decisions.length)];
     for (const d of decisions) args.push(d.key);
     for (const d of decisions) args.push(d.ttl);
-    current.send(args).then(
-      (reply) => {
-        called(b);
-        waiting -= decisions.length;
-        const counts = countsOf(reply, decisions.length);
-        if (typeof counts === 'string') {
-          // Nonsense locks nobody out: the decisions are unaccounted and the link is dropped, since a
-          // store that answers out of turn leaves no later reply trustworthy.
-          current.fail(counts);
-          const error = new StoreUnavailable(counts);
-          for (const d of decisions) d.reject(error);
-          return;
-        }
-        failures = 0;
-        report(true, `quota store ${target.label} connected`);
-        for (let i = 0; i < decisions.length; i++) decisions[i]!.resolve(counts[i]!);
-      },
-      (error: Error) => {
-        called(b);
-        waiting -= decisions.length;
+    current.send(args, (error, reply) => {
+      called(b);
+      waiting -= decisions.length;
+      if (error !== undefined) {
         const unavailable = new StoreUnavailable(error.message);
         for (const d of decisions) d.reject(unavailable);
-      },
-    );
+        return;
+      }
+      const counts = countsOf(reply!, decisions.length);
+      if (typeof counts === 'string') {
+        // Nonsense locks nobody out: the decisions are unaccounted and the link is dropped at once,
+        // before it hands on another reply: a store that answers out of turn leaves none trustworthy.
+        current.fail(counts);
+        const unavailable = new StoreUnavailable(counts);
+        for (const d of decisions) d.reject(unavailable);
+        return;
+      }
+      failures = 0;
+      report(true, `quota store ${target.label} connected`);
+      for (let i = 0; i < decisions.length; i++) decisions[i]!.resolve(counts[i]!);
+    });
   };
 
   const flush = () => {
