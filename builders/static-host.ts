@@ -6,6 +6,7 @@ import type { Config } from '../core/config.ts';
 import {
   API_INDEX,
   CACHE_CONTROL,
+  CARDS,
   COMMON_RESPONSE_HEADERS,
   CONSTANTS,
   DATA_RESOURCES,
@@ -46,6 +47,13 @@ export function headerRules(config: Config, files: string[]): HeaderRule[] {
         headers: { 'Content-Type': resource.contentType, 'Cache-Control': cacheControl },
       });
   }
+  // The cards: an SVG type every host knows, but the cache rule of the data they picture.
+  const written = new Set(files);
+  for (const card of CARDS.filter((c) => written.has(c.file)))
+    rules.push({
+      path: card.path,
+      headers: { 'Content-Type': card.contentType, 'Cache-Control': CACHE_CONTROL.card(card.resource) },
+    });
   rules.push({
     path: `/${API_INDEX.file}`,
     headers: { 'Content-Type': API_INDEX.contentType, 'Cache-Control': CACHE_CONTROL.apiIndex },

@@ -12,6 +12,8 @@ export interface Terminal {
  */
 export function wantsColor(isTTY: boolean | undefined, env: Record<string, string | undefined>): boolean {
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  // FORCE_COLOR (as Node and most CLIs read it): colour through a pipe too, e.g. into `less -R`.
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '' && env.FORCE_COLOR !== '0') return true;
   if (env.TERM === 'dumb') return false;
   return isTTY === true;
 }
@@ -30,6 +32,7 @@ const SGR = {
   underline: [4, 24],
   cyan: [36, 39],
   green: [32, 39],
+  red: [31, 39],
   yellow: [33, 39],
 } as const;
 export type StyleName = keyof typeof SGR;

@@ -94,6 +94,43 @@ export const DISCOVERY = {
   cli: { path: '/cli.mjs', file: 'cli.mjs', contentType: 'text/javascript; charset=utf-8' },
 } as const;
 
+/**
+ * The embeddable SVG cards (CONTRACT §5), one light and one dark per data resource. They are drawn by the
+ * build from its snapshots (builders/cards.ts), so each is exactly as fresh as its snapshot and is
+ * absent when its snapshot is.
+ */
+export type CardScheme = 'light' | 'dark';
+export interface CardRef {
+  resource: DataResourceId;
+  scheme: CardScheme;
+  path: string;
+  /** Relative to dist/. */
+  file: string;
+  contentType: 'image/svg+xml';
+}
+const card = (resource: DataResourceId, name: string, scheme: CardScheme): CardRef => {
+  const file = `cards/${name}${scheme === 'dark' ? '-dark' : ''}.svg`;
+  return { resource, scheme, path: `/${file}`, file, contentType: 'image/svg+xml' };
+};
+export const CARDS: readonly CardRef[] = [
+  card('contributions', 'github-contributions', 'light'),
+  card('contributions', 'github-contributions', 'dark'),
+  card('market', 'mon-price', 'light'),
+  card('market', 'mon-price', 'dark'),
+];
+
+/**
+ * CONTRACT §5, "Gateway only": the Model Context Protocol endpoint (Streamable HTTP, stateless), whose
+ * tools are the four data operations named by operationId. A static host has no such path.
+ */
+export const MCP_ENDPOINT = {
+  path: '/mcp',
+  /** Stateless Streamable HTTP: every message is a POST; GET (a server-sent event stream) and DELETE (end a session) are 405. */
+  methods: ['POST'],
+  /** The transport's JSON response mode; a notification alone is answered 202 with no body. */
+  contentType: JSON_CONTENT_TYPE,
+} as const;
+
 /** SPEC "Limits" and "Caching behaviour": the fixed constants. */
 export const CONSTANTS = {
   marketWindowSeconds: 604_800,
@@ -126,6 +163,16 @@ export const CACHE_CONTROL = {
   problem: 'no-store',
   /** Pages and documents served as they are from dist/ revalidate with their ETag on every use, so a redeploy shows at once. */
   static: 'public, max-age=0, must-revalidate',
+  /**
+   * A card is the picture of a build's snapshot. The market card is as short-lived as the market preview;
+   * the calendar card revalidates every time and may be served stale for 300 s while it does, as the
+   * calendar snapshot on a static host (builders/static-host.ts), since a fixed header cannot say
+   * "until the next midnight in America/Toronto".
+   */
+  card: (resource: DataResourceId) =>
+    resource === 'market'
+      ? 'private, no-store'
+      : `public, max-age=0, stale-while-revalidate=${CONSTANTS.staleWhileRevalidateSeconds}`,
   /** SPEC "Response headers": `s-maxage=<seconds>`; the documents pass a placeholder such as `'<seconds>'`. */
   contributions: (sMaxAge: number | string) =>
     `public, max-age=0, s-maxage=${sMaxAge}, stale-while-revalidate=${CONSTANTS.staleWhileRevalidateSeconds}`,

@@ -7,6 +7,7 @@ import {
   DATA_METHODS,
   DATA_PATHS,
   dataResource,
+  MCP_ENDPOINT,
   type DataResource,
 } from '../core/routes.ts';
 import { secondsUntil } from '../core/toronto-calendar.ts';
@@ -14,6 +15,7 @@ import type { AccessLog } from './access-log.ts';
 import type { ClientIdentity } from './quota/client-identity.ts';
 import type { ContributionsRoute } from './contributions-route.ts';
 import type { MarketRoute } from './market-route.ts';
+import type { McpRoute } from './mcp-route.ts';
 import {
   EXPOSED_HEADERS,
   sendProblem as writeProblem,
@@ -32,6 +34,7 @@ export interface HandlerDeps {
   identify: ClientIdentity;
   market: MarketRoute;
   contributions: ContributionsRoute;
+  mcp: McpRoute;
   now: () => number;
   log: AccessLog;
   /** One line on stderr. */
@@ -40,7 +43,7 @@ export interface HandlerDeps {
   closing: () => boolean;
 }
 
-type Route = { kind: 'data'; resource: DataResource } | { kind: 'static'; entry: StaticEntry };
+type Route = { kind: 'data'; resource: DataResource } | { kind: 'static'; entry: StaticEntry } | { kind: 'mcp' };
 
 interface Exchange {
   path: string;
@@ -104,6 +107,7 @@ export function requestHandler(deps: HandlerDeps): (req: IncomingMessage, res: S
   const routes = new Map<string, Route>();
   for (const [path, entry] of table.routes) routes.set(path, { kind: 'static', entry });
   for (const [path, resource] of DATA_PATHS) routes.set(path, { kind: 'data', resource });
+  routes.set(MCP_ENDPOINT.path, { kind: 'mcp' });
 
   const head = (res: ServerResponse, status: number, headers: readonly string[]) => {
     if (deps.closing()) res.shouldKeepAlive = false;
@@ -245,8 +249,9 @@ export function requestHandler(deps: HandlerDeps): (req: IncomingMessage, res: S
       return res.end(UNFRAMED_BODY_TEXT.body);
     }
     // A body on GET or HEAD means nothing here (RFC 9110 §9.3.1); read and drop it so the connection
-    // stays usable, without buffering it.
-    if (req.headers['content-length'] !== undefined || transferEncoding !== undefined) req.resume();
+    // stays usable, without buffering it. The MCP endpoint reads its own (bounded) body.
+    const mcp = raw === MCP_ENDPOINT.path;
+    if (!mcp && (req.headers['content-length'] !== undefined || transferEncoding !== undefined)) req.resume();
     if (raw === '*') {
       const answer =
         req.method === 'OPTIONS' ? { status: 204, headers: SERVER_OPTIONS, body: undefined } : ASTERISK_TEXT;
@@ -266,6 +271,12 @@ export function requestHandler(deps: HandlerDeps): (req: IncomingMessage, res: S
       const method = req.method;
       const readable = method === 'GET' || method === 'HEAD';
       if (route === undefined) return notFound(req, res, path);
+      // Only the plain path reaches the endpoint: the body of an encoded form was already dropped above.
+      if (route.kind === 'mcp' && !mcp) return notFound(req, res, path);
+      if (route.kind === 'mcp')
+        return void deps.mcp
+          .handle(req, res, (outcome) => (exchange.quota = outcome))
+          .catch((e: unknown) => fail(res, e));
       if (route.kind === 'data') {
         if (!readable) return wrongMethod(req, res, true);
         return serveData(req, res, route.resource, exchange);

@@ -4,13 +4,15 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Config } from '../core/config.ts';
 import { ALLOW_HEADER } from '../core/routes.ts';
-import { createValidator } from '../core/schemas.ts';
+import { createValidator, loadSchemas } from '../core/schemas.ts';
+import { MCP_SERVER_NAME } from '../core/tools.ts';
 import { createSources, type Sources } from '../core/sources.ts';
 import { accessLog } from './access-log.ts';
 import { clientIdentity } from './quota/client-identity.ts';
 import { parseTrustProxy } from './quota/ip-ranges.ts';
 import { contributionsRoute } from './contributions-route.ts';
 import { marketRoute } from './market-route.ts';
+import { mcpRoute } from './mcp-route.ts';
 import { prepareProblems } from './problem-response.ts';
 import { createQuota, DISABLED_QUOTA, type Quota, type QuotaStore } from './quota/quota.ts';
 import { memoryQuotaStore } from './quota/memory-store.ts';
@@ -74,7 +76,8 @@ export async function startGateway(config: Config, options: GatewayOptions): Pro
   const errorLine = throttledLines(plainLine, () => performance.now());
 
   const table = loadStaticFiles(options.distDir);
-  const validator = createValidator();
+  const schemas = loadSchemas();
+  const validator = createValidator(schemas);
   const sources = options.sources ?? createSources(config);
 
   let store: QuotaStore | undefined;
@@ -100,18 +103,32 @@ export async function startGateway(config: Config, options: GatewayOptions): Pro
 
   const log = accessLog(stdout, now);
   let closing = false;
+  const problems = prepareProblems(
+    config.siteUrl,
+    config.rateLimitQuota === undefined ? undefined : { quota: config.rateLimitQuota, window: config.rateLimitWindow },
+  );
+  const identify = clientIdentity(trustedProxies);
+  const market = marketRoute(sources, validator, now);
+  const contributions = contributionsRoute(sources, validator, now);
   const handler = requestHandler({
     table,
-    problems: prepareProblems(
-      config.siteUrl,
-      config.rateLimitQuota === undefined
-        ? undefined
-        : { quota: config.rateLimitQuota, window: config.rateLimitWindow },
-    ),
+    problems,
     quota,
-    identify: clientIdentity(trustedProxies),
-    market: marketRoute(sources, validator, now),
-    contributions: contributionsRoute(sources, validator, now),
+    identify,
+    market,
+    contributions,
+    mcp: mcpRoute({
+      schemas,
+      serverName: MCP_SERVER_NAME,
+      serverTitle: config.site.title,
+      problems,
+      quota,
+      identify,
+      market,
+      contributions,
+      reportError: errorLine,
+      closing: () => closing,
+    }),
     now,
     log,
     reportError: errorLine,

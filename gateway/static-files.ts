@@ -2,7 +2,7 @@
 // ETags, compressed copies and ready-made response headers. Per request the gateway only looks paths up.
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { API_INDEX, CACHE_CONTROL, COMMON_RESPONSE_HEADERS, DATA_RESOURCES, DISCOVERY } from '../core/routes.ts';
+import { API_INDEX, CACHE_CONTROL, CARDS, COMMON_RESPONSE_HEADERS, DATA_RESOURCES, DISCOVERY } from '../core/routes.ts';
 import { contentTypeFor } from './content-type.ts';
 import { isApiPath } from './request-path.ts';
 import { notModifiedHeaders, prepare, variantHeaders, type Representation, type Variant } from './representation.ts';
@@ -42,6 +42,8 @@ const CATALOG_LINK = ['Link', `<${DISCOVERY.apiCatalog.path}>; rel="api-catalog"
 /** Hosting configuration the site generator writes for other hosts; not site content. */
 const HOST_CONFIG_FILES = new Set(['serve.json', '_headers', '_redirects']);
 const SNAPSHOT_FILES = new Set(DATA_RESOURCES.flatMap((r) => r.snapshotFiles));
+/** The cards picture a snapshot: they are cached like the data they show (CACHE_CONTROL.card). */
+const CARD_FILES = new Map(CARDS.map((c) => [c.file, c]));
 const MAX_DEPTH = 32;
 
 /** Reads every servable file under distDir. Throws DistMissingError when distDir is not a folder. */
@@ -61,13 +63,14 @@ export function loadStaticFiles(distDir: string): StaticTable {
   const entryFor = (file: string): StaticEntry => {
     let entry = entries.get(file);
     if (entry === undefined) {
-      const isApiIndex = file === API_INDEX.file;
-      entry = prepareEntry(
-        file,
-        files.get(file)!,
-        isApiIndex ? CACHE_CONTROL.apiIndex : CACHE_CONTROL.static,
-        isApiPath(`/${file}`),
-      );
+      const card = CARD_FILES.get(file);
+      const cacheControl =
+        file === API_INDEX.file
+          ? CACHE_CONTROL.apiIndex
+          : card
+            ? CACHE_CONTROL.card(card.resource)
+            : CACHE_CONTROL.static;
+      entry = prepareEntry(file, files.get(file)!, cacheControl, isApiPath(`/${file}`));
       entries.set(file, entry);
     }
     return entry;

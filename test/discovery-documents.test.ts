@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_REFERENCE_MARKDOWN } from '../builders/pages/cli-reference.ts';
 import { PROBLEM_TYPES } from '../core/problems.ts';
-import { API_INDEX_LINK, DATA_RESOURCES } from '../core/routes.ts';
+import { API_INDEX_LINK, DATA_RESOURCES, DISCOVERY } from '../core/routes.ts';
 import { createValidator, loadSchemas } from '../core/schemas.ts';
 import { sharedSite, TEST_SITE_URL, type SiteFiles } from './helpers/site-dist.ts';
 
@@ -178,5 +178,52 @@ describe('/developers and /developers.md', () => {
         .find((l) => l.trim() && !l.startsWith('#'))!
         .trim(),
     );
+  });
+});
+
+describe('the MCP endpoint in the discovery documents (gateway only)', () => {
+  const MCP_URL = `${TEST_SITE_URL}/mcp`;
+  const TOOL_NAMES = DATA_RESOURCES.flatMap((r) => [r.v1.operationId, r.alias.operationId]);
+
+  it('/developers.md documents /mcp: the four tools, the rules, a client configuration, and "gateway only"', async () => {
+    const md = await site.read('developers.md');
+    const section = md.slice(md.indexOf('## Model Context Protocol (gateway only)'));
+    expect(section.length).toBeGreaterThan(0);
+    const body = section.slice(0, section.indexOf('\n## ', 10));
+    for (const name of TOOL_NAMES) expect(body).toContain(`| \`${name}\` |`);
+    expect(body).toContain('Gateway only');
+    expect(body).toContain('{"type":"object","properties":{},"required":[],"additionalProperties":false}');
+    expect(body).toMatch(/upstream_unavailable/);
+    expect(body).toMatch(/rate_limit_exceeded.*retryAfter/);
+    expect(body).toMatch(/`initialize` and `tools\/list` do not count/);
+    const config = /```json\n(\{\n {2}"mcpServers"[\s\S]*?)\n```/.exec(body);
+    expect(JSON.parse(config![1]!)).toEqual({ mcpServers: { 'public-data-preview': { type: 'http', url: MCP_URL } } });
+    expect(body).toContain(`curl -s ${MCP_URL}`);
+    const html = await site.read('developers.html');
+    expect(html).toContain('id="model-context-protocol-gateway-only"');
+    expect(md).toContain('(#model-context-protocol-gateway-only)');
+  });
+
+  it('/llms.txt and the /api index point to it and say "gateway only"', async () => {
+    const llms = await site.read('llms.txt');
+    const line = llms.split('\n').find((l) => l.includes(`](${MCP_URL})`));
+    expect(line).toMatch(/^- \[MCP endpoint \(gateway only\)\]/);
+    for (const name of TOOL_NAMES) expect(line).toContain(name);
+    const index = await site.json<Json>('api/index.json');
+    expect(index.mcp).toMatchObject({
+      url: MCP_URL,
+      transport: 'streamable-http',
+      availability: 'gateway only',
+      tools: TOOL_NAMES,
+    });
+  });
+
+  it('the catalog names /openapi.json with the type it is served as', async () => {
+    const catalog = await site.json<Json>('.well-known/api-catalog');
+    const descs = (catalog.linkset as Json[]).flatMap((c) => (c['service-desc'] ?? []) as Json[]);
+    expect(descs.length).toBeGreaterThan(0);
+    for (const d of descs) expect(d.type).toBe(DISCOVERY.openapi.contentType);
+    // Every static host serves a .json file as application/json, the gateway's type for it too.
+    expect(DISCOVERY.openapi.contentType).toBe('application/json');
   });
 });

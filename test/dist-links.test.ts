@@ -124,6 +124,12 @@ describe('a site built for a sub-path SITE_URL, on a Pages-like host under that 
     expect(report.checked).toBeGreaterThan(20);
   });
 
+  it('does not request /mcp, which the documents link as gateway only', async () => {
+    expect(await site.read(DISCOVERY.llms.file)).toContain(`](${FORK_URL}/mcp)`);
+    const report = await checkDist(site.dir, FORK_URL);
+    expect(report.failures.filter((f) => f.url.endsWith('/mcp'))).toEqual([]);
+  });
+
   it('links the API index at a file every host serves, never at /api, which Pages cannot', async () => {
     const published = [
       'index.html',

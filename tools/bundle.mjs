@@ -14,6 +14,7 @@ export const ENTRIES = {
   bench: 'bench/main.ts',
   resilience: 'test/resilience/main.ts',
   'check-dist': 'builders/check-dist-main.ts',
+  'lint-openapi': 'builders/lint-openapi-main.ts',
 };
 
 export async function bundle() {

@@ -6,7 +6,11 @@ import type { Config } from '../../core/config.ts';
 import { API_INDEX, API_INDEX_LINK, DATA_RESOURCES, DISCOVERY } from '../../core/routes.ts';
 import { absoluteUrl } from '../../core/pages.ts';
 
-export const OPENAPI_MEDIA_TYPE = 'application/vnd.oai.openapi+json;version=3.1';
+/**
+ * The type the contract is served with, by the gateway and by every static host (`.json`): a link's
+ * `type` is a hint of what the target returns (RFC 8288 §3.4.1), so it names the same type.
+ */
+export const OPENAPI_MEDIA_TYPE = DISCOVERY.openapi.contentType;
 
 interface Target {
   href: string;

@@ -8,8 +8,10 @@ import {
   DATA_METHODS,
   DATA_RESOURCES,
   DISCOVERY,
+  MCP_ENDPOINT,
   type DataResource,
 } from '../../core/routes.ts';
+import { DATA_TOOLS, MCP_SUMMARY } from '../../core/tools.ts';
 import { simulatedNoticeLine } from '../../core/simulated.ts';
 import { absoluteUrl } from '../../core/pages.ts';
 
@@ -52,6 +54,13 @@ export function apiIndex(config: Config, simulated = false): Record<string, unkn
       code: p.code,
       title: p.title,
     })),
+    mcp: {
+      url: url(MCP_ENDPOINT.path),
+      transport: 'streamable-http',
+      availability: 'gateway only',
+      tools: DATA_TOOLS.map((t) => t.name),
+      description: MCP_SUMMARY,
+    },
     rateLimit: {
       policy: CONSTANTS.rateLimitPolicyName,
       headers: ['RateLimit', 'RateLimit-Policy'],

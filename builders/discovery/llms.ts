@@ -2,7 +2,8 @@
 // `- [name](url): notes` lines, with the optional extras under `## Optional`. The links point at the
 // Markdown twins. llms-full.txt is the convention's companion: the twins' Markdown in llms.txt order.
 import type { Config } from '../../core/config.ts';
-import { API_INDEX_LINK, CONSTANTS, DATA_RESOURCES, DISCOVERY } from '../../core/routes.ts';
+import { API_INDEX_LINK, CONSTANTS, DATA_RESOURCES, DISCOVERY, MCP_ENDPOINT } from '../../core/routes.ts';
+import { DATA_TOOLS } from '../../core/tools.ts';
 import type { Writing } from '../pages/content.ts';
 import { twinBody } from '../pages/twins.ts';
 import { absoluteUrl, PAGES, type PageRef } from '../../core/pages.ts';
@@ -51,6 +52,11 @@ export function llmsTxt(config: Config, input: LlmsInput): string {
           ),
           line('API catalog', url(DISCOVERY.apiCatalog.path), 'RFC 9727 linkset of the endpoints'),
           ...DATA_RESOURCES.map((r) => line(r.title, url(r.v1.path), `${r.summary} Alias: ${url(r.alias.path)}`)),
+          line(
+            'MCP endpoint (gateway only)',
+            url(MCP_ENDPOINT.path),
+            `Model Context Protocol, Streamable HTTP, stateless; tools ${DATA_TOOLS.map((t) => t.name).join(', ')} return the payloads above. A static host has no /mcp`,
+          ),
         ].join('\n'),
       '## Optional\n\n' +
         [

@@ -18,24 +18,17 @@ import {
   CONSTANTS,
   DATA_RESOURCES,
   DISCOVERY,
+  MCP_ENDPOINT,
   type DataOperation,
   type DataResource,
 } from '../../core/routes.ts';
 import type { JsonSchema } from '../../core/schemas.ts';
+import { FUNCTION_TOOL_INPUT_SCHEMA } from '../../core/tools.ts';
 import { absoluteUrl } from '../../core/pages.ts';
 
 type Json = Record<string, unknown>;
 
-/**
- * SPEC "Endpoints": "As a function tool, the input schema is an object with empty properties, empty
- * required and additionalProperties false; the operationId is the tool name."
- */
-export const FUNCTION_TOOL_INPUT_SCHEMA = Object.freeze({
-  type: 'object',
-  properties: {},
-  required: [],
-  additionalProperties: false,
-});
+export { FUNCTION_TOOL_INPUT_SCHEMA } from '../../core/tools.ts';
 export const INPUT_SCHEMA_EXTENSION = 'x-input-schema';
 
 const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -65,6 +58,26 @@ export function componentSchemas(schemas: Map<string, JsonSchema>): Record<strin
   return Object.fromEntries(
     [...schemas.values()].sort((a, b) => a.title.localeCompare(b.title)).map((s) => [s.title, rewrite(s) as Json]),
   );
+}
+
+/**
+ * The schema files the operations use (the payloads, what they refer to, ProblemDetails). The others,
+ * such as the API index's, validate documents that are not operations here, and a component no
+ * operation uses would be dead weight to every reader and generator.
+ */
+function usedSchemas(schemas: Map<string, JsonSchema>): Map<string, JsonSchema> {
+  const byId = new Map([...schemas.values()].map((s) => [s.$id, s]));
+  const used = new Map<string, JsonSchema>();
+  const visit = (schema: JsonSchema | undefined) => {
+    if (schema === undefined || used.has(schema.title)) return;
+    used.set(schema.title, schema);
+    JSON.stringify(schema, (key, value: unknown) => {
+      if (key === '$ref' && typeof value === 'string') visit(byId.get(value.replace(/#.*$/, '')));
+      return value;
+    });
+  };
+  for (const name of [...DATA_RESOURCES.map((r) => r.schema), 'ProblemDetails']) visit(schemas.get(name));
+  return used;
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -113,14 +126,14 @@ const HEADERS: Record<string, Json> = {
     required: false,
     schema: { type: 'string' },
   },
-  Allow: {
-    description: `RFC 9110: a 405 carries the methods the route answers: \`${ALLOW_HEADER}\`.`,
-    required: true,
-    schema: { type: 'string', const: ALLOW_HEADER },
-  },
 };
 
-const headerRef = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` });
+/**
+ * Header objects are written inline, not as `#/components/headers` references: code generators
+ * (openapi-typescript) make a referenced header a required member whatever its `required` says, and
+ * RateLimit / RateLimit-Policy are present only when enforcement accounted for the request.
+ */
+const header = (name: keyof typeof HEADERS) => HEADERS[name]!;
 
 function problemResponse(
   siteUrl: string,
@@ -140,21 +153,21 @@ function problemResponse(
 }
 
 function responses(siteUrl: string): Record<string, Json> {
-  const quota = { RateLimit: headerRef('RateLimit'), 'RateLimit-Policy': headerRef('RateLimitPolicy') };
+  const quota = { RateLimit: header('RateLimit'), 'RateLimit-Policy': header('RateLimitPolicy') };
   const t = PROBLEM_TYPES;
   return {
     RateLimitExceeded: problemResponse(
       siteUrl,
       'rate_limit_exceeded',
       `${t.rate_limit_exceeded.title}: ${t.rate_limit_exceeded.condition} No upstream call is made.`,
-      { 'Retry-After': headerRef('RetryAfter'), ...quota, 'Cache-Control': headerRef('CacheControlProblem') },
+      { 'Retry-After': header('RetryAfter'), ...quota, 'Cache-Control': header('CacheControlProblem') },
       PROBLEM_DETAILS.rate_limit_exceeded(RATE_LIMIT_EXAMPLE.quota, RATE_LIMIT_EXAMPLE.windowSeconds),
     ),
     MarketUpstreamUnavailable: problemResponse(
       siteUrl,
       'upstream_unavailable',
       `${t.upstream_unavailable.title}: ${t.upstream_unavailable.condition}`,
-      { ...quota, 'Cache-Control': headerRef('CacheControlProblem') },
+      { ...quota, 'Cache-Control': header('CacheControlProblem') },
       PROBLEM_DETAILS.upstream_unavailable.market,
       UPSTREAM_ERROR_TEXT.market,
     ),
@@ -162,23 +175,9 @@ function responses(siteUrl: string): Record<string, Json> {
       siteUrl,
       'upstream_unavailable',
       `${t.upstream_unavailable.title}: ${t.upstream_unavailable.condition}`,
-      { ...quota, 'Cache-Control': headerRef('CacheControlProblem') },
+      { ...quota, 'Cache-Control': header('CacheControlProblem') },
       PROBLEM_DETAILS.upstream_unavailable.contributions,
       UPSTREAM_ERROR_TEXT.contributions,
-    ),
-    MethodNotAllowed: problemResponse(
-      siteUrl,
-      'method_not_allowed',
-      `${t.method_not_allowed.title}: ${t.method_not_allowed.condition}`,
-      { Allow: headerRef('Allow') },
-      PROBLEM_DETAILS.method_not_allowed,
-    ),
-    ApiRouteNotFound: problemResponse(
-      siteUrl,
-      'api_route_not_found',
-      `${t.api_route_not_found.title}: ${t.api_route_not_found.condition}`,
-      {},
-      PROBLEM_DETAILS.api_route_not_found,
     ),
   };
 }
@@ -202,11 +201,11 @@ function operation(resource: DataResource, op: DataOperation, snapshots: Snapsho
   const aliasNote = op.alias
     ? ` Stable alias of \`${v1}\`: the same payload, returned directly (no redirect); it never switches version silently.`
     : ' The explicit version 1 contract.';
-  const cache = headerRef(resource.id === 'market' ? 'CacheControlMarket' : 'CacheControlContributions');
+  const cache = header(resource.id === 'market' ? 'CacheControlMarket' : 'CacheControlContributions');
   const okHeaders = {
     'Cache-Control': cache,
-    RateLimit: headerRef('RateLimit'),
-    'RateLimit-Policy': headerRef('RateLimitPolicy'),
+    RateLimit: header('RateLimit'),
+    'RateLimit-Policy': header('RateLimitPolicy'),
   };
   const upstream = {
     $ref: `#/components/responses/${resource.id === 'market' ? 'Market' : 'Contributions'}UpstreamUnavailable`,
@@ -260,8 +259,12 @@ export function openApiDocument(config: Config, schemas: Map<string, JsonSchema>
     `**Function tools.** Each operation can be called as a function tool: its \`operationId\` is the tool name and its input schema is ` +
       `\`${JSON.stringify(FUNCTION_TOOL_INPUT_SCHEMA)}\`, given on every operation as the \`${INPUT_SCHEMA_EXTENSION}\` extension.`,
     '',
-    `**HEAD.** Every data path also answers HEAD with the GET status and headers and no body; HEAD is described on each GET operation rather than as operations of its own, so the four operationIds stay the four tool names. Any other method is a 405 problem with \`Allow: ${ALLOW_HEADER}\`; ` +
-      `an unknown \`/api/...\` path is a 404 problem. Both are described under components.responses.`,
+    `**HEAD.** Every data path also answers HEAD with the GET status and headers and no body; HEAD is described on each GET operation rather than as operations of its own, so the four operationIds stay the four tool names. ` +
+      `Any other method is a 405 problem (\`${PROBLEM_TYPES.method_not_allowed.code}\`) with \`Allow: ${ALLOW_HEADER}\`; ` +
+      `an unknown \`/api/...\` path is a 404 problem (\`${PROBLEM_TYPES.api_route_not_found.code}\`). Both are ProblemDetails documents, explained with examples on the developer page.`,
+    '',
+    `**Model Context Protocol (gateway only).** The gateway, not a static host, also serves ${url(MCP_ENDPOINT.path)}: Streamable HTTP, stateless, whose four tools are these four operations, named by operationId, with the input schema above and the payload schema as output schema. ` +
+      'A tool call counts once against the same quota as these paths.',
     '',
     `**Versioning.** \`/api/v1/...\` is the explicit v1 contract; the unversioned paths are stable aliases of v1. An incompatible change gets a new major path ` +
       '(`/api/v2/`). Nothing is deprecated, so no `Deprecation` (RFC 9745) or `Sunset` (RFC 8594) header is sent.',
@@ -275,6 +278,9 @@ export function openApiDocument(config: Config, schemas: Map<string, JsonSchema>
       version: '1',
       summary: `Read-only ${CONSTANTS.product} market preview and GitHub contribution calendar.`,
       description,
+      contact: { name: config.site.author, url: url(DISCOVERY.developers.path) },
+      // SPDX identifier (OpenAPI 3.1 License Object): the repository's LICENSE file.
+      license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: config.siteUrl, description: 'This site' }],
     security: [],
@@ -282,8 +288,7 @@ export function openApiDocument(config: Config, schemas: Map<string, JsonSchema>
     tags: DATA_RESOURCES.map((r) => ({ name: r.title, description: r.summary })),
     paths,
     components: {
-      schemas: componentSchemas(schemas),
-      headers: HEADERS,
+      schemas: componentSchemas(usedSchemas(schemas)),
       responses: responses(config.siteUrl),
       examples: Object.fromEntries(
         DATA_RESOURCES.flatMap((r) => {

@@ -4,7 +4,7 @@
 // requests each one. Anything but a direct 200 is a failure, named with the documents that link to it.
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DATA_RESOURCES, DISCOVERY } from '../../core/routes.ts';
+import { DATA_RESOURCES, DISCOVERY, MCP_ENDPOINT } from '../../core/routes.ts';
 import { classifyLink, documentKind, extractLinks } from './links.ts';
 import { startPagesHost } from './pages-host.ts';
 
@@ -32,6 +32,8 @@ const JSON_FILES: ReadonlySet<string> = new Set([
 /** Host configuration for `serve`, not a published document (its paths are rewrite rules, not links). */
 const NOT_DOCUMENTS: ReadonlySet<string> = new Set(['serve.json']);
 const CONCURRENCY = 8;
+/** Paths the documents name as "gateway only" (CONTRACT §5): no static host serves them, by design. */
+const GATEWAY_ONLY: ReadonlySet<string> = new Set([MCP_ENDPOINT.path]);
 
 async function listFiles(dir: string, prefix = ''): Promise<string[]> {
   const entries = await readdir(join(dir, prefix), { withFileTypes: true });
@@ -77,8 +79,9 @@ export async function checkDist(distDir: string, siteUrl: string): Promise<DistC
     }
     for (const link of links) {
       const target = classifyLink(link, absolute(publicPath(file)), siteUrl);
-      if (target.kind === 'site') add(targets, target.path, file);
-      else if (target.kind === 'outside-base') add(outside, target.url, file);
+      if (target.kind === 'site') {
+        if (!GATEWAY_ONLY.has(target.path)) add(targets, target.path, file);
+      } else if (target.kind === 'outside-base') add(outside, target.url, file);
     }
   }
   for (const [url, from] of outside)

@@ -22,10 +22,12 @@ import {
   DATA_METHODS,
   DATA_RESOURCES,
   DISCOVERY,
+  MCP_ENDPOINT,
   type DataResource,
 } from '../../core/routes.ts';
 import type { JsonSchema } from '../../core/schemas.ts';
 import { secondsUntil } from '../../core/toronto-calendar.ts';
+import { DATA_TOOLS, MCP_SERVER_NAME } from '../../core/tools.ts';
 import type { Artifact, BuildContext } from '../artifact.ts';
 import { apiIndex } from '../discovery/api-index.ts';
 import { formatDays } from './charts/format.ts';
@@ -207,6 +209,41 @@ function endpointSection(resource: DataResource, ctx: BuildContext, schemas: Map
   ].join('\n\n');
 }
 
+/** `## Model Context Protocol (gateway only)`: the tools, their rules, and a client configuration. */
+function mcpSection(base: string): string[] {
+  const endpoint = absoluteUrl(base, MCP_ENDPOINT.path);
+  const config = { mcpServers: { [MCP_SERVER_NAME]: { type: 'http', url: endpoint } } };
+  const call = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: DATA_TOOLS[0]!.name, arguments: {} },
+  });
+  return [
+    '## Model Context Protocol (gateway only)',
+    `Where the gateway runs, \`${endpoint}\` is a [Model Context Protocol](https://modelcontextprotocol.io) endpoint for agents: Streamable HTTP, stateless (no session, no \`Mcp-Session-Id\`), answers as JSON. ` +
+      `**Gateway only:** a static host has no \`${MCP_ENDPOINT.path}\`, as it has no live ticker.`,
+    '| Tool | Returns | Same payload as |\n|---|---|---|\n' +
+      DATA_TOOLS.map((t) => `| \`${t.name}\` | ${t.resource.schema} | \`GET ${t.operation.path}\` |`).join('\n'),
+    [
+      `- \`tools/list\` gives exactly these four tools, named by operationId. Each input schema is \`${JSON.stringify(FUNCTION_TOOL_INPUT_SCHEMA)}\`; each output schema is the payload schema above, self-contained (its references under \`$defs\`).`,
+      '- `tools/call` returns the payload as `structuredContent` plus a short text. The rules are those of the HTTP routes: the market ticker is fetched on every call, the calendar is kept until the next midnight in ' +
+        `${CONSTANTS.timeZone}.`,
+      `- A failure is a tool error (\`isError: true\`) whose text is the [problem document](#problem-types): \`${PROBLEM_TYPES.upstream_unavailable.code}\` when the upstream gave nothing usable, ` +
+        `\`${PROBLEM_TYPES.rate_limit_exceeded.code}\` with \`retryAfter\`, the seconds to wait. An argument outside the empty input schema is refused as a tool error; an unknown tool is a JSON-RPC error (\`-32602\`).`,
+      '- One quota: each data tool call counts once in the same per-client bucket as the four data URLs; `initialize` and `tools/list` do not count. The HTTP answer to a counted call carries `RateLimit` and `RateLimit-Policy`.',
+      `- Every message is a \`POST\`; \`GET\` and \`DELETE\` answer 405 with \`Allow: ${MCP_ENDPOINT.methods.join(', ')}\` (no event stream, no session to end). Browser agents may call it from any origin (CORS).`,
+    ].join('\n'),
+    'Client configuration, for clients that read an `mcpServers` map of remote (Streamable HTTP) servers:',
+    fence('json', JSON.stringify(config, null, 2)),
+    'Or by hand, without a session:',
+    fence(
+      'sh',
+      `curl -s ${endpoint} \\\n  -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \\\n  -H 'MCP-Protocol-Version: 2025-06-18' \\\n  -d '${call}'`,
+    ),
+  ];
+}
+
 function problemSection(siteUrl: string, code: ProblemCode): string {
   const t = PROBLEM_TYPES[code];
   const ex = PROBLEM_EXAMPLES[code];
@@ -266,6 +303,7 @@ export function developersBody(ctx: BuildContext, schemas: Map<string, JsonSchem
     [
       '- [Endpoints](#endpoints)',
       '- [Discovery documents](#discovery-documents)',
+      '- [Model Context Protocol (gateway only)](#model-context-protocol-gateway-only)',
       '- [Headers and caching](#headers-and-caching)',
       '- [Quota and rate-limit headers](#quota-and-rate-limit-headers)',
       '- [Versioning and deprecation](#versioning-and-deprecation)',
@@ -298,6 +336,7 @@ export function developersBody(ctx: BuildContext, schemas: Map<string, JsonSchem
     `The [API catalog](${url(DISCOVERY.apiCatalog.path)}) is an RFC 9727 linkset (RFC 9264): an \`item\` link for each endpoint, and \`service-desc\` ([OpenAPI 3.1](${url(DISCOVERY.openapi.path)})), ` +
       `\`service-doc\` (this page and its [Markdown copy](${url(DISCOVERY.developersMarkdown.path)})) and \`service-meta\` ([the API index](${url(API_INDEX_LINK)})) for each. ` +
       `Every HTML page has a Markdown twin at its path plus \`.md\` (\`/index.md\` for \`/\`). [\`/sitemap.xml\`](${url(DISCOVERY.sitemap.path)}) lists the published HTML pages only.`,
+    ...mcpSection(base),
     '## Headers and caching',
     [
       `- Market preview: ${cacheText(DATA_RESOURCES[0]!)}`,
@@ -344,8 +383,8 @@ export function developersBody(ctx: BuildContext, schemas: Map<string, JsonSchem
     nestHeadings(CLI_REFERENCE_MARKDOWN.trim(), 3),
     '## Static hosting and the gateway',
     'The whole site, these documents and the two data snapshots are plain files, so any static host can serve them (content types and cache rules come from its configuration). ' +
-      'A static host cannot compute anything per request: the live ticker, the quota and its headers, an `s-maxage` that counts down to midnight, and problem documents for failed upstreams ' +
-      'are the work of the optional gateway, which serves the same files and the live routes.',
+      'A static host cannot compute anything per request: the live ticker, the quota and its headers, an `s-maxage` that counts down to midnight, problem documents for failed upstreams ' +
+      `and the [MCP endpoint](#model-context-protocol-gateway-only) \`${MCP_ENDPOINT.path}\` are the work of the optional gateway, which serves the same files and the live routes.`,
   ].join('\n\n');
 }
 

@@ -1,0 +1,33 @@
+// The OpenAPI half of `npm run lint` (CONTRACT §8): Redocly's maintained lint engine, its `recommended`
+// ruleset, on the document the build writes as /openapi.json. The document is generated here from the
+// same generator (no prior build, no network), so a fresh clone can lint; tests lint the built file.
+import { createConfig, lintFromString, type NormalizedProblem } from '@redocly/openapi-core';
+import { loadConfig } from '../core/config.ts';
+import { loadSchemas } from '../core/schemas.ts';
+import { openApiDocument } from './discovery/openapi.ts';
+
+/**
+ * Redocly's `recommended` ruleset at its default severities; a warning fails the lint too. One rule is
+ * off: `no-server-example.com` flags localhost, and `servers` is SITE_URL (CONTRACT §2), whose default
+ * is the local gateway; a deployment's own SITE_URL is what its document carries.
+ */
+const RULESET = { extends: ['recommended'], rules: { 'no-server-example.com': 'off' } } as const;
+
+/** Every problem the linter finds in `document` (an empty list when it is lint-clean). */
+export async function lintOpenApi(document: unknown, name = 'openapi.json'): Promise<NormalizedProblem[]> {
+  const config = await createConfig(RULESET as unknown as Parameters<typeof createConfig>[0]);
+  return lintFromString({ source: JSON.stringify(document, null, 2), absoluteRef: name, config });
+}
+
+/** One line per problem: `severity rule at pointer: message`. */
+export function describeProblems(problems: readonly NormalizedProblem[]): string[] {
+  return problems.map((p) => {
+    const where = p.location[0]?.pointer ?? '';
+    return `${p.severity} ${p.ruleId}${where ? ` at ${where}` : ''}: ${p.message}`;
+  });
+}
+
+/** The OpenAPI document of the committed site configuration, without build snapshots (no network). */
+export function generatedOpenApi(): Record<string, unknown> {
+  return openApiDocument(loadConfig({}), loadSchemas(), { market: null, contributions: null });
+}

@@ -1,0 +1,324 @@
+// POST /mcp with the official SDK's client over Streamable HTTP, against the gateway in process and the
+// fake upstreams: the four tools and their schemas, live ticker and calendar cache counted in upstream
+// calls, tool errors carrying problem documents, one quota shared with the HTTP data routes, and the
+// transport's answers to other methods, preflights and oversized bodies.
+import { rm } from 'node:fs/promises';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createValidator, loadSchemas } from '../core/schemas.ts';
+import { selfContainedSchema } from '../core/tools.ts';
+import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
+import { get, makeDist, startTestGateway, type DistFixture, type TestGateway } from './helpers/gateway.ts';
+
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  ajv: Ajv2020,
+) => Ajv2020;
+
+const validator = createValidator();
+const schemas = loadSchemas();
+const SPEC_INPUT_SCHEMA = { type: 'object', properties: {}, required: [], additionalProperties: false };
+const TOOLS = {
+  getV1MonPrice: 'MarketData',
+  getMonPrice: 'MarketData',
+  getV1GithubContributions: 'GitHubContributions',
+  getGithubContributions: 'GitHubContributions',
+} as const;
+
+// 12:00 in Toronto on 2026-11-22: far from the calendar's midnight boundary.
+const START = Date.parse('2026-11-22T17:00:00.000Z');
+const now = () => START;
+
+let fake: FakeUpstreams;
+let fixture: DistFixture;
+
+beforeAll(async () => {
+  fake = await startFakeUpstreams({ now });
+  fixture = await makeDist();
+});
+afterAll(async () => {
+  await fake.close();
+  await rm(fixture.base, { recursive: true, force: true });
+});
+
+interface Session {
+  client: Client;
+  /** The HTTP responses to the client's requests, in order. */
+  responses: Array<{ status: number; headers: Headers }>;
+  close(): Promise<void>;
+}
+
+async function connect(gw: TestGateway): Promise<Session> {
+  const responses: Session['responses'] = [];
+  const client = new Client({ name: 'mcp-test', version: '1' });
+  const transport = new StreamableHTTPClientTransport(new URL('/mcp', gw.url), {
+    fetch: async (url, init) => {
+      const response = await fetch(url, init);
+      responses.push({ status: response.status, headers: response.headers });
+      return response;
+    },
+  });
+  await client.connect(transport);
+  return { client, responses, close: () => client.close() };
+}
+
+async function withGateway(
+  env: Record<string, string>,
+  run: (gw: TestGateway, session: Session) => Promise<void>,
+): Promise<void> {
+  fake.market = { mode: 'ok', tradeIdAsString: false };
+  fake.github = { mode: 'ok' };
+  fake.resetCalls();
+  const gw = await startTestGateway(fake.url, fixture.dist, env, { now, quotaKeyPrefix: `mcp-${Math.random()}:` });
+  const session = await connect(gw);
+  try {
+    await run(gw, session);
+  } finally {
+    await session.close();
+    await gw.close();
+  }
+}
+
+const text = (result: CallToolResult) => {
+  expect(result.content).toHaveLength(1);
+  const block = result.content[0]!;
+  expect(block.type).toBe('text');
+  return (block as { text: string }).text;
+};
+
+const problemOf = (result: CallToolResult) => {
+  expect(result.isError).toBe(true);
+  expect(result.structuredContent).toBeUndefined();
+  const body = JSON.parse(text(result)) as Record<string, unknown>;
+  validator.validate('ProblemDetails', body);
+  return body;
+};
+
+describe('MCP endpoint with the SDK client', () => {
+  it('initializes without a session and lists exactly the four tools with SPEC input schema and payload output schemas', async () => {
+    await withGateway({}, async (gw, { client, responses }) => {
+      expect(client.getServerCapabilities()?.tools).toBeDefined();
+      expect(client.getServerVersion()?.name).toBe('public-data-preview');
+      // Stateless: no session is handed out.
+      expect(responses[0]!.headers.get('mcp-session-id')).toBeNull();
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name).sort()).toEqual(Object.keys(TOOLS).sort());
+      const ajv = new Ajv2020({ strict: false });
+      addFormats(ajv);
+      for (const tool of tools) {
+        const schema = TOOLS[tool.name as keyof typeof TOOLS];
+        expect(tool.inputSchema).toEqual(SPEC_INPUT_SCHEMA);
+        expect(tool.outputSchema).toEqual(selfContainedSchema(schema, schemas));
+        expect(tool.outputSchema!.title).toBe(schema);
+        expect(tool.description).toMatch(/returns the same payload/);
+        if (schema === 'MarketData') expect(tool.description).toMatch(/not financial advice/i);
+        // Self-contained: it compiles without the other schema files.
+        expect(() => ajv.compile(tool.outputSchema!)).not.toThrow();
+      }
+      expect(gw.accessLog().filter((l) => l.path === '/mcp')).not.toHaveLength(0);
+      // initialize and tools/list make no upstream call.
+      expect(fake.calls).toEqual({ ticker: 0, candles: 0, graphql: 0, html: 0 });
+    });
+  });
+
+  it('calls each tool: schema-valid structuredContent and a short text; the ticker per call, the calendar once', async () => {
+    await withGateway({}, async (_gw, { client }) => {
+      for (const [name, schema] of Object.entries(TOOLS)) {
+        const result = (await client.callTool({ name, arguments: {} })) as CallToolResult;
+        expect(result.isError).toBeFalsy();
+        validator.validate(schema, result.structuredContent);
+        const summary = text(result);
+        expect(summary.length).toBeLessThan(400);
+        if (schema === 'MarketData') expect(summary).toMatch(/^MON-USD .*Not financial advice/);
+        else expect(summary).toContain('octocat');
+      }
+      // The same payload as the HTTP route (same clock, same cached calendar).
+      const http = await get(_gw.url, '/api/v1/github-contributions');
+      const tool = (await client.callTool({ name: 'getGithubContributions' })) as CallToolResult;
+      expect(tool.structuredContent).toEqual(JSON.parse(http.text));
+      // Two market tool calls: two tickers. Three calendar reads (two tools and HTTP): one upstream fetch.
+      expect(fake.calls.ticker).toBe(2);
+      expect(fake.calls.html).toBe(1);
+    });
+  });
+
+  it('answers an upstream failure with a tool error carrying the upstream_unavailable problem', async () => {
+    await withGateway({}, async (gw, { client }) => {
+      fake.market = { mode: 'down', tradeIdAsString: false };
+      fake.github = { mode: 'missing-day' };
+      for (const name of Object.keys(TOOLS)) {
+        const body = problemOf((await client.callTool({ name })) as CallToolResult);
+        expect(body).toMatchObject({
+          code: 'upstream_unavailable',
+          status: 502,
+          type: 'https://example.test/developers#upstream-unavailable',
+        });
+      }
+      expect(gw.stderr.join('')).toMatch(/market: /);
+      expect(gw.stderr.join('')).not.toMatch(/\n\s+at /);
+    });
+  });
+
+  it('shares one quota with the HTTP data routes; initialize and tools/list do not count', async () => {
+    await withGateway({ RATE_LIMIT_QUOTA: '3' }, async (gw, { client, responses }) => {
+      await client.listTools();
+      await client.listTools();
+      expect(responses.every((r) => r.headers.get('ratelimit') === null)).toBe(true);
+
+      expect((await get(gw.url, '/api/v1/mon-price')).status).toBe(200);
+
+      const seen = responses.length;
+      const ok = (await client.callTool({ name: 'getGithubContributions' })) as CallToolResult;
+      expect(ok.isError).toBeFalsy();
+      const callResponse = responses[seen]!;
+      expect(callResponse.headers.get('ratelimit-policy')).toBe('"public-api";q=3;w=60');
+      expect(callResponse.headers.get('ratelimit')).toMatch(/^"public-api";r=1;t=\d+$/);
+      expect(callResponse.headers.get('cache-control')).toBe('private, no-store');
+
+      const third = await get(gw.url, '/api/mon-price');
+      expect(third.status).toBe(200);
+      expect(third.headers['ratelimit']).toMatch(/^"public-api";r=0;/);
+
+      const tickersBefore = fake.calls.ticker;
+      const limited = (await client.callTool({ name: 'getV1MonPrice' })) as CallToolResult;
+      const body = problemOf(limited);
+      expect(body).toMatchObject({ code: 'rate_limit_exceeded', status: 429 });
+      expect(Number.isInteger(body.retryAfter)).toBe(true);
+      expect(body.retryAfter as number).toBeGreaterThanOrEqual(0);
+      expect(body.retryAfter as number).toBeLessThanOrEqual(60);
+      expect(fake.calls.ticker).toBe(tickersBefore);
+      const limitedResponse = responses.at(-1)!;
+      expect(limitedResponse.headers.get('ratelimit')).toMatch(/^"public-api";r=0;t=\d+$/);
+      // The seconds to wait travel in the problem document; on this 200 a Retry-After would mean nothing.
+      expect(limitedResponse.status).toBe(200);
+      expect(limitedResponse.headers.get('retry-after')).toBeNull();
+
+      const after = await get(gw.url, '/api/v1/github-contributions');
+      expect(after.status).toBe(429);
+      expect(JSON.parse(after.text)).toMatchObject({ code: 'rate_limit_exceeded' });
+
+      const mcpLines = gw.accessLog().filter((l) => l.path === '/mcp' && l.quota !== '-');
+      expect(mcpLines.map((l) => l.quota)).toEqual(['allowed', 'limited']);
+    });
+  });
+
+  it('refuses arguments outside the empty input schema as a tool error, with no upstream call', async () => {
+    await withGateway({}, async (_gw, { client }) => {
+      const result = (await client.callTool({
+        name: 'getMonPrice',
+        arguments: { product: 'BTC-USD' },
+      })) as CallToolResult;
+      expect(result.isError).toBe(true);
+      expect(text(result)).toContain('takes no arguments');
+      expect(fake.calls.ticker).toBe(0);
+    });
+  });
+
+  it('answers an unknown tool with a protocol error and keeps serving', async () => {
+    await withGateway({}, async (_gw, { client }) => {
+      const error = await client.callTool({ name: 'deleteEverything' }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(McpError);
+      expect((error as McpError).code).toBe(ErrorCode.InvalidParams);
+      const ok = (await client.callTool({ name: 'getV1MonPrice' })) as CallToolResult;
+      expect(ok.isError).toBeFalsy();
+    });
+  });
+});
+
+describe('MCP endpoint over plain HTTP', () => {
+  const init = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'curl', version: '1' } },
+  });
+  const postHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+  it('answers GET, DELETE and PUT with 405 and Allow: POST (a stateless server offers no stream and no session)', async () => {
+    await withGateway({}, async (gw) => {
+      for (const method of ['GET', 'DELETE', 'PUT']) {
+        const r = await get(gw.url, '/mcp', { method, headers: { accept: 'text/event-stream' } });
+        expect(r.status).toBe(405);
+        expect(r.headers.allow).toBe('POST');
+        expect(r.headers['access-control-allow-origin']).toBe('*');
+        expect(JSON.parse(r.text)).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 }, id: null });
+      }
+    });
+  });
+
+  it('answers a CORS preflight with the headers the transport needs', async () => {
+    await withGateway({}, async (gw) => {
+      const r = await get(gw.url, '/mcp', {
+        method: 'OPTIONS',
+        headers: {
+          origin: 'https://agent.example',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type, mcp-protocol-version',
+        },
+      });
+      expect(r.status).toBe(204);
+      expect(r.headers['access-control-allow-origin']).toBe('*');
+      expect(r.headers['access-control-allow-methods']).toContain('POST');
+      const allowed = r.headers['access-control-allow-headers']!.toLowerCase();
+      for (const h of ['content-type', 'accept', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'])
+        expect(allowed).toContain(h);
+      const post = await get(gw.url, '/mcp', { method: 'POST', headers: postHeaders, body: init });
+      expect(post.status).toBe(200);
+      expect(post.headers['access-control-allow-origin']).toBe('*');
+      expect(post.headers['access-control-expose-headers']).toMatch(/RateLimit, RateLimit-Policy/);
+      expect(JSON.parse(post.text)).toMatchObject({ jsonrpc: '2.0', id: 1, result: { serverInfo: {} } });
+    });
+  });
+
+  it('answers the documented one-request call (no initialize, no session) with the payload', async () => {
+    await withGateway({}, async (gw) => {
+      const call = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'getV1GithubContributions', arguments: {} },
+      });
+      const r = await get(gw.url, '/mcp', {
+        method: 'POST',
+        headers: { ...postHeaders, 'mcp-protocol-version': '2025-06-18' },
+        body: call,
+      });
+      expect(r.status).toBe(200);
+      expect(r.headers['content-type']).toBe('application/json');
+      const answer = JSON.parse(r.text) as { id: number; result: CallToolResult };
+      expect(answer.id).toBe(7);
+      validator.validate('GitHubContributions', answer.result.structuredContent);
+      expect(gw.accessLog().at(-1)).toMatchObject({ method: 'POST', path: '/mcp', status: 200 });
+    });
+  });
+
+  it('refuses a body over the cap with 413 and closes the connection', async () => {
+    await withGateway({}, async (gw) => {
+      const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: 'x'.repeat(70_000) } });
+      const r = await get(gw.url, '/mcp', { method: 'POST', headers: postHeaders, body: big });
+      expect(r.status).toBe(413);
+      expect(r.headers.connection).toBe('close');
+      const chunked = await get(gw.url, '/mcp', {
+        method: 'POST',
+        headers: { ...postHeaders, 'transfer-encoding': 'chunked' },
+        body: big,
+      });
+      expect(chunked.status).toBe(413);
+    });
+  });
+
+  it('answers malformed JSON with the transport parse error, not a crash', async () => {
+    await withGateway({}, async (gw) => {
+      const r = await get(gw.url, '/mcp', { method: 'POST', headers: postHeaders, body: '{"jsonrpc":' });
+      expect(r.status).toBe(400);
+      expect(JSON.parse(r.text)).toMatchObject({ error: { code: -32700 } });
+      expect(r.text).not.toMatch(/\n\s+at /);
+    });
+  });
+});
