@@ -106,6 +106,24 @@ export async function runLoad(
   agent.destroy();
 }
 
+/**
+ * GETs of the contribution calendar (a data route whose answer the gateway keeps, so the quota decision
+ * is most of the work), `concurrency` at a time on keep-alive connections, as fast as answered, until
+ * `untilMs` (performance.now()).
+ */
+export async function burst(base: string, untilMs: number, concurrency: number, timeoutMs: number): Promise<Outcome[]> {
+  const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
+  const data = REQUEST_MIX.filter((m) => m.method === 'GET' && m.path.endsWith('github-contributions'));
+  const outcomes: Outcome[] = [];
+  const loop = async () => {
+    while (performance.now() < untilMs)
+      outcomes.push(await send(base, data[outcomes.length % data.length]!, agent, timeoutMs));
+  };
+  await Promise.all(Array.from({ length: concurrency }, loop));
+  agent.destroy();
+  return outcomes;
+}
+
 export interface SlowlorisReport {
   opened: number;
   /** Connections the server closed (timed out) before we gave up on them. */
