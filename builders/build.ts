@@ -10,7 +10,7 @@ import type { GitHubContributions } from '../core/contributions.ts';
 import { ConfigError, UpstreamError } from '../core/errors.ts';
 import type { MarketData } from '../core/market.ts';
 import { oneLine } from '../core/one-line.ts';
-import { dataResource, type DataResourceId } from '../core/routes.ts';
+import { CARDS, dataResource, type DataResourceId } from '../core/routes.ts';
 import { createValidator } from '../core/schemas.ts';
 import { createSources, fetchContributions, fetchMarketData } from '../core/sources.ts';
 import type { Artifact } from './artifact.ts';
@@ -69,8 +69,11 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
       // A snapshot left from an earlier build would now be stale: remove it rather than publish it as
       // current. Its paths are the contract's own (CONTRACT §5), so this holds even where no manifest
       // says a build wrote it (see prune.ts).
+      // Its cards picture the same data: they go too (builders/cards.ts does not draw them).
+      const stale = [...resource.snapshotFiles, ...CARDS.filter((c) => c.resource === id).map((c) => c.file)];
+      // Their compressed copies go with them: a static host would serve those as current.
       await Promise.all(
-        resource.snapshotFiles
+        stale
           .flatMap((file) => [file, ...copyFiles(file)])
           .map((file) => rm(join(options.outDir, file), { force: true })),
       );

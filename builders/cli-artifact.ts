@@ -2,6 +2,7 @@
 // so that `curl -O <site>/cli.mjs && node cli.mjs` works with no install, with the deployed SITE_URL baked
 // in as its default site. The CLI's path constants come from core/routes.ts and core/pages.ts,
 // which import nothing; test/cli.test.ts checks the bundle's imports and size.
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import { DISCOVERY } from '../core/routes.ts';
@@ -9,6 +10,8 @@ import type { Artifact, BuildContext } from './artifact.ts';
 
 // Both builders/cli-artifact.ts and its bundle .build/build.mjs sit one folder below the repository root.
 const ENTRY = fileURLToPath(new URL('../cli/main.ts', import.meta.url));
+const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
+  .version;
 
 export async function renderCli(ctx: BuildContext): Promise<Artifact[]> {
   return [{ file: DISCOVERY.cli.file, body: await bundleCli(ctx.config.siteUrl) }];
@@ -28,7 +31,7 @@ export async function bundleCli(defaultBaseUrl: string): Promise<string> {
     minifySyntax: true,
     legalComments: 'none',
     charset: 'utf8',
-    define: { __CLI_DEFAULT_BASE_URL__: JSON.stringify(defaultBaseUrl) },
+    define: { __CLI_DEFAULT_BASE_URL__: JSON.stringify(defaultBaseUrl), __CLI_VERSION__: JSON.stringify(VERSION) },
     banner: {
       js:
         '#!/usr/bin/env node\n// cli.mjs: read-only command-line client of ' +

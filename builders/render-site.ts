@@ -1,5 +1,5 @@
 // The site and its discovery documents (SPEC "Discovery resources", CONTRACT §5): every page with its Markdown twin, the API index,
-// OpenAPI, the API catalog, llms files, sitemap, robots.txt, 404 page, assets and static-host config.
+// OpenAPI, the API catalog, llms files, sitemap, robots.txt, 404 page, assets, the SVG cards and static-host config.
 // Reads site/ and schemas/ once, then hands pure generators the same inputs; never writes a file.
 import { API_INDEX, DISCOVERY } from '../core/routes.ts';
 import { loadSchemas } from '../core/schemas.ts';
@@ -7,6 +7,7 @@ import { simulatedNoticeMarkdown } from '../core/simulated.ts';
 import type { Artifact, BuildContext } from './artifact.ts';
 import { apiIndex } from './discovery/api-index.ts';
 import { apiCatalog } from './discovery/api-catalog.ts';
+import { renderCards } from './cards.ts';
 import { renderAssets } from './pages/assets.ts';
 import { loadContent } from './pages/content.ts';
 import { renderDeveloperPage } from './pages/developers.ts';
@@ -93,6 +94,7 @@ export async function renderSite(ctx: BuildContext): Promise<Artifact[]> {
     { file: DISCOVERY.sitemap.file, body: sitemapXml(config, sitemap) },
     { file: 'robots.txt', body: robotsTxt(config) },
     ...(await renderAssets()),
+    ...renderCards(ctx),
   ];
   return [
     ...artifacts,

@@ -6,10 +6,12 @@ import type { Config } from '../core/config.ts';
 import {
   API_INDEX,
   CACHE_CONTROL,
+  CARDS,
   COMMON_RESPONSE_HEADERS,
   CONSTANTS,
   DATA_RESOURCES,
   DISCOVERY,
+  PAGE_RESPONSE_HEADERS,
 } from '../core/routes.ts';
 import type { Artifact } from './artifact.ts';
 import { absoluteUrl, PAGES } from '../core/pages.ts';
@@ -46,6 +48,13 @@ export function headerRules(config: Config, files: string[]): HeaderRule[] {
         headers: { 'Content-Type': resource.contentType, 'Cache-Control': cacheControl },
       });
   }
+  // The cards: an SVG type every host knows, but the cache rule of the data they picture.
+  const written = new Set(files);
+  for (const card of CARDS.filter((c) => written.has(c.file)))
+    rules.push({
+      path: card.path,
+      headers: { 'Content-Type': card.contentType, 'Cache-Control': CACHE_CONTROL.card(card.resource) },
+    });
   rules.push({
     path: `/${API_INDEX.file}`,
     headers: { 'Content-Type': API_INDEX.contentType, 'Cache-Control': CACHE_CONTROL.apiIndex },
@@ -65,6 +74,14 @@ export function headerRules(config: Config, files: string[]): HeaderRule[] {
     headers: { Link: `<${absoluteUrl(config.siteUrl, DISCOVERY.apiCatalog.path)}>; rel="api-catalog"` },
   });
   return rules;
+}
+
+/** Every page, the 404 page included, with the browser security headers the gateway sends too. */
+export function pageRules(files: string[]): HeaderRule[] {
+  return files
+    .filter((f) => f.endsWith('.html'))
+    .sort()
+    .map((file) => ({ path: `/${file}`, headers: { ...PAGE_RESPONSE_HEADERS } }));
 }
 
 /** The path a visitor requests for a file: hosts with clean URLs serve `/x.html` at `/x`, and `index.html` at its folder. */
@@ -101,6 +118,11 @@ export function serveJson(config: Config, files: string[]): Record<string, unkno
     headers: [
       ...rules.map(toServe),
       { source: '**/*.md', headers: [{ key: 'Content-Type', value: MARKDOWN_CONTENT_TYPE }] },
+      // One glob for every page (pageRules), like the twins.
+      {
+        source: '**/*.html',
+        headers: Object.entries(PAGE_RESPONSE_HEADERS).map(([key, value]) => ({ key, value })),
+      },
       // `**` skips dot-paths, so /.well-known/ needs its own rule for the common headers.
       ...['**', '/.well-known/**'].map((source) => ({
         source,
@@ -116,7 +138,7 @@ export function serveJson(config: Config, files: string[]): Record<string, unkno
  * is repeated for its clean URL (`/` for `/index.html`, `/developers` for `/developers.html`).
  */
 export function headersFile(config: Config, files: string[]): string {
-  const rules = headerRules(config, files);
+  const rules = [...headerRules(config, files), ...pageRules(files)];
   const index = rules.find((r) => r.path === `/${API_INDEX.file}`)!;
   const cleanUrls = rules.flatMap((r) => {
     const path = requestPath(r.path);
@@ -128,7 +150,12 @@ export function headersFile(config: Config, files: string[]): string {
     ...cleanUrls,
     { path: API_INDEX.path, headers: index.headers },
   ];
-  return `${all.map((r) => [r.path, ...Object.entries(r.headers).map(([k, v]) => `  ${k}: ${v}`)].join('\n')).join('\n\n')}\n`;
+  // One block per path: a page's own rule (the home page's Link) and its page rule become one.
+  const merged = new Map<string, Record<string, string>>();
+  for (const r of all) merged.set(r.path, { ...merged.get(r.path), ...r.headers });
+  return `${[...merged]
+    .map(([path, headers]) => [path, ...Object.entries(headers).map(([k, v]) => `  ${k}: ${v}`)].join('\n'))
+    .join('\n\n')}\n`;
 }
 
 /** Netlify and Cloudflare Pages `_redirects`: status 200 makes each line a rewrite, not a redirect. */

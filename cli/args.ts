@@ -4,16 +4,18 @@ import { UsageError } from './errors.ts';
 
 export type Invocation =
   | { kind: 'help'; json: boolean }
+  | { kind: 'version'; json: boolean }
   | { kind: 'command'; command: CommandName; slug: string | null; json: boolean; baseUrl: URL; timeoutMs: number };
 
 const VALUE_OPTIONS = new Set(['--base-url', '--timeout']);
-const FLAGS = new Set(['--json', '--help', '-h']);
+const FLAGS = new Set(['--json', '--help', '-h', '--version']);
 
 export function parseArgs(argv: readonly string[], defaultBaseUrl: string): Invocation {
   const positionals: string[] = [];
   const values = new Map<string, string>();
   let json = false;
   let help = false;
+  let version = false;
   let onlyPositionals = false;
 
   for (let i = 0; i < argv.length; i++) {
@@ -43,6 +45,7 @@ export function parseArgs(argv: readonly string[], defaultBaseUrl: string): Invo
       values.set(name, value);
     } else if (FLAGS.has(name) && name === arg) {
       if (name === '--json') json = true;
+      else if (name === '--version') version = true;
       else help = true;
     } else {
       throw new UsageError(`unknown option ${JSON.stringify(name)}`);
@@ -57,6 +60,10 @@ export function parseArgs(argv: readonly string[], defaultBaseUrl: string): Invo
   }
   if (first !== undefined && !isCommand(first)) throw new UsageError(`unknown command ${JSON.stringify(first)}`);
   if (help) return { kind: 'help', json };
+  if (version) {
+    if (first !== undefined) throw new UsageError(`--version takes no command (got ${JSON.stringify(first)})`);
+    return { kind: 'version', json };
+  }
   if (first === undefined) throw new UsageError('missing command');
 
   let slug: string | null = null;

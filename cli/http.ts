@@ -128,8 +128,10 @@ export function httpError(
   const problem = problemOf(contentType, text);
   const head = `${url} answered ${status}`;
   if (problem) {
+    // RFC 9457's title and detail, then this service's `resolution`: what to do about it (SPEC "Errors").
     const parts = [problem.title, problem.detail].filter((p): p is string => typeof p === 'string' && p.trim() !== '');
-    return new SiteError(errorLine(`${head}: ${parts.join(': ')}`), status);
+    const resolution = problem.resolution?.trim() ? ` Resolution: ${problem.resolution}` : '';
+    return new SiteError(errorLine(`${head}: ${parts.join(': ')}${resolution}`), status);
   }
   return new SiteError(errorLine(`${head}${statusText ? ` ${statusText}` : ''}`), status);
 }
@@ -137,6 +139,7 @@ export function httpError(
 interface ProblemSummary {
   title?: string;
   detail?: string;
+  resolution?: string;
 }
 
 function problemOf(contentType: string, text: string): ProblemSummary | null {
@@ -146,11 +149,12 @@ function problemOf(contentType: string, text: string): ProblemSummary | null {
   try {
     const body = JSON.parse(text) as unknown;
     if (!body || typeof body !== 'object' || Array.isArray(body)) return null;
-    const { title, detail } = body as Record<string, unknown>;
+    const { title, detail, resolution } = body as Record<string, unknown>;
     if (typeof title !== 'string' && typeof detail !== 'string') return null;
     return {
       title: typeof title === 'string' ? title : undefined,
       detail: typeof detail === 'string' ? detail : undefined,
+      resolution: typeof resolution === 'string' ? resolution : undefined,
     };
   } catch {
     return null;

@@ -10,6 +10,9 @@ import { run } from './run.ts';
  */
 declare const __CLI_DEFAULT_BASE_URL__: string | undefined;
 const DEFAULT_BASE_URL = typeof __CLI_DEFAULT_BASE_URL__ === 'string' ? __CLI_DEFAULT_BASE_URL__ : site.siteUrl;
+/** The project's version (package.json), baked in the same way; an unbundled run is a development copy. */
+declare const __CLI_VERSION__: string | undefined;
+const VERSION = typeof __CLI_VERSION__ === 'string' ? __CLI_VERSION__ : 'development';
 
 // `node cli.mjs writings | head` closes the pipe early: that is the reader's choice, not an error.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -17,7 +20,12 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
-run(process.argv.slice(2), { env: process.env, stdout: process.stdout, stderr: process.stderr }, DEFAULT_BASE_URL).then(
+run(
+  process.argv.slice(2),
+  { env: process.env, stdout: process.stdout, stderr: process.stderr },
+  DEFAULT_BASE_URL,
+  VERSION,
+).then(
   (code) => {
     // exitCode, not exit(): let piped stdout drain before the process ends.
     process.exitCode = code;

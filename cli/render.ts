@@ -114,7 +114,9 @@ export function renderApi(term: Terminal, api: ApiDescription): string[] {
 }
 
 export function renderCatalog(term: Terminal, catalog: Catalog): string[] {
-  const out = [heading(term, 'API catalog'), style(term, 'dim', catalog.url)];
+  // The catalog's own URL is usually also an anchor of its linkset: say it once.
+  const out = [heading(term, 'API catalog')];
+  if (!catalog.linkset.some((ctx) => ctx.anchor === catalog.url)) out.push(style(term, 'dim', catalog.url));
   for (const ctx of catalog.linkset) {
     out.push('', heading(term, ctx.anchor));
     out.push(

@@ -1,7 +1,9 @@
 // The CLI's edge: arguments in, documents fetched, one output printed, an exit status out (0, 1 or 2).
 // Every failure arrives here as a value and leaves as exactly one line on stderr.
 import { describeApi, parseCatalog, parseJsonObject } from './api-docs.ts';
-import { API_INDEX, DISCOVERY } from '../core/routes.ts';
+import { API_INDEX, DISCOVERY, dataResource } from '../core/routes.ts';
+import { isContributions, isMarketData } from '../core/payload-shape.ts';
+import { renderContributions, renderPrice } from './pictures.ts';
 import { PAGES } from '../core/pages.ts';
 import { PROGRAM, type CommandName } from '../core/cli-commands.ts';
 import { parseArgs, type Invocation } from './args.ts';
@@ -31,7 +33,12 @@ function output<T>(value: T, render: (term: Terminal, value: T) => string[]): Ou
   return { json: value, lines: (term) => render(term, printableValue(value)) };
 }
 
-export async function run(argv: readonly string[], io: Io, defaultBaseUrl: string): Promise<number> {
+export async function run(
+  argv: readonly string[],
+  io: Io,
+  defaultBaseUrl: string,
+  version = 'unknown',
+): Promise<number> {
   const term: Terminal = { color: wantsColor(io.stdout.isTTY, io.env), width: widthOf(io.stdout.columns, io.env) };
   let invocation: Invocation;
   try {
@@ -40,6 +47,14 @@ export async function run(argv: readonly string[], io: Io, defaultBaseUrl: strin
     if (!(error instanceof UsageError)) throw error;
     io.stderr.write(`${PROGRAM}: ${error.message}\n${usageLines().join('\n')}\n`);
     return 2;
+  }
+  if (invocation.kind === 'version') {
+    io.stdout.write(
+      invocation.json
+        ? jsonText({ version, defaultBaseUrl })
+        : `${PROGRAM} ${version} (default site ${defaultBaseUrl})\n`,
+    );
+    return 0;
   }
   if (invocation.kind === 'help') {
     io.stdout.write(
@@ -110,6 +125,13 @@ async function readApiIndex(inv: Invoked): Promise<{ doc: FetchedDocument; index
   }
 }
 
+/** A data payload, checked for the members the pictures draw; --json prints it exactly as the site sent it. */
+function parsePayload<T>(text: string, accept: (v: unknown) => v is T, what: string): T {
+  const value = parseJsonObject(text, what);
+  if (!accept(value)) throw new UnexpectedBody(`${what} does not have the members of its schema`);
+  return value;
+}
+
 const COMMANDS: Record<CommandName, (inv: Invoked) => Promise<Output>> = {
   async profile(inv) {
     const doc = await get(inv, PAGES.home.markdownFile, ACCEPT_MARKDOWN);
@@ -173,6 +195,18 @@ const COMMANDS: Record<CommandName, (inv: Invoked) => Promise<Output>> = {
       parse(indexDoc, () => describeApi(indexDoc.url, index, openapi)),
       renderApi,
     );
+  },
+
+  async price(inv) {
+    const doc = await get(inv, dataResource('market').v1.path, ACCEPT_JSON);
+    const market = parse(doc, () => parsePayload(doc.text, isMarketData, 'the market preview'));
+    return output(market, renderPrice);
+  },
+
+  async contributions(inv) {
+    const doc = await get(inv, dataResource('contributions').v1.path, ACCEPT_JSON);
+    const calendar = parse(doc, () => parsePayload(doc.text, isContributions, 'the contribution calendar'));
+    return output(calendar, renderContributions);
   },
 
   async catalog(inv) {

@@ -46,11 +46,17 @@ function clean(value: unknown): unknown {
 }
 
 /**
+ * Characters JSON.stringify writes as they are but a terminal must not get raw: DEL and C1 (a terminal
+ * may act on U+009B, CSI, like on ESC [), the invisible bidi and zero-width characters (core/unicode.ts:
+ * they reorder or hide what the reader sees) and the Unicode line and paragraph separators.
+ */
+const RAW_IN_JSON = new RegExp(`[\\u007f-\\u009f\\u2028\\u2029]|${INVISIBLE_FORMATTING.source}`, 'g');
+
+/**
  * `--json` output: the site's strings kept exactly, as JSON. JSON.stringify escapes C0 (RFC 8259 §7:
- * "the control characters (U+0000 through U+001F)" must be escaped) but writes DEL and C1 as they are,
- * and a terminal may act on U+009B (CSI) like on ESC [; so those are written as \u escapes too, which
- * every JSON parser reads back as the same characters.
+ * "the control characters (U+0000 through U+001F)" must be escaped); RAW_IN_JSON is written as \u
+ * escapes too, which every JSON parser reads back as the same characters: the same value, safe to print.
  */
 export function jsonText(value: unknown): string {
-  return `${JSON.stringify(value, null, 2).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`;
+  return `${JSON.stringify(value, null, 2).replace(RAW_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`;
 }

@@ -12,6 +12,8 @@ export interface Terminal {
  */
 export function wantsColor(isTTY: boolean | undefined, env: Record<string, string | undefined>): boolean {
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  // FORCE_COLOR (as Node and most CLIs read it): colour through a pipe too, e.g. into `less -R`.
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '' && env.FORCE_COLOR !== '0') return true;
   if (env.TERM === 'dumb') return false;
   return isTTY === true;
 }
@@ -30,6 +32,7 @@ const SGR = {
   underline: [4, 24],
   cyan: [36, 39],
   green: [32, 39],
+  red: [31, 39],
   yellow: [33, 39],
 } as const;
 export type StyleName = keyof typeof SGR;
@@ -105,11 +108,15 @@ export function table(rows: string[][], width: number, indent = '  ', gap = '  '
   return out;
 }
 
-/** Inline Markdown for a terminal: links as `text <url>`, emphasis and code styled, markers dropped. */
+/**
+ * Inline Markdown for a terminal: links as `text <url>`, emphasis and code styled, markers dropped.
+ * A link label holds no "[": from each "[" the match then reads to the next bracket only, so a run of
+ * "[" costs linear time (with `[^\]]+` each "[" read the whole rest of the run: quadratic).
+ */
 export function inline(term: Terminal, text: string): string {
   return text
     .replace(/`([^`]+)`/g, (_, code: string) => (term.color ? style(term, 'cyan', code) : `\`${code}\``))
-    .replace(/!?\[([^\]]+)\]\(<?([^()\s<>]+)>?\)/g, (_, label: string, url: string) =>
+    .replace(/!?\[([^[\]]+)\]\(<?([^()\s<>]+)>?\)/g, (_, label: string, url: string) =>
       label === url ? url : `${label} ${style(term, 'dim', `<${url}>`)}`,
     )
     .replace(/\*\*([^*]+)\*\*|__([^_]+)__/g, (_, a?: string, b?: string) => style(term, 'bold', a ?? b ?? ''))

@@ -4,10 +4,10 @@
 // Paths come from where the site writes them: the API index and discovery documents from the route table
 // (core/routes.ts), the Markdown twins from the page table the site generator writes them by
 // (core/pages.ts, `PAGES`). Both modules import nothing, so the bundled cli.mjs stays dependency-free.
-import { API_INDEX, DISCOVERY } from './routes.ts';
+import { API_INDEX, CONSTANTS, DISCOVERY, dataResource } from './routes.ts';
 import { PAGES } from './pages.ts';
 
-export type CommandName = 'profile' | 'writings' | 'skills' | 'api' | 'catalog';
+export type CommandName = 'profile' | 'writings' | 'skills' | 'api' | 'catalog' | 'price' | 'contributions';
 
 export interface JsonField {
   name: string;
@@ -41,7 +41,7 @@ function twinPath(file: string): string {
 export const PROGRAM = DISCOVERY.cli.file;
 export const USAGE = `node ${PROGRAM} <command> [--json] [--base-url <url>]`;
 
-export const COMMANDS: readonly CommandSpec[] = [
+const DOCUMENT_COMMANDS: readonly CommandSpec[] = [
   {
     name: 'profile',
     synopsis: 'profile',
@@ -124,6 +124,47 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
 ];
 
+const MARKET = dataResource('market');
+const CALENDAR = dataResource('contributions');
+/** The data commands print the payload itself with --json: its members are the schema's (schemas/). */
+const field = (name: string, type: string, description: string): JsonField => ({ name, type, description });
+
+const DATA_COMMANDS: readonly CommandSpec[] = [
+  {
+    name: 'price',
+    synopsis: 'price',
+    summary: `${CONSTANTS.product} now: value, 7-day change, low and high, as-of time, and a sparkline of the week. Not financial advice.`,
+    reads: [MARKET.v1.path],
+    json: [
+      field('product', 'string', '"MON-USD"'),
+      field('value', 'number', 'latest value in USD'),
+      field('changePercent', 'number', 'change from the first point of the window, unrounded'),
+      field('low', 'number', 'lowest value of the window'),
+      field('high', 'number', 'highest value of the window'),
+      field('asOf', 'string', "the provider's time of the latest value (ISO 8601)"),
+      field('points', '{time, value}[]', 'hourly closes, oldest first; time in Unix seconds'),
+      field('currency, source, windowSeconds', 'string, string, integer', 'the rest of MarketData'),
+    ],
+  },
+  {
+    name: 'contributions',
+    synopsis: 'contributions',
+    summary: 'The contribution calendar: total, window and a seven-row heatmap of the year.',
+    reads: [CALENDAR.v1.path],
+    json: [
+      field('username', 'string', 'the GitHub account'),
+      field('totalContributions', 'integer', 'sum over the 365 days'),
+      field('startDate', 'string', 'first day of the window (YYYY-MM-DD)'),
+      field('endDate', 'string', 'last day: today in America/Toronto'),
+      field('days', '{date, count, level}[]', '365 entries, oldest first; level 0 to 4'),
+      field('timeZone, nextRefreshAt', 'string, string', 'the rest of GitHubContributions'),
+    ],
+  },
+];
+
+/** Every command, in the order the help lists them: the site's documents, then the two datasets. */
+export const COMMANDS: readonly CommandSpec[] = [...DOCUMENT_COMMANDS, ...DATA_COMMANDS];
+
 export const WRITING: SubcommandSpec = {
   synopsis: 'writings <slug>',
   summary: 'Print one published writing (the slug is the last part of its URL).',
@@ -159,6 +200,7 @@ export const OPTIONS: readonly OptionSpec[] = [
   },
   { flag: '--timeout <seconds>', summary: 'give up on a request after this long (default 10)' },
   { flag: '--help, -h', summary: 'print this help (also `help`); with --json, as JSON' },
+  { flag: '--version', summary: 'print the version of cli.mjs and its default site' },
 ];
 
 export const EXIT_STATUSES = [
@@ -166,7 +208,7 @@ export const EXIT_STATUSES = [
   {
     code: 1,
     meaning:
-      'the site answered an error, could not be reached in time, or sent a body that is not what was expected (one line on stderr)',
+      "the site answered an error (the problem's title, detail and resolution), could not be reached in time, or sent a body that is not what was expected (one line on stderr)",
   },
   { code: 2, meaning: 'usage error: unknown command or option, missing option value (usage on stderr)' },
 ] as const;
@@ -178,6 +220,10 @@ export const ENVIRONMENT = [
       'when set to a non-empty value, never colour the output (no-color.org); colour is only used on a terminal anyway',
   },
   { name: 'COLUMNS', meaning: 'wrap width when stdout is not a terminal (default 80)' },
+  {
+    name: 'FORCE_COLOR',
+    meaning: 'when set to a non-empty value other than 0, colour even when stdout is not a terminal',
+  },
 ] as const;
 
 export const DEFAULT_TIMEOUT_SECONDS = 10;

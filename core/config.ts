@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { ConfigError } from './errors.ts';
+import { redisTarget } from './redis-url.ts';
 import { SIMULATED_MARKET_SOURCE } from './simulated.ts';
 
 export interface SiteFile {
@@ -68,7 +69,8 @@ export function loadConfig(env: Env = process.env, site: SiteFile = readSiteFile
   }
   const quota = get('RATE_LIMIT_QUOTA');
   const redisUrl = get('RATE_LIMIT_REDIS_URL');
-  if (redisUrl !== undefined) parseUrl('RATE_LIMIT_REDIS_URL', redisUrl, ['redis:', 'rediss:']);
+  // Checked whole here, before the gateway listens: the store reads it again with the same function.
+  if (redisUrl !== undefined) redisTarget(redisUrl);
   const demoSimulated = get('DEMO_SIMULATED') === '1';
   return {
     site,

@@ -23,7 +23,7 @@ export class UpstreamError extends Error {
   constructor(
     readonly upstream: UpstreamName,
     reason: string,
-    options?: { cause?: unknown; status?: number },
+    options?: { cause?: unknown; status?: number; retryAfterMs?: number },
   ) {
     // Reasons quote upstream text; it is sanitised here, where every such text enters a message.
     super(
@@ -31,6 +31,9 @@ export class UpstreamError extends Error {
       options?.cause === undefined ? undefined : { cause: options.cause },
     );
     this.status = options?.status;
+    this.retryAfterMs = options?.retryAfterMs;
   }
   readonly status: number | undefined;
+  /** How long the upstream asked us to wait (its Retry-After), when it said. */
+  readonly retryAfterMs: number | undefined;
 }

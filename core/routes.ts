@@ -95,6 +95,31 @@ export const DISCOVERY = {
 } as const;
 
 /**
+ * The embeddable SVG cards (CONTRACT §5), one light and one dark per data resource. They are drawn by the
+ * build from its snapshots (builders/cards.ts), so each is exactly as fresh as its snapshot and is
+ * absent when its snapshot is.
+ */
+export type CardScheme = 'light' | 'dark';
+export interface CardRef {
+  resource: DataResourceId;
+  scheme: CardScheme;
+  path: string;
+  /** Relative to dist/. */
+  file: string;
+  contentType: 'image/svg+xml';
+}
+const card = (resource: DataResourceId, name: string, scheme: CardScheme): CardRef => {
+  const file = `cards/${name}${scheme === 'dark' ? '-dark' : ''}.svg`;
+  return { resource, scheme, path: `/${file}`, file, contentType: 'image/svg+xml' };
+};
+export const CARDS: readonly CardRef[] = [
+  card('contributions', 'github-contributions', 'light'),
+  card('contributions', 'github-contributions', 'dark'),
+  card('market', 'mon-price', 'light'),
+  card('market', 'mon-price', 'dark'),
+];
+
+/**
  * CONTRACT §5, "Gateway only": the Model Context Protocol endpoint (Streamable HTTP, stateless), whose
  * tools are the four data operations named by operationId. A static host has no such path.
  */
@@ -129,6 +154,28 @@ export const COMMON_RESPONSE_HEADERS = {
   'X-Content-Type-Options': 'nosniff',
 } as const;
 
+/**
+ * What a page may load: its own stylesheet, script and API answers ('self'), and its icon, which the
+ * layout gives inline as a data: URL (builders/site/pages/layout.ts). No inline script or style, no
+ * <base>, no form submissions, and no framing by other sites (clickjacking). CSP Level 3.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "img-src 'self' data:",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/**
+ * Headers of every HTML page (the 404 page too), from the gateway and from the static-host
+ * configuration alike. Links out of the site do not tell the other site which page they were on.
+ */
+export const PAGE_RESPONSE_HEADERS = {
+  'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+  'Referrer-Policy': 'no-referrer',
+} as const;
+
 export const CACHE_CONTROL = {
   market: 'private, no-store',
   /** Responses that carry per-client quota values must stay out of shared caches (SPEC "Limits"). */
@@ -138,6 +185,16 @@ export const CACHE_CONTROL = {
   problem: 'no-store',
   /** Pages and documents served as they are from dist/ revalidate with their ETag on every use, so a redeploy shows at once. */
   static: 'public, max-age=0, must-revalidate',
+  /**
+   * A card is the picture of a build's snapshot. The market card is as short-lived as the market preview;
+   * the calendar card revalidates every time and may be served stale for 300 s while it does, as the
+   * calendar snapshot on a static host (builders/static-host.ts), since a fixed header cannot say
+   * "until the next midnight in America/Toronto".
+   */
+  card: (resource: DataResourceId) =>
+    resource === 'market'
+      ? 'private, no-store'
+      : `public, max-age=0, stale-while-revalidate=${CONSTANTS.staleWhileRevalidateSeconds}`,
   /** SPEC "Response headers": `s-maxage=<seconds>`; the documents pass a placeholder such as `'<seconds>'`. */
   contributions: (sMaxAge: number | string) =>
     `public, max-age=0, s-maxage=${sMaxAge}, stale-while-revalidate=${CONSTANTS.staleWhileRevalidateSeconds}`,

@@ -72,9 +72,16 @@ export interface FakeUpstreams {
     tradeIdAsString: boolean;
     tickerTime?: string;
     tickerPrice?: string;
+    /** The ticker answers this long after the request (with the price set when the request arrived). */
+    tickerDelayMs?: number;
+    /** The Retry-After of 'rate-limited' answers, in seconds (default 3600). */
+    retryAfterSeconds?: number;
   };
-  /** `defaultView`: how the HTML default view picks its first date (default 'one-year'). */
-  github: { mode: GithubMode; missingDate?: string; defaultView?: DefaultViewRule };
+  /**
+   * `defaultView`: how the HTML default view picks its first date (default 'one-year'). `page`: the HTML
+   * calendar answers exactly this 200 body (a hostile page), whatever the mode and the view.
+   */
+  github: { mode: GithubMode; missingDate?: string; defaultView?: DefaultViewRule; page?: string };
   /** The fake's clock. */
   now: () => number;
   /** Requests per endpoint: ticker, candles, graphql, html (default and year views alike). */
@@ -147,6 +154,7 @@ export async function startFakeUpstreams(options: FakeUpstreamOptions = {}): Pro
     if (isTicker) state.calls.ticker++;
     else state.calls.candles++;
     const mode = (isTicker ? state.market.tickerMode : state.market.candlesMode) ?? state.market.mode;
+    const tickerPrice = state.market.tickerPrice;
     const answer = () => {
       switch (mode) {
         case 'garbage':
@@ -155,7 +163,12 @@ export async function startFakeUpstreams(options: FakeUpstreamOptions = {}): Pro
           res.writeHead(200, { 'content-type': 'text/html' });
           return res.end('<html><body>maintenance</body></html>');
         case 'rate-limited':
-          return json(res, 429, { message: 'Public rate limit exceeded' }, { 'retry-after': '3600' });
+          return json(
+            res,
+            429,
+            { message: 'Public rate limit exceeded' },
+            { 'retry-after': String(state.market.retryAfterSeconds ?? 3600) },
+          );
         case 'server-error':
           return json(res, 500, { message: 'Internal server error' });
         case 'not-found':
@@ -165,7 +178,7 @@ export async function startFakeUpstreams(options: FakeUpstreamOptions = {}): Pro
       if (isTicker) {
         const hour = Math.floor(nowMs / 3_600_000) * 3600;
         const time = state.market.tickerTime ?? new Date(nowMs - 1500).toISOString().replace('Z', '123Z');
-        const price = mode === 'bad-price' ? '0' : (state.market.tickerPrice ?? String(closeAt(hour + 3600)));
+        const price = mode === 'bad-price' ? '0' : (tickerPrice ?? String(closeAt(hour + 3600)));
         return json(res, 200, {
           ask: (Number(price) * 1.0005).toFixed(6),
           bid: (Number(price) * 0.9995).toFixed(6),
@@ -185,6 +198,15 @@ export async function startFakeUpstreams(options: FakeUpstreamOptions = {}): Pro
       // Like the real provider: the row just before `start` may come back too.
       return json(res, 200, candleRows(start / 1000 - 3600, end / 1000).slice(0, 300));
     };
+    const delayMs = isTicker ? state.market.tickerDelayMs : undefined;
+    if (delayMs !== undefined) {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        if (!misbehave(res, mode, answer)) answer();
+      }, delayMs);
+      timers.add(timer);
+      return;
+    }
     if (!misbehave(res, mode, answer)) answer();
   };
 
@@ -265,6 +287,10 @@ export async function startFakeUpstreams(options: FakeUpstreamOptions = {}): Pro
     state.calls.html++;
     const mode = state.github.mode;
     const answer = () => {
+      if (state.github.page !== undefined) {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        return res.end(state.github.page);
+      }
       switch (mode) {
         case 'garbage':
           res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });

@@ -1,6 +1,7 @@
 // The contribution calendar: one rolling-year response kept in memory until the next midnight in
 // America/Toronto, refreshed by one upstream fetch shared by every request that arrives meanwhile.
-// A failed refresh is not remembered (the next request tries again) and an expired answer is never
+// A failed refresh is remembered for a few seconds (FAILURE_MEMORY_MS): requests meanwhile get the 502
+// problem at once rather than each fetching and parsing a bad page again. An expired answer is never
 // served: after midnight it is either today's calendar or the 502 problem.
 // The snapshot in dist/ is not used as a first answer, even when it is today's: it was built from the
 // upstream as it was then, possibly with another source or another account, and the gateway's answer
@@ -13,6 +14,12 @@ import { calendarWindow } from '../core/toronto-calendar.ts';
 import { prepare, type Representation } from './representation.ts';
 import { singleFlight } from './single-flight.ts';
 
+/**
+ * How long a failed refresh answers for the upstream: a hostile or broken page then costs one fetch and
+ * one parse per this period, however many requests arrive. Short, since it only ever delays a 200.
+ */
+export const FAILURE_MEMORY_MS = 10_000;
+
 export interface CalendarResponse {
   rep: Representation;
   /** The next Toronto midnight after the payload's day: the end of its validity, in Unix ms. */
@@ -20,7 +27,7 @@ export interface CalendarResponse {
 }
 
 export interface ContributionsRoute {
-  /** The current calendar; synchronous while the cached one is valid. */
+  /** The current calendar; synchronous while the cached one is valid, throws a remembered failure. */
   current(): CalendarResponse | Promise<CalendarResponse>;
 }
 
@@ -37,18 +44,26 @@ export function contributionsRoute(sources: Sources, validator: Validator, now: 
 
   /** Until when a refresh in flight answers for "today": a fetch begun before midnight does not serve requests after it. */
   let inflightUntilMs = 0;
+  /** The last refresh's failure and until when it is the answer. */
+  let failure: { error: unknown; untilMs: number } | undefined;
 
   const refresh = (): Promise<CalendarResponse> => {
     const nowMs = now();
     inflightUntilMs = calendarWindow(nowMs).nextRefreshAtMs;
     return flight.start(() =>
-      fetchContributions(sources, nowMs).then((payload) => {
-        validator.validate(resource.schema, payload);
-        const response = toResponse(payload);
-        // A refresh of yesterday that finishes late never replaces today's.
-        if (cached === undefined || response.expiresAtMs >= cached.expiresAtMs) cached = response;
-        return response;
-      }),
+      fetchContributions(sources, nowMs)
+        .then((payload) => {
+          validator.validate(resource.schema, payload);
+          const response = toResponse(payload);
+          // A refresh of yesterday that finishes late never replaces today's.
+          if (cached === undefined || response.expiresAtMs >= cached.expiresAtMs) cached = response;
+          failure = undefined;
+          return response;
+        })
+        .catch((error: unknown) => {
+          failure = { error, untilMs: now() + FAILURE_MEMORY_MS };
+          throw error;
+        }),
     );
   };
 
@@ -56,6 +71,7 @@ export function contributionsRoute(sources: Sources, validator: Validator, now: 
     current() {
       const t = now();
       if (cached !== undefined && t < cached.expiresAtMs) return cached;
+      if (failure !== undefined && t < failure.untilMs && flight.pending === undefined) throw failure.error;
       return flight.pending !== undefined && t < inflightUntilMs ? flight.pending : refresh();
     },
   };

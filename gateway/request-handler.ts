@@ -10,6 +10,7 @@ import {
   MCP_ENDPOINT,
   type DataResource,
 } from '../core/routes.ts';
+import { UpstreamError } from '../core/errors.ts';
 import { secondsUntil } from '../core/toronto-calendar.ts';
 import type { AccessLog } from './access-log.ts';
 import type { ClientIdentity } from './quota/client-identity.ts';
@@ -88,6 +89,31 @@ const UNFRAMED_BODY_TEXT = plain(400, 'Bad request: a Transfer-Encoding must end
   'close',
 ]);
 const ASTERISK_TEXT = plain(400, 'Bad request: "*" is a target for OPTIONS only.\n');
+/**
+ * RFC 9112 §3.2: "A server MUST respond with a 400 (Bad Request) status code to any HTTP/1.1 request
+ * message that lacks a Host header field and to any request message that contains more than one Host
+ * header field line or a Host header field with an invalid field value." (Node answers a missing Host
+ * itself; it keeps the first of two.)
+ */
+const BAD_HOST_TEXT = plain(400, 'Bad request: one valid Host header is required.\n', ['Connection', 'close']);
+/**
+ * Host = uri-host [ ":" port ] (RFC 9110 §7.2), uri-host being an IP-literal in brackets, or a reg-name
+ * (unreserved, pct-encoded and sub-delims characters; an IPv4 address is one too). Each character is
+ * matched by one alternative only, so the match is linear.
+ */
+const HOST_VALUE = /^(?:\[[\w:.~!$&'()*+,;=-]+\]|(?:[\w.~!$&'()*+,;=-]|%[0-9A-Fa-f]{2})*)(?::\d*)?$/;
+
+/** Whether the request carries exactly one Host line with a valid value (or none, for HTTP/1.0). */
+function hostIsValid(req: IncomingMessage): boolean {
+  let seen = 0;
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i]!.length === 4 && raw[i]!.toLowerCase() === 'host') {
+      if (++seen > 1 || !HOST_VALUE.test(raw[i + 1]!)) return false;
+    }
+  }
+  return true;
+}
 /** OPTIONS * asks about the server as a whole (RFC 9110 §9.3.7): it only ever reads. */
 const SERVER_OPTIONS = ['Allow', ALLOW_HEADER, ...COMMON_HEADERS];
 
@@ -150,7 +176,10 @@ export function requestHandler(deps: HandlerDeps): (req: IncomingMessage, res: S
 
   const upstreamFailed = (res: ServerResponse, resource: DataResource, decision: QuotaDecision, error: unknown) => {
     reportError(`${resource.id}: ${error instanceof Error ? error.message : String(error)}`);
-    sendProblem(res, problems.upstream[resource.id], decision.headers);
+    // The upstream asked for quiet: the client learns how long (RFC 9110 §10.2.3, delay-seconds).
+    const wait = error instanceof UpstreamError ? error.retryAfterMs : undefined;
+    const extra = wait === undefined ? [] : ['Retry-After', String(Math.ceil(wait / 1000))];
+    sendProblem(res, problems.upstream[resource.id], [...(decision.headers ?? []), ...extra]);
   };
 
   const serveMarket = (res: ServerResponse, decision: QuotaDecision) => {
@@ -269,6 +298,11 @@ export function requestHandler(deps: HandlerDeps): (req: IncomingMessage, res: S
         aborted: !res.writableFinished,
       });
     });
+    if (!hostIsValid(req)) {
+      res.shouldKeepAlive = false;
+      head(res, BAD_HOST_TEXT.status, BAD_HOST_TEXT.headers);
+      return res.end(BAD_HOST_TEXT.body);
+    }
     const transferEncoding = req.headers['transfer-encoding'];
     if (transferEncoding !== undefined && !/(?:^|,)[ \t]*chunked[ \t]*$/i.test(transferEncoding)) {
       // Its body has no knowable length: answer nothing else on this connection. Node 20's parser

@@ -8,6 +8,7 @@ import { createValidator, loadSchemas } from '../core/schemas.ts';
 import { MCP_SERVER_NAME } from '../core/tools.ts';
 import { createSources, type Sources } from '../core/sources.ts';
 import { accessLog } from './access-log.ts';
+import { capConnections, endAndRelease } from './connection-limits.ts';
 import { clientIdentity } from './quota/client-identity.ts';
 import { parseTrustProxy } from './quota/ip-ranges.ts';
 import { contributionsRoute } from './contributions-route.ts';
@@ -16,6 +17,7 @@ import { mcpRoute } from './mcp-route.ts';
 import { prepareProblems } from './problem-response.ts';
 import { createQuota, DISABLED_QUOTA, type Quota, type QuotaStore } from './quota/quota.ts';
 import { memoryQuotaStore } from './quota/memory-store.ts';
+import { redisQuotaStore } from './quota/redis-store.ts';
 import { requestHandler } from './request-handler.ts';
 import { oneLine } from '../core/one-line.ts';
 import { MAX_ERROR_LINE, throttledLines } from './error-lines.ts';
@@ -60,6 +62,10 @@ export const SERVER_LIMITS = {
   keepAliveTimeout: 5_000,
   /** How often the two timeouts above are enforced; node's default (30 s) lets slowloris clients sit 40 s. */
   connectionsCheckingInterval: 1_000,
+  /** Open connections of the whole server; past it node closes new ones at once rather than failing to accept. */
+  maxConnections: 4_096,
+  /** Open connections from one client address (a browser opens six; a load test a few dozen). */
+  maxConnectionsPerClient: 256,
 } as const;
 
 export async function startGateway(config: Config, options: GatewayOptions): Promise<Gateway> {
@@ -84,8 +90,6 @@ export async function startGateway(config: Config, options: GatewayOptions): Pro
   if (config.rateLimitQuota !== undefined) {
     if (config.rateLimitRedisUrl !== undefined) {
       // State changes are rare by construction (one line per outage and recovery): never throttled.
-      // Loaded only when configured: the Redis client is the largest package the gateway uses.
-      const { redisQuotaStore } = await import('./quota/redis-store.ts');
       const redis = redisQuotaStore(config.rateLimitRedisUrl, { onStateChange: plainLine });
       await redis.ready(options.redisConnectWaitMs ?? 1000);
       store = redis;
@@ -136,7 +140,9 @@ export async function startGateway(config: Config, options: GatewayOptions): Pro
     closing: () => closing,
   });
 
-  const server = createServer({ ...SERVER_LIMITS, ...options.limits, noDelay: true }, handler);
+  const { maxConnections, maxConnectionsPerClient, ...httpLimits } = { ...SERVER_LIMITS, ...options.limits };
+  const server = createServer({ ...httpLimits, noDelay: true }, handler);
+  capConnections(server, { maxConnections, maxConnectionsPerClient }, trustedProxies);
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     // Malformed requests get a bare status line, never Node's message or anything of the request.
     const httpMessage = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
@@ -147,11 +153,12 @@ export async function startGateway(config: Config, options: GatewayOptions): Pro
         : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
           ? '408 Request Timeout'
           : '400 Bad Request';
-    socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    endAndRelease(socket, `HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
   });
   // CONNECT is not a request for a resource here (RFC 9110 §9.3.6); node hands it over as a raw socket.
   server.on('connect', (_req, socket: Socket) => {
-    socket.end(
+    endAndRelease(
+      socket,
       `HTTP/1.1 405 Method Not Allowed\r\nAllow: ${ALLOW_HEADER}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`,
     );
   });

@@ -3,7 +3,15 @@
 // request the gateway only looks paths up.
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { API_INDEX, CACHE_CONTROL, COMMON_RESPONSE_HEADERS, DATA_RESOURCES, DISCOVERY } from '../core/routes.ts';
+import {
+  API_INDEX,
+  CACHE_CONTROL,
+  CARDS,
+  COMMON_RESPONSE_HEADERS,
+  DATA_RESOURCES,
+  DISCOVERY,
+  PAGE_RESPONSE_HEADERS,
+} from '../core/routes.ts';
 import {
   COMPRESSED_SUFFIX,
   decodesTo,
@@ -43,12 +51,17 @@ export class DistMissingError extends Error {
 /** Headers every response of the gateway carries, as a flat name/value list for writeHead. */
 export const COMMON_HEADERS: readonly string[] = Object.entries(COMMON_RESPONSE_HEADERS).flat();
 
+/** Headers of every HTML page (core/routes.ts), as a flat name/value list. */
+const PAGE_HEADERS: readonly string[] = Object.entries(PAGE_RESPONSE_HEADERS).flat();
+
 /** RFC 9727 §3: the home page, the API index and the catalog itself point at the catalog with a Link header (as the static-host rules do). */
 const CATALOG_LINK = ['Link', `<${DISCOVERY.apiCatalog.path}>; rel="api-catalog"`] as const;
 
 /** Hosting configuration the site generator writes for other hosts; not site content. */
 const HOST_CONFIG_FILES = new Set(['serve.json', '_headers', '_redirects']);
 const SNAPSHOT_FILES = new Set(DATA_RESOURCES.flatMap((r) => r.snapshotFiles));
+/** The cards picture a snapshot: they are cached like the data they show (CACHE_CONTROL.card). */
+const CARD_FILES = new Map(CARDS.map((c) => [c.file, c]));
 const MAX_DEPTH = 32;
 
 /** Reads every servable file under distDir. Throws DistMissingError when distDir is not a folder. */
@@ -69,14 +82,14 @@ export function loadStaticFiles(distDir: string): StaticTable {
   const entryFor = (file: string): StaticEntry => {
     let entry = entries.get(file);
     if (entry === undefined) {
-      const isApiIndex = file === API_INDEX.file;
-      entry = prepareEntry(
-        file,
-        files.get(file)!,
-        isApiIndex ? CACHE_CONTROL.apiIndex : CACHE_CONTROL.static,
-        isApiPath(`/${file}`),
-        copies.get(file),
-      );
+      const card = CARD_FILES.get(file);
+      const cacheControl =
+        file === API_INDEX.file
+          ? CACHE_CONTROL.apiIndex
+          : card
+            ? CACHE_CONTROL.card(card.resource)
+            : CACHE_CONTROL.static;
+      entry = prepareEntry(file, files.get(file)!, cacheControl, isApiPath(`/${file}`), copies.get(file));
       entries.set(file, entry);
     }
     return entry;
@@ -142,6 +155,7 @@ function prepareEntry(
 ): StaticEntry {
   const rep = prepare(body, contentTypeFor(file), { copies });
   const extra: string[] = [...COMMON_HEADERS];
+  if (rep.contentType.startsWith('text/html')) extra.push(...PAGE_HEADERS);
   if (file === DISCOVERY.apiCatalog.file || file === API_INDEX.file || file === 'index.html')
     extra.push(...CATALOG_LINK);
   const serve = (v: Variant | undefined): ServedVariant | undefined =>

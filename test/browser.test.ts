@@ -1,17 +1,26 @@
 // The site in a real browser (Debian chromium + playwright-core) served by serve-handler on loopback:
 // the home page's sparkline and heatmap, a problem-type link landing on its fragment, no console
 // errors, the page with scripts off and with the API gone, and screenshots at phone and desktop widths.
-import { mkdir } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATA_RESOURCES } from '../core/routes.ts';
+import { CARDS, CONTENT_SECURITY_POLICY, DATA_RESOURCES } from '../core/routes.ts';
 import { browserAvailability, launchChromium } from './helpers/browser.ts';
 import { ROOT } from './helpers/run.ts';
 import { sharedSite, type SiteFiles } from './helpers/site-dist.ts';
 import { startServeHandler, type StaticServer } from './helpers/site-serve.ts';
+import { javaAvailability, vnuErrors } from './helpers/vnu.ts';
 
 const availability = browserAvailability();
+const java = javaAvailability();
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+/** The published pages the issue names (a writing is checked by the HTML checker with the rest of dist/). */
+const PAGES_TO_AUDIT = ['/', '/developers', '/writings', '/skills'];
+const SCHEMES = ['light', 'dark'] as const;
 const SCREENSHOT_DIR = join(ROOT, 'test-results', 'screenshots');
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
@@ -37,38 +46,75 @@ describe.runIf(availability.available || availability.mustFail)('the site in Chr
     await site?.close();
   });
 
-  /** A page that records console errors and uncaught exceptions. */
-  async function open(context: BrowserContext): Promise<{ page: Page; errors: string[] }> {
+  /**
+   * A page that records console errors, uncaught exceptions and Content-Security-Policy violations (the
+   * `securitypolicyviolation` event, reported through a binding, so a blocked icon, style or script
+   * fails the test even where the browser logs nothing), and the CSP each document was served with.
+   */
+  async function open(context: BrowserContext): Promise<{ page: Page; errors: string[]; policies: string[] }> {
     const page = await context.newPage();
     const errors: string[] = [];
+    const policies: string[] = [];
     page.on('console', (msg) => {
       if (msg.type() === 'error') errors.push(`console: ${msg.text()}`);
     });
     page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
-    return { page, errors };
+    page.on('response', (response) => {
+      if (response.request().resourceType() === 'document')
+        policies.push(response.headers()['content-security-policy'] ?? '(none)');
+    });
+    await page.exposeBinding('reportCspViolation', (_source, text: string) => errors.push(`csp: ${text}`));
+    await page.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (e) => {
+        const report = (window as unknown as { reportCspViolation: (t: string) => void }).reportCspViolation;
+        report(`${e.effectiveDirective} blocked ${e.blockedURI || '(inline)'} at ${e.sourceFile}:${e.lineNumber}`);
+      });
+    });
+    return { page, errors, policies };
   }
+
+  it('pages are served with the CSP, which blocks what the pages do not use (the check can fail)', async () => {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const { page, errors, policies } = await open(context);
+    await page.goto(`${server.url}/developers`);
+    expect(policies).toEqual([CONTENT_SECURITY_POLICY]);
+    expect(errors).toEqual([]);
+    // An inline script and an inline style, as an injection would add them: both refused and reported.
+    await page.evaluate(() => {
+      const script = document.createElement('script');
+      script.textContent = 'document.body.dataset.injected = "yes"';
+      document.body.append(script);
+      const styled = document.createElement('div');
+      styled.setAttribute('style', 'color: red');
+      document.body.append(styled);
+    });
+    await expect.poll(() => errors.filter((e) => e.startsWith('csp: ')).length).toBeGreaterThanOrEqual(2);
+    expect(await page.evaluate(() => document.body.dataset.injected)).toBeUndefined();
+    await context.close();
+  });
 
   it('home page: draws the sparkline and the 365-day heatmap, refreshes them from the API, logs no error', async () => {
     const context = await browser.newContext({ viewport: DESKTOP });
-    const { page, errors } = await open(context);
+    const { page, errors, policies } = await open(context);
     await page.goto(`${server.url}/`);
+    expect(policies).toEqual([CONTENT_SECURITY_POLICY]);
     const sparkline = page.locator('[data-preview="market"] svg.sparkline');
     await expect.poll(() => sparkline.isVisible()).toBe(true);
     expect(Number(await sparkline.getAttribute('data-points'))).toBeGreaterThanOrEqual(2);
     await expect
-      .poll(() => page.locator('[data-preview="contributions"] svg.heatmap rect[data-date]').count())
+      .poll(() => page.locator('[data-preview="contributions"] svg.heatmap-wide rect[data-date]').count())
       .toBe(365);
     // the page script fetched both snapshots from the same origin and redrew the figures
     await page.waitForSelector('[data-preview="market"][data-refreshed="true"]');
     await page.waitForSelector('[data-preview="contributions"][data-refreshed="true"]');
-    const box = await page.locator('svg.heatmap').boundingBox();
+    const box = await page.locator('svg.heatmap-wide').boundingBox();
     expect(box!.width).toBeGreaterThan(300);
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'home-desktop.png'), fullPage: true });
     // Printed, the navigation and the live-refresh status go; the charts and values stay.
     await page.emulateMedia({ media: 'print' });
     expect(await page.locator('.site-nav').isVisible()).toBe(false);
     expect(await page.locator('svg.sparkline').isVisible()).toBe(true);
-    expect(await page.locator('svg.heatmap').isVisible()).toBe(true);
+    expect(await page.locator('svg.heatmap-wide').isVisible()).toBe(true);
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'home-print.png'), fullPage: true });
     expect(errors).toEqual([]);
     await context.close();
@@ -118,7 +164,7 @@ describe.runIf(availability.available || availability.mustFail)('the site in Chr
     const { page } = await open(context);
     await page.goto(`${server.url}/`);
     expect(await page.locator('svg.sparkline').isVisible()).toBe(true);
-    expect(await page.locator('svg.heatmap rect[data-date]').count()).toBe(365);
+    expect(await page.locator('svg.heatmap-wide rect[data-date]').count()).toBe(365);
     expect(await page.locator('[data-field="value"]').textContent()).toMatch(/USD$/);
     expect(await page.locator('[data-preview="market"]').getAttribute('data-refreshed')).toBeNull();
     await context.close();
@@ -149,7 +195,7 @@ describe.runIf(availability.available || availability.mustFail)('the site in Chr
           : route.fulfill({ status: 502, contentType: 'application/problem+json', body: '{"status":502}' }),
       );
       await page.goto(`${server.url}/`, { waitUntil: 'networkidle' });
-      expect(await page.locator('svg.heatmap').isVisible()).toBe(true);
+      expect(await page.locator('svg.heatmap-wide').isVisible()).toBe(true);
       expect(errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
       await context.close();
     }
@@ -158,5 +204,279 @@ describe.runIf(availability.available || availability.mustFail)('the site in Chr
   it('the API routes the page script reads are the v1 data paths', async () => {
     const html = await site.read('index.html');
     for (const r of DATA_RESOURCES) expect(html).toContain(`data-source="${r.v1.path}"`);
+  });
+
+  /** Runs `work` over `items`, at most `limit` at a time: one browser, several pages in parallel. */
+  async function pool<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+    const results: R[] = new Array(items.length);
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: limit }, async () => {
+        while (next < items.length) {
+          const i = next++;
+          results[i] = await work(items[i]!);
+        }
+      }),
+    );
+    return results;
+  }
+
+  interface Audit {
+    name: string;
+    violations: string[];
+    overflow: number;
+    html: string;
+  }
+
+  /** One page in one setting: axe-core's serious and critical violations, horizontal overflow, the DOM after the script. */
+  async function audit(path: string, width: number, scheme: 'light' | 'dark', scripts: boolean): Promise<Audit> {
+    // bypassCSP: axe is injected by the test, not by the page, whatever Content-Security-Policy the page has.
+    const context = await browser.newContext({
+      viewport: { width, height: 844 },
+      colorScheme: scheme,
+      bypassCSP: true,
+    });
+    try {
+      // "Scripts off" is the page without its own script; axe itself still needs JavaScript to run.
+      if (!scripts) await context.route('**/assets/*.js', (route) => route.abort());
+      const page = await context.newPage();
+      await page.goto(`${server.url}${path}`);
+      if (scripts && path === '/') await page.waitForSelector('[data-preview="contributions"][data-refreshed="true"]');
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      const html = await page.evaluate(() => `<!doctype html>\n${document.documentElement.outerHTML}\n`);
+      const started = performance.now();
+      await page.evaluate(AXE_SOURCE);
+      const violations = await page.evaluate(async () => {
+        const axe = (
+          window as unknown as {
+            axe: {
+              run(
+                options: object,
+              ): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }> }>;
+            };
+          }
+        ).axe;
+        const result = await axe.run({ resultTypes: ['violations'] });
+        return result.violations
+          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+          .map((v) => `${v.id} (${v.impact}) at ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
+      });
+      if (process.env.AXE_TIMING)
+        console.log(path, width, scheme, scripts, Math.round(performance.now() - started), 'ms');
+      return { name: `${path} ${width}px ${scheme} scripts ${scripts ? 'on' : 'off'}`, violations, overflow, html };
+    } finally {
+      await context.close();
+    }
+  }
+
+  let audits: Audit[] = [];
+
+  it('axe-core: no serious or critical violation on every page at 390 and 1280 px, light and dark, scripts on and off; no page wider than the viewport', async () => {
+    // A page without a script is the same page with scripts off: it is audited once, not twice.
+    const scripted = new Set<string>();
+    for (const path of PAGES_TO_AUDIT) {
+      const file = path === '/' ? 'index.html' : `${path.slice(1)}.html`;
+      if ((await site.read(file)).includes('<script')) scripted.add(path);
+    }
+    expect(scripted.has('/')).toBe(true);
+    const settings = PAGES_TO_AUDIT.flatMap((path) =>
+      [PHONE.width, DESKTOP.width].flatMap((width) =>
+        SCHEMES.flatMap((scheme) =>
+          (scripted.has(path) ? [true, false] : [true]).map((scripts) => ({ path, width, scheme, scripts })),
+        ),
+      ),
+    );
+    // Two at a time: axe is CPU-bound, and two cores run the whole suite.
+    audits = await pool(settings, 2, (s) => audit(s.path, s.width, s.scheme, s.scripts));
+    expect(audits).toHaveLength(PAGES_TO_AUDIT.length * 4 + scripted.size * 4);
+    expect(audits.filter((a) => a.violations.length).map((a) => `${a.name}: ${a.violations.join('; ')}`)).toEqual([]);
+    expect(audits.filter((a) => a.overflow > 0).map((a) => `${a.name}: ${a.overflow}px too wide`)).toEqual([]);
+  }, 120_000);
+
+  it('at 390 px the whole year lies within the screen and the market chart has at least three day labels, in both schemes', async () => {
+    for (const scheme of SCHEMES) {
+      for (const scripts of [true, false]) {
+        const context = await browser.newContext({ viewport: PHONE, colorScheme: scheme, javaScriptEnabled: scripts });
+        const page = await context.newPage();
+        await page.goto(`${server.url}/`);
+        if (scripts) await page.waitForSelector('[data-preview="contributions"][data-refreshed="true"]');
+        const cells = await page.evaluate(() =>
+          Array.from(document.querySelectorAll('svg.heatmap rect[data-date]')).flatMap((r) => {
+            const b = r.getBoundingClientRect();
+            return b.width > 0 ? [{ left: b.left, right: b.right }] : [];
+          }),
+        );
+        expect(cells, `${scheme} scripts ${scripts}`).toHaveLength(365);
+        for (const c of cells) {
+          expect(c.left).toBeGreaterThanOrEqual(0);
+          expect(c.right).toBeLessThanOrEqual(PHONE.width);
+        }
+        // a cell a finger can find: at least 8 CSS pixels wide
+        expect(Math.min(...cells.map((c) => c.right - c.left))).toBeGreaterThanOrEqual(8);
+        const days = await page.evaluate(
+          () =>
+            Array.from(document.querySelectorAll('svg.sparkline text.chart-day')).filter((t) => {
+              const b = t.getBoundingClientRect();
+              return b.width > 0 && b.left >= 0 && b.right <= window.innerWidth;
+            }).length,
+        );
+        expect(days).toBeGreaterThanOrEqual(3);
+        await page.screenshot({
+          path: join(SCREENSHOT_DIR, `home-phone-${scheme}${scripts ? '' : '-noscript'}.png`),
+          fullPage: true,
+        });
+        await context.close();
+      }
+    }
+  });
+
+  it('the dark scheme is dark: page, card and heatmap follow prefers-color-scheme', async () => {
+    const read = async (scheme: 'light' | 'dark') => {
+      const context = await browser.newContext({ viewport: DESKTOP, colorScheme: scheme });
+      const page = await context.newPage();
+      await page.goto(`${server.url}/`);
+      const colors = await page.evaluate(() => ({
+        body: getComputedStyle(document.body).backgroundColor,
+        text: getComputedStyle(document.body).color,
+        empty: getComputedStyle(document.querySelector('svg.heatmap-wide rect[data-level="0"]')!).fill,
+        busy: getComputedStyle(document.querySelector('svg.heatmap-wide rect[data-level="4"]')!).fill,
+      }));
+      await page.screenshot({ path: join(SCREENSHOT_DIR, `home-desktop-${scheme}.png`), fullPage: true });
+      await context.close();
+      return colors;
+    };
+    const luminance = (rgb: string) => {
+      const [r, g, b] = rgb.match(/\d+/g)!.map(Number);
+      return (r! + g! + b!) / 3;
+    };
+    const light = await read('light');
+    const dark = await read('dark');
+    expect(luminance(light.body)).toBeGreaterThan(200);
+    expect(luminance(dark.body)).toBeLessThan(40);
+    expect(luminance(dark.text)).toBeGreaterThan(200);
+    // In the dark, an empty day is dark and a busy one bright (GitHub's dark palette), the reverse of light.
+    expect(luminance(dark.empty)).toBeLessThan(luminance(dark.busy));
+    expect(luminance(light.empty)).toBeGreaterThan(luminance(light.busy));
+    expect(dark.empty).not.toBe(light.empty);
+  });
+
+  it('reads out the value and time under the pointer and the keyboard focus; the day of a heatmap cell', async () => {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const { page, errors } = await open(context);
+    await page.goto(`${server.url}/`);
+    await page.waitForSelector('[data-preview="market"][data-refreshed="true"]');
+    const readout = page.locator('[data-preview="market"] [data-readout]');
+    const chart = page.locator('svg.sparkline');
+    const box = (await chart.boundingBox())!;
+    await page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.5);
+    await expect.poll(() => readout.textContent()).toMatch(/^\d+\.\d+ USD at \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
+    expect(await page.locator('.chart-cursor').getAttribute('visibility')).toBe('visible');
+    const atMiddle = await readout.textContent();
+    await chart.focus();
+    await page.keyboard.press('Home');
+    const first = await readout.textContent();
+    await page.keyboard.press('ArrowRight');
+    const second = await readout.textContent();
+    expect(first).not.toBe(atMiddle);
+    expect(second).not.toBe(first);
+    const market = await site.json<{ points: Array<{ time: number }> }>('api/v1/mon-price');
+    expect(first).toContain(new Date(market.points[0]!.time * 1000).toISOString().slice(0, 16).replace('T', ' '));
+
+    const heatmap = page.locator('svg.heatmap-wide');
+    const days = page.locator('[data-preview="contributions"] [data-readout]');
+    await heatmap.focus();
+    await expect.poll(() => days.textContent()).toMatch(/^\w+day \d{4}-\d{2}-\d{2}: (no|[\d,]+) contributions?$/);
+    const last = await days.textContent();
+    await page.keyboard.press('ArrowLeft');
+    expect(await days.textContent()).not.toBe(last);
+    const cell = heatmap.locator('rect[data-date]').nth(100);
+    await cell.hover();
+    const date = await cell.getAttribute('data-date');
+    await expect.poll(() => days.textContent()).toContain(date!);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('the four cards render as <img>, parse as SVG and reference nothing outside themselves', async () => {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/`);
+    const results = await page.evaluate(
+      async (paths) => {
+        const out: Array<Record<string, unknown>> = [];
+        for (const path of paths) {
+          const img = new Image();
+          img.src = path;
+          await img.decode().catch(() => undefined);
+          const text = await (await fetch(path)).text();
+          const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+          const elements = Array.from(doc.getElementsByTagName('*'));
+          const bad: string[] = [];
+          for (const el of elements) {
+            if (/^(script|foreignObject|iframe|image|use|a|style)$/i.test(el.localName)) bad.push(`<${el.localName}>`);
+            for (const attr of Array.from(el.attributes)) {
+              if (/^on/i.test(attr.name)) bad.push(`${el.localName} ${attr.name}`);
+              if (/href$/i.test(attr.name) && !attr.value.startsWith('#')) bad.push(`${el.localName} ${attr.name}`);
+              if (/url\(/i.test(attr.value)) bad.push(`${el.localName} ${attr.name}=${attr.value}`);
+            }
+          }
+          const root = doc.documentElement;
+          out.push({
+            path,
+            complete: img.complete,
+            naturalWidth: img.naturalWidth,
+            width: Number(root.getAttribute('width')),
+            parseError: doc.getElementsByTagName('parsererror').length > 0,
+            root: root.localName,
+            title: doc.querySelector('svg > title')?.textContent ?? '',
+            desc: doc.querySelector('svg > desc')?.textContent ?? '',
+            bad,
+          });
+        }
+        return out;
+      },
+      CARDS.map((c) => c.path),
+    );
+    for (const r of results) {
+      expect(r, String(r.path)).toMatchObject({ complete: true, parseError: false, root: 'svg', bad: [] });
+      expect(r.naturalWidth).toBe(r.width);
+      expect(r.title).not.toBe('');
+      expect(r.desc).toMatch(/As of \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/);
+    }
+    await page.setContent(
+      `<body style="margin:0;background:#888">${CARDS.map((c) => `<img src="${server.url}${c.path}" alt="">`).join('<br>')}</body>`,
+    );
+    await page.waitForFunction(() => Array.from(document.images).every((i) => i.complete && i.naturalWidth > 0));
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'cards.png'), fullPage: true });
+    await context.close();
+  });
+
+  describe.runIf(java.available || java.mustFail)('the Nu HTML Checker', () => {
+    it('finds no error on any page of dist/, as built and after the page script ran', async () => {
+      if (!java.available) throw new Error(java.reason);
+      const built = (await site.files()).filter((f) => f.endsWith('.html')).map((f) => join(site.dir, f));
+      const dir = await mkdtemp(join(tmpdir(), 'vnu-'));
+      try {
+        // The DOM after the script, from the audits above (scripts on, one per page and width); when this
+        // test runs alone, it opens the pages itself.
+        let after = audits.filter((a) => a.name.endsWith('light scripts on'));
+        if (after.length === 0)
+          after = await pool(
+            PAGES_TO_AUDIT.flatMap((path) => [PHONE.width, DESKTOP.width].map((width) => ({ path, width }))),
+            2,
+            (s) => audit(s.path, s.width, 'light', true),
+          );
+        expect(after.length).toBe(PAGES_TO_AUDIT.length * 2);
+        const dumps: string[] = [];
+        for (const [i, a] of after.entries()) {
+          const file = join(dir, `after-${i}.html`);
+          await writeFile(file, a.html);
+          dumps.push(file);
+        }
+        expect(await vnuErrors([...built, ...dumps])).toEqual([]);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    }, 120_000);
   });
 });

@@ -356,6 +356,8 @@ describe('the command list', () => {
       'skills',
       'api',
       'catalog',
+      'price',
+      'contributions',
     ]);
     expect(COMMAND_REFERENCE.filter((c) => c !== WRITING)).toEqual(COMMANDS);
   });

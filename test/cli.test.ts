@@ -480,6 +480,8 @@ describe('usage', () => {
       'skills',
       'api',
       'catalog',
+      'price',
+      'contributions',
     ]);
   });
 

@@ -120,6 +120,10 @@ describe('TRUST_PROXY ranges', () => {
     '10.0.0.0/8/9',
     '10.0.0.0/',
     '::ffff:10.0.0.0/8', // would be every IPv4 address
+    '0.0.0.0/0', // every client would choose its own bucket
+    '::/0',
+    '10.0.0.1, 0.0.0.0/0',
+    '::ffff:0.0.0.0/96', // 0.0.0.0/0 in IPv4-mapped form
   ])('TRUST_PROXY=%j is a ConfigError naming the variable (the gateway parses it at start)', (value) => {
     let error: unknown;
     try {

@@ -2,7 +2,14 @@
 // published path of CONTRACT §5 answers with the route table's content type, every page and its
 // Markdown twin is reachable, and nothing the build writes for other hosts or as a dot-file is served.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_INDEX, API_INDEX_LINK, DATA_PATHS, DISCOVERY } from '../core/routes.ts';
+import {
+  API_INDEX,
+  API_INDEX_LINK,
+  CONTENT_SECURITY_POLICY,
+  DATA_PATHS,
+  DISCOVERY,
+  PAGE_RESPONSE_HEADERS,
+} from '../core/routes.ts';
 import { PROBLEM_TYPES } from '../core/problems.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import { get, startTestGateway, type TestGateway } from './helpers/gateway.ts';
@@ -63,6 +70,17 @@ describe('a real build served by the gateway', () => {
       expect(md.status, `/${bare}.md`).toBe(200);
       expect(md.headers['content-type']).toBe('text/markdown; charset=utf-8');
     }
+  });
+
+  it('every page (/, /developers, a writing, the 404 page) carries the CSP and Referrer-Policy; data do not', async () => {
+    for (const path of ['/', '/developers', '/writings/static-plus-cron', '/no-such-page']) {
+      const r = await get(gw.url, path);
+      expect(r.headers['content-type'], path).toBe('text/html; charset=utf-8');
+      expect(r.headers['content-security-policy'], path).toBe(CONTENT_SECURITY_POLICY);
+      expect(r.headers['content-security-policy'], path).toMatch(/frame-ancestors 'none'/);
+      expect(r.headers['referrer-policy'], path).toBe(PAGE_RESPONSE_HEADERS['Referrer-Policy']);
+    }
+    expect((await get(gw.url, '/api/v1/mon-price')).headers['content-security-policy']).toBeUndefined();
   });
 
   it('every problem type URL resolves to an element of the developer page', async () => {

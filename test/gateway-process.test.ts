@@ -117,6 +117,8 @@ describe('the gateway program', () => {
     ['SITE_URL', 'not a url'],
     ['RATE_LIMIT_REDIS_URL', 'http://127.0.0.1:6379'],
     ['TRUST_PROXY', '10.0.0.0/33'],
+    ['TRUST_PROXY', '0.0.0.0/0'],
+    ['TRUST_PROXY', '::/0'],
     ['MARKET_API_URL', 'ftp://example.org'],
     ['HOST', '256.1.1.1'],
     ['HOST', 'not a host'],
@@ -129,6 +131,18 @@ describe('the gateway program', () => {
     expect(lines[0]).toContain(name);
     expect(result.stdout).toBe('');
   });
+
+  it.each(['redis://127.0.0.1:1/abc', 'redis:///var/run/redis.sock', 'redis://%ZZ@127.0.0.1:1'])(
+    'refuses RATE_LIMIT_REDIS_URL=%s with a quota, before listening: one line naming it, exit 2',
+    async (value) => {
+      const result = await runGatewayToExit(env({ RATE_LIMIT_QUOTA: '5', RATE_LIMIT_REDIS_URL: value }), 10_000);
+      expect(result.code).toBe(2);
+      const lines = result.stderr.trimEnd().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^gateway: invalid configuration: RATE_LIMIT_REDIS_URL: /);
+      expect(result.stdout).toBe('');
+    },
+  );
 
   it('refuses to start when DIST_DIR is not a folder: one line, exit 1', async () => {
     const file = join(fixture.base, 'not-a-folder');

@@ -13,7 +13,7 @@ import { accessLog } from '../gateway/access-log.ts';
 import { oneLine } from '../core/one-line.ts';
 import { throttledLines } from '../gateway/error-lines.ts';
 import { contentTypeFor } from '../core/content-type.ts';
-import { contributionsRoute } from '../gateway/contributions-route.ts';
+import { contributionsRoute, FAILURE_MEMORY_MS } from '../gateway/contributions-route.ts';
 import { policyHeader, rateLimitHeader } from '../core/rate-limit-headers.ts';
 import { createQuota, fixedWindow, type QuotaStore } from '../gateway/quota/quota.ts';
 import { memoryQuotaStore } from '../gateway/quota/memory-store.ts';
@@ -283,14 +283,18 @@ describe('the contribution cache', () => {
     expect(state.calls).toBe(2);
   });
 
-  it('shares one refresh among concurrent callers, and retries after a failure', async () => {
-    const t = Date.parse('2026-06-01T12:00:00Z');
+  it('shares one refresh among concurrent callers, and retries once a failure is no longer remembered', async () => {
+    let t = Date.parse('2026-06-01T12:00:00Z');
     const { sources, state } = countingSource();
     const route = contributionsRoute(sources, validator, () => t);
     state.fail = true;
     const failing = [route.current(), route.current(), route.current()];
     for (const p of failing) await expect(p).rejects.toThrow('down');
     expect(state.calls).toBe(1);
+    t += FAILURE_MEMORY_MS - 1;
+    expect(() => route.current()).toThrow('down');
+    expect(state.calls).toBe(1);
+    t += 1;
     state.fail = false;
     const [a, b] = await Promise.all([route.current(), route.current()]);
     expect(a).toBe(b);

@@ -6,9 +6,9 @@ import type { GitHubContributions } from '../core/contributions.ts';
 import type { MarketData } from '../core/market.ts';
 import { createValidator } from '../core/schemas.ts';
 import type { BuildContext } from '../builders/artifact.ts';
-import { renderHeatmap, weekday } from '../builders/pages/charts/heatmap.ts';
+import { HEATMAP, heatmapLayout, renderHeatmap, weekday } from '../builders/pages/charts/heatmap.ts';
 import { SPARKLINE, sparklinePath } from '../builders/pages/charts/sparkline.ts';
-import { formatValue } from '../builders/pages/charts/format.ts';
+import { formatFixed, formatValue, htmlDateTime, valueDecimals } from '../builders/pages/charts/format.ts';
 import { ContentError, parseWriting, sortWritings } from '../builders/pages/content.ts';
 import { nestHeadings } from '../builders/pages/developers.ts';
 import { renderMarkdown } from '../builders/pages/markdown.ts';
@@ -138,10 +138,33 @@ describe('charts', () => {
     const rects = [...svg.matchAll(/<rect x="(\d+)" y="(\d+)"[^>]*data-date="([\d-]+)" data-count="(\d+)"/g)];
     expect(rects).toHaveLength(365);
     expect(weekday('2025-11-23')).toBe(0); // a Sunday: the first column starts full
-    expect(rects[0]![2]).toBe('18');
-    expect(rects[7]![1]).toBe(String(30 + 13)); // the next Sunday opens the second column
+    expect(rects[0]![2]).toBe(String(HEATMAP.top));
+    const step = HEATMAP.cell + HEATMAP.gap;
+    expect(rects[7]![1]).toBe(String(HEATMAP.left + step)); // the next Sunday opens the second column
     expect(rects.map((r) => Number(r[4]))).toEqual(c.days.map((d) => d.count));
-    expect(svg).toContain('<title>2025-11-24: 1 contribution</title>');
+  });
+
+  it('wraps the weeks into two bands for a phone: half the width, every day once, months labelled in each band', () => {
+    const c = calendar();
+    const one = heatmapLayout(c.days, 1);
+    const two = heatmapLayout(c.days, 2);
+    expect(two.cells.map((x) => x.day.date)).toEqual(c.days.map((d) => d.date));
+    expect(two.width).toBeLessThan(one.width * 0.55);
+    // month labels sit at x > 0 (weekday labels at x = 0); those of the second band below the first band
+    const secondBand = two.labels.filter((l) => l.x > 0 && l.y > HEATMAP.top);
+    expect(secondBand.length).toBeGreaterThan(0);
+    expect(new Set(two.cells.map((x) => `${x.x},${x.y}`)).size).toBe(365);
+  });
+
+  it('prints USD values exactly, all with one number of decimals', () => {
+    const decimals = valueDecimals([0.030113, 0.02991, 0.031]);
+    expect(decimals).toBe(6);
+    expect([0.030113, 0.02991, 0.031].map((v) => formatFixed(v, decimals))).toEqual([
+      '0.030113',
+      '0.029910',
+      '0.031000',
+    ]);
+    expect(htmlDateTime('2026-11-22T14:03:07.512345Z')).toBe('2026-11-22T14:03:07.512Z');
   });
 
   it('keeps full decimal precision of USD values', () => {

@@ -134,14 +134,30 @@ describe('a normal build', () => {
     );
     const path = /<path class="sparkline-line" d="([^"]+)"/.exec(html)![1]!;
     expect(path.split(/ (?=L)/)).toHaveLength(market.points.length);
-    expect(html).toContain(`<data value="${market.value}" data-field="value">${market.value} USD</data>`);
+    // value, low and high printed exactly, with one number of decimals for all three
+    const shown = (field: string) => new RegExp(`<data value="[^"]+" data-field="${field}">([\\d.]+)`).exec(html)![1]!;
+    const decimals = new Set(['value', 'low', 'high'].map((f) => shown(f).split('.')[1]!.length));
+    expect(decimals.size).toBe(1);
+    expect(Number(shown('value'))).toBe(market.value);
+    expect(Number(shown('low'))).toBe(market.low);
+    expect(Number(shown('high'))).toBe(market.high);
+    expect(html).toMatch(new RegExp(`<data value="${market.value}" data-field="value">[\\d.]+ USD</data>`));
+    // the chart's day axis and its low and high labels
+    expect([...html.matchAll(/<text class="chart-day"/g)].length).toBeGreaterThanOrEqual(3);
+    expect(html).toMatch(/data-field="high">High [\d.]+<\/text>/);
+    expect(html).toMatch(/data-field="low">Low [\d.]+<\/text>/);
     expect(html).toContain(`<data value="${market.changePercent}" data-field="changePercent"`);
     expect(html).toContain(`<data value="${market.low}" data-field="low">`);
     expect(html).toContain(`<data value="${market.high}" data-field="high">`);
-    expect(html).toContain(`<time datetime="${market.asOf}" data-field="asOf">`);
+    // HTML's datetime allows three digits of fractions of a second; the provider sends six.
+    expect(html).toContain(`<time datetime="${market.asOf.replace(/(\.\d{3})\d+/, '$1')}" data-field="asOf">`);
+    expect(html).not.toMatch(/datetime="[^"]*\.\d{4,}/);
     expect(html).toMatch(/not a trading recommendation or financial advice/);
-    expect(html).toContain('<svg class="heatmap"');
+    expect(html).toContain('<svg class="heatmap heatmap-wide"');
+    // the wide drawing (one band) and the narrow one (two bands) hold the same days
     const cells = [...html.matchAll(/<rect [^>]*data-date="([\d-]+)" data-count="(\d+)" data-level="(\d)"/g)];
+    expect(cells).toHaveLength(2 * calendar.days.length);
+    cells.splice(calendar.days.length);
     expect(cells.map((c) => c[1])).toEqual(calendar.days.map((d) => d.date));
     expect(cells.map((c) => Number(c[2]))).toEqual(calendar.days.map((d) => d.count));
     expect(html).toContain(
@@ -172,7 +188,7 @@ describe('builds whose upstream failed, and the demo build', () => {
       expect(html).toMatch(/Market data unavailable/);
       expect(html).not.toContain('class="sparkline');
       // the other preview is still drawn from its own snapshot
-      expect(html).toContain('<svg class="heatmap"');
+      expect(html).toContain('<svg class="heatmap heatmap-wide"');
       expect(html).not.toContain('data-unavailable="contributions"');
     } finally {
       await site.close();
@@ -185,7 +201,7 @@ describe('builds whose upstream failed, and the demo build', () => {
       expect(site.result.code).toBe(1);
       const html = await site.read('index.html');
       expect(html).toContain('data-unavailable="contributions"');
-      expect(html).not.toContain('<svg class="heatmap"');
+      expect(html).not.toContain('<svg class="heatmap');
       expect(html).toContain('class="sparkline');
       // the developer page documents the calendar without an invented example
       expect(await site.read('developers.md')).toMatch(/No example: the upstream gave no usable data/);

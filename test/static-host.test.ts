@@ -1,7 +1,13 @@
 // dist/ on a plain static host: the real `serve` package serving the built folder with the serve.json
 // the build writes there, plus the shape of the Netlify/Cloudflare files.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_INDEX_LINK, CACHE_CONTROL, DATA_RESOURCES } from '../core/routes.ts';
+import {
+  API_INDEX_LINK,
+  CACHE_CONTROL,
+  CONTENT_SECURITY_POLICY,
+  DATA_RESOURCES,
+  PAGE_RESPONSE_HEADERS,
+} from '../core/routes.ts';
 import { sharedSite, type SiteFiles } from './helpers/site-dist.ts';
 import { startServeCli, type StaticServer } from './helpers/site-serve.ts';
 
@@ -102,6 +108,16 @@ describe('serve dist (the real serve package)', () => {
     },
   );
 
+  it.each(['/', '/developers', '/writings/static-plus-cron'])(
+    '%s: the CSP (with frame-ancestors) and Referrer-Policy, as from the gateway',
+    async (path) => {
+      const r = await get(path);
+      expect(r.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
+      expect(r.headers.get('content-security-policy')).toMatch(/frame-ancestors 'none'/);
+      expect(r.headers.get('referrer-policy')).toBe(PAGE_RESPONSE_HEADERS['Referrer-Policy']);
+    },
+  );
+
   it('links the catalog from the home page with rel="api-catalog"', async () => {
     const res = await get('/');
     expect(res.headers.get('link')).toMatch(/<[^>]+\/\.well-known\/api-catalog>; rel="api-catalog"/);
@@ -147,6 +163,11 @@ describe('Netlify / Cloudflare Pages / GitHub Pages files', () => {
     // rules match the requested path, so the home page's Link is given for `/` as well as `/index.html`
     expect(blocks.get('/')?.Link).toMatch(/<[^>]+\/\.well-known\/api-catalog>; rel="api-catalog"/);
     expect(blocks.get('/')).toEqual(blocks.get('/index.html'));
+    // every page, at its file and its clean path, carries the browser security headers of the gateway
+    for (const path of ['/', '/index.html', '/developers', '/developers.html', '/404.html']) {
+      expect(blocks.get(path)?.['Content-Security-Policy'], path).toBe(CONTENT_SECURITY_POLICY);
+      expect(blocks.get(path)?.['Referrer-Policy'], path).toBe(PAGE_RESPONSE_HEADERS['Referrer-Policy']);
+    }
   });
 
   it('_redirects rewrites (status 200) /api to the index file and each alias to its v1 file; .nojekyll exists', async () => {

@@ -30,11 +30,6 @@ export async function bundle() {
     format: 'esm',
     target: 'node20',
     packages: 'external',
-    // Dynamic imports become chunks loaded when reached: the gateway starts without the Redis client
-    // (the largest package it uses) unless a Redis quota is configured.
-    splitting: true,
-    // Chunks sit beside the entries: modules find the repository from their own URL, one level up.
-    chunkNames: '[name]-[hash]',
     sourcemap: 'linked',
     logLevel: 'warning',
   });

@@ -24,6 +24,7 @@ import {
 } from '../../core/routes.ts';
 import type { JsonSchema } from '../../core/schemas.ts';
 import { FUNCTION_TOOL_INPUT_SCHEMA } from '../../core/tools.ts';
+import { markdownText } from '../pages/markdown.ts';
 import { absoluteUrl } from '../../core/pages.ts';
 
 type Json = Record<string, unknown>;
@@ -250,8 +251,9 @@ export function openApiDocument(config: Config, schemas: Map<string, JsonSchema>
     }
   }
   const description = [
-    `Two public, read-only JSON resources that feed the portfolio preview of ${config.site.title}: a ${CONSTANTS.product} market preview ` +
-      `(source: ${config.marketSourceName}; not a trading recommendation or financial advice) and the public contribution calendar of GitHub account ` +
+    // OpenAPI descriptions are CommonMark: the operator's strings go in as text.
+    `Two public, read-only JSON resources that feed the portfolio preview of ${markdownText(config.site.title)}: a ${CONSTANTS.product} market preview ` +
+      `(source: ${markdownText(config.marketSourceName)}; not a trading recommendation or financial advice) and the public contribution calendar of GitHub account ` +
       `\`${config.githubAccount}\` over a rolling ${CONSTANTS.contributionDays}-day window in ${CONSTANTS.timeZone}.`,
     '',
     'No authentication: `security` is empty at the top and on every operation. No operation takes parameters or a request body.',

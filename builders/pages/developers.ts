@@ -31,7 +31,7 @@ import { DATA_TOOLS, MCP_SERVER_NAME } from '../../core/tools.ts';
 import type { Artifact, BuildContext } from '../artifact.ts';
 import { apiIndex } from '../discovery/api-index.ts';
 import { formatDays } from './charts/format.ts';
-import { renderMarkdown } from './markdown.ts';
+import { markdownText, renderMarkdown } from './markdown.ts';
 import { FUNCTION_TOOL_INPUT_SCHEMA, INPUT_SCHEMA_EXTENSION } from '../discovery/openapi.ts';
 import { MARKET_WINDOW_DAYS, NO_ADVICE } from './home.ts';
 import { renderLayout } from './layout.ts';
@@ -293,8 +293,8 @@ export function developersBody(ctx: BuildContext, schemas: Map<string, JsonSchem
   const indexExample = JSON.stringify(apiIndex(config, ctx.simulated), null, 2);
   return [
     `# ${DEVELOPERS_TITLE}`,
-    `${config.site.title} publishes two public, read-only JSON resources that feed the portfolio preview on the [home page](${url('/')}): ` +
-      `a **market preview** of \`${CONSTANTS.product}\` (the latest ticker plus ${formatDays(MARKET_WINDOW_DAYS)} of hourly closes, in ${CONSTANTS.currency}, from ${config.marketSourceName}) ` +
+    `${markdownText(config.site.title)} publishes two public, read-only JSON resources that feed the portfolio preview on the [home page](${url('/')}): ` +
+      `a **market preview** of \`${CONSTANTS.product}\` (the latest ticker plus ${formatDays(MARKET_WINDOW_DAYS)} of hourly closes, in ${CONSTANTS.currency}, from ${markdownText(config.marketSourceName)}) ` +
       `and a **contribution calendar** (the public daily contribution counts of GitHub account \`${config.githubAccount}\` over a rolling ${CONSTANTS.contributionDays}-day window in ${CONSTANTS.timeZone}).`,
     `> **No financial advice.** ${NO_ADVICE}`,
     `Base URL: \`${base}\`. Every route takes no parameters and no request body, and needs **no authentication**: no key, no signup, no header. ` +

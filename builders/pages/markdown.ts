@@ -14,6 +14,16 @@ export function slugify(text: string): string {
     .replace(/\s/g, '-');
 }
 
+/**
+ * Text (an operator's or an upstream's string: MARKET_SOURCE_NAME, the site title) as Markdown that
+ * renders as exactly that text: every character that could open HTML, an entity, a link, emphasis, code
+ * or a table cell is backslash-escaped (CommonMark §2.4: any ASCII punctuation may be), and a line
+ * break, which could start a new block, becomes a space.
+ */
+export function markdownText(text: string): string {
+  return text.replace(/[\r\n]+/g, ' ').replace(/[\\`*_[\]<>&!#|~(){}]/g, (c) => `\\${c}`);
+}
+
 const EXPLICIT_ANCHOR = /^<a id="([A-Za-z][\w-]*)"><\/a>\s*/;
 
 export function renderMarkdown(markdown: string): string {
@@ -39,7 +49,30 @@ export function renderMarkdown(markdown: string): string {
         }
         return `<h${depth} id="${id}">${inner}</h${depth}>\n`;
       },
+      // Each cell carries its column's header text, so that on a phone the stylesheet can turn a row
+      // into a short list of "header: value" lines instead of a table wider than the screen.
+      table(this: { parser: { parseInline(tokens: Tokens.Generic[]): string } }, token: Tokens.Table) {
+        // A class, not a style attribute: the pages' Content-Security-Policy allows no inline style.
+        const align = (cell: Tokens.TableCell) => (cell.align ? ` class="align-${cell.align}"` : '');
+        const labels = token.header.map((cell) =>
+          this.parser
+            .parseInline(cell.tokens)
+            .replace(/<[^>]*>/g, '')
+            .replace(/"/g, '&quot;'),
+        );
+        const head = token.header
+          .map((cell) => `<th scope="col"${align(cell)}>${this.parser.parseInline(cell.tokens)}</th>`)
+          .join('');
+        const rows = token.rows
+          .map(
+            (row) =>
+              `<tr>${row.map((cell, i) => `<td data-label="${labels[i] ?? ''}"${align(cell)}>${this.parser.parseInline(cell.tokens)}</td>`).join('')}</tr>`,
+          )
+          .join('\n');
+        return `<table class="stack">\n<thead><tr>${head}</tr></thead>\n<tbody>\n${rows}\n</tbody>\n</table>\n`;
+      },
     },
   });
-  return marked.parse(markdown, { async: false });
+  // A code block scrolls sideways on a narrow screen: focusable, so that a keyboard can scroll it too (WCAG 2.1.1).
+  return marked.parse(markdown, { async: false }).replace(/<pre>/g, '<pre tabindex="0">');
 }

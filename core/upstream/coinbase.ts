@@ -55,9 +55,23 @@ export function parseTicker(body: unknown): Ticker {
   return { price: Number(priceText), time, timeMs: Date.parse(time) };
 }
 
-/** Rows are [time, low, high, open, close, volume] as JSON numbers, newest first (not relied upon). */
+/**
+ * The most rows one candles answer may hold: the provider sends at most 300 per request (CONTRACT §4),
+ * and the seven-day window at granularity 3600 holds 169 hours plus a row or two just outside it.
+ */
+export const MAX_CANDLE_ROWS = 300;
+const GRANULARITY_SECONDS = 3600;
+
+/**
+ * Rows are [time, low, high, open, close, volume] as JSON numbers, newest first (not relied upon). Asked
+ * for granularity 3600, every row starts on the hour; a row that does not, or more rows than the answer
+ * can hold, is not an hourly candle answer.
+ */
 export function parseCandles(body: unknown): Candle[] {
   if (!Array.isArray(body)) throw new UpstreamError('coinbase', 'candles answer is not an array');
+  if (body.length > MAX_CANDLE_ROWS) {
+    throw new UpstreamError('coinbase', `candles answer has ${body.length} rows; at most ${MAX_CANDLE_ROWS} fit`);
+  }
   return body.map((row: unknown, index) => {
     if (
       !Array.isArray(row) ||
@@ -68,6 +82,8 @@ export function parseCandles(body: unknown): Candle[] {
     }
     const [time, , , , close] = row as number[];
     if (!Number.isInteger(time)) throw new UpstreamError('coinbase', `candle row ${index} has a non-integer time`);
+    if (time! % GRANULARITY_SECONDS !== 0)
+      throw new UpstreamError('coinbase', `candle row ${index} starts at ${time}, not on the hour`);
     return { time: time!, close: close! };
   });
 }

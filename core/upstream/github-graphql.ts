@@ -58,7 +58,22 @@ export function githubGraphqlClient(apiUrl: string, token: string, account: stri
         { retries: 2, minTimeout: 200, maxTimeout: 1000, signal },
       );
     } catch (error) {
-      throw describe(error, account, http.timeoutMs, signal);
+      const described = describe(error, account, http.timeoutMs, signal);
+      // The token itself, however the upstream quoted it, never reaches a message (a token too short to
+      // be a secret, as in tests, would match ordinary words).
+      if (token.length < 8 || !described.message.includes(token)) throw described;
+      throw new UpstreamError(
+        'github-graphql',
+        described.message
+          .split(token)
+          .join('[redacted]')
+          .replace(/^github-graphql: /, ''),
+        {
+          cause: error,
+          status: described.status,
+          retryAfterMs: described.retryAfterMs,
+        },
+      );
     }
     return parseGraphqlCalendar(data);
   };

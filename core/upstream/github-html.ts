@@ -71,18 +71,26 @@ export function fillMissingDays(
   return [...days, ...extra.filter((d) => !have.has(d.date))];
 }
 
-/** "No contributions on …" → 0, "1 contribution on …" → 1, "1,204 contributions on …" → 1204. */
+/**
+ * "No contributions on …" → 0, "1 contribution on …" → 1, "1,204 contributions on …" → 1204.
+ * Only the start of the text is read (one anchored match, no copy of the text): the text may be a
+ * whole page's worth, and the caller may ask about it once per cell.
+ */
 export function parseTooltipCount(text: string): number | undefined {
-  const plain = text.replace(/\s+/g, ' ').trim();
-  if (/^No contributions? on\b/i.test(plain)) return 0;
-  const m = /^(\d{1,3}(?:,\d{3})*|\d+) contributions? on\b/i.exec(plain);
-  return m ? Number(m[1]!.replaceAll(',', '')) : undefined;
+  TOOLTIP_COUNT.lastIndex = 0;
+  const m = TOOLTIP_COUNT.exec(text);
+  if (m === null) return undefined;
+  return m[1] === undefined ? 0 : Number(m[1].replaceAll(',', ''));
 }
+
+// Sticky, so it is tried at the start only; every quantifier is followed by something it cannot match,
+// so a failed match backtracks over each character at most once (linear in the text's length).
+const TOOLTIP_COUNT = /\s*(?:No|(\d{1,3}(?:,\d{3})*|\d+))\s+contributions?\s+on\b/iy;
 
 export function parseCalendarHtml(html: string): ContributionDay[] {
   const tooltips = new Map<string, string>();
   const cells: Array<Map<string, string>> = [];
-  for (const tag of startTags(html, TAGS_READ)) {
+  for (const tag of startTags(html)) {
     if (tag.name === 'td') {
       cells.push(tag.attributes);
       continue;
@@ -97,6 +105,7 @@ export function parseCalendarHtml(html: string): ContributionDay[] {
     tag.resume(CLOSE_TOOLTIP.lastIndex);
   }
   const days: ContributionDay[] = [];
+  const counts = new Map<string, number | undefined>();
   // Only <td> cells with data-date are days: padding cells and the legend's divs are not.
   for (const attrs of cells) {
     const date = attrs.get('data-date');
@@ -112,11 +121,13 @@ export function parseCalendarHtml(html: string): ContributionDay[] {
     const tooltip = tooltips.get(id);
     if (tooltip === undefined)
       throw new UpstreamError('github-html', `no tooltip for the cell of ${date} (markup changed?)`);
-    const count = parseTooltipCount(tooltip);
+    // Many cells may name one tooltip (ids need not be unique): each tooltip's text is read once.
+    let count = counts.get(id);
+    if (!counts.has(id)) counts.set(id, (count = parseTooltipCount(tooltip)));
     if (count === undefined) {
       throw new UpstreamError(
         'github-html',
-        `unrecognised tooltip ${JSON.stringify(tooltip.trim().slice(0, 60))} for ${date}`,
+        `unrecognised tooltip ${JSON.stringify(tooltip.slice(0, 200).trim().slice(0, 60))} for ${date}`,
       );
     }
     days.push({ date, count, level: Number(levelText) });
@@ -131,11 +142,11 @@ export function parseCalendarHtml(html: string): ContributionDay[] {
 // than a reason to search further. (Regular expressions such as /<td\b([^>]*)>/ rescan the rest of the
 // page from every "<td" when no ">" follows: quadratic time, seconds of frozen event loop per megabyte.)
 
-const TAGS_READ = new Set(['td', 'tool-tip']);
+/** The start tags read: a name is only these letters when no other name character follows. */
+const WANTED_TAG = /<(td|tool-tip)(?![A-Za-z0-9-])/gi;
 const CLOSE_TOOLTIP = /<\/tool-tip\s*>/gi;
 /** GitHub's cells are about 200 characters long; anything far longer is not a calendar cell. */
 const MAX_TAG_LENGTH = 4096;
-const TAG_NAME = /[A-Za-z][A-Za-z0-9-]*/y;
 
 interface StartTag {
   name: string;
@@ -146,21 +157,17 @@ interface StartTag {
   resume(index: number): void;
 }
 
-/** The start tags named in `wanted`, in document order, with their attributes. */
-function* startTags(html: string, wanted: ReadonlySet<string>): Generator<StartTag> {
+/** The start tags `<td` and `<tool-tip`, in document order, with their attributes. */
+function* startTags(html: string): Generator<StartTag> {
   let position = 0;
   for (;;) {
-    const open = html.indexOf('<', position);
-    if (open < 0) return;
-    TAG_NAME.lastIndex = open + 1;
-    const nameMatch = TAG_NAME.exec(html);
-    if (nameMatch === null) {
-      position = open + 1;
-      continue;
-    }
-    const name = nameMatch[0].toLowerCase();
-    position = TAG_NAME.lastIndex;
-    if (!wanted.has(name)) continue;
+    // One regular-expression search rather than a step per "<": a page of nothing but "<" is scanned
+    // at the regex engine's speed, and each attempt reads at most the length of the longest name.
+    WANTED_TAG.lastIndex = position;
+    const found = WANTED_TAG.exec(html);
+    if (found === null) return;
+    const name = found[1]!.toLowerCase();
+    position = WANTED_TAG.lastIndex;
     const end = tagEnd(html, position);
     if (end < 0)
       throw new UpstreamError(

@@ -108,11 +108,13 @@ export async function httpGet(
       if (status >= 200 && status < 300) return decode(upstream, what, answer, options.as);
       const redirected = redirectMessage(what, status, answer.headers.location);
       if (redirected !== undefined) throw new UpstreamError(upstream, redirected, { status });
-      const failure = new UpstreamError(upstream, `${what} answered ${status}${errorMessage(answer.body)}`, { status });
+      const retryAfterHeader = retryAfterMs(headerValue(answer.headers['retry-after']));
+      const failure = new UpstreamError(upstream, `${what} answered ${status}${errorMessage(answer.body)}`, {
+        status,
+        retryAfterMs: retryAfterHeader,
+      });
       if (!RETRY_STATUSES.has(status) || attempt > RETRY_LIMIT) throw failure;
-      const retryAfter = RETRY_AFTER_STATUSES.has(status)
-        ? retryAfterMs(headerValue(answer.headers['retry-after']))
-        : undefined;
+      const retryAfter = RETRY_AFTER_STATUSES.has(status) ? retryAfterHeader : undefined;
       // Honour Retry-After only while it fits the deadline; past it, fail now rather than time out later.
       if (retryAfter !== undefined && Date.now() + retryAfter >= deadline) throw failure;
       await beforeDeadline(sleep(retryAfter ?? backoffMs(attempt))).catch((e: unknown) => {

@@ -38,6 +38,13 @@ export function parseTrustProxy(value: string | undefined): ProxyRange[] {
         );
       }
       const prefix = prefixText === undefined ? bits : Number(prefixText) - (written - bits);
+      // Every address a proxy: each client's own X-Forwarded-For would choose its quota bucket.
+      if (prefix === 0) {
+        throw new ConfigError(
+          'TRUST_PROXY',
+          `"${part}" trusts every address, so every client could name its own quota bucket; list your proxies' addresses`,
+        );
+      }
       return { family: parsed.family, network: maskAddress(parsed.value, bits, prefix), prefix };
     });
 }

@@ -13,6 +13,14 @@ export interface QuotaStore {
   close(): Promise<void>;
 }
 
+/**
+ * A store's refusal that the store reports itself, once per outage (the Redis store's line when its
+ * connection fails): the quota leaves it unreported rather than saying it again for every request.
+ */
+export class StoreUnavailable extends Error {
+  override readonly name = 'StoreUnavailable';
+}
+
 /** What enforcement made of one request; the access log records `outcome`. */
 export type QuotaOutcome =
   | 'off' // RATE_LIMIT_QUOTA unset
@@ -72,6 +80,10 @@ export function createQuota(settings: QuotaSettings): Quota {
     return { outcome: 'limited', headers };
   };
 
+  const unavailable = (error: unknown) => {
+    if (!(error instanceof StoreUnavailable)) settings.onUnavailable?.(describe(error));
+  };
+
   return {
     check(client) {
       if (client === null) return UNIDENTIFIED;
@@ -80,14 +92,14 @@ export function createQuota(settings: QuotaSettings): Quota {
       try {
         pending = store.increment(`${prefix}${window.number}:${client}`, ttl);
       } catch (error) {
-        settings.onUnavailable?.(describe(error));
+        unavailable(error);
         return UNAVAILABLE;
       }
       if (typeof pending === 'number') return decide(pending, window.secondsLeft);
       return withinBudget(pending, budgetMs).then(
         (count) => decide(count, window.secondsLeft),
         (error: unknown) => {
-          settings.onUnavailable?.(describe(error));
+          unavailable(error);
           return UNAVAILABLE;
         },
       );

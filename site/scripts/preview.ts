@@ -3,6 +3,7 @@
 // every failure here (offline, 404 on a static host, 502 from the gateway, a malformed answer) just
 // keeps what is on the page: nothing is thrown and nothing is written to the console.
 import { contributionsBodyHtml, isContributions, isMarketData, marketBodyHtml } from '../../builders/pages/preview.ts';
+import { prepareCharts, startReadouts } from './readout.ts';
 
 async function fetchJson(url: string): Promise<unknown> {
   try {
@@ -26,11 +27,13 @@ async function refresh<T>(
   const data = await fetchJson(source);
   if (!accept(data)) return;
   body.innerHTML = render(data);
+  prepareCharts(figure);
   figure.dataset.refreshed = 'true';
   if (status) status.textContent = `Refreshed from ${source} at ${new Date().toISOString().slice(11, 19)} UTC.`;
 }
 
 function start(): void {
+  startReadouts();
   const market = document.querySelector<HTMLElement>('[data-preview="market"]');
   const calendar = document.querySelector<HTMLElement>('[data-preview="contributions"]');
   const jobs: Array<Promise<void>> = [];

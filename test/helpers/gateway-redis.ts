@@ -20,6 +20,10 @@ export interface PrivateRedis {
   start(): Promise<void>;
   /** Kills it; resolves once it has exited. */
   stop(): Promise<void>;
+  /** SIGSTOP: the process stays, its port accepts connections, nothing is answered (a hung Redis). */
+  pause(): void;
+  /** SIGCONT after pause(). */
+  resume(): void;
 }
 
 export async function privateRedis(): Promise<PrivateRedis> {
@@ -51,6 +55,12 @@ export async function privateRedis(): Promise<PrivateRedis> {
         await new Promise((r) => setTimeout(r, 50));
       }
       throw new Error(`redis-server on ${port} did not start`);
+    },
+    pause() {
+      child?.kill('SIGSTOP');
+    },
+    resume() {
+      child?.kill('SIGCONT');
     },
     async stop() {
       const c = child;

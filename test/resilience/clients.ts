@@ -106,6 +106,24 @@ export async function runLoad(
   agent.destroy();
 }
 
+/**
+ * GETs of the contribution calendar (a data route whose answer the gateway keeps, so the quota decision
+ * is most of the work), `concurrency` at a time on keep-alive connections, as fast as answered, until
+ * `untilMs` (performance.now()).
+ */
+export async function burst(base: string, untilMs: number, concurrency: number, timeoutMs: number): Promise<Outcome[]> {
+  const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
+  const data = REQUEST_MIX.filter((m) => m.method === 'GET' && m.path.endsWith('github-contributions'));
+  const outcomes: Outcome[] = [];
+  const loop = async () => {
+    while (performance.now() < untilMs)
+      outcomes.push(await send(base, data[outcomes.length % data.length]!, agent, timeoutMs));
+  };
+  await Promise.all(Array.from({ length: concurrency }, loop));
+  agent.destroy();
+  return outcomes;
+}
+
 export interface SlowlorisReport {
   opened: number;
   /** Connections the server closed (timed out) before we gave up on them. */
@@ -239,4 +257,62 @@ export async function slowBodies(base: string, count: number, timeoutMs: number)
       });
     }),
   );
+}
+
+export interface HalfOpenReport {
+  opened: number;
+  /** Status lines the server wrote (408 after its header timeout). */
+  statuses: Record<string, number>;
+  /** Connections the server answered and ended (its FIN arrived). */
+  ended: number;
+  /** Of those, the ones it released: a byte written afterwards is refused (RST: EPIPE or ECONNRESET). */
+  released: number;
+}
+
+/**
+ * Opens `count` connections that send half a request and never close their side, even after the
+ * server's FIN (allowHalfOpen). After the server's answer, a byte is written every 500 ms: a server that
+ * only ended its side keeps reading (and keeps the descriptor); one that released the socket answers RST.
+ */
+export async function halfOpenClients(
+  host: string,
+  port: number,
+  count: number,
+  holdMs: number,
+): Promise<HalfOpenReport> {
+  const report: HalfOpenReport = { opened: 0, statuses: {}, ended: 0, released: 0 };
+  const one = () =>
+    new Promise<void>((resolve) => {
+      const socket: Socket = connect({ port, host, allowHalfOpen: true });
+      let received = '';
+      let poke: NodeJS.Timeout | undefined;
+      let done = false;
+      const finish = () => {
+        if (done) return;
+        done = true;
+        clearTimeout(hold);
+        clearInterval(poke);
+        const status = /^HTTP\/1\.1 (\d{3})/.exec(received)?.[1];
+        if (status) report.statuses[status] = (report.statuses[status] ?? 0) + 1;
+        socket.destroy();
+        resolve();
+      };
+      const hold = setTimeout(finish, holdMs);
+      socket.on('connect', () => {
+        report.opened++;
+        socket.write(`GET /api HTTP/1.1\r\nHost: ${host}:${port}\r\nX-Half-Open: `);
+      });
+      socket.on('data', (d: Buffer) => (received += d.toString('latin1')));
+      socket.on('end', () => {
+        report.ended++;
+        poke = setInterval(() => socket.write('x'), 500);
+      });
+      socket.on('error', () => {
+        if (poke !== undefined) report.released++;
+        finish();
+      });
+      socket.on('close', finish);
+    });
+  await Promise.all(Array.from({ length: count }, one));
+  return report;
 }

@@ -1,6 +1,6 @@
 // The fault schedule of one resilience run: upstream phases (healthy, slow, 429, down, garbage…), Redis
-// outages, slowloris clients and slow request bodies, laid out over the run from a seed so that a
-// failing run can be replayed with the same faults.
+// outages, a hung Redis, a store answering nonsense, slowloris clients and slow request bodies, laid out
+// over the run from a seed so that a failing run can be replayed with the same faults.
 import type { GithubMode, MarketMode } from '../../fakes/upstreams.ts';
 
 /** Mulberry32: a small deterministic PRNG, enough to pick faults. */
@@ -26,8 +26,16 @@ export interface UpstreamPhase {
 export type Event =
   | { atMs: number; kind: 'redis-stop'; signal: 'SIGKILL' | 'SIGTERM' }
   | { atMs: number; kind: 'redis-start' }
+  // Redis frozen (SIGSTOP) for `forMs` while bursts of data requests arrive; then SIGCONT.
+  | { atMs: number; kind: 'redis-hang'; forMs: number }
+  // Redis's port answered by a fake that says +OK to everything, for `forMs` (Redis is stopped then).
+  | { atMs: number; kind: 'nonsense-store'; forMs: number }
   | { atMs: number; kind: 'slowloris'; silent: number; trickle: number }
-  | { atMs: number; kind: 'slow-bodies'; count: number };
+  | { atMs: number; kind: 'slow-bodies'; count: number }
+  /** Clients that send half a request and never close their side, even after the server's answer. */
+  | { atMs: number; kind: 'half-open'; count: number }
+  /** The public HTML calendar serves a crafted 1 MB page while a build (no token) reads it. */
+  | { atMs: number; kind: 'hostile-page' };
 
 export interface Schedule {
   phases: UpstreamPhase[];
@@ -82,10 +90,14 @@ export function planSchedule(durationMs: number, seed: number): Schedule {
     { atMs: at(0.25), kind: 'redis-stop', signal: 'SIGKILL' },
     { atMs: at(0.3), kind: 'slow-bodies', count: 6 },
     { atMs: at(0.4), kind: 'redis-start' },
+    { atMs: at(0.42), kind: 'redis-hang', forMs: at(0.15) },
     { atMs: at(0.6), kind: 'redis-stop', signal: 'SIGTERM' },
+    { atMs: at(0.61), kind: 'nonsense-store', forMs: at(0.07) },
     { atMs: at(0.65), kind: 'slow-bodies', count: 6 },
     { atMs: at(0.7), kind: 'redis-start' },
     { atMs: at(0.75), kind: 'slowloris', silent: 20, trickle: 5 },
+    { atMs: at(0.2), kind: 'half-open', count: 30 },
+    { atMs: at(0.5), kind: 'hostile-page' },
   ];
   return { phases, events };
 }

@@ -1,6 +1,8 @@
 // `npm run test:resilience`: the real gateway (a child process) under bounded concurrent load for a
 // bounded time while faults are injected: upstreams flapping between healthy, slow, 429, down and
-// garbage; our own Redis killed and restarted; slowloris connections; slowly streamed POST bodies.
+// garbage; our own Redis killed and restarted, frozen (SIGSTOP) under bursts, and replaced by a store
+// that answers +OK to everything; slowloris connections; slowly streamed POST bodies; half-open clients that
+// never close; a build reading a crafted (hostile) calendar page.
 // Every answer must be a schema-valid 200 carrying only data the fake served, or a correct problem
 // document; memory must stay bounded; once the faults stop the gateway must answer normally; SIGTERM
 // must end it cleanly. Prints the counts and exits 1 on any violation (2 on a usage error).
@@ -23,7 +25,19 @@ import type { FakeUpstreams } from '../../fakes/upstreams.ts';
 import { cleanEnv, upstreamEnv } from '../helpers/run.ts';
 import { checkResponse, STACK_FRAME, type CheckContext } from './checks.ts';
 import { heapGrowthProblem, HeapProbe, inspectorUrl, type HeapSample } from './heap.ts';
-import { runLoad, send, slowBodies, slowloris, type Outcome, type SlowlorisReport } from './clients.ts';
+import {
+  burst,
+  halfOpenClients,
+  runLoad,
+  send,
+  slowBodies,
+  slowloris,
+  type HalfOpenReport,
+  type Outcome,
+  type SlowlorisReport,
+} from './clients.ts';
+import { denseCells, sharedTooltipPage } from '../../fakes/hostile-pages.ts';
+import { startFakeRedis } from '../../fakes/redis.ts';
 import { planSchedule, random, type Event } from './faults.ts';
 
 const TOKEN = 'resilience-fake-token-5b1e';
@@ -48,7 +62,22 @@ const HEAP_WARM_MS = 15_000;
  */
 const HEAP_GROWTH_LIMIT = 12 * 2 ** 20;
 const MIN_SECONDS = Math.ceil((HEAP_WARM_MS + 8 * HEAP_SAMPLE_MS) / 1000);
+/** While Redis hangs: this many bursts of data requests in equal slices of the hang, this many at a time. */
+const HUNG_BURSTS = 3;
+const HUNG_BURST_CONCURRENCY = 96;
+/**
+ * What the live heap may gain from just before Redis hangs to its peak over the bursts. A client that
+ * keeps every unanswered command grows with each burst (the ioredis client gained 3.0 MiB over 975
+ * requests on a busy machine); one that drops them stays within the samples' noise (at most +0.5 MiB
+ * over 1,900 requests, samples ±1 MiB apart in calm phases).
+ */
+const HUNG_HEAP_GROWTH_LIMIT = 2 * 2 ** 20;
 const CLIENTS = 12;
+/**
+ * Liveness bound of a build that reads a hostile calendar page: its deadline plus the build's own work,
+ * generously. Not a performance figure: the old parser took minutes on such a page.
+ */
+const HOSTILE_BUILD_MS = 30_000;
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -186,13 +215,23 @@ async function run(
     githubFaultPhases: 0,
     redisStops: 0,
     redisStarts: 0,
+    redisHangs: 0,
+    nonsenseStores: 0,
     slowlorisConnections: 0,
     slowBodies: 0,
+    halfOpen: 0,
   };
   const slowlorisReports: SlowlorisReport[] = [];
+  const halfOpenReports: HalfOpenReport[] = [];
+  const hostileBuilds: string[] = [];
   const slowBodyOutcomes: Outcome[] = [];
   const background: Promise<unknown>[] = [];
   const rss: number[] = [];
+  /** Live heap after each burst while Redis hangs. */
+  const hungHeap: number[] = [];
+  const hungRequests: number[] = [];
+  /** While a nonsense store answers: since when (plus a margin); a data answer may carry no quota header. */
+  let nonsenseSince: number | undefined;
   let gatewayDied: string | undefined;
   void gateway.managed.exited.then((how) => (gatewayDied ??= String(how)));
 
@@ -210,6 +249,12 @@ async function run(
     bump(tally.statuses, String(r.status));
     bump(tally.byPath, `${r.method} ${r.path} ${r.status}`);
     tally.latencies.push(o.ms);
+    if (
+      nonsenseSince !== undefined &&
+      performance.now() - o.ms > nonsenseSince &&
+      (r.headers['ratelimit'] !== undefined || r.headers['ratelimit-policy'] !== undefined)
+    )
+      violation(tally, `${r.method} ${r.path} → ${r.status} carries quota headers from a store answering +OK`);
     for (const v of checkResponse(r, ctx)) violation(tally, `${v} during ${phaseLabel}`);
   };
 
@@ -223,6 +268,8 @@ async function run(
     at(phase.atMs, () => {
       servedPrices.add(Number(phase.tickerPrice));
       fake.market.tickerPrice = phase.tickerPrice;
+      // The gateway honours a 429's Retry-After (no call before then): a short one, so phases stay phases.
+      fake.market.retryAfterSeconds = 1;
       fake.market.mode = phase.market;
       fake.github.mode = phase.github;
       if (phase.market !== 'ok') faults.marketFaultPhases++;
@@ -243,6 +290,41 @@ async function run(
         redis = await startRedis(group, redisPort);
         faults.redisStarts++;
         return;
+      case 'redis-hang': {
+        if (!redis) return violation(tally, 'no Redis to freeze: it did not start again');
+        const pid = redis.managed.child.pid!;
+        faults.redisHangs++;
+        hungHeap.push(await heap.liveBytes());
+        const started = performance.now();
+        process.kill(pid, 'SIGSTOP');
+        try {
+          for (let i = 1; i <= HUNG_BURSTS; i++) {
+            const outcomes = await burst(
+              base,
+              started + (event.forMs * i) / HUNG_BURSTS,
+              HUNG_BURST_CONCURRENCY,
+              HUNG_MS,
+            );
+            hungRequests.push(outcomes.length);
+            for (const o of outcomes) record(o, 'a burst while Redis hangs');
+            hungHeap.push(await heap.liveBytes());
+          }
+        } finally {
+          process.kill(pid, 'SIGCONT');
+        }
+        return;
+      }
+      case 'nonsense-store': {
+        // The schedule puts it on Redis's port while Redis is stopped.
+        if (redis) return violation(tally, "the nonsense store cannot take Redis's port: Redis still runs");
+        faults.nonsenseStores++;
+        const store = await startFakeRedis(() => '+OK\r\n', { port: redisPort });
+        nonsenseSince = performance.now() + 100;
+        await new Promise((r) => setTimeout(r, event.forMs));
+        nonsenseSince = undefined;
+        await store.close();
+        return;
+      }
       case 'slowloris':
         faults.slowlorisConnections += event.silent + event.trickle;
         // Held until the end of the load: node:http checks its header timeout only every few seconds.
@@ -254,12 +336,54 @@ async function run(
         faults.slowBodies += event.count;
         slowBodyOutcomes.push(...(await slowBodies(base, event.count, 20_000)));
         return;
+      case 'half-open': {
+        faults.halfOpen += event.count;
+        const report = await halfOpenClients(
+          hostname,
+          Number(port),
+          event.count,
+          Math.max(1000, durationMs - event.atMs),
+        );
+        halfOpenReports.push(report);
+        // Every connection the gateway answered must also have been released, not only half-closed.
+        if (report.released < report.ended)
+          violation(
+            tally,
+            `${report.ended - report.released} half-open connections kept by the gateway after its answer`,
+          );
+        return;
+      }
+      case 'hostile-page': {
+        // The gateway reads GraphQL (GITHUB_TOKEN set); a build without a token reads the HTML calendar.
+        fake.github.page = sharedTooltipPage(2 ** 20, denseCells(2 ** 20), '2026-06-01');
+        const { GITHUB_TOKEN: _token, ...htmlEnv } = env;
+        const result = await runBuild(join(tmp, 'hostile-dist'), htmlEnv).finally(() => (fake.github.page = undefined));
+        hostileBuilds.push(`exit ${result.code} after ${(result.wallMs / 1000).toFixed(1)} s`);
+        if (result.code !== 1 || !/github-html/.test(result.stderr))
+          violation(
+            tally,
+            `a build reading a hostile calendar page exited ${result.code}: ${result.stderr.slice(0, 200)}`,
+          );
+        if (result.wallMs > HOSTILE_BUILD_MS)
+          violation(tally, `a build reading a hostile calendar page took ${(result.wallMs / 1000).toFixed(0)} s`);
+        return;
+      }
     }
   };
+  // What happens on Redis's port runs in schedule order even when one step overruns its slot (a hang
+  // whose bursts take longer on a busy machine): Redis is woken before it is stopped, and the nonsense
+  // store has closed before Redis starts again on the same port.
+  let storePort: Promise<unknown> = Promise.resolve();
+  const onStorePort = new Set<Event['kind']>(['redis-stop', 'redis-start', 'redis-hang', 'nonsense-store']);
   for (const event of schedule.events)
-    at(event.atMs, () =>
-      background.push(onEvent(event).catch((e: Error) => violation(tally, `fault ${event.kind} failed: ${e.message}`))),
-    );
+    at(event.atMs, () => {
+      let run: Promise<void>;
+      if (onStorePort.has(event.kind)) {
+        run = storePort.then(() => onEvent(event));
+        storePort = run.catch(() => {});
+      } else run = onEvent(event);
+      background.push(run.catch((e: Error) => violation(tally, `fault ${event.kind} failed: ${e.message}`)));
+    });
   const sampler = setInterval(() => rss.push(rssBytes(gateway.pid)), 1000);
   const loadStarted = performance.now();
   let heapBusy = false;
@@ -342,6 +466,11 @@ async function run(
     violation(tally, `RSS reached ${(maxRss / 2 ** 20).toFixed(0)} MiB (limit ${RSS_LIMIT / 2 ** 20} MiB)`);
   const heapProblem = heapGrowthProblem(heapSamples, HEAP_WARM_MS, HEAP_GROWTH_LIMIT);
   if (heapProblem) violation(tally, heapProblem);
+  if (hungHeap.length >= 2 && Math.max(...hungHeap.slice(1)) - hungHeap[0]! > HUNG_HEAP_GROWTH_LIMIT)
+    violation(
+      tally,
+      `the live heap grew ${((Math.max(...hungHeap.slice(1)) - hungHeap[0]!) / 2 ** 20).toFixed(1)} MiB over bursts while Redis hung (limit ${HUNG_HEAP_GROWTH_LIMIT / 2 ** 20} MiB)`,
+    );
   heap.close();
 
   // --- a clean stop (CONTRACT §1: SIGTERM finishes in-flight requests and exits)
@@ -373,7 +502,7 @@ async function run(
     );
   say(
     `faults injected: market faulty phases ${faults.marketFaultPhases}, GitHub faulty phases ${faults.githubFaultPhases} (of ${schedule.phases.length}), ` +
-      `Redis stopped ${faults.redisStops}× and restarted ${faults.redisStarts}×, slowloris connections ${faults.slowlorisConnections}, slow POST bodies ${faults.slowBodies}`,
+      `Redis stopped ${faults.redisStops}× and restarted ${faults.redisStarts}×, hung ${faults.redisHangs}×, replaced by a +OK store ${faults.nonsenseStores}×, slowloris connections ${faults.slowlorisConnections}, slow POST bodies ${faults.slowBodies}, half-open clients ${faults.halfOpen}`,
   );
   for (const r of slowlorisReports) {
     say(
@@ -386,11 +515,25 @@ async function run(
           : ''),
     );
   }
+  for (const r of halfOpenReports) {
+    say(
+      `half-open clients: ${r.opened} opened, ${r.ended} answered and ended by the gateway, ${r.released} released` +
+        (Object.keys(r.statuses).length
+          ? `, statuses ${Object.entries(r.statuses)
+              .map(([k, v]) => `${k}×${v}`)
+              .join(' ')}`
+          : ''),
+    );
+  }
+  if (hostileBuilds.length) say(`builds reading a hostile 1 MB calendar page: ${hostileBuilds.join(', ')}`);
   say(
     `slow POST bodies: ${slowBodyOutcomes.map((o) => (o.kind === 'response' ? `${o.response.path} ${o.response.status} in ${(o.ms / 1000).toFixed(1)} s` : `${o.spec.path} ${o.error}`)).join(', ')}`,
   );
   say(
     `latency of answered requests: median ${median(tally.latencies).toFixed(1)} ms, max ${extremes(tally.latencies).max.toFixed(0)} ms`,
+  );
+  say(
+    `Redis hung: bursts of ${hungRequests.join(', ')} data requests; live heap before and after each (MiB): ${hungHeap.map((b) => (b / 2 ** 20).toFixed(1)).join(' ')}`,
   );
   say(
     `RSS every 5 s (MiB): ${samples

@@ -1,0 +1,124 @@
+// A "Redis" on loopback that speaks RESP2 but answers what the test says: nonsense, nothing, or a bulk
+// string that never ends. It reads commands as a client sends them (arrays of bulk strings, or inline
+// lines) and counts them, so tests can tell what the gateway asked and whether it hung up.
+import { createServer, type AddressInfo, type Socket } from 'node:net';
+
+/** A raw reply, `undefined` for none at all (the store hangs), or ENDLESS: `$999999999` and then bytes forever. */
+export type FakeAnswer = string | undefined | typeof ENDLESS;
+export const ENDLESS = Symbol('endless bulk reply');
+
+export interface FakeRedis {
+  port: number;
+  url: string;
+  /** Every command received, as its words (the first upper-cased). */
+  commands: string[][];
+  connections: number;
+  /** Connections the client closed (not the fake). */
+  closedByClient: number;
+  /** Bytes of endless replies written before the client hung up. */
+  endlessBytes: number;
+  /** Resolves when the client has closed a connection that was receiving an endless reply. */
+  endlessClosed: Promise<void>;
+  close(): Promise<void>;
+}
+
+/** PING answered as Redis does, everything else by `answer`. */
+export const withPong =
+  (answer: (command: string[]) => FakeAnswer) =>
+  (command: string[]): FakeAnswer =>
+    command[0] === 'PING' ? '+PONG\r\n' : answer(command);
+
+export async function startFakeRedis(
+  answer: (command: string[]) => FakeAnswer,
+  options: { port?: number; maxEndlessBytes?: number } = {},
+): Promise<FakeRedis> {
+  const sockets = new Set<Socket>();
+  let closing = false;
+  let endlessClosed!: () => void;
+  const fake: FakeRedis = {
+    port: 0,
+    url: '',
+    commands: [],
+    connections: 0,
+    closedByClient: 0,
+    endlessBytes: 0,
+    endlessClosed: new Promise<void>((resolve) => (endlessClosed = resolve)),
+    close: () =>
+      new Promise<void>((resolve) => {
+        closing = true;
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+  const maxEndless = options.maxEndlessBytes ?? 64 * 2 ** 20;
+
+  const stream = (socket: Socket) => {
+    const chunk = Buffer.alloc(64 * 1024, 'x');
+    socket.write('$999999999\r\n');
+    const more = () => {
+      while (!socket.destroyed && fake.endlessBytes < maxEndless) {
+        fake.endlessBytes += chunk.length;
+        if (!socket.write(chunk)) return void socket.once('drain', more);
+      }
+    };
+    socket.once('close', () => endlessClosed());
+    more();
+  };
+
+  const server = createServer((socket) => {
+    fake.connections++;
+    sockets.add(socket);
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      sockets.delete(socket);
+      if (!closing) fake.closedByClient++;
+    });
+    let buffer = Buffer.alloc(0);
+    socket.on('data', (chunk: Buffer) => {
+      buffer = Buffer.concat([buffer, chunk]);
+      for (;;) {
+        const parsed = parseCommand(buffer);
+        if (parsed === undefined) return;
+        buffer = buffer.subarray(parsed.used);
+        const command = [parsed.words[0]!.toUpperCase(), ...parsed.words.slice(1)];
+        fake.commands.push(command);
+        const reply = answer(command);
+        if (reply === ENDLESS) return stream(socket);
+        if (reply !== undefined) socket.write(reply);
+      }
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  fake.port = (server.address() as AddressInfo).port;
+  fake.url = `redis://127.0.0.1:${fake.port}`;
+  return fake;
+}
+
+/** One command from the start of `buffer`: a RESP array of bulk strings or an inline line. */
+function parseCommand(buffer: Buffer): { words: string[]; used: number } | undefined {
+  const lineEnd = (from: number) => {
+    const i = buffer.indexOf('\r\n', from);
+    return i === -1 ? undefined : i;
+  };
+  const first = lineEnd(0);
+  if (first === undefined) return undefined;
+  if (buffer[0] !== 0x2a) {
+    const words = buffer.toString('utf8', 0, first).trim().split(/\s+/);
+    return { words, used: first + 2 };
+  }
+  const count = Number(buffer.toString('latin1', 1, first));
+  const words: string[] = [];
+  let at = first + 2;
+  for (let i = 0; i < count; i++) {
+    const end = lineEnd(at);
+    if (end === undefined) return undefined;
+    const length = Number(buffer.toString('latin1', at + 1, end));
+    if (buffer.length < end + 2 + length + 2) return undefined;
+    words.push(buffer.toString('utf8', end + 2, end + 2 + length));
+    at = end + 2 + length + 2;
+  }
+  return { words, used: at };
+}

@@ -1,0 +1,162 @@
+// The four embeddable SVG cards (CONTRACT §5): written by the build from its snapshots, keeping the
+// rules of an image others embed (no script, event attribute or outside reference; title, desc, size;
+// under 30 KiB; as-of time and source stated; the market card's no-advice line), served as image/svg+xml
+// with the cache rule of their data by the gateway and by the static-host configurations, and not
+// written (nor left from an earlier build) when their data are unavailable.
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { GitHubContributions } from '../core/contributions.ts';
+import type { MarketData } from '../core/market.ts';
+import { CACHE_CONTROL, CARDS } from '../core/routes.ts';
+import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
+import { get, startTestGateway, type TestGateway } from './helpers/gateway.ts';
+import { runProgram, upstreamEnv } from './helpers/run.ts';
+import { sharedSite, TEST_SITE_URL, type SiteFiles } from './helpers/site-dist.ts';
+import { startServeHandler, type StaticServer } from './helpers/site-serve.ts';
+import { cardViolations } from './helpers/svg-card.ts';
+
+let site: SiteFiles;
+let fake: FakeUpstreams;
+let gateway: TestGateway;
+let serve: StaticServer;
+
+beforeAll(async () => {
+  site = sharedSite();
+  fake = await startFakeUpstreams();
+  gateway = await startTestGateway(fake.url, site.dir);
+  serve = await startServeHandler(site.dir);
+});
+afterAll(async () => {
+  await gateway?.close();
+  await serve?.close();
+  await fake?.close();
+});
+
+describe('the cards in dist/', () => {
+  it('are the four CONTRACT paths, light and dark', async () => {
+    expect(CARDS.map((c) => c.path).sort()).toEqual([
+      '/cards/github-contributions-dark.svg',
+      '/cards/github-contributions.svg',
+      '/cards/mon-price-dark.svg',
+      '/cards/mon-price.svg',
+    ]);
+    const files = await site.files();
+    for (const card of CARDS) expect(files).toContain(card.file);
+  });
+
+  it.each(CARDS.map((c) => [c.file, c] as const))('%s keeps every rule of an embeddable image', async (file) => {
+    const svg = await site.read(file);
+    expect(cardViolations(svg)).toEqual([]);
+    expect(Buffer.byteLength(svg)).toBeLessThan(30 * 1024);
+    expect(svg).toMatch(/as of \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/);
+    expect(svg).toMatch(/Source: /);
+  });
+
+  it('the market cards state the value, the provider, the as-of time and the no-advice line', async () => {
+    const market = await site.json<MarketData>('api/v1/mon-price');
+    const asOf = `${market.asOf.slice(0, 10)} ${market.asOf.slice(11, 16)} UTC`;
+    for (const file of ['cards/mon-price.svg', 'cards/mon-price-dark.svg']) {
+      const svg = await site.read(file);
+      expect(svg).toContain(`as of ${asOf}`);
+      expect(svg).toContain(`Source: ${market.source}`);
+      expect(svg).toContain('not a trading recommendation or financial advice');
+      expect(svg).toMatch(new RegExp(`>${String(market.value).replace('.', '\\.')}0* USD<`));
+    }
+  });
+
+  it('the calendar cards state the account, the total and the window', async () => {
+    const calendar = await site.json<GitHubContributions>('api/v1/github-contributions');
+    for (const file of ['cards/github-contributions.svg', 'cards/github-contributions-dark.svg']) {
+      const svg = await site.read(file);
+      expect(svg).toContain(`${calendar.username} · GitHub contributions`);
+      expect(svg).toContain(
+        `${calendar.totalContributions.toLocaleString('en-US')} contributions from ${calendar.startDate} to ${calendar.endDate}`,
+      );
+      // one square per day of the window
+      expect([...svg.matchAll(/<rect x="\d+" y="\d+" width="11" height="11" rx="2"\/>/g)]).toHaveLength(365);
+    }
+  });
+
+  it('the dark cards are dark and the light ones light', async () => {
+    const background = (svg: string) => /<rect x="0.5" y="0.5"[^>]* fill="(#[0-9a-f]{6})"/.exec(svg)![1]!;
+    const luminance = (hex: string) => [1, 3, 5].reduce((sum, i) => sum + parseInt(hex.slice(i, i + 2), 16), 0) / 3;
+    for (const card of CARDS) {
+      const lum = luminance(background(await site.read(card.file)));
+      if (card.scheme === 'dark') expect(lum, card.file).toBeLessThan(64);
+      else expect(lum, card.file).toBeGreaterThan(192);
+    }
+  });
+});
+
+describe('the cards over HTTP', () => {
+  it.each(CARDS.map((c) => [c.path, c] as const))(
+    '%s: the gateway sends image/svg+xml with the cache rule of its data',
+    async (path, card) => {
+      const r = await get(gateway.url, path);
+      expect(r.status).toBe(200);
+      expect(r.headers['content-type']).toBe('image/svg+xml');
+      expect(r.headers['cache-control']).toBe(CACHE_CONTROL.card(card.resource));
+      expect(r.headers['x-content-type-options']).toBe('nosniff');
+      expect(r.text).toBe(await site.read(card.file));
+    },
+  );
+
+  it.each(CARDS.map((c) => [c.path, c] as const))(
+    '%s: `serve dist` (serve.json) sends image/svg+xml with the cache rule of its data',
+    async (path, card) => {
+      const r = await fetch(`${serve.url}${path}`);
+      expect(r.status).toBe(200);
+      expect(r.headers.get('content-type')).toBe('image/svg+xml');
+      expect(r.headers.get('cache-control')).toBe(CACHE_CONTROL.card(card.resource));
+      await r.body?.cancel();
+    },
+  );
+
+  it('_headers gives every card its type and cache rule', async () => {
+    const blocks = new Map(
+      (await site.read('_headers'))
+        .trim()
+        .split(/\n\n/)
+        .map((block) => {
+          const [path, ...lines] = block.split('\n');
+          return [path!, lines.map((l) => l.trim())] as const;
+        }),
+    );
+    for (const card of CARDS) {
+      expect(blocks.get(card.path), card.path).toEqual([
+        'Content-Type: image/svg+xml',
+        `Cache-Control: ${CACHE_CONTROL.card(card.resource)}`,
+      ]);
+    }
+    expect(CACHE_CONTROL.card('market')).toBe(CACHE_CONTROL.market);
+  });
+});
+
+describe('a card whose data are unavailable', () => {
+  it('is not written, and the one an earlier build wrote is removed; the other cards stay', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cards-dist-'));
+    const upstream = await startFakeUpstreams();
+    const env = { ...upstreamEnv(upstream.url), SITE_URL: TEST_SITE_URL, UPSTREAM_TIMEOUT_MS: '3000' };
+    try {
+      expect((await runProgram('build', ['--out', dir], env)).code).toBe(0);
+      for (const card of CARDS) expect((await stat(join(dir, card.file))).isFile()).toBe(true);
+      upstream.market.mode = 'server-error';
+      const failed = await runProgram('build', ['--out', dir], env);
+      expect(failed.code).toBe(1);
+      for (const card of CARDS) {
+        const exists = await stat(join(dir, card.file)).then(
+          () => true,
+          () => false,
+        );
+        expect(exists, card.file).toBe(card.resource !== 'market');
+      }
+      // no rule for a card that is not there
+      expect(await readFile(join(dir, '_headers'), 'utf8')).not.toContain('/cards/mon-price');
+    } finally {
+      await upstream.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,140 @@
+// Hostile upstream answers cost work linear in their size (issue #12): the calendar parser on crafted
+// pages, the gateway answering other routes while such a page is refused, and a build that ends.
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UpstreamError } from '../core/errors.ts';
+import { MAX_CANDLE_ROWS, parseCandles } from '../core/upstream/coinbase.ts';
+import { parseCalendarHtml } from '../core/upstream/github-html.ts';
+import { FAILURE_MEMORY_MS } from '../gateway/contributions-route.ts';
+import { denseCells, HOSTILE_PAGE_SHAPES, sharedTooltipPage } from '../fakes/hostile-pages.ts';
+import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
+import { get, makeDist, startTestGateway, type DistFixture } from './helpers/gateway.ts';
+import { runProgram, upstreamEnv } from './helpers/run.ts';
+
+const MB = 1024 * 1024;
+
+/** Milliseconds of CPU spent by `work` (the process's own user+system time, not the wall clock). */
+function cpuMs(work: () => void): number {
+  const before = process.cpuUsage();
+  work();
+  const spent = process.cpuUsage(before);
+  return (spent.user + spent.system) / 1000;
+}
+
+const parse = (html: string) => {
+  try {
+    parseCalendarHtml(html);
+  } catch {
+    // most shapes are refused; what is measured is the work done to get there
+  }
+};
+
+describe('the calendar parser is linear in the page, whatever it holds', () => {
+  // Sixty-four parses of a 64 KB page against eight of a 512 KB page: the same number of bytes, so linear
+  // work makes the ratio about 1, quadratic work about 8. The bound (3) is generous for noise and garbage
+  // collection. (Larger pages prove nothing more and would take the old parser minutes: 1 MB took 109 s.)
+  it.each(Object.keys(HOSTILE_PAGE_SHAPES))(
+    '%s: a page 8 times larger costs 8 times as much',
+    (shape) => {
+      const make = HOSTILE_PAGE_SHAPES[shape]!;
+      const small = make(64 * 1024);
+      const large = make(512 * 1024);
+      parse(small); // warm up the JIT
+      const smallPages = cpuMs(() => {
+        for (let i = 0; i < 64; i++) parse(small);
+      });
+      const largePages = cpuMs(() => {
+        for (let i = 0; i < 8; i++) parse(large);
+      });
+      expect(largePages / Math.max(smallPages, 1)).toBeLessThan(3);
+    },
+    60_000,
+  );
+
+  it('reads the count of a tooltip shared by many cells once, and the same count for each', () => {
+    const days = parseCalendarHtml(sharedTooltipPage(MB, 500));
+    expect(days).toHaveLength(500);
+    expect(days.every((d) => d.count === 3 && d.level === 1)).toBe(true);
+  });
+});
+
+describe('a 1 MB page of one tooltip shared by 500 cells', () => {
+  let fake: FakeUpstreams;
+  let fixture: DistFixture;
+  beforeAll(async () => {
+    fake = await startFakeUpstreams();
+    // Its 500 days end in June: the window of any date here lacks days, so the page is refused.
+    fake.github.page = sharedTooltipPage(MB, 500, '2026-06-01');
+    fixture = await makeDist({ 'robots.txt': 'User-agent: *\n' });
+  });
+  afterAll(async () => {
+    await fake.close();
+    await rm(fixture.base, { recursive: true, force: true });
+  });
+
+  it('the gateway keeps answering other routes, and refuses the page once per FAILURE_MEMORY_MS', async () => {
+    let clock = Date.parse('2026-11-22T17:00:00Z');
+    const gw = await startTestGateway(fake.url, fixture.dist, {}, { now: () => clock });
+    try {
+      const mixed = await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          get(gw.url, i % 2 ? '/api/v1/github-contributions' : '/robots.txt').then((r) => [i % 2, r.status]),
+        ),
+      );
+      for (const [calendar, status] of mixed) expect(status).toBe(calendar ? 502 : 200);
+      // One refresh for the 20 calendar requests: the default view, and the year views it sends for the
+      // dates the page lacks (each the same hostile page).
+      const perRefresh = fake.calls.html;
+      expect(perRefresh).toBeGreaterThanOrEqual(1);
+      expect(perRefresh).toBeLessThanOrEqual(3);
+      clock += FAILURE_MEMORY_MS - 1;
+      expect((await get(gw.url, '/api/github-contributions')).status).toBe(502);
+      expect(fake.calls.html).toBe(perRefresh);
+      clock += 1;
+      expect((await get(gw.url, '/api/github-contributions')).status).toBe(502);
+      expect(fake.calls.html).toBe(2 * perRefresh);
+    } finally {
+      await gw.close();
+    }
+  });
+
+  it('the build refuses it, and a page of as many cells as it can hold, and ends (exit 1, no snapshot)', async () => {
+    fake.github.page = sharedTooltipPage(MB, denseCells(MB), '2026-06-01');
+    const out = await mkdtemp(join(tmpdir(), 'dist-'));
+    try {
+      // Killed (code null) after 20 s: the old parser took minutes on this page.
+      const result = await runProgram(
+        'build',
+        ['--out', out],
+        { ...upstreamEnv(fake.url), UPSTREAM_TIMEOUT_MS: '1500', SOURCE_DATE_EPOCH: '1795798800' },
+        20_000,
+      );
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/github-html/);
+      await expect(stat(join(out, 'api/v1/github-contributions'))).rejects.toThrow();
+    } finally {
+      await rm(out, { recursive: true, force: true });
+    }
+  }, 30_000);
+});
+
+describe('candle answers hold hourly rows only', () => {
+  const HOUR = 1_763_820_000; // 2025-11-22T14:00:00Z, on the hour
+  const row = (time: number) => [time, 0.0299, 0.0302, 0.03, 0.0301, 5210.3];
+
+  it('a row that does not start on the hour makes the answer unusable', () => {
+    expect(() => parseCandles([row(HOUR), row(HOUR - 3600 + 60)])).toThrow(UpstreamError);
+    expect(() => parseCandles([row(HOUR + 1)])).toThrow(/not on the hour/);
+  });
+
+  it('more rows than one answer can hold make it unusable (a 1 MB answer of per-minute rows)', () => {
+    const perMinute = Array.from({ length: 20_000 }, (_, i) => row(HOUR - i * 60));
+    expect(JSON.stringify(perMinute).length).toBeGreaterThan(900_000);
+    expect(() => parseCandles(perMinute)).toThrow(UpstreamError);
+    const hourly = Array.from({ length: MAX_CANDLE_ROWS + 1 }, (_, i) => row(HOUR - i * 3600));
+    expect(() => parseCandles(hourly)).toThrow(/rows/);
+    expect(parseCandles(hourly.slice(0, 170))).toHaveLength(170);
+  });
+});
