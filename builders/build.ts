@@ -16,7 +16,7 @@ import { createSources, fetchContributions, fetchMarketData } from '../core/sour
 import type { Artifact } from './artifact.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import { renderCli } from './cli-artifact.ts';
-import { compressedArtifacts, copyFiles } from './compressed-artifacts.ts';
+import { compressedArtifacts, copyFiles, getsCopies } from './compressed-artifacts.ts';
 import { identityChanges, nameList, previousBuild, pruneStale, recordBuild, type SiteIdentity } from './prune.ts';
 import { renderSite } from './render-site.ts';
 
@@ -101,6 +101,11 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
     const target = resolve(options.outDir, artifact.file);
     if (!target.startsWith(resolve(options.outDir) + '/'))
       throw new Error(`artifact path escapes the output folder: ${artifact.file}`);
+    // An earlier build's .br/.gz beside this file would be served in its place by gzip_static hosts until the
+    // new copies land (or for good, if this build dies first): they go before the file changes.
+    if (getsCopies(artifact.file)) {
+      await Promise.all(copyFiles(artifact.file).map((copy) => rm(resolve(options.outDir, copy), { force: true })));
+    }
     await writeFileAtomic(target, artifact.body);
     const bytes = typeof artifact.body === 'string' ? Buffer.byteLength(artifact.body) : artifact.body.byteLength;
     log(

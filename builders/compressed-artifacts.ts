@@ -11,11 +11,14 @@ const SNAPSHOT_TYPES = new Map(DATA_RESOURCES.flatMap((r) => r.snapshotFiles.map
 const HOST_CONFIG_FILES = new Set(['serve.json', '_headers', '_redirects', '.nojekyll']);
 const CODINGS: readonly CompressedCoding[] = ['br', 'gzip'];
 
+/** Whether the build compresses `file` (and so owns the `.br`/`.gz` beside it). */
+export function getsCopies(file: string): boolean {
+  return !HOST_CONFIG_FILES.has(file) && isCompressible(SNAPSHOT_TYPES.get(file) ?? contentTypeFor(file));
+}
+
 /** The copies of `artifacts` worth keeping (smaller than the file), as artifacts of their own. */
 export async function compressedArtifacts(artifacts: readonly Artifact[]): Promise<Artifact[]> {
-  const compressible = artifacts.filter(
-    ({ file }) => !HOST_CONFIG_FILES.has(file) && isCompressible(SNAPSHOT_TYPES.get(file) ?? contentTypeFor(file)),
-  );
+  const compressible = artifacts.filter(({ file }) => getsCopies(file));
   const compressed = await Promise.all(
     compressible.map(({ body }) => compressedCopiesAsync(typeof body === 'string' ? Buffer.from(body) : body)),
   );

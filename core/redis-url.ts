@@ -26,7 +26,8 @@ export function redisTarget(value: string): RedisTarget {
   try {
     url = new URL(value);
   } catch {
-    throw new ConfigError(VARIABLE, `${JSON.stringify(value.replace(/[^\s/@]*@/g, '…@'))} is not a valid URL`);
+    // Not echoed: an unparsable value may carry a password anywhere (base64 passwords hold '/' and '+').
+    throw new ConfigError(VARIABLE, 'is not a valid URL (expected redis://[username:password@]host[:port][/db])');
   }
   if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
     throw new ConfigError(VARIABLE, `must use redis: or rediss:, not ${url.protocol}`);

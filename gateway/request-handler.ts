@@ -183,23 +183,27 @@ export function requestHandler(deps: HandlerDeps): (req: IncomingMessage, res: S
   };
 
   const serveMarket = (res: ServerResponse, decision: QuotaDecision) => {
-    market.body().then(
-      (body) => {
-        const headers = [
-          'Content-Type',
-          marketResource.contentType,
-          'Content-Length',
-          String(body.length),
-          'Cache-Control',
-          CACHE_CONTROL.market,
-          ...DATA_COMMON,
-        ];
-        if (decision.headers) headers.push(...decision.headers);
-        head(res, 200, headers);
-        res.end(body);
-      },
-      (error: unknown) => upstreamFailed(res, marketResource, decision, error),
-    );
+    market
+      .body()
+      .then(
+        (body) => {
+          const headers = [
+            'Content-Type',
+            marketResource.contentType,
+            'Content-Length',
+            String(body.length),
+            'Cache-Control',
+            CACHE_CONTROL.market,
+            ...DATA_COMMON,
+          ];
+          if (decision.headers) headers.push(...decision.headers);
+          head(res, 200, headers);
+          res.end(body);
+        },
+        (error: unknown) => upstreamFailed(res, marketResource, decision, error),
+      )
+      // A throw while answering must reach the one error edge, not become an unhandled rejection.
+      .catch((error: unknown) => fail(res, error));
   };
 
   /**
@@ -247,7 +251,9 @@ export function requestHandler(deps: HandlerDeps): (req: IncomingMessage, res: S
       return upstreamFailed(res, contributionsResource, decision, error);
     }
     if (current instanceof Promise)
-      current.then(answer, (error: unknown) => upstreamFailed(res, contributionsResource, decision, error));
+      current
+        .then(answer, (error: unknown) => upstreamFailed(res, contributionsResource, decision, error))
+        .catch((error: unknown) => fail(res, error));
     else answer(current);
   };
 
@@ -262,8 +268,9 @@ export function requestHandler(deps: HandlerDeps): (req: IncomingMessage, res: S
     };
     // Without a quota the client need not even be identified.
     const decision = quota === DISABLED_QUOTA ? DISABLED_QUOTA.check(null) : quota.check(identify(req));
-    if (decision instanceof Promise) decision.then(proceed, (error: unknown) => fail(res, error));
-    else proceed(decision);
+    if (decision instanceof Promise) {
+      decision.then(proceed, (error: unknown) => fail(res, error)).catch((error: unknown) => fail(res, error));
+    } else proceed(decision);
   };
 
   const fail = (res: ServerResponse, error: unknown) => {

@@ -163,13 +163,19 @@ export async function startGateway(config: Config, options: GatewayOptions): Pro
     );
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => {
-      server.off('error', reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (error) {
+    // EADDRINUSE and the like: the store's socket and reconnect timers must not outlive the failed start.
+    await store?.close();
+    throw error;
+  }
   // After start, an accept error (EMFILE under a connection flood) is reported, not fatal.
   server.on('error', (error: Error) => errorLine(`server: ${error.message}`));
 

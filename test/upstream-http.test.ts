@@ -11,7 +11,7 @@ import { UpstreamError } from '../core/errors.ts';
 import { coinbaseClient, MAX_MARKET_ANSWER_BYTES } from '../core/upstream/coinbase.ts';
 import { githubGraphqlClient, MAX_GRAPHQL_ANSWER_BYTES } from '../core/upstream/github-graphql.ts';
 import { githubHtmlClient, MAX_CALENDAR_HTML_BYTES } from '../core/upstream/github-html.ts';
-import { retryAfterMs } from '../core/upstream/http.ts';
+import { MAX_RETRY_AFTER_MS, retryAfterMs } from '../core/upstream/http.ts';
 import { startFakeUpstreams } from '../fakes/upstreams.ts';
 import { runProgram, upstreamEnv } from './helpers/run.ts';
 
@@ -201,6 +201,12 @@ describe('retryAfterMs', () => {
     expect(retryAfterMs('Sun, 22 Nov 2026 14:00:10 GMT', Date.parse('2026-11-22T14:00:00Z'))).toBe(10_000);
     expect(retryAfterMs('soon')).toBeUndefined();
     expect(retryAfterMs(null)).toBeUndefined();
+  });
+
+  it('waits at most an hour, whatever the upstream asks (a value years ahead would silence it for good)', () => {
+    expect(retryAfterMs('99999999999')).toBe(MAX_RETRY_AFTER_MS);
+    expect(retryAfterMs('Fri, 01 Jan 2100 00:00:00 GMT', Date.parse('2026-11-22T14:00:00Z'))).toBe(MAX_RETRY_AFTER_MS);
+    expect(MAX_RETRY_AFTER_MS).toBe(3_600_000);
   });
 });
 

@@ -19,12 +19,18 @@ const RETRY_LIMIT = 2;
 /** An error answer is read only for its `message`; a few KiB is plenty. */
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
-/** Retry-After as milliseconds (RFC 9110: delay-seconds or an HTTP-date), or undefined. */
+/**
+ * The longest wait an upstream's Retry-After can impose: the market route stops asking the provider until
+ * then, so a broken or hostile value (years ahead) must not silence it until the process restarts.
+ */
+export const MAX_RETRY_AFTER_MS = 3_600_000;
+
+/** Retry-After as milliseconds (RFC 9110: delay-seconds or an HTTP-date), at most an hour, or undefined. */
 export function retryAfterMs(value: string | null, nowMs = Date.now()): number | undefined {
   if (value === null) return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  if (/^\d+$/.test(value.trim())) return Math.min(MAX_RETRY_AFTER_MS, Number(value.trim()) * 1000);
   const at = Date.parse(value);
-  return Number.isFinite(at) ? Math.max(0, at - nowMs) : undefined;
+  return Number.isFinite(at) ? Math.min(MAX_RETRY_AFTER_MS, Math.max(0, at - nowMs)) : undefined;
 }
 
 export async function httpGet(
