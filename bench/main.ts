@@ -341,8 +341,10 @@ async function run(
     const direct = `${fake.url}/products/MON-USD/ticker`;
     const through = `${gateway.url}/api/v1/mon-price`;
     const ua = { 'user-agent': 'bench' };
-    await sequentialLatencies(direct, 20, ua);
-    const warm = await sequentialLatencies(through, 20);
+    // Warm-up as long as the measurement: until then the market route's code has run only a few
+    // times and V8 has not optimised it yet (the throughput rounds before exercise other routes).
+    await sequentialLatencies(direct, settings.latencySamples, ua);
+    const warm = await sequentialLatencies(through, settings.latencySamples);
     if (warm.statuses.some((s) => s !== 200))
       notes.push(`market route answered ${[...new Set(warm.statuses)].join(', ')} during the warm-up`);
     const directMs: number[] = [];

@@ -14,6 +14,12 @@ export async function readCapped(response: Response, maxBytes: number): Promise<
     throw new BodyTooLarge(`Content-Length ${declared}`);
   }
   if (response.body === null) return new Uint8Array(0);
+  // A declared length within the cap is a bound the HTTP framing enforces (a body longer than its
+  // Content-Length is not read as this body), so it is read whole, without a loop of stream reads.
+  // Not when it is compressed: fetch decodes it, and the length counts the compressed bytes.
+  const coding = response.headers.get('content-encoding');
+  if (declared !== null && /^\d+$/.test(declared.trim()) && (coding === null || coding.trim() === 'identity'))
+    return new Uint8Array(await response.arrayBuffer());
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;

@@ -2,16 +2,7 @@
 // tools are the four data operations (core/tools.ts); a call reads the same live routes as the HTTP
 // paths (the ticker per call, the calendar cache) and counts once in the same per-client quota bucket.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-  type CallToolResult,
-  type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { GitHubContributions } from '../core/contributions.ts';
 import type { MarketData } from '../core/market.ts';
 import { CACHE_CONTROL, CONSTANTS, MCP_ENDPOINT, type DataResource } from '../core/routes.ts';
@@ -106,6 +97,14 @@ const NO_ELICITATION = {
   },
 };
 
+/**
+ * The SDK, loaded on the first POST rather than at start: evaluating it (its message schemas are built
+ * when the module loads) was a fifth of the gateway's start time and a few MiB that most gateways,
+ * answering HTTP clients only, never use.
+ */
+let sdk: Promise<typeof import('./mcp-sdk.ts')> | undefined;
+const loadSdk = () => (sdk ??= import('./mcp-sdk.ts'));
+
 export function mcpRoute(deps: McpDeps): McpRoute {
   const { problems, quota, identify, market, contributions, reportError } = deps;
   const tools = new Map(DATA_TOOLS.map((t) => [t.name, t]));
@@ -153,7 +152,11 @@ export function mcpRoute(deps: McpDeps): McpRoute {
   };
 
   /** One HTTP request: a fresh SDK server and transport (a stateless transport serves exactly one request). */
-  const exchange = (req: IncomingMessage, record: (outcome: QuotaOutcome) => void) => {
+  const exchange = (
+    { Server, CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError }: Awaited<ReturnType<typeof loadSdk>>,
+    req: IncomingMessage,
+    record: (outcome: QuotaOutcome) => void,
+  ) => {
     let accounted: QuotaDecision | undefined;
     let client: string | null | undefined;
     const server = new Server(
@@ -236,8 +239,9 @@ export function mcpRoute(deps: McpDeps): McpRoute {
         if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
       // The origin is a placeholder: the transport reads only the path, and the Host header is not trusted.
       const request = new Request(`http://gateway.invalid${MCP_ENDPOINT.path}`, { method, headers, body });
-      const { server, accounted } = exchange(req, record);
-      const transport = new WebStandardStreamableHTTPServerTransport({
+      const loaded = await loadSdk();
+      const { server, accounted } = exchange(loaded, req, record);
+      const transport = new loaded.WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
         enableJsonResponse: true,
       });

@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
+import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { failureLine } from '../builders/build.ts';
@@ -268,6 +269,30 @@ describe('answer size', () => {
     await expect(failure).rejects.toBeInstanceOf(UpstreamError);
     await expect(failure).rejects.toThrow(`answer larger than ${MAX_MARKET_ANSWER_BYTES} bytes`);
     expect(s.seen).toHaveLength(1);
+  });
+
+  it('caps a compressed answer by its decoded size, not by its (small) Content-Length', async () => {
+    // 2 MiB of spaces gzip to about 2 KiB: the declared length is far under the cap, the body is not.
+    const bomb = gzipSync(Buffer.alloc(2 * MAX_MARKET_ANSWER_BYTES, 0x20));
+    expect(bomb.length).toBeLessThan(MAX_MARKET_ANSWER_BYTES);
+    const s = await scripted([
+      (_req, res) => {
+        res.writeHead(200, {
+          'content-type': 'application/json',
+          'content-encoding': 'gzip',
+          'content-length': String(bomb.length),
+        });
+        res.end(bomb);
+      },
+    ]);
+    await expect(coinbaseClient(s.url, http()).ticker()).rejects.toThrow(
+      `answer larger than ${MAX_MARKET_ANSWER_BYTES} bytes`,
+    );
+  });
+
+  it('reads an answer of declared length within the cap whole', async () => {
+    const s = await scripted([json(200, TICKER, { 'content-length': String(JSON.stringify(TICKER).length) })]);
+    expect((await coinbaseClient(s.url, http()).ticker()).price).toBe(0.030113);
   });
 
   it('stops reading a streamed answer once it passes the cap', async () => {

@@ -2,7 +2,7 @@
 import { UpstreamError } from '../errors.ts';
 import type { Candle, Ticker } from '../market.ts';
 import { CONSTANTS } from '../routes.ts';
-import { httpGet, type HttpOptions } from './http.ts';
+import { upstreamClient, type HttpOptions } from './http.ts';
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
 const DECIMAL = /^\d+(?:\.\d+)?$/;
@@ -16,11 +16,13 @@ export interface MarketClient {
 
 export function coinbaseClient(baseUrl: string, http: HttpOptions): MarketClient {
   const product = `${baseUrl}/products/${CONSTANTS.product}`;
+  const get = upstreamClient('coinbase', http);
+  // Prepared once: the gateway fetches the ticker on every market request.
+  const tickerUrl = `${product}/ticker`;
+  const answer = { as: 'json', maxBytes: MAX_MARKET_ANSWER_BYTES } as const;
   return {
     async ticker() {
-      return parseTicker(
-        await httpGet('coinbase', `${product}/ticker`, { ...http, as: 'json', maxBytes: MAX_MARKET_ANSWER_BYTES }),
-      );
+      return parseTicker(await get(tickerUrl, answer));
     },
     async candles(startSeconds, endSeconds) {
       const query = new URLSearchParams({
@@ -28,13 +30,7 @@ export function coinbaseClient(baseUrl: string, http: HttpOptions): MarketClient
         start: new Date(startSeconds * 1000).toISOString(),
         end: new Date(endSeconds * 1000).toISOString(),
       });
-      return parseCandles(
-        await httpGet('coinbase', `${product}/candles?${query}`, {
-          ...http,
-          as: 'json',
-          maxBytes: MAX_MARKET_ANSWER_BYTES,
-        }),
-      );
+      return parseCandles(await get(`${product}/candles?${query}`, answer));
     },
   };
 }

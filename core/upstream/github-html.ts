@@ -2,27 +2,26 @@
 // this parser does not recognise is an upstream failure, never a calendar of zeros.
 import type { ContributionDay } from '../contributions.ts';
 import { UpstreamError } from '../errors.ts';
-import { httpGet, type HttpOptions } from './http.ts';
+import { upstreamClient, type HttpOptions } from './http.ts';
 
 /** The real fragment is about 300 KB; a page many times that size is not the calendar. */
 export const MAX_CALENDAR_HTML_BYTES = 8 * 1024 * 1024;
 
 export function githubHtmlClient(webUrl: string, account: string, http: HttpOptions) {
   const base = `${webUrl}/users/${encodeURIComponent(account)}/contributions`;
+  const get = upstreamClient('github-html', {
+    ...http,
+    // Since 2024 the fragment is only served to requests that look like the profile page's own XHR.
+    headers: {
+      accept: 'text/html',
+      'x-requested-with': 'XMLHttpRequest',
+      referer: `${webUrl}/${encodeURIComponent(account)}`,
+    },
+  });
   const fetchView = async (url: string): Promise<ContributionDay[]> => {
     let html: unknown;
     try {
-      html = await httpGet('github-html', url, {
-        ...http,
-        as: 'text',
-        maxBytes: MAX_CALENDAR_HTML_BYTES,
-        // Since 2024 the fragment is only served to requests that look like the profile page's own XHR.
-        headers: {
-          accept: 'text/html',
-          'x-requested-with': 'XMLHttpRequest',
-          referer: `${webUrl}/${encodeURIComponent(account)}`,
-        },
-      });
+      html = await get(url, { as: 'text', maxBytes: MAX_CALENDAR_HTML_BYTES });
     } catch (error) {
       if (error instanceof UpstreamError && error.status === 404) {
         throw new UpstreamError('github-html', `account "${account}" not found (404)`, { cause: error, status: 404 });

@@ -33,53 +33,73 @@ export function retryAfterMs(value: string | null, nowMs = Date.now()): number |
   return Number.isFinite(at) ? Math.min(MAX_RETRY_AFTER_MS, Math.max(0, at - nowMs)) : undefined;
 }
 
-export async function httpGet(
+export interface GetOptions {
+  as: 'json' | 'text';
+  /** The largest answer accepted; more is an UpstreamError, read no further. */
+  maxBytes: number;
+}
+
+/** One GET of `url` from an upstream client; the answer parsed as JSON or returned as text. */
+export type UpstreamGet = (url: string, options: GetOptions) => Promise<unknown>;
+
+const utf8 = new TextDecoder();
+
+/**
+ * A GET client for one upstream. Everything that does not change between requests (the User-Agent and
+ * other headers, the retry policy, the redirect refusal) is merged into a ky instance here, once; a
+ * request adds only its URL and its deadline. The gateway asks the market provider for the ticker on
+ * every request, so the per-request work is part of the market route's latency.
+ */
+export function upstreamClient(
   upstream: UpstreamName,
-  url: string,
-  options: HttpOptions & { headers?: Record<string, string>; as: 'json' | 'text'; maxBytes: number },
-): Promise<unknown> {
-  const deadline = Date.now() + options.timeoutMs;
-  // One signal for the whole exchange: it aborts the connection, the retries and the body stream alike.
-  const signal = AbortSignal.timeout(options.timeoutMs);
-  const what = `GET ${url}`;
-  let response: Response;
-  try {
-    response = await ky.get(url, {
-      headers: { 'user-agent': options.userAgent, ...options.headers },
-      signal,
-      timeout: options.timeoutMs,
-      // The upstreams are fixed origins; a redirect elsewhere is an answer we do not follow (a 3xx
-      // is not ok, so ky raises it as an HTTPError, described below).
-      redirect: 'manual',
-      retry: {
-        limit: RETRY_LIMIT,
-        methods: ['get'],
-        statusCodes: [408, 429, 500, 502, 503, 504],
-        afterStatusCodes: [429, 503],
-        backoffLimit: 1000,
-        // Honour Retry-After only while it fits the deadline; past it, fail now rather than time out later.
-        shouldRetry: ({ error }) => {
-          if (!(error instanceof HTTPError)) return undefined;
-          const wait = retryAfterMs(error.response.headers.get('retry-after'));
-          return wait !== undefined && Date.now() + wait >= deadline ? false : undefined;
-        },
+  options: HttpOptions & { headers?: Record<string, string> },
+): UpstreamGet {
+  const client = ky.create({
+    headers: { 'user-agent': options.userAgent, ...options.headers },
+    timeout: options.timeoutMs,
+    // The upstreams are fixed origins; a redirect elsewhere is an answer we do not follow (a 3xx
+    // is not ok, so ky raises it as an HTTPError, described below).
+    redirect: 'manual',
+    retry: {
+      limit: RETRY_LIMIT,
+      methods: ['get'],
+      statusCodes: [408, 429, 500, 502, 503, 504],
+      afterStatusCodes: [429, 503],
+      backoffLimit: 1000,
+      // Honour Retry-After only while it fits the deadline; past it, fail now rather than time out later.
+      shouldRetry: ({ error }) => {
+        if (!(error instanceof HTTPError)) return undefined;
+        const wait = retryAfterMs(error.response.headers.get('retry-after'));
+        const deadlineMs = error.options.context.deadlineMs as number;
+        return wait !== undefined && Date.now() + wait >= deadlineMs ? false : undefined;
       },
-    });
-  } catch (error) {
-    throw await describeFailure(upstream, what, error, options.timeoutMs, signal);
-  }
-  const body = await readBody(upstream, what, response, {
-    maxBytes: options.maxBytes,
-    signal,
-    timeoutMs: options.timeoutMs,
+    },
   });
-  const text = new TextDecoder().decode(body);
-  if (options.as === 'text') return text;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    throw new UpstreamError(upstream, `${what}: answer is not JSON`, { cause: error, status: response.status });
-  }
+  return async (url, get) => {
+    // The request's own deadline travels in ky's context, where the retry policy reads it.
+    const deadlineMs = Date.now() + options.timeoutMs;
+    // One signal for the whole exchange: it aborts the connection, the retries and the body stream alike.
+    const signal = AbortSignal.timeout(options.timeoutMs);
+    const what = `GET ${url}`;
+    let response: Response;
+    try {
+      response = await client.get(url, { signal, context: { deadlineMs } });
+    } catch (error) {
+      throw await describeFailure(upstream, what, error, options.timeoutMs, signal);
+    }
+    const body = await readBody(upstream, what, response, {
+      maxBytes: get.maxBytes,
+      signal,
+      timeoutMs: options.timeoutMs,
+    });
+    const text = utf8.decode(body);
+    if (get.as === 'text') return text;
+    try {
+      return JSON.parse(text) as unknown;
+    } catch (error) {
+      throw new UpstreamError(upstream, `${what}: answer is not JSON`, { cause: error, status: response.status });
+    }
+  };
 }
 
 /**
