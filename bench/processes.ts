@@ -11,6 +11,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { startFakeUpstreams, type FakeUpstreamOptions, type FakeUpstreams } from '../fakes/upstreams.ts';
 import { freePort } from '../fakes/ports.ts';
+import { GATEWAY_NODE_FLAGS } from '../core/gateway-node-flags.ts';
 
 /** The repository root: this file runs bundled as .build/<name>.mjs, or as source from bench/. */
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -227,10 +228,15 @@ export async function startGateway(
   const entry = options.entry ?? GATEWAY_ENTRY;
   if (!existsSync(entry)) throw new Error(`the gateway is not built (${entry} is missing)`);
   const started = performance.now();
-  const managed = group.spawn(options.name ?? 'gateway', process.execPath, [...(options.nodeArgs ?? []), entry], {
-    cwd: ROOT,
-    env: { ...env, HOST, PORT: '0' },
-  });
+  const managed = group.spawn(
+    options.name ?? 'gateway',
+    process.execPath,
+    [...GATEWAY_NODE_FLAGS, ...(options.nodeArgs ?? []), entry],
+    {
+      cwd: ROOT,
+      env: { ...env, HOST, PORT: '0' },
+    },
+  );
   const gateway: Gateway = { managed, url: '', pid: managed.child.pid ?? -1, startMs: Number.NaN, onLine: () => {} };
   const lines = createInterface({ input: managed.child.stdout! });
   const timeoutMs = options.timeoutMs ?? 15_000;

@@ -12,6 +12,7 @@ import { loadConfig, type Config } from '../core/config.ts';
 import { ConfigError } from '../core/errors.ts';
 import { freePort } from '../fakes/ports.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
+import { GATEWAY_NODE_FLAGS } from '../core/gateway-node-flags.ts';
 
 const BUILD_DIR = dirname(fileURLToPath(import.meta.url));
 const ROOT = dirname(BUILD_DIR);
@@ -161,7 +162,7 @@ async function main(): Promise<number> {
   }
   say(`demo: ${built.stdout.trim().split('\n').at(-1) ?? 'built'}`);
 
-  gateway = spawn(process.execPath, [join(BUILD_DIR, 'gateway.mjs')], {
+  gateway = spawn(process.execPath, [...GATEWAY_NODE_FLAGS, join(BUILD_DIR, 'gateway.mjs')], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'inherit'],

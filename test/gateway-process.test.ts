@@ -5,6 +5,7 @@ import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
+import { GATEWAY_NODE_FLAGS } from '../core/gateway-node-flags.ts';
 import { get, makeDist, runGatewayToExit, spawnGateway, type DistFixture } from './helpers/gateway.ts';
 import { ROOT, runProgram, upstreamEnv } from './helpers/run.ts';
 
@@ -179,7 +180,7 @@ describe('npm start', () => {
       scripts: Record<string, string>;
     };
     expect(scripts.start).toBe(
-      'node tools/bundle.mjs && node .build/build.mjs --if-stale && exec node .build/gateway.mjs',
+      `node tools/bundle.mjs && node .build/build.mjs --if-stale && exec node ${GATEWAY_NODE_FLAGS.join(' ')} .build/gateway.mjs`,
     );
     const dist = join(fixture.base, 'never-built');
     const result = await runGatewayToExit(env({ DIST_DIR: dist }));

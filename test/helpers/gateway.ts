@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { loadConfig, type Config } from '../../core/config.ts';
 import { startGateway, type Gateway, type GatewayOptions } from '../../gateway/server.ts';
 import { cleanEnv, ROOT, upstreamEnv } from './run.ts';
+import { GATEWAY_NODE_FLAGS } from '../../core/gateway-node-flags.ts';
 
 /** Marker text of files that must never be served. */
 export const SECRET = 'TOP-SECRET-MUST-NOT-LEAK';
@@ -223,7 +224,7 @@ export async function killLeftoverGateways(): Promise<number> {
 
 /** Runs .build/gateway.mjs with a clean environment and waits for its `listening on` line. */
 export function spawnGateway(env: Record<string, string | undefined>, timeoutMs = 30_000): Promise<GatewayProcess> {
-  const child = spawn(process.execPath, [`${ROOT}.build/gateway.mjs`], {
+  const child = spawn(process.execPath, [...GATEWAY_NODE_FLAGS, `${ROOT}.build/gateway.mjs`], {
     cwd: ROOT,
     env: cleanEnv({ HOST: '127.0.0.1', PORT: '0', ...env }),
   });
@@ -268,7 +269,7 @@ export function runGatewayToExit(
   env: Record<string, string | undefined>,
   timeoutMs = 30_000,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [`${ROOT}.build/gateway.mjs`], {
+  const child = spawn(process.execPath, [...GATEWAY_NODE_FLAGS, `${ROOT}.build/gateway.mjs`], {
     cwd: ROOT,
     env: cleanEnv({ HOST: '127.0.0.1', PORT: '0', ...env }),
   });
