@@ -9,7 +9,8 @@ export class BodyTooLarge extends Error {
 
 export async function readCapped(response: Response, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
   const declared = response.headers.get('content-length');
-  if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > maxBytes) {
+  const length = declared !== null && /^\d+$/.test(declared.trim()) ? Number(declared) : undefined;
+  if (length !== undefined && length > maxBytes) {
     void response.body?.cancel().catch(() => undefined);
     throw new BodyTooLarge(`Content-Length ${declared}`);
   }
@@ -18,7 +19,7 @@ export async function readCapped(response: Response, maxBytes: number): Promise<
   // Content-Length is not read as this body), so it is read whole, without a loop of stream reads.
   // Not when it is compressed: fetch decodes it, and the length counts the compressed bytes.
   const coding = response.headers.get('content-encoding');
-  if (declared !== null && /^\d+$/.test(declared.trim()) && (coding === null || coding.trim() === 'identity'))
+  if (length !== undefined && (coding === null || coding.trim() === 'identity'))
     return new Uint8Array(await response.arrayBuffer());
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];

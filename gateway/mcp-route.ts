@@ -11,7 +11,7 @@ import { DATA_TOOLS, FUNCTION_TOOL_INPUT_SCHEMA, selfContainedSchema, type DataT
 import type { ClientIdentity } from './quota/client-identity.ts';
 import type { ContributionsRoute } from './contributions-route.ts';
 import type { MarketRoute } from './market-route.ts';
-import type { Problems } from './problem-response.ts';
+import { prepareAnswer, type Problems } from './problem-response.ts';
 import { DISABLED_QUOTA, type Quota, type QuotaDecision, type QuotaOutcome } from './quota/quota.ts';
 import { COMMON_HEADERS } from './static-files.ts';
 
@@ -62,23 +62,13 @@ const EXPOSED = [
 ] as const;
 
 /** A JSON-RPC error answered before the SDK sees the request (the same shape the SDK's transport writes). */
-const rpcError = (status: number, message: string, extra: string[] = []) => {
-  const body = Buffer.from(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
-  return {
+const rpcError = (status: number, message: string, extra: string[] = []) =>
+  prepareAnswer(
     status,
-    body,
-    headers: [
-      'Content-Type',
-      MCP_ENDPOINT.contentType,
-      'Content-Length',
-      String(body.length),
-      'Cache-Control',
-      CACHE_CONTROL.problem,
-      ...COMMON_HEADERS,
-      ...extra,
-    ],
-  };
-};
+    MCP_ENDPOINT.contentType,
+    Buffer.from(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null })),
+    extra,
+  );
 /**
  * MCP Streamable HTTP transport (2025-11-25): "The server MUST either return Content-Type:
  * text/event-stream in response to this HTTP GET, or else return HTTP 405 Method Not Allowed"; a

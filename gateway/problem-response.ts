@@ -13,10 +13,39 @@ import {
 import type { DataResourceId } from '../core/routes.ts';
 import { COMMON_HEADERS } from './static-files.ts';
 
-export interface PreparedProblem {
+/** A fixed answer prepared once: status, body and the complete header list of its response. */
+export interface PreparedAnswer {
   status: number;
   body: Buffer;
   headers: string[];
+}
+
+export type PreparedProblem = PreparedAnswer;
+
+/**
+ * The gateway's own fixed answers (problems, plain-text errors, MCP transport errors): never cached by
+ * anyone, with the headers every response carries; `extra` follows them.
+ */
+export function prepareAnswer(
+  status: number,
+  contentType: string,
+  body: Buffer,
+  extra: readonly string[] = [],
+): PreparedAnswer {
+  return {
+    status,
+    body,
+    headers: [
+      'Content-Type',
+      contentType,
+      'Content-Length',
+      String(body.length),
+      'Cache-Control',
+      CACHE_CONTROL.problem,
+      ...COMMON_HEADERS,
+      ...extra,
+    ],
+  };
 }
 
 export interface Problems {
@@ -34,24 +63,13 @@ export const EXPOSED_HEADERS = [
 ] as const;
 
 export function prepareProblems(siteUrl: string, quota: { quota: number; window: number } | undefined): Problems {
-  const make = (code: ProblemCode, detail: string, error?: string, extra: string[] = []): PreparedProblem => {
-    const body = Buffer.from(JSON.stringify(problem(siteUrl, code, detail, error)));
-    return {
-      status: PROBLEM_TYPES[code].status,
-      body,
-      headers: [
-        'Content-Type',
-        PROBLEM_CONTENT_TYPE,
-        'Content-Length',
-        String(body.length),
-        'Cache-Control',
-        CACHE_CONTROL.problem,
-        ...COMMON_HEADERS,
-        ...EXPOSED_HEADERS,
-        ...extra,
-      ],
-    };
-  };
+  const make = (code: ProblemCode, detail: string, error?: string, extra: string[] = []): PreparedProblem =>
+    prepareAnswer(
+      PROBLEM_TYPES[code].status,
+      PROBLEM_CONTENT_TYPE,
+      Buffer.from(JSON.stringify(problem(siteUrl, code, detail, error))),
+      [...EXPOSED_HEADERS, ...extra],
+    );
   const upstream = Object.fromEntries(
     DATA_RESOURCES.map((r) => [
       r.id,

@@ -19,6 +19,7 @@ import type { MarketRoute } from './market-route.ts';
 import type { McpRoute } from './mcp-route.ts';
 import {
   EXPOSED_HEADERS,
+  prepareAnswer,
   sendProblem as writeProblem,
   type PreparedProblem,
   type Problems,
@@ -59,23 +60,8 @@ interface Exchange {
 }
 
 const PLAIN = 'text/plain; charset=utf-8';
-const plain = (status: number, text: string, extra: string[] = []) => {
-  const body = Buffer.from(text);
-  return {
-    status,
-    body,
-    headers: [
-      'Content-Type',
-      PLAIN,
-      'Content-Length',
-      String(body.length),
-      'Cache-Control',
-      CACHE_CONTROL.problem,
-      ...COMMON_HEADERS,
-      ...extra,
-    ],
-  };
-};
+const plain = (status: number, text: string, extra: string[] = []) =>
+  prepareAnswer(status, PLAIN, Buffer.from(text), extra);
 const NOT_FOUND_TEXT = plain(404, 'Not found\n');
 const METHOD_NOT_ALLOWED_TEXT = plain(
   405,

@@ -15,6 +15,9 @@ const TOKEN = 'ghp_R3dactMeR3dactMeR3dactMeR3dactMe12';
 const RAW = 'not-a-github-shaped-secret-7f3a';
 
 /** GitHub GraphQL as it answers a request it refuses: a 200 with an `errors` array quoting the request. */
+/** 12:00 in Toronto: the fake and the gateway share this clock. */
+const now = () => Date.parse('2026-11-22T17:00:00.000Z');
+
 let echo: Server;
 let echoUrl: string;
 let fake: FakeUpstreams;
@@ -40,7 +43,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
   echoUrl = `http://127.0.0.1:${(echo.address() as AddressInfo).port}`;
-  fake = await startFakeUpstreams();
+  fake = await startFakeUpstreams({ now });
   fixture = await makeDist();
 });
 afterAll(async () => {
@@ -51,7 +54,12 @@ afterAll(async () => {
 
 describe('a GraphQL error that echoes the token', () => {
   it.each([TOKEN, RAW])('the gateway reports it without the token (%s)', async (token) => {
-    const gw = await startTestGateway(fake.url, fixture.dist, { GITHUB_TOKEN: token, GITHUB_API_URL: echoUrl });
+    const gw = await startTestGateway(
+      fake.url,
+      fixture.dist,
+      { GITHUB_TOKEN: token, GITHUB_API_URL: echoUrl },
+      { now },
+    );
     try {
       const r = await get(gw.url, '/api/v1/github-contributions');
       expect(r.status).toBe(502);

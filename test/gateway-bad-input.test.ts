@@ -1,35 +1,27 @@
 // Hostile and broken input against the gateway in process: malformed and over-long paths, percent-
 // encoded traversal, every HTTP method, bodies on GET, and a few thousand concurrent loopback
 // connections. The server keeps answering; no stack trace and no file outside dist/ ever leaks.
-import { rm } from 'node:fs/promises';
+
 import { METHODS } from 'node:http';
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
-import {
-  get,
-  makeDist,
-  rawExchange,
-  SECRET,
-  startTestGateway,
-  type DistFixture,
-  type TestGateway,
-} from './helpers/gateway.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { FakeUpstreams } from '../fakes/upstreams.ts';
+import { shareUpstreams } from './helpers/shared-upstreams.ts';
+import { get, rawExchange, SECRET, startTestGateway, type DistFixture, type TestGateway } from './helpers/gateway.ts';
+
+/** 12:00 in Toronto: the fake and every gateway here share this clock. */
+const now = () => Date.parse('2026-11-22T17:00:00.000Z');
 
 let fake: FakeUpstreams;
 let fixture: DistFixture;
 let gw: TestGateway;
 
-beforeAll(async () => {
-  fake = await startFakeUpstreams();
-  fixture = await makeDist();
-  gw = await startTestGateway(fake.url, fixture.dist);
+shareUpstreams({ now }, async (shared) => {
+  ({ fake, fixture } = shared);
+  gw = await startTestGateway(fake.url, fixture.dist, {}, { now });
 });
-afterAll(async () => {
-  await gw.close();
-  await fake.close();
-  await rm(fixture.base, { recursive: true, force: true });
-});
+// After hooks run in reverse order: the gateway closes before the fake it reads from.
+afterAll(() => gw.close());
 
 /** Nothing that looks like a stack, an internal path, or the secret outside dist/. */
 function expectNoLeak(text: string) {
@@ -247,7 +239,7 @@ describe('bodies on GET', () => {
 describe('load', () => {
   it('keeps answering a few thousand concurrent connections from loopback', async () => {
     // A gateway of its own, so the calendar cache is cold and the one upstream fetch is this test's.
-    const cold = await startTestGateway(fake.url, fixture.dist);
+    const cold = await startTestGateway(fake.url, fixture.dist, {}, { now });
     fake.resetCalls();
     try {
       const count = 2000;
@@ -314,7 +306,7 @@ describe('slow clients', () => {
       fake.url,
       fixture.dist,
       {},
-      { limits: { headersTimeout: 1_500, requestTimeout: 3_000, connectionsCheckingInterval: 250 } },
+      { limits: { headersTimeout: 1_500, requestTimeout: 3_000, connectionsCheckingInterval: 250 }, now },
     );
     const url = new URL(strict.url);
     const silent = connect(Number(url.port), url.hostname);

@@ -2,28 +2,25 @@
 // open connections are capped for the server and per client address, and the Host field is checked
 // as RFC 9112 §3.2 requires.
 import { connect, type Socket } from 'node:net';
-import { rm } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
-import { get, makeDist, rawExchange, startTestGateway, type DistFixture, type TestGateway } from './helpers/gateway.ts';
+
+import { describe, expect, it } from 'vitest';
+import type { FakeUpstreams } from '../fakes/upstreams.ts';
+import { shareUpstreams } from './helpers/shared-upstreams.ts';
+import { get, rawExchange, startTestGateway, type DistFixture, type TestGateway } from './helpers/gateway.ts';
+
+/** 12:00 in Toronto: the fake and every gateway here share this clock. */
+const now = () => Date.parse('2026-11-22T17:00:00.000Z');
 
 let fake: FakeUpstreams;
 let fixture: DistFixture;
 
-beforeAll(async () => {
-  fake = await startFakeUpstreams();
-  fixture = await makeDist();
-});
-afterAll(async () => {
-  await fake.close();
-  await rm(fixture.base, { recursive: true, force: true });
-});
+shareUpstreams({ now }, (shared) => void ({ fake, fixture } = shared));
 
 async function withGateway(
   limits: Parameters<typeof startTestGateway>[3] extends infer O ? (O extends { limits?: infer L } ? L : never) : never,
   test: (gw: TestGateway) => Promise<void>,
 ): Promise<void> {
-  const gw = await startTestGateway(fake.url, fixture.dist, {}, { limits });
+  const gw = await startTestGateway(fake.url, fixture.dist, {}, { limits, now });
   try {
     await test(gw);
   } finally {

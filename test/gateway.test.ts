@@ -4,11 +4,12 @@
 import { rm } from 'node:fs/promises';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { parseDictionary, parseList } from 'structured-headers';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createValidator } from '../core/schemas.ts';
 import { calendarWindow } from '../core/toronto-calendar.ts';
 import { FAILURE_MEMORY_MS } from '../gateway/contributions-route.ts';
-import { startFakeUpstreams, type FakeUpstreams, type GithubMode, type MarketMode } from '../fakes/upstreams.ts';
+import { type FakeUpstreams, type GithubMode, type MarketMode } from '../fakes/upstreams.ts';
+import { shareUpstreams } from './helpers/shared-upstreams.ts';
 import {
   get,
   makeDist,
@@ -33,14 +34,7 @@ let fake: FakeUpstreams;
 let fixture: DistFixture;
 let gw: TestGateway;
 
-beforeAll(async () => {
-  fake = await startFakeUpstreams({ now, slowMs: 4000 });
-  fixture = await makeDist();
-});
-afterAll(async () => {
-  await fake.close();
-  await rm(fixture.base, { recursive: true, force: true });
-});
+shareUpstreams({ now, slowMs: 4000 }, (shared) => void ({ fake, fixture } = shared));
 beforeEach(async () => {
   clock = START;
   fake.market = { mode: 'ok', tradeIdAsString: false };

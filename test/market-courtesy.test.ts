@@ -1,9 +1,10 @@
 // The market provider is someone else's (issue #12): concurrent requests share ticker fetches without
 // any answer coming from a fetch begun before its request, and a 429 with Retry-After is respected.
-import { rm } from 'node:fs/promises';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
-import { get, makeDist, startTestGateway, type DistFixture, type TestGateway } from './helpers/gateway.ts';
+
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { FakeUpstreams } from '../fakes/upstreams.ts';
+import { shareUpstreams } from './helpers/shared-upstreams.ts';
+import { get, startTestGateway, type DistFixture, type TestGateway } from './helpers/gateway.ts';
 
 const MARKET = '/api/v1/mon-price';
 let clock = Date.parse('2026-11-22T17:00:00.000Z');
@@ -13,14 +14,7 @@ let fake: FakeUpstreams;
 let fixture: DistFixture;
 let gw: TestGateway;
 
-beforeAll(async () => {
-  fake = await startFakeUpstreams({ now });
-  fixture = await makeDist();
-});
-afterAll(async () => {
-  await fake.close();
-  await rm(fixture.base, { recursive: true, force: true });
-});
+shareUpstreams({ now }, (shared) => void ({ fake, fixture } = shared));
 beforeEach(async () => {
   clock = Date.parse('2026-11-22T17:00:00.000Z');
   fake.market = { mode: 'ok', tradeIdAsString: false };

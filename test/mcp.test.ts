@@ -2,17 +2,18 @@
 // fake upstreams: the four tools and their schemas, live ticker and calendar cache counted in upstream
 // calls, tool errors carrying problem documents, one quota shared with the HTTP data routes, and the
 // transport's answers to other methods, preflights and oversized bodies.
-import { rm } from 'node:fs/promises';
+
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createValidator, loadSchemas } from '../core/schemas.ts';
 import { selfContainedSchema } from '../core/tools.ts';
-import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
-import { get, makeDist, startTestGateway, type DistFixture, type TestGateway } from './helpers/gateway.ts';
+import type { FakeUpstreams } from '../fakes/upstreams.ts';
+import { shareUpstreams } from './helpers/shared-upstreams.ts';
+import { get, startTestGateway, type DistFixture, type TestGateway } from './helpers/gateway.ts';
 
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
   ajv: Ajv2020,
@@ -35,14 +36,7 @@ const now = () => START;
 let fake: FakeUpstreams;
 let fixture: DistFixture;
 
-beforeAll(async () => {
-  fake = await startFakeUpstreams({ now });
-  fixture = await makeDist();
-});
-afterAll(async () => {
-  await fake.close();
-  await rm(fixture.base, { recursive: true, force: true });
-});
+shareUpstreams({ now }, (shared) => void ({ fake, fixture } = shared));
 
 interface Session {
   client: Client;

@@ -2,28 +2,24 @@
 // that fails or takes longer than 50 ms is unavailable, the request is served without quota headers).
 // A real redis-server frozen with SIGSTOP plays the hung store; small RESP servers on loopback play the
 // stores that answer nonsense, nothing, or a bulk string without end.
-import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { encodeCommand, replyReader, RespError, type Reply } from '../gateway/quota/resp.ts';
-import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
+import type { FakeUpstreams } from '../fakes/upstreams.ts';
 import { ENDLESS, startFakeRedis, withPong, type FakeRedis } from '../fakes/redis.ts';
-import { get, makeDist, startTestGateway, type DistFixture, type TestGateway } from './helpers/gateway.ts';
+import { shareUpstreams } from './helpers/shared-upstreams.ts';
+import { get, startTestGateway, type DistFixture, type TestGateway } from './helpers/gateway.ts';
 import { privateRedis, SKIP_REDIS, type PrivateRedis } from './helpers/gateway-redis.ts';
 
 const DATA = ['/api/v1/mon-price', '/api/mon-price', '/api/v1/github-contributions', '/api/github-contributions'];
 const QUOTA = 1000;
+/** 12:00 in Toronto: the fake and every gateway here share this clock. */
+const now = () => Date.parse('2026-11-22T17:00:00.000Z');
 
 let fake: FakeUpstreams;
 let fixture: DistFixture;
 const open: { close(): Promise<void> }[] = [];
 
-beforeAll(async () => {
-  [fake, fixture] = await Promise.all([startFakeUpstreams(), makeDist()]);
-});
-afterAll(async () => {
-  await fake.close();
-  await rm(fixture.base, { recursive: true, force: true });
-});
+shareUpstreams({ now }, (shared) => void ({ fake, fixture } = shared));
 beforeEach(() => async () => {
   for (const o of open.splice(0).reverse()) await o.close();
 });
@@ -33,7 +29,7 @@ async function gateway(redisUrl: string, prefix: string): Promise<TestGateway> {
     fake.url,
     fixture.dist,
     { RATE_LIMIT_QUOTA: String(QUOTA), RATE_LIMIT_WINDOW: '3600', RATE_LIMIT_REDIS_URL: redisUrl },
-    { quotaKeyPrefix: `${prefix}:` },
+    { quotaKeyPrefix: `${prefix}:`, now },
   );
   open.push(g);
   return g;

@@ -1,18 +1,12 @@
 // The quota in process (CONTRACT §3): the in-process store with an injected clock, the Redis store
 // against a private redis-server, client identity with and without TRUST_PROXY. Header values are
 // parsed as Structured Fields (draft-ietf-httpapi-ratelimit-headers), never compared as strings.
-import { rm } from 'node:fs/promises';
+
 import { parseList } from 'structured-headers';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
-import {
-  get,
-  makeDist,
-  startTestGateway,
-  type DistFixture,
-  type RawResponse,
-  type TestGateway,
-} from './helpers/gateway.ts';
+import type { FakeUpstreams } from '../fakes/upstreams.ts';
+import { shareUpstreams } from './helpers/shared-upstreams.ts';
+import { get, startTestGateway, type DistFixture, type RawResponse, type TestGateway } from './helpers/gateway.ts';
 import { privateRedis, SKIP_REDIS, sendCommand, type PrivateRedis } from './helpers/gateway-redis.ts';
 
 const DATA = ['/api/v1/mon-price', '/api/mon-price', '/api/v1/github-contributions', '/api/github-contributions'];
@@ -25,14 +19,7 @@ let fake: FakeUpstreams;
 let fixture: DistFixture;
 const open: TestGateway[] = [];
 
-beforeAll(async () => {
-  fake = await startFakeUpstreams({ now });
-  fixture = await makeDist();
-});
-afterAll(async () => {
-  await fake.close();
-  await rm(fixture.base, { recursive: true, force: true });
-});
+shareUpstreams({ now }, (shared) => void ({ fake, fixture } = shared));
 beforeEach(() => {
   clock = START;
   fake.market = { mode: 'ok', tradeIdAsString: false };
