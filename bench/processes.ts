@@ -1,4 +1,5 @@
-// The child processes of the bench and the resilience suite: the gateway, `serve`, nginx and Redis,
+// The child processes of the bench and the resilience suite: the gateway, `serve`, nginx, Redis, the
+// bare node:http peers and the fake provider in its own process,
 // each on a free loopback port, all registered in one group that stops every one of them at the end,
 // on an error and on Ctrl-C.
 import { spawn, spawnSync, type ChildProcess, type SpawnOptions } from 'node:child_process';
@@ -301,6 +302,53 @@ export async function startBareNode(group: ProcessGroup, routes: [string, string
     pid: managed.child.pid ?? -1,
     version: `node:http ${process.version}`,
   };
+}
+
+export const BARE_PROXY_MAIN = join(ROOT, 'bench', 'bare-proxy.mjs');
+export const FAKE_UPSTREAMS_ENTRY = join(ROOT, '.build', 'fake-upstreams.mjs');
+
+/**
+ * The market route's Node limit: bench/bare-proxy.mjs answering every request with `upstream`'s bytes,
+ * fetched for that request over a keep-alive node:http agent.
+ */
+export async function startBareProxy(group: ProcessGroup, upstream: string): Promise<Peer> {
+  const port = await freePort();
+  const managed = group.spawn('node:http proxy', process.execPath, [BARE_PROXY_MAIN, String(port), upstream], {
+    cwd: ROOT,
+  });
+  managed.child.stdout!.resume();
+  await waitForPort(port, managed);
+  return {
+    managed,
+    url: `http://${HOST}:${port}`,
+    pid: managed.child.pid ?? -1,
+    version: `node:http ${process.version}`,
+  };
+}
+
+/**
+ * The fake upstreams in a process of their own (.build/fake-upstreams.mjs), as a real provider is: a
+ * client reaches it across processes, not inside its own event loop. Its address comes from its one
+ * `listening on` line.
+ */
+export async function startFakeProcess(group: ProcessGroup): Promise<{ managed: Managed; url: string }> {
+  if (!existsSync(FAKE_UPSTREAMS_ENTRY)) throw new Error(`${FAKE_UPSTREAMS_ENTRY} is missing; run tools/bundle.mjs`);
+  const managed = group.spawn('fake upstreams', process.execPath, [FAKE_UPSTREAMS_ENTRY], { cwd: ROOT });
+  const lines = createInterface({ input: managed.child.stdout! });
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the fake upstreams printed no "listening on" line')), 10_000);
+    void managed.exited.then((how) => {
+      clearTimeout(timer);
+      reject(new Error(`the fake upstreams exited (${how}): ${managed.stderrTail() || 'no output'}`));
+    });
+    lines.on('line', (line) => {
+      const match = /listening on (http:\/\/\S+)/.exec(line);
+      if (!match) return;
+      clearTimeout(timer);
+      resolve(match[1]!.replace(/\/$/, ''));
+    });
+  });
+  return { managed, url };
 }
 
 /** The real `serve` CLI (the one `npx serve dist` runs), with its default settings and request log. */

@@ -17,6 +17,7 @@ export const ENTRIES = {
   resilience: 'test/resilience/main.ts',
   'check-dist': 'builders/check-dist-main.ts',
   'lint-openapi': 'builders/lint-openapi-main.ts',
+  'fake-upstreams': 'fakes/main.ts',
 };
 
 /** Entries whose packages are bundled into them (see above). */
