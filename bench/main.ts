@@ -334,8 +334,10 @@ async function run(
         gatewayMedianMs: number;
         upstreamMedianMs: number;
         bareProxyMedianMs: number;
+        bareFetchProxyMedianMs: number;
         addedMs: number;
         bareProxyAddedMs: number;
+        bareFetchProxyAddedMs: number;
         ratio: number;
         tickerFetchesPerRequest: number;
         non200: number;
@@ -358,21 +360,24 @@ async function run(
     );
     const direct = `${provider.url}/products/MON-USD/ticker`;
     const proxy = await startBareProxy(group, direct);
+    // The same proxy on fetch, which ky runs on: what the transport alone costs in this setting.
+    const fetchProxy = await startBareProxy(group, direct, 'fetch');
     const paths = {
       direct,
       proxy: `${proxy.url}/api/v1/mon-price`,
+      fetchProxy: `${fetchProxy.url}/api/v1/mon-price`,
       gateway: `${marketGateway.url}/api/v1/mon-price`,
     } as const;
     const ua = { 'user-agent': 'bench' };
     // Warm-up as long as the measurement: until then the market route's code has run only a few
     // times and V8 has not optimised it yet.
     for (const url of Object.values(paths)) await sequentialLatencies(url, settings.latencySamples, ua);
-    const ms: Record<keyof typeof paths, number[]> = { direct: [], proxy: [], gateway: [] };
+    const ms: Record<keyof typeof paths, number[]> = { direct: [], proxy: [], fetchProxy: [], gateway: [] };
     let statuses = check.statuses;
     const peerFailures = new Set<string>();
     const perRound = Math.ceil(settings.latencySamples / settings.rounds);
     for (let round = 0; round < settings.rounds; round++) {
-      for (const which of roundOrder(['direct', 'proxy', 'gateway'] as const, round)) {
+      for (const which of roundOrder(['direct', 'proxy', 'fetchProxy', 'gateway'] as const, round)) {
         const r = await sequentialLatencies(paths[which], perRound, ua);
         ms[which].push(...r.ms);
         if (which === 'gateway') statuses = [...statuses, ...r.statuses];
@@ -380,18 +385,22 @@ async function run(
       }
     }
     await group.stop(proxy.managed);
+    await group.stop(fetchProxy.managed);
     await group.stop(marketGateway.managed);
     await group.stop(provider.managed);
     const gatewayMs = median(ms.gateway);
     const upstreamMs = median(ms.direct);
     const proxyMs = median(ms.proxy);
+    const fetchProxyMs = median(ms.fetchProxy);
     marketFigures = {
       samples: ms.gateway.length,
       gatewayMedianMs: gatewayMs,
       upstreamMedianMs: upstreamMs,
       bareProxyMedianMs: proxyMs,
+      bareFetchProxyMedianMs: fetchProxyMs,
       addedMs: gatewayMs - upstreamMs,
       bareProxyAddedMs: proxyMs - upstreamMs,
+      bareFetchProxyAddedMs: fetchProxyMs - upstreamMs,
       ratio: ratio(gatewayMs, upstreamMs),
       tickerFetchesPerRequest,
       non200: statuses.filter((s) => s !== 200).length,
@@ -400,7 +409,7 @@ async function run(
       notes.push(`market route: ${marketFigures.non200} of ${statuses.length} answers were not 200`);
     for (const peer of peerFailures) notes.push(`market route: the ${peer} peer answered something else than 200`);
     log(
-      `market: +${formatMs(marketFigures.addedMs)} over the provider (${formatMs(gatewayMs)} vs ${formatMs(upstreamMs)}); bare node:http proxy +${formatMs(marketFigures.bareProxyAddedMs)}`,
+      `market: +${formatMs(marketFigures.addedMs)} over the provider (${formatMs(gatewayMs)} vs ${formatMs(upstreamMs)}); bare node:http proxy +${formatMs(marketFigures.bareProxyAddedMs)}, bare fetch proxy +${formatMs(marketFigures.bareFetchProxyAddedMs)}`,
     );
   }
 
@@ -511,6 +520,13 @@ async function run(
       group: 'market route',
       measure: 'added latency of a bare node:http proxy',
       value: formatMs(marketFigures.bareProxyAddedMs),
+      peer: '',
+      ratio: '',
+    });
+    rows.push({
+      group: 'market route',
+      measure: 'added latency of a bare fetch proxy',
+      value: formatMs(marketFigures.bareFetchProxyAddedMs),
       peer: '',
       ratio: '',
     });

@@ -309,20 +309,27 @@ export const FAKE_UPSTREAMS_ENTRY = join(ROOT, '.build', 'fake-upstreams.mjs');
 
 /**
  * The market route's Node limit: bench/bare-proxy.mjs answering every request with `upstream`'s bytes,
- * fetched for that request over a keep-alive node:http agent.
+ * fetched for that request over a keep-alive node:http agent (`http`) or Node's built-in fetch (`fetch`).
  */
-export async function startBareProxy(group: ProcessGroup, upstream: string): Promise<Peer> {
+export async function startBareProxy(
+  group: ProcessGroup,
+  upstream: string,
+  transport: 'http' | 'fetch' = 'http',
+): Promise<Peer> {
   const port = await freePort();
-  const managed = group.spawn('node:http proxy', process.execPath, [BARE_PROXY_MAIN, String(port), upstream], {
-    cwd: ROOT,
-  });
+  const managed = group.spawn(
+    `${transport} proxy`,
+    process.execPath,
+    [BARE_PROXY_MAIN, String(port), upstream, transport],
+    { cwd: ROOT },
+  );
   managed.child.stdout!.resume();
   await waitForPort(port, managed);
   return {
     managed,
     url: `http://${HOST}:${port}`,
     pid: managed.child.pid ?? -1,
-    version: `node:http ${process.version}`,
+    version: `${transport === 'http' ? 'node:http' : 'fetch'} ${process.version}`,
   };
 }
 
