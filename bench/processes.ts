@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { connect } from 'node:net';
 import { delimiter, join } from 'node:path';
-import { createInterface } from 'node:readline';
+import { createInterface, type Interface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { startFakeUpstreams, type FakeUpstreamOptions, type FakeUpstreams } from '../fakes/upstreams.ts';
 import { freePort } from '../fakes/ports.ts';
@@ -207,6 +207,37 @@ export interface Gateway {
 }
 
 /**
+ * The address of the child's one `listening on http://…` line (CONTRACT §1), and when it came; every
+ * later stdout line goes to `later`. Rejects when the child exits first or prints none in time.
+ */
+function listeningOn(
+  managed: Managed,
+  timeoutMs: number,
+  later: (line: string) => void = () => {},
+): Promise<{ url: string; atMs: number; lines: Interface }> {
+  const lines = createInterface({ input: managed.child.stdout! });
+  let listening = false;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`${managed.name} printed no "listening on" line within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+    void managed.exited.then((how) => {
+      clearTimeout(timer);
+      reject(new Error(`${managed.name} exited (${how}) before listening: ${managed.stderrTail() || 'no output'}`));
+    });
+    lines.on('line', (line) => {
+      if (listening) return later(line);
+      const match = /listening on (http:\/\/\S+)/.exec(line);
+      if (!match) return;
+      listening = true;
+      clearTimeout(timer);
+      resolve({ url: match[1]!.replace(/\/$/, ''), atMs: performance.now(), lines });
+    });
+  });
+}
+
+/**
  * Starts the gateway with PORT=0 and reads its address from the one `listening on http://…` line
  * (CONTRACT §1). `env` is the complete environment of the child.
  */
@@ -239,35 +270,19 @@ export async function startGateway(
     },
   );
   const gateway: Gateway = { managed, url: '', pid: managed.child.pid ?? -1, startMs: Number.NaN, onLine: () => {} };
-  const lines = createInterface({ input: managed.child.stdout! });
-  const timeoutMs = options.timeoutMs ?? 15_000;
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`${managed.name} printed no "listening on" line within ${timeoutMs} ms`)),
-      timeoutMs,
-    );
-    void managed.exited.then((how) => {
-      clearTimeout(timer);
-      reject(new Error(`${managed.name} exited (${how}) before listening: ${managed.stderrTail() || 'no output'}`));
-    });
-    lines.on('line', (line) => {
-      if (gateway.url) return gateway.onLine(line);
-      const match = /listening on (http:\/\/\S+)/.exec(line);
-      if (!match) return;
-      gateway.startMs = performance.now() - started;
-      gateway.url = match[1]!.replace(/\/$/, '');
-      clearTimeout(timer);
-      if (options.discardLog) {
-        lines.close();
-        managed.child.stdout!.removeAllListeners('data');
-        managed.child.stdout!.resume();
-      }
-      resolve();
-    });
-  }).catch(async (error: unknown) => {
-    await group.stop(managed, 'SIGKILL');
-    throw error;
-  });
+  const listening = await listeningOn(managed, options.timeoutMs ?? 15_000, (line) => gateway.onLine(line)).catch(
+    async (error: unknown) => {
+      await group.stop(managed, 'SIGKILL');
+      throw error;
+    },
+  );
+  gateway.startMs = listening.atMs - started;
+  gateway.url = listening.url;
+  if (options.discardLog) {
+    listening.lines.close();
+    managed.child.stdout!.removeAllListeners('data');
+    managed.child.stdout!.resume();
+  }
   return gateway;
 }
 
@@ -284,76 +299,61 @@ export interface Peer {
 }
 
 export const BARE_NODE_MAIN = join(ROOT, 'bench', 'bare-server.mjs');
+export const BARE_PROXY_MAIN = join(ROOT, 'bench', 'bare-proxy.mjs');
+export const FAKE_UPSTREAMS_ENTRY = join(ROOT, '.build', 'fake-upstreams.mjs');
+
+/** A plain-JavaScript peer of the bench run by `node` as it is: `script <port> ...args`, its stdout drained. */
+async function startNodePeer(
+  group: ProcessGroup,
+  name: string,
+  script: string,
+  args: string[],
+  version: string,
+): Promise<Peer> {
+  const port = await freePort();
+  const managed = group.spawn(name, process.execPath, [script, String(port), ...args], { cwd: ROOT });
+  managed.child.stdout!.resume();
+  await waitForPort(port, managed);
+  return { managed, url: `http://${HOST}:${port}`, pid: managed.child.pid ?? -1, version };
+}
 
 /**
  * The Node limit: bench/bare-server.mjs answering each `[path, file, contentType]` with the file's bytes
  * from memory, two headers, no log. The gateway's goal is a ratio of this.
  */
-export async function startBareNode(group: ProcessGroup, routes: [string, string, string][]): Promise<Peer> {
-  const port = await freePort();
-  const managed = group.spawn('node:http', process.execPath, [BARE_NODE_MAIN, String(port), ...routes.flat()], {
-    cwd: ROOT,
-  });
-  managed.child.stdout!.resume();
-  await waitForPort(port, managed);
-  return {
-    managed,
-    url: `http://${HOST}:${port}`,
-    pid: managed.child.pid ?? -1,
-    version: `node:http ${process.version}`,
-  };
+export function startBareNode(group: ProcessGroup, routes: [string, string, string][]): Promise<Peer> {
+  return startNodePeer(group, 'node:http', BARE_NODE_MAIN, routes.flat(), `node:http ${process.version}`);
 }
-
-export const BARE_PROXY_MAIN = join(ROOT, 'bench', 'bare-proxy.mjs');
-export const FAKE_UPSTREAMS_ENTRY = join(ROOT, '.build', 'fake-upstreams.mjs');
 
 /**
  * The market route's Node limit: bench/bare-proxy.mjs answering every request with `upstream`'s bytes,
  * fetched for that request over a keep-alive node:http agent (`http`) or Node's built-in fetch (`fetch`).
  */
-export async function startBareProxy(
+export function startBareProxy(
   group: ProcessGroup,
   upstream: string,
   transport: 'http' | 'fetch' = 'http',
 ): Promise<Peer> {
-  const port = await freePort();
-  const managed = group.spawn(
-    `${transport} proxy`,
-    process.execPath,
-    [BARE_PROXY_MAIN, String(port), upstream, transport],
-    { cwd: ROOT },
-  );
-  managed.child.stdout!.resume();
-  await waitForPort(port, managed);
-  return {
-    managed,
-    url: `http://${HOST}:${port}`,
-    pid: managed.child.pid ?? -1,
-    version: `${transport === 'http' ? 'node:http' : 'fetch'} ${process.version}`,
-  };
+  const version = `${transport === 'http' ? 'node:http' : 'fetch'} ${process.version}`;
+  return startNodePeer(group, `${transport} proxy`, BARE_PROXY_MAIN, [upstream, transport], version);
 }
 
 /**
  * The fake upstreams in a process of their own (.build/fake-upstreams.mjs), as a real provider is: a
  * client reaches it across processes, not inside its own event loop. Its address comes from its one
- * `listening on` line.
+ * `listening on` line. `nowMs` fixes its clock (a test's); without it the fake runs on the real clock,
+ * as the gateways the bench spawns do.
  */
-export async function startFakeProcess(group: ProcessGroup): Promise<{ managed: Managed; url: string }> {
+export async function startFakeProcess(
+  group: ProcessGroup,
+  nowMs?: number,
+): Promise<{ managed: Managed; url: string }> {
   if (!existsSync(FAKE_UPSTREAMS_ENTRY)) throw new Error(`${FAKE_UPSTREAMS_ENTRY} is missing; run tools/bundle.mjs`);
-  const managed = group.spawn('fake upstreams', process.execPath, [FAKE_UPSTREAMS_ENTRY], { cwd: ROOT });
-  const lines = createInterface({ input: managed.child.stdout! });
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the fake upstreams printed no "listening on" line')), 10_000);
-    void managed.exited.then((how) => {
-      clearTimeout(timer);
-      reject(new Error(`the fake upstreams exited (${how}): ${managed.stderrTail() || 'no output'}`));
-    });
-    lines.on('line', (line) => {
-      const match = /listening on (http:\/\/\S+)/.exec(line);
-      if (!match) return;
-      clearTimeout(timer);
-      resolve(match[1]!.replace(/\/$/, ''));
-    });
+  const args = nowMs === undefined ? [] : ['--now', String(nowMs)];
+  const managed = group.spawn('fake upstreams', process.execPath, [FAKE_UPSTREAMS_ENTRY, ...args], { cwd: ROOT });
+  const { url } = await listeningOn(managed, 10_000).catch(async (error: unknown) => {
+    await group.stop(managed, 'SIGKILL');
+    throw error;
   });
   return { managed, url };
 }
