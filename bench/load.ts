@@ -6,16 +6,9 @@ import autocannon from 'autocannon';
 import { which } from './processes.ts';
 import { percentile } from './stats.ts';
 import { runWrk, wrkVersion } from './wrk.ts';
+import type { LoadResult } from './load-result.ts';
 
-export interface LoadResult {
-  /** 2xx responses per second over the round. */
-  rps: number;
-  p50Ms: number;
-  p99Ms: number;
-  ok: number;
-  non2xx: number;
-  errors: number;
-}
+export type { LoadResult };
 
 export interface LoadGenerator {
   name: 'wrk' | 'autocannon';

@@ -2,7 +2,7 @@
 // saturate a fast server where a generator in Node, sharing the CPU with its own event loop, cannot
 // (docs/performance.md). One thread, like the single-process servers under test; its report is parsed here.
 import { spawn, spawnSync } from 'node:child_process';
-import type { LoadResult } from './load.ts';
+import type { LoadResult } from './load-result.ts';
 
 /** wrk's version line ("wrk debian/4.1.0-3+b2 [epoll] …"), or undefined when it is not installed. */
 export function wrkVersion(binary: string): string | undefined {
