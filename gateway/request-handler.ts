@@ -34,7 +34,8 @@ import {
   type Variant,
 } from './http/representation.ts';
 import { decodePath, isApiPath, rawPath } from './http/request-path.ts';
-import { COMMON_HEADERS, type StaticEntry, type StaticTable } from './http/static-files.ts';
+import { COMMON_HEADERS } from './http/common-headers.ts';
+import type { StaticEntry, StaticTable } from './http/static-files.ts';
 
 export interface HandlerDeps {
   table: StaticTable;

@@ -11,7 +11,7 @@ import {
   type ProblemCode,
 } from '../../contract/problems.ts';
 import type { DataResourceId } from '../../contract/service.ts';
-import { COMMON_HEADERS } from './static-files.ts';
+import { COMMON_HEADERS } from './common-headers.ts';
 
 /** A fixed answer prepared once: status, body and the complete header list of its response. */
 export interface PreparedAnswer {

@@ -7,7 +7,6 @@ import {
   API_INDEX,
   CACHE_CONTROL,
   CARDS,
-  COMMON_RESPONSE_HEADERS,
   DATA_RESOURCES,
   DISCOVERY,
   PAGE_RESPONSE_HEADERS,
@@ -21,6 +20,7 @@ import {
 import { contentTypeFor } from '../../contract/content-types.ts';
 import { isApiPath } from './request-path.ts';
 import { notModifiedHeaders, prepare, variantHeaders, type Representation, type Variant } from './representation.ts';
+import { COMMON_HEADERS } from './common-headers.ts';
 
 export interface ServedVariant extends Variant {
   /** Complete header list of the 200 (and of HEAD). */
@@ -47,9 +47,6 @@ export interface StaticTable {
 export class DistMissingError extends Error {
   override readonly name = 'DistMissingError';
 }
-
-/** Headers every response of the gateway carries, as a flat name/value list for writeHead. */
-export const COMMON_HEADERS: readonly string[] = Object.entries(COMMON_RESPONSE_HEADERS).flat();
 
 /** Headers of every HTML page (contract/service.ts), as a flat name/value list. */
 const PAGE_HEADERS: readonly string[] = Object.entries(PAGE_RESPONSE_HEADERS).flat();

@@ -18,7 +18,7 @@ import type { ContributionsRoute } from './contributions.ts';
 import type { MarketRoute } from './market.ts';
 import { prepareAnswer, type Problems } from '../http/problem-response.ts';
 import { DISABLED_QUOTA, type Quota, type QuotaDecision, type QuotaOutcome } from '../quota/quota.ts';
-import { COMMON_HEADERS } from '../http/static-files.ts';
+import { COMMON_HEADERS } from '../http/common-headers.ts';
 
 export interface McpDeps {
   schemas: Map<string, JsonSchema>;
