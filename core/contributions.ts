@@ -2,22 +2,12 @@
 import { UpstreamError, type UpstreamName } from './errors.ts';
 import { CONSTANTS } from './routes.ts';
 import { calendarWindow } from './toronto-calendar.ts';
+import type { GitHubContributionDay, GitHubContributions } from './payload-types.ts';
 
-export interface ContributionDay {
-  date: string;
-  count: number;
-  level: number;
-}
-
-export interface GitHubContributions {
-  username: string;
-  totalContributions: number;
-  startDate: string;
-  endDate: string;
-  days: ContributionDay[];
-  timeZone: typeof CONSTANTS.timeZone;
-  nextRefreshAt: string;
-}
+// The payload's types come from its schema (core/payload-types.ts, generated from schemas/).
+export type { GitHubContributions } from './payload-types.ts';
+/** One calendar day, as either GitHub source reads it and as the payload publishes it. */
+export type ContributionDay = GitHubContributionDay;
 
 /**
  * Picks the 365 Toronto-window dates out of what GitHub returned. GitHub's date labels are used as they

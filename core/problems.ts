@@ -1,6 +1,7 @@
 // RFC 9457 problem types of SPEC.md's error catalogue, declared once; the developer page
 // carries an element whose id is each fragment, so every `type` URL resolves (CONTRACT §5).
 
+import type { ProblemDetails as PayloadProblemDetails } from './payload-types.ts';
 import { API_INDEX, DATA_METHODS, DATA_PATHS, DISCOVERY, type DataResourceId } from './routes.ts';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
@@ -81,15 +82,8 @@ export const PROBLEM_DETAILS = {
   rate_limit_exceeded: (quota: number, windowSeconds: number) => string;
 };
 
-export interface ProblemDetails {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  code: ProblemCode;
-  resolution: string;
-  error?: string;
-}
+/** The problem document of schemas/ProblemDetails (core/payload-types.ts), its code one of ours. */
+export type ProblemDetails = PayloadProblemDetails & { code: ProblemCode };
 
 export function problemTypeUrl(siteUrl: string, code: ProblemCode): string {
   return `${siteUrl}${DISCOVERY.developers.path}#${PROBLEM_TYPES[code].fragment}`;
