@@ -1,4 +1,4 @@
-// Generates core/payload-types.ts, the TypeScript types of the payloads, from schemas/ with
+// Generates contract/payload-types.ts, the TypeScript types of the payloads, from schemas/ with
 // json-schema-to-typescript, so that the schemas stay the one source of truth: the code imports these
 // types instead of declaring its own. `npm run generate:types` writes the file; a test fails when it is
 // stale (test/payload-types.test.ts).
@@ -9,7 +9,7 @@ import * as prettier from 'prettier';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const SCHEMAS = `${root}schemas/`;
-export const TYPES_FILE = `${root}core/payload-types.ts`;
+export const TYPES_FILE = `${root}contract/payload-types.ts`;
 
 const BANNER = `// Generated from schemas/*.schema.json by tools/payload-types.mjs (npm run generate:types): do not edit.
 // A schema is the source of truth; change it and regenerate.`;

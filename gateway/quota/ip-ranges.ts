@@ -3,7 +3,7 @@
 // is one quota key.
 // Only the gateway needs them; TRUST_PROXY is parsed when it starts (gateway/server.ts).
 import { BlockList, isIP } from 'node:net';
-import { ConfigError } from '../../core/errors.ts';
+import { ConfigError } from '../../lib/errors.ts';
 
 /** TRUST_PROXY read into a node:net BlockList, which matches IPv4, IPv6 and IPv4-mapped IPv6 alike. */
 export interface TrustedProxies {

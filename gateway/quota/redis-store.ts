@@ -16,8 +16,8 @@
 // turn's keys live in one slot and the script call stays one round trip (docs/gateway.md).
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
 import { isIP, type Socket } from 'node:net';
-import { redisTarget, type RedisTarget } from '../../core/redis-url.ts';
-import { CONSTANTS } from '../../core/routes.ts';
+import { redisTarget, type RedisTarget } from '../../lib/redis-url.ts';
+import { CONSTANTS } from '../../contract/service.ts';
 import { StoreUnavailable, type QuotaStore } from './quota.ts';
 
 /**
