@@ -1,6 +1,7 @@
 // RFC 9457 problem types of the error catalogue (docs/api.md#errors), declared once; the developer page
 // carries an element whose id is each fragment, so every `type` URL resolves (docs/api.md#published-paths).
 
+import type { ProblemDetails as PayloadProblemDetails } from './payload-types.ts';
 import { API_INDEX, DATA_METHODS, DATA_PATHS, DISCOVERY, type DataResourceId } from './service.ts';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
@@ -81,15 +82,8 @@ export const PROBLEM_DETAILS = {
   rate_limit_exceeded: (quota: number, windowSeconds: number) => string;
 };
 
-export interface ProblemDetails {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  code: ProblemCode;
-  resolution: string;
-  error?: string;
-}
+/** The problem document of schemas/ProblemDetails (contract/payload-types.ts), its code one of ours. */
+export type ProblemDetails = PayloadProblemDetails & { code: ProblemCode };
 
 export function problemTypeUrl(siteUrl: string, code: ProblemCode): string {
   return `${siteUrl}${DISCOVERY.developers.path}#${PROBLEM_TYPES[code].fragment}`;

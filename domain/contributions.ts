@@ -2,22 +2,12 @@
 import { UpstreamError, type UpstreamName } from '../lib/errors.ts';
 import { CONSTANTS } from '../contract/service.ts';
 import { calendarWindow } from './calendar.ts';
+import type { GitHubContributionDay, GitHubContributions } from '../contract/payload-types.ts';
 
-export interface ContributionDay {
-  date: string;
-  count: number;
-  level: number;
-}
-
-export interface GitHubContributions {
-  username: string;
-  totalContributions: number;
-  startDate: string;
-  endDate: string;
-  days: ContributionDay[];
-  timeZone: typeof CONSTANTS.timeZone;
-  nextRefreshAt: string;
-}
+// The payload's types come from its schema (contract/payload-types.ts, generated from schemas/).
+export type { GitHubContributions } from '../contract/payload-types.ts';
+/** One calendar day, as either GitHub source reads it and as the payload publishes it. */
+export type ContributionDay = GitHubContributionDay;
 
 /**
  * Picks the 365 Toronto-window dates out of what GitHub returned. GitHub's date labels are used as they

@@ -1,24 +1,10 @@
 // Pure MarketData builder: (ticker, candles, now) → payload, by the rules of docs/data-rules.md.
 import { UpstreamError } from '../lib/errors.ts';
 import { CONSTANTS } from '../contract/service.ts';
+import type { MarketData, MarketPoint } from '../contract/payload-types.ts';
 
-export interface MarketPoint {
-  time: number;
-  value: number;
-}
-
-export interface MarketData {
-  product: typeof CONSTANTS.product;
-  currency: typeof CONSTANTS.currency;
-  source: string;
-  windowSeconds: typeof CONSTANTS.marketWindowSeconds;
-  points: MarketPoint[];
-  value: number;
-  changePercent: number;
-  low: number;
-  high: number;
-  asOf: string;
-}
+// The payload's types come from its schema (contract/payload-types.ts, generated from schemas/).
+export type { MarketData, MarketPoint } from '../contract/payload-types.ts';
 
 /** A ticker after shape checks: price as a number, time as the provider's own string and its instant. */
 export interface Ticker {

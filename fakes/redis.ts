@@ -22,11 +22,18 @@ export interface FakeRedis {
   close(): Promise<void>;
 }
 
-/** PING answered as Redis does, everything else by `answer`. */
+/**
+ * The handshake answered as a standalone Redis does (PING, and CLUSTER INFO refused because cluster
+ * support is off), everything else by `answer`.
+ */
 export const withPong =
   (answer: (command: string[]) => FakeAnswer) =>
   (command: string[]): FakeAnswer =>
-    command[0] === 'PING' ? '+PONG\r\n' : answer(command);
+    command[0] === 'PING'
+      ? '+PONG\r\n'
+      : command[0] === 'CLUSTER'
+        ? '-ERR This instance has cluster support disabled\r\n'
+        : answer(command);
 
 export async function startFakeRedis(
   answer: (command: string[]) => FakeAnswer,

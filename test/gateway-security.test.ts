@@ -102,7 +102,7 @@ describe('quota keys', () => {
   });
 
   it('spellings of one IPv6 address, and addresses of one /64, share a bucket without TRUST_PROXY', () => {
-    const identify = clientIdentity([]);
+    const identify = clientIdentity(parseTrustProxy(undefined));
     const keys = ['2001:db8::1', '2001:db8:0:0::1', '2001:db8::abcd:1'].map((a) => identify(request(a)));
     expect(new Set(keys)).toEqual(new Set(['2001:db8:0:0::/64']));
     expect(identify(request('2001:db8:0:1::1'))).not.toBe(keys[0]);

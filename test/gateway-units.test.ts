@@ -154,7 +154,7 @@ describe('the quota decision', () => {
     expect(reasons).toEqual(['connection refused', 'not connected', 'no answer within 50 ms']);
   });
 
-  it('uses one key per client and window, shared by every data URL', async () => {
+  it('uses one key per client and window, shared by every data URL, the window in a Cluster hash tag', async () => {
     const keys: string[] = [];
     const quota = createQuota({
       quota: 5,
@@ -164,7 +164,7 @@ describe('the quota decision', () => {
       store: { increment: (key) => (keys.push(key), 1), close: async () => {} },
     });
     await quota.check('2001:db8::1');
-    expect(keys).toEqual([`p:${Math.floor(at / 60_000)}:2001:db8::1`]);
+    expect(keys).toEqual([`{p:${Math.floor(at / 60_000)}}:2001:db8::1`]);
   });
 });
 

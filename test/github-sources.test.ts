@@ -69,6 +69,16 @@ describe('public HTML calendar', () => {
     expect(() => parseCalendarHtml(html)).toThrow(UpstreamError);
   });
 
+  it('decodes character references in attributes and tooltip text (an id with &amp;, a &nbsp; in the text)', () => {
+    const html = `<td data-date="2026-01-04" id="cell&amp;1" data-level="3"></td><tool-tip for="cell&#38;1">&#50;&nbsp;contributions on January 4th.</tool-tip>`;
+    expect(parseCalendarHtml(html)).toEqual([{ date: '2026-01-04', count: 2, level: 3 }]);
+  });
+
+  it('a cell tag far longer than any calendar cell is markup drift', () => {
+    const html = `<td data-date="2026-01-04" id="c" data-level="3" class="${'x'.repeat(5000)}"></td><tool-tip for="c">2 contributions on January 4th.</tool-tip>`;
+    expect(() => parseCalendarHtml(html)).toThrow(/longer than 4096 characters \(markup changed\?\)/);
+  });
+
   it('reads attributes in any quoting, with ">" inside a quoted value', () => {
     const html = `<td title="a > b" data-date='2026-01-04' id=cell-1 data-level="3"></td><tool-tip for="cell-1"><span>2</span> contributions on January 4th.</tool-tip>`;
     expect(parseCalendarHtml(html)).toEqual([{ date: '2026-01-04', count: 2, level: 3 }]);

@@ -3,7 +3,6 @@
 // A real redis-server frozen with SIGSTOP plays the hung store; small RESP servers on loopback play the
 // stores that answer nonsense, nothing, or a bulk string without end.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { encodeCommand, replyReader, RespError, type Reply } from '../gateway/quota/resp.ts';
 import type { FakeUpstreams } from '../fakes/upstreams.ts';
 import { ENDLESS, startFakeRedis, withPong, type FakeRedis } from '../fakes/redis.ts';
 import { shareUpstreams } from './helpers/shared-upstreams.ts';
@@ -160,57 +159,5 @@ describe('a store that answers nonsense', () => {
     // The fake stops at 64 MiB; a client that keeps reading holds all of it and never hangs up.
     expect(store.endlessBytes).toBeLessThan(64 * 2 ** 20);
     await servedUnaccounted(g, 3);
-  });
-});
-
-describe('the RESP reply reader', () => {
-  const limits = { maxString: 16, maxArray: 4, maxDepth: 1 };
-  const all = (bytes: string, chunk = Infinity): Reply[] => {
-    const reader = replyReader(limits);
-    const out: Reply[] = [];
-    const buffer = Buffer.from(bytes, 'latin1');
-    for (let i = 0; i < buffer.length; i += Math.min(chunk, buffer.length))
-      out.push(...reader.push(buffer.subarray(i, i + chunk)));
-    return out;
-  };
-
-  it('reads each RESP2 type, whole or one byte at a time', () => {
-    const bytes = '+OK\r\n-ERR no\r\n:-7\r\n$3\r\nabc\r\n$-1\r\n*2\r\n:1\r\n:2\r\n*0\r\n*-1\r\n';
-    const expected: Reply[] = [
-      { type: 'simple', value: 'OK' },
-      { type: 'error', message: 'ERR no' },
-      { type: 'integer', value: -7 },
-      { type: 'bulk', value: Buffer.from('abc') },
-      { type: 'bulk', value: null },
-      {
-        type: 'array',
-        items: [
-          { type: 'integer', value: 1 },
-          { type: 'integer', value: 2 },
-        ],
-      },
-      { type: 'array', items: [] },
-      { type: 'array', items: null },
-    ];
-    expect(all(bytes)).toEqual(expected);
-    expect(all(bytes, 1)).toEqual(expected);
-  });
-
-  it.each([
-    ['$999999999\r\n', /bulk string of 999999999/],
-    ['*5\r\n', /array of 5/],
-    [`+${'x'.repeat(40)}`, /too long/],
-    [`:${'9'.repeat(17)}\r\n`, /no integer/],
-    [':12abc\r\n', /no integer/],
-    ['*1\r\n*1\r\n:1\r\n', /nested/],
-    ['!3\r\nabc\r\n', /no RESP2 type/],
-    ['+OK\n', /CRLF/],
-  ])('refuses %j before holding more than its limits', (bytes, message) => {
-    expect(() => all(bytes, 1)).toThrow(RespError);
-    expect(() => all(bytes)).toThrow(message);
-  });
-
-  it('writes commands as arrays of bulk strings, lengths in bytes', () => {
-    expect(encodeCommand(['EVAL', 'é', '0'])).toBe('*3\r\n$4\r\nEVAL\r\n$2\r\né\r\n$1\r\n0\r\n');
   });
 });

@@ -1,6 +1,7 @@
 // The GitHub Actions workflows themselves: they parse, their schedules are valid cron that covers
 // Toronto midnight in winter and in summer, Pages gets the hidden files and the site URL Pages serves it
-// at, each job holds only the permissions it needs, the test job installs the browser and redis-server
+// at, each job holds only the permissions it needs, every action is pinned by commit and no checkout
+// keeps its token, the test job installs the browser and redis-server
 // the suite starts on every Node line CI promises, and the scheduled publish does neither.
 import { readdirSync, readFileSync } from 'node:fs';
 import { DateTime } from 'luxon';
@@ -263,14 +264,14 @@ describe('.github/workflows', () => {
     for (const job of Object.values(ci.jobs)) expect(job.permissions ?? {}).not.toHaveProperty('contents', 'write');
   });
 
-  it('runs CI on push and pull request, on the engines floor and the LTS lines 22 and 24: installs chromium and redis-server, npm ci, npm test, then the resilience suite', () => {
+  it('runs CI on push and pull request, on the engines floor (22), the active LTS (24) and 26: installs chromium and redis-server, npm ci, npm test, then the resilience suite', () => {
     expect(ci.on).toHaveProperty('push');
     expect(ci.on).toHaveProperty('pull_request');
     const [job, ...others] = Object.values(ci.jobs);
     expect(others).toEqual([]);
     const floor = Number(/^>=\s*(\d+)/.exec(PACKAGE.engines.node)?.[1]);
-    expect(floor).toBe(20);
-    expect(job!.strategy?.matrix?.node).toEqual([floor, 22, 24]);
+    expect(floor).toBe(22);
+    expect(job!.strategy?.matrix?.node).toEqual([floor, 24, 26]);
     // the matrix value is what actually selects the Node.js line
     const image = typeof job!.container === 'string' ? job!.container : job!.container?.image;
     const setupNode = job!.steps.find((s) => s.uses?.startsWith('actions/setup-node@'))?.with?.['node-version'];
@@ -281,6 +282,29 @@ describe('.github/workflows', () => {
     expect(runs.indexOf('npm ci')).toBeLessThan(runs.indexOf('npm test'));
     expect(runs.indexOf('npm run test:resilience')).toBeGreaterThan(runs.indexOf('npm test'));
     expectInstallsTestTools(job!, 'npm test');
+  });
+
+  it('publishes on the active LTS line (24), one of the lines CI tests', () => {
+    const image = publish.jobs.build!.container;
+    expect(typeof image === 'string' ? image : image?.image).toBe('node:24-bookworm');
+    expect(ci.jobs.test!.strategy?.matrix?.node).toContain(24);
+  });
+
+  it.each(files)('%s: every action is pinned to a commit SHA with its tag in a comment', (file) => {
+    // A tag can be moved to other code; a commit cannot. The comment says which release it is.
+    const lines = readFileSync(DIR + file, 'utf8')
+      .split('\n')
+      .filter((l) => /^\s*(-\s+)?uses:/.test(l));
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines)
+      expect(line, line).toMatch(/uses:\s+[\w.-]+\/[\w./-]+@[0-9a-f]{40} # v\d+(\.\d+){0,2}\s*$/);
+  });
+
+  it.each(files)('%s: every checkout leaves no credentials behind (persist-credentials: false)', (file) => {
+    const checkouts = Object.values(load(file).jobs)
+      .flatMap((job) => job.steps)
+      .filter((s) => s.uses?.startsWith('actions/checkout@'));
+    for (const step of checkouts) expect(step.with?.['persist-credentials']).toBe(false);
   });
 
   it('publishes without installing a browser or running the test suite (CI runs it on every push)', () => {

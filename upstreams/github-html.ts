@@ -1,5 +1,6 @@
 // GitHub's public HTML contribution calendar (no token). The markup has changed often, so anything
 // this parser does not recognise is an upstream failure, never a calendar of zeros.
+import { Parser } from 'htmlparser2';
 import type { ContributionDay } from '../domain/contributions.ts';
 import { UpstreamError } from '../lib/errors.ts';
 import { upstreamClient, type HttpOptions } from './http.ts';
@@ -86,47 +87,85 @@ export function parseTooltipCount(text: string): number | undefined {
 // so a failed match backtracks over each character at most once (linear in the text's length).
 const TOOLTIP_COUNT = /\s*(?:No|(\d{1,3}(?:,\d{3})*|\d+))\s+contributions?\s+on\b/iy;
 
+/** GitHub's cells are about 200 characters long; a start tag far longer is not a calendar cell. */
+const MAX_TAG_LENGTH = 4096;
+
+/** The text of one open <tool-tip>, collected until its end tag. */
+interface OpenTooltip {
+  target: string | undefined;
+  text: string[];
+  /** <tool-tip>s opened inside it and not yet closed. */
+  depth: number;
+}
+
+/**
+ * The calendar's days from the page, read with htmlparser2 (a streaming tokenizer: linear in the page,
+ * whatever it holds). Its text and attribute values arrive with entities decoded, so "&lt;" in a tooltip
+ * is "<" here. Anything unexpected fails: a tag far longer than a cell, a <tool-tip> that is never
+ * closed, a cell without a date, id or level, a cell without its tooltip, a tooltip in other words.
+ */
 export function parseCalendarHtml(html: string): ContributionDay[] {
   const tooltips = new Map<string, string>();
-  const cells: Array<Map<string, string>> = [];
-  for (const tag of startTags(html)) {
-    if (tag.name === 'td') {
-      cells.push(tag.attributes);
-      continue;
-    }
-    // <tool-tip>: its text runs to the closing tag, which must come (else nothing after it can be trusted).
-    CLOSE_TOOLTIP.lastIndex = tag.end;
-    const close = CLOSE_TOOLTIP.exec(html);
-    if (close === null) throw new UpstreamError('github-html', 'a <tool-tip> is never closed (markup changed?)');
-    const target = tag.attributes.get('for');
-    // `<[^<>]*>` rather than `<[^>]*>`: a run of "<" without ">" is then scanned once, not once per "<".
-    if (target) tooltips.set(target, html.slice(tag.end, close.index).replace(/<[^<>]*>/g, ''));
-    tag.resume(CLOSE_TOOLTIP.lastIndex);
-  }
+  const cells: Array<Record<string, string>> = [];
+  let tooltip: OpenTooltip | undefined;
+  let failure: UpstreamError | undefined;
+  const fail = (message: string) => void (failure ??= new UpstreamError('github-html', message));
+  const parser = new Parser(
+    {
+      onopentag(name, attributes) {
+        if (parser.endIndex - parser.startIndex > MAX_TAG_LENGTH) {
+          fail(`a <${name.slice(0, 20)}> tag longer than ${MAX_TAG_LENGTH} characters (markup changed?)`);
+        }
+        // Markup inside a tooltip is the tooltip's text, not the calendar's cells.
+        if (tooltip !== undefined) {
+          if (name === 'tool-tip') tooltip.depth++;
+        } else if (name === 'td') {
+          cells.push(attributes);
+        } else if (name === 'tool-tip') {
+          tooltip = { target: attributes['for'], text: [], depth: 0 };
+        }
+      },
+      ontext(text) {
+        tooltip?.text.push(text);
+      },
+      onclosetag(name, isImplied) {
+        if (tooltip === undefined || name !== 'tool-tip') return;
+        // Closed by the end of the page or by its parent's end tag: nothing after it can be trusted.
+        if (isImplied) return fail('a <tool-tip> is never closed (markup changed?)');
+        if (tooltip.depth-- > 0) return;
+        if (tooltip.target) tooltips.set(tooltip.target, tooltip.text.join(''));
+        tooltip = undefined;
+      },
+    },
+    { decodeEntities: true },
+  );
+  parser.end(html);
+  if (failure !== undefined) throw failure;
+
   const days: ContributionDay[] = [];
   const counts = new Map<string, number | undefined>();
   // Only <td> cells with data-date are days: padding cells and the legend's divs are not.
   for (const attrs of cells) {
-    const date = attrs.get('data-date');
+    const date = attrs['data-date'];
     if (date === undefined) continue;
-    const id = attrs.get('id');
-    const levelText = attrs.get('data-level');
+    const id = attrs['id'];
+    const levelText = attrs['data-level'];
     if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || !id || levelText === undefined || !/^\d$/.test(levelText)) {
       throw new UpstreamError(
         'github-html',
         `unrecognised calendar cell for ${JSON.stringify(date.slice(0, 40))} (markup changed?)`,
       );
     }
-    const tooltip = tooltips.get(id);
-    if (tooltip === undefined)
+    const text = tooltips.get(id);
+    if (text === undefined)
       throw new UpstreamError('github-html', `no tooltip for the cell of ${date} (markup changed?)`);
     // Many cells may name one tooltip (ids need not be unique): each tooltip's text is read once.
     let count = counts.get(id);
-    if (!counts.has(id)) counts.set(id, (count = parseTooltipCount(tooltip)));
+    if (!counts.has(id)) counts.set(id, (count = parseTooltipCount(text)));
     if (count === undefined) {
       throw new UpstreamError(
         'github-html',
-        `unrecognised tooltip ${JSON.stringify(tooltip.slice(0, 200).trim().slice(0, 60))} for ${date}`,
+        `unrecognised tooltip ${JSON.stringify(text.slice(0, 200).trim().slice(0, 60))} for ${date}`,
       );
     }
     days.push({ date, count, level: Number(levelText) });
@@ -134,98 +173,4 @@ export function parseCalendarHtml(html: string): ContributionDay[] {
   if (days.length === 0)
     throw new UpstreamError('github-html', 'no calendar cells with data-date found (markup changed?)');
   return days;
-}
-
-// The scan below is linear in the length of the page whatever it holds: every character is looked at a
-// bounded number of times, and a start tag that does not end within MAX_TAG_LENGTH is a failure rather
-// than a reason to search further. (Regular expressions such as /<td\b([^>]*)>/ rescan the rest of the
-// page from every "<td" when no ">" follows: quadratic time, seconds of frozen event loop per megabyte.)
-
-/** The start tags read: a name is only these letters when no other name character follows. */
-const WANTED_TAG = /<(td|tool-tip)(?![A-Za-z0-9-])/gi;
-const CLOSE_TOOLTIP = /<\/tool-tip\s*>/gi;
-/** GitHub's cells are about 200 characters long; anything far longer is not a calendar cell. */
-const MAX_TAG_LENGTH = 4096;
-
-interface StartTag {
-  name: string;
-  attributes: Map<string, string>;
-  /** Index just after the tag's ">". */
-  end: number;
-  /** Continues the scan at `index` (after content the caller consumed). */
-  resume(index: number): void;
-}
-
-/** The start tags `<td` and `<tool-tip`, in document order, with their attributes. */
-function* startTags(html: string): Generator<StartTag> {
-  let position = 0;
-  for (;;) {
-    // One regular-expression search rather than a step per "<": a page of nothing but "<" is scanned
-    // at the regex engine's speed, and each attempt reads at most the length of the longest name.
-    WANTED_TAG.lastIndex = position;
-    const found = WANTED_TAG.exec(html);
-    if (found === null) return;
-    const name = found[1]!.toLowerCase();
-    position = WANTED_TAG.lastIndex;
-    const end = tagEnd(html, position);
-    if (end < 0)
-      throw new UpstreamError(
-        'github-html',
-        `a <${name}> tag does not end within ${MAX_TAG_LENGTH} characters (markup changed?)`,
-      );
-    const attributes = parseAttributes(html.slice(position, end - 1));
-    position = end;
-    yield { name, attributes, end, resume: (index) => void (position = index) };
-  }
-}
-
-/** Index after the ">" that ends a start tag whose attributes begin at `from` (quotes respected), or -1. */
-function tagEnd(html: string, from: number): number {
-  const limit = Math.min(html.length, from + MAX_TAG_LENGTH);
-  let quote = '';
-  for (let i = from; i < limit; i++) {
-    const c = html[i]!;
-    if (quote !== '') {
-      if (c === quote) quote = '';
-    } else if (c === '"' || c === "'") {
-      quote = c;
-    } else if (c === '>') {
-      return i + 1;
-    }
-  }
-  return -1;
-}
-
-/** HTML attributes (name, name=value, name="value", name='value'); names lowercased, first one wins. */
-function parseAttributes(text: string): Map<string, string> {
-  const found = new Map<string, string>();
-  const n = text.length;
-  const isSpace = (c: string | undefined) => c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\f';
-  let i = 0;
-  while (i < n) {
-    // Between attributes, whitespace and the "/" of a self-closing tag mean nothing.
-    while (i < n && (isSpace(text[i]) || text[i] === '/')) i++;
-    const nameStart = i;
-    while (i < n && !isSpace(text[i]) && text[i] !== '/' && text[i] !== '=') i++;
-    const name = text.slice(nameStart, i).toLowerCase();
-    while (i < n && isSpace(text[i])) i++;
-    let value = '';
-    if (text[i] === '=') {
-      i++;
-      while (i < n && isSpace(text[i])) i++;
-      const quote = text[i];
-      if (quote === '"' || quote === "'") {
-        const close = text.indexOf(quote, i + 1);
-        const stop = close < 0 ? n : close;
-        value = text.slice(i + 1, stop);
-        i = stop + 1;
-      } else {
-        const valueStart = i;
-        while (i < n && !isSpace(text[i])) i++;
-        value = text.slice(valueStart, i);
-      }
-    }
-    if (name !== '' && !found.has(name)) found.set(name, value);
-  }
-  return found;
 }

@@ -60,6 +60,9 @@ export function upstreamClient(
     // The upstreams are fixed origins; a redirect elsewhere is an answer we do not follow (a 3xx
     // is not ok, so ky raises it as an HTTPError, described below).
     redirect: 'manual',
+    // ky reads an error answer's body into HTTPError.data itself, up to 10 MiB; ours is read for its
+    // `message` only, so it is cut to a few KiB before ky sees it.
+    fetch: errorBodiesCapped,
     retry: {
       limit: RETRY_LIMIT,
       methods: ['get'],
@@ -85,7 +88,7 @@ export function upstreamClient(
     try {
       response = await client.get(url, { signal, context: { deadlineMs } });
     } catch (error) {
-      throw await describeFailure(upstream, what, error, options.timeoutMs, signal);
+      throw describeFailure(upstream, what, error, options.timeoutMs);
     }
     const body = await readBody(upstream, what, response, {
       maxBytes: get.maxBytes,
@@ -157,24 +160,38 @@ export function guardedFetch(upstream: UpstreamName, limits: { maxBytes: number;
       void response.body?.cancel().catch(() => undefined);
       throw new UpstreamError(upstream, redirected, { status: response.status });
     }
-    const body = await readBody(upstream, what, response, { ...limits, signal: init?.signal });
-    // Fetch: 204, 205 and 304 are null-body statuses; a Response with one cannot carry a body.
-    const nullBody = response.status === 204 || response.status === 205 || response.status === 304;
-    return new Response(nullBody ? null : body, {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    });
+    return rebuilt(response, await readBody(upstream, what, response, { ...limits, signal: init?.signal }));
   };
 }
 
-async function describeFailure(
-  upstream: UpstreamName,
-  what: string,
-  error: unknown,
-  timeoutMs: number,
-  signal: AbortSignal,
-): Promise<UpstreamError> {
+/**
+ * fetch, with the body of an answer that is not ok cut to MAX_ERROR_BODY_BYTES: a larger one is
+ * dropped (the status says enough), so what ky reads into HTTPError.data is small whatever was sent.
+ */
+const errorBodiesCapped: typeof fetch = async (input, init) => {
+  const response = await fetch(input, init);
+  if (response.ok || response.body === null) return response;
+  let body: Uint8Array<ArrayBuffer> | null = null;
+  try {
+    body = await readCapped(response, MAX_ERROR_BODY_BYTES);
+  } catch {
+    // too large, or cut off: no message to show
+  }
+  return rebuilt(response, body);
+};
+
+/** `response` with `body` read into memory (none for the null-body statuses 204, 205 and 304). */
+function rebuilt(response: Response, body: Uint8Array<ArrayBuffer> | null): Response {
+  // Fetch: 204, 205 and 304 are null-body statuses; a Response with one cannot carry a body.
+  const nullBody = response.status === 204 || response.status === 205 || response.status === 304;
+  return new Response(nullBody ? null : body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+}
+
+function describeFailure(upstream: UpstreamName, what: string, error: unknown, timeoutMs: number): UpstreamError {
   if (error instanceof HTTPError) {
     const { response } = error;
     const status = response.status;
@@ -183,12 +200,10 @@ async function describeFailure(
       void response.body?.cancel().catch(() => undefined);
       return new UpstreamError(upstream, redirected, { cause: error, status });
     }
+    // ky has read the (capped) body: parsed when it was labelled JSON, as text otherwise.
     let message = '';
     try {
-      const text = new TextDecoder().decode(
-        await readBody(upstream, what, response, { maxBytes: MAX_ERROR_BODY_BYTES, signal, timeoutMs }),
-      );
-      const body = JSON.parse(text) as { message?: unknown };
+      const body = (typeof error.data === 'string' ? JSON.parse(error.data) : error.data) as { message?: unknown };
       if (typeof body?.message === 'string') message = `: ${body.message.slice(0, 200)}`;
     } catch {
       // not a (small) JSON error body; the status says enough

@@ -4,7 +4,7 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { quotaKey } from '../quota/client-identity.ts';
-import { addressInRanges, normaliseAddress, type ProxyRange } from '../quota/ip-ranges.ts';
+import { normaliseAddress, type TrustedProxies } from '../quota/ip-ranges.ts';
 
 export interface ConnectionCaps {
   /** Open connections of the whole server; more are closed at once by node (server.maxConnections). */
@@ -13,15 +13,15 @@ export interface ConnectionCaps {
   maxConnectionsPerClient: number;
 }
 
-export function capConnections(server: Server, caps: ConnectionCaps, trustProxy: readonly ProxyRange[]): void {
+export function capConnections(server: Server, caps: ConnectionCaps, trustProxy: TrustedProxies): void {
   server.maxConnections = caps.maxConnections;
   const open = new Map<string, number>();
-  const ranges = [...trustProxy];
+  const anyProxy = trustProxy.ranges.length > 0;
   server.on('connection', (socket: Socket) => {
     const peer = socket.remoteAddress;
     if (peer === undefined) return;
     const address = normaliseAddress(peer);
-    if (ranges.length > 0 && addressInRanges(address, ranges)) return;
+    if (anyProxy && trustProxy.has(address)) return;
     const key = quotaKey(address);
     const count = (open.get(key) ?? 0) + 1;
     if (count > caps.maxConnectionsPerClient) return void socket.destroy();

@@ -5,21 +5,13 @@
 // The quota key is the address in one canonical form, so spellings of one address share a bucket.
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
-import {
-  addressInRanges,
-  ipv4Text,
-  maskAddress,
-  normaliseAddress,
-  parseAddress,
-  type ProxyRange,
-} from './ip-ranges.ts';
+import { ipv4Text, maskAddress, normaliseAddress, parseAddress, type TrustedProxies } from './ip-ranges.ts';
 
 /** The client's quota key, or null when a trusted proxy gave no usable address (served without quota). */
 export type ClientIdentity = (req: IncomingMessage) => string | null;
 
-export function clientIdentity(trustProxy: readonly ProxyRange[]): ClientIdentity {
-  const ranges = [...trustProxy];
-  if (ranges.length === 0) {
+export function clientIdentity(trustProxy: TrustedProxies): ClientIdentity {
+  if (trustProxy.ranges.length === 0) {
     return (req) => {
       const address = req.socket.remoteAddress;
       return address === undefined ? null : quotaKey(address);
@@ -29,9 +21,9 @@ export function clientIdentity(trustProxy: readonly ProxyRange[]): ClientIdentit
     const peer = req.socket.remoteAddress;
     if (peer === undefined) return null;
     const address = normaliseAddress(peer);
-    if (!addressInRanges(address, ranges)) return quotaKey(address); // a direct client: its X-Forwarded-For means nothing
+    if (!trustProxy.has(address)) return quotaKey(address); // a direct client: its X-Forwarded-For means nothing
     const forwarded = req.headers['x-forwarded-for'];
-    const client = forwardedClient(Array.isArray(forwarded) ? forwarded.join(',') : forwarded, ranges);
+    const client = forwardedClient(Array.isArray(forwarded) ? forwarded.join(',') : forwarded, trustProxy);
     return client === null ? null : quotaKey(client);
   };
 }
@@ -55,13 +47,13 @@ export function quotaKey(address: string): string {
 }
 
 /** The right-most untrusted entry of X-Forwarded-For (Node joins repeated fields with ", "). */
-export function forwardedClient(header: string | undefined, ranges: ProxyRange[]): string | null {
+export function forwardedClient(header: string | undefined, trustProxy: TrustedProxies): string | null {
   if (header === undefined) return null;
   const entries = header.split(',');
   for (let i = entries.length - 1; i >= 0; i--) {
     const address = plainAddress(entries[i]!.trim());
     if (address === null) return null; // what our own proxy appended is unreadable: no usable client
-    if (!addressInRanges(address, ranges)) return address;
+    if (!trustProxy.has(address)) return address;
   }
   return null;
 }

@@ -1,21 +1,22 @@
-// IP addresses and CIDR ranges for the quota's client identity: TRUST_PROXY parsed into ranges, and
-// addresses as numbers so that every spelling of one address (IPv4-mapped IPv6 included) is one value.
+// IP addresses and CIDR ranges for the quota's client identity: TRUST_PROXY parsed into a node:net
+// BlockList, and addresses as numbers so that every spelling of one address (IPv4-mapped IPv6 included)
+// is one quota key.
 // Only the gateway needs them; TRUST_PROXY is parsed when it starts (gateway/server.ts).
-import { isIP } from 'node:net';
+import { BlockList, isIP } from 'node:net';
 import { ConfigError } from '../../lib/errors.ts';
 
-export interface ProxyRange {
-  /** Address family of the range. */
-  family: 4 | 6;
-  /** The network address as a big integer and the prefix length. */
-  network: bigint;
-  prefix: number;
+/** TRUST_PROXY read into a node:net BlockList, which matches IPv4, IPv6 and IPv4-mapped IPv6 alike. */
+export interface TrustedProxies {
+  /** The ranges as read (an IPv4-mapped entry as the IPv4 range it maps): `10.0.0.0/8`, `::1/128`. */
+  readonly ranges: readonly string[];
+  /** Whether `address` (any spelling of it) is a trusted proxy. */
+  has(address: string): boolean;
 }
 
 /** TRUST_PROXY: comma-separated addresses or CIDRs, IPv4 or IPv6 (an IPv4-mapped entry counts as IPv4). */
-export function parseTrustProxy(value: string | undefined): ProxyRange[] {
-  if (value === undefined) return [];
-  return value
+export function parseTrustProxy(value: string | undefined): TrustedProxies {
+  const list = new BlockList();
+  const ranges = (value ?? '')
     .split(',')
     .map((part) => part.trim())
     .filter((part) => part !== '')
@@ -45,8 +46,17 @@ export function parseTrustProxy(value: string | undefined): ProxyRange[] {
           `"${part}" trusts every address, so every client could name its own quota bucket; list your proxies' addresses`,
         );
       }
-      return { family: parsed.family, network: maskAddress(parsed.value, bits, prefix), prefix };
+      const network = normaliseAddress(pieces[0]!.toLowerCase());
+      list.addSubnet(network, prefix, parsed.family === 4 ? 'ipv4' : 'ipv6');
+      return `${network}/${prefix}`;
     });
+  return {
+    ranges,
+    has: (address) => {
+      const family = isIP(address);
+      return family !== 0 && list.check(address, family === 4 ? 'ipv4' : 'ipv6');
+    },
+  };
 }
 
 /** Writes an IPv4-mapped IPv6 address (::ffff:1.2.3.4 in any spelling), as Node reports dual-stack sockets, as plain IPv4. */
@@ -72,13 +82,6 @@ export function parseAddress(address: string): { family: 4 | 6; value: bigint } 
 
 export function ipv4Text(value: bigint): string {
   return [24n, 16n, 8n, 0n].map((shift) => String((value >> shift) & 0xffn)).join('.');
-}
-
-export function addressInRanges(address: string, ranges: ProxyRange[]): boolean {
-  const parsed = parseAddress(address);
-  if (parsed === undefined) return false;
-  const bits = parsed.family === 4 ? 32 : 128;
-  return ranges.some((r) => r.family === parsed.family && maskAddress(parsed.value, bits, r.prefix) === r.network);
 }
 
 export function maskAddress(value: bigint, bits: number, prefix: number): bigint {

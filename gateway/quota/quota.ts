@@ -90,7 +90,9 @@ export function createQuota(settings: QuotaSettings): Quota {
       const window = fixedWindow(now(), windowSeconds);
       let pending: number | Promise<number>;
       try {
-        pending = store.increment(`${prefix}${window.number}:${client}`, ttl);
+        // {prefix+window} is a Redis Cluster hash tag: every key of one window lives in one slot, so one
+        // script call can count a whole turn's decisions (docs/gateway.md).
+        pending = store.increment(`{${prefix}${window.number}}:${client}`, ttl);
       } catch (error) {
         unavailable(error);
         return UNAVAILABLE;

@@ -1,7 +1,11 @@
 // A private redis-server for quota tests: its own port, no persistence, started and killed by the test,
 // so tests can stop Redis mid-run and never collide with other runs on the machine's shared Redis.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { IS_CI } from './ci.ts';
 import { freePort } from '../../fakes/ports.ts';
 
@@ -74,6 +78,114 @@ export async function privateRedis(): Promise<PrivateRedis> {
   };
   await redis.start();
   return redis;
+}
+
+export interface PrivateCluster {
+  /** One redis:// URL per node. */
+  urls: string[];
+  stop(): Promise<void>;
+}
+
+/**
+ * A Redis Cluster of `nodes` private redis-servers (cluster mode, every slot assigned, no replicas),
+ * joined with `redis-cli --cluster create` as an operator would; resolves once every node says
+ * cluster_state:ok. Each node's cluster bus gets its own free port (the default, port + 10000, may be
+ * taken or out of range).
+ */
+export async function privateRedisCluster(nodes = 3): Promise<PrivateCluster> {
+  if (REDIS_SERVER === undefined) throw new Error('redis-server is not installed');
+  const dir = await mkdtemp(join(tmpdir(), 'redis-cluster-'));
+  const ports: number[] = [];
+  const children: ChildProcess[] = [];
+  const stop = async () => {
+    await Promise.all(
+      children.map(
+        (c) =>
+          new Promise<void>((resolve) => {
+            if (c.exitCode !== null || c.signalCode !== null) return resolve();
+            c.once('exit', () => resolve());
+            c.kill('SIGKILL');
+          }),
+      ),
+    );
+    await rm(dir, { recursive: true, force: true });
+  };
+  try {
+    for (let i = 0; i < nodes; i++) {
+      const port = await freePort();
+      const bus = await freePort();
+      ports.push(port);
+      children.push(
+        spawn(
+          REDIS_SERVER,
+          [
+            '--port',
+            String(port),
+            '--cluster-port',
+            String(bus),
+            '--bind',
+            '127.0.0.1',
+            '--cluster-enabled',
+            'yes',
+            '--cluster-config-file',
+            join(dir, `nodes-${port}.conf`),
+            '--dir',
+            dir,
+            '--save',
+            '',
+            '--appendonly',
+            'no',
+          ],
+          { stdio: 'ignore' },
+        ),
+      );
+    }
+    for (const port of ports) await waitFor(() => answersPing(port), `redis-server on ${port} did not start`);
+    const cli = REDIS_SERVER.replace(/redis-server$/, 'redis-cli');
+    await promisify(execFile)(cli, [
+      '--cluster',
+      'create',
+      ...ports.map((p) => `127.0.0.1:${p}`),
+      '--cluster-replicas',
+      '0',
+      '--cluster-yes',
+    ]);
+    for (const port of ports)
+      await waitFor(async () => /cluster_state:ok/.test(await inline(port, 'CLUSTER INFO')), `node ${port} never ok`);
+    return { urls: ports.map((p) => `redis://127.0.0.1:${p}`), stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+async function waitFor(check: () => Promise<boolean>, failure: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(failure);
+}
+
+/** One inline command's raw answer (empty when none came within 500 ms). */
+export function inline(port: number, command: string): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    let answer = '';
+    socket.setTimeout(500, () => {
+      socket.destroy();
+      resolve(answer);
+    });
+    socket.on('connect', () => socket.write(`${command}\r\n`));
+    socket.on('data', (d: Buffer) => {
+      answer += d.toString();
+      if (/\r\n$/.test(answer) && (!answer.startsWith('$') || answer.split('\r\n').length > 2)) {
+        socket.destroy();
+        resolve(answer);
+      }
+    });
+    socket.on('error', () => resolve(answer));
+  });
 }
 
 /** Sends one inline command without waiting for its answer (e.g. `DEBUG SLEEP 1` to freeze Redis). */

@@ -58,9 +58,7 @@ export class HeapProbe {
 
   static async connect(url: string): Promise<HeapProbe> {
     if (typeof globalThis.WebSocket !== 'function') {
-      throw new Error(
-        'no WebSocket client: Node 20 needs --experimental-websocket (npm run test:resilience passes it)',
-      );
+      throw new Error('no WebSocket client (Node 22 and later have one built in)');
     }
     const socket = new WebSocket(url);
     await new Promise<void>((resolve, reject) => {

@@ -1,0 +1,326 @@
+// Generated from schemas/*.schema.json by tools/payload-types.mjs (npm run generate:types): do not edit.
+// A schema is the source of truth; change it and regenerate.
+
+/**
+ * The JSON index at GET /api: the public data routes, their developer page, the contract file and the authentication policy. A discovery document only: the payload schemas stay in the contract.
+ */
+export interface ApiIndex {
+  /**
+   * Name of the API.
+   */
+  name: string;
+  /**
+   * Present only on a demo site (npm run demo): every value the routes return is simulated, not real data.
+   */
+  simulated?: true;
+  /**
+   * What the API serves, in one or two sentences.
+   */
+  description: string;
+  /**
+   * Major version of the contract the routes follow.
+   */
+  version: '1';
+  /**
+   * Always none: no key, signup or authentication header is needed.
+   */
+  authentication: 'none';
+  /**
+   * Absolute URL of the developer page (HTML).
+   */
+  documentation: string;
+  /**
+   * Absolute URL of the developer page's Markdown copy.
+   */
+  documentationMarkdown?: string;
+  /**
+   * Absolute URL of the OpenAPI 3.1 contract.
+   */
+  openapi: string;
+  /**
+   * Absolute URL of the RFC 9727 API catalog (linkset).
+   */
+  apiCatalog: string;
+  /**
+   * Absolute URL of the read-only command-line script.
+   */
+  cli?: string;
+  /**
+   * The public data routes: each with its explicit v1 path and its stable unversioned alias.
+   *
+   * @minItems 1
+   */
+  routes: {
+    /**
+     * Stable short name of the resource.
+     */
+    id: string;
+    /**
+     * Human-readable name.
+     */
+    title: string;
+    /**
+     * What the resource holds.
+     */
+    summary: string;
+    /**
+     * The explicit v1 path.
+     */
+    path: string;
+    /**
+     * Absolute URL of the v1 path.
+     */
+    url: string;
+    /**
+     * operationId of the v1 GET in the OpenAPI contract (also its function-tool name).
+     */
+    operationId: string;
+    /**
+     * The unversioned alias: same payload, returned directly, no redirect.
+     */
+    alias: {
+      /**
+       * The alias path.
+       */
+      path: string;
+      /**
+       * Absolute URL of the alias.
+       */
+      url: string;
+      /**
+       * operationId of the alias GET.
+       */
+      operationId: string;
+    };
+    /**
+     * Methods the route answers; any other is a 405 problem.
+     */
+    methods: ('GET' | 'HEAD')[];
+    /**
+     * Name of the response schema in the contract's components.
+     */
+    schema: string;
+    /**
+     * Media type of a 200 answer.
+     */
+    contentType: 'application/json';
+    /**
+     * Cache-Control rule of a 200 answer, as documented on the developer page.
+     */
+    cacheControl: string;
+  }[];
+  /**
+   * The RFC 9457 problem types the routes may answer with (application/problem+json).
+   */
+  problemTypes?: {
+    /**
+     * The problem type URL: a fragment of the developer page.
+     */
+    type: string;
+    /**
+     * HTTP status code.
+     */
+    status: number;
+    /**
+     * Stable machine code.
+     */
+    code: string;
+    /**
+     * Short title.
+     */
+    title: string;
+  }[];
+  /**
+   * The Model Context Protocol endpoint whose tools are the data operations. Gateway only: a static host has no such path.
+   */
+  mcp?: {
+    /**
+     * Absolute URL of the endpoint.
+     */
+    url: string;
+    /**
+     * The MCP transport: Streamable HTTP, stateless.
+     */
+    transport: 'streamable-http';
+    /**
+     * Served by the gateway, never by a static host.
+     */
+    availability: 'gateway only';
+    /**
+     * The tool names: the operationIds of the data routes.
+     */
+    tools: string[];
+    /**
+     * What the endpoint offers and how it counts against the quota.
+     */
+    description: string;
+  };
+  /**
+   * The optional shared quota of the data routes.
+   */
+  rateLimit?: {
+    /**
+     * Policy name used in the RateLimit and RateLimit-Policy headers.
+     */
+    policy: string;
+    /**
+     * Headers sent when enforcement accounted for the request.
+     */
+    headers: string[];
+    /**
+     * How the quota behaves.
+     */
+    description: string;
+  };
+}
+
+/**
+ * One day of the contribution calendar.
+ */
+export interface GitHubContributionDay {
+  /**
+   * The calendar day, as GitHub labels it.
+   */
+  date: string;
+  /**
+   * Number of contributions that day.
+   */
+  count: number;
+  /**
+   * Calendar intensity, 0 through 4.
+   */
+  level: number;
+}
+
+/**
+ * Rolling 365-day public contribution calendar of one GitHub account, in America/Toronto.
+ */
+export interface GitHubContributions {
+  /**
+   * The fixed account name.
+   */
+  username: string;
+  /**
+   * Sum of count over the 365 entries of days.
+   */
+  totalContributions: number;
+  /**
+   * First date of the rolling window, inclusive.
+   */
+  startDate: string;
+  /**
+   * Last date of the window, inclusive: the current date in America/Toronto.
+   */
+  endDate: string;
+  /**
+   * Exactly 365 entries, one per date from startDate through endDate, ascending.
+   *
+   * @minItems 365
+   * @maxItems 365
+   */
+  days: GitHubContributionDay[];
+  /**
+   * Always America/Toronto.
+   */
+  timeZone: 'America/Toronto';
+  /**
+   * The next midnight in America/Toronto, with its offset.
+   */
+  nextRefreshAt: string;
+}
+
+/**
+ * Market preview of MON-USD: seven days of hourly candle closes plus the latest ticker. Not financial advice.
+ */
+export interface MarketData {
+  /**
+   * Always MON-USD.
+   */
+  product: 'MON-USD';
+  /**
+   * Always USD.
+   */
+  currency: 'USD';
+  /**
+   * Fixed name of the market-data provider.
+   */
+  source: string;
+  /**
+   * Always 604800 (seven days in seconds).
+   */
+  windowSeconds: 604800;
+  /**
+   * Hourly candle closes for the window in chronological order, followed by the current ticker point when that point is newer.
+   *
+   * @minItems 2
+   */
+  points: MarketPoint[];
+  /**
+   * Latest value in USD (the ticker price).
+   */
+  value: number;
+  /**
+   * Percentage change from the first historical point of the seven-day window, unrounded.
+   */
+  changePercent: number;
+  /**
+   * Lowest value across the returned window and the current ticker.
+   */
+  low: number;
+  /**
+   * Highest value across the returned window and the current ticker.
+   */
+  high: number;
+  /**
+   * Timestamp supplied by the provider for the latest ticker value.
+   */
+  asOf: string;
+}
+
+/**
+ * One value of the market series.
+ */
+export interface MarketPoint {
+  /**
+   * Unix time in seconds.
+   */
+  time: number;
+  /**
+   * Value in USD at that time.
+   */
+  value: number;
+}
+
+/**
+ * RFC 9457 problem details, served as application/problem+json.
+ */
+export interface ProblemDetails {
+  /**
+   * Stable identifier: a fragment of the developer page.
+   */
+  type: string;
+  /**
+   * Short title.
+   */
+  title: string;
+  /**
+   * HTTP status code.
+   */
+  status: number;
+  /**
+   * Explanation of this occurrence.
+   */
+  detail: string;
+  /**
+   * Stable machine code.
+   */
+  code: string;
+  /**
+   * What the client should do.
+   */
+  resolution: string;
+  /**
+   * Optional; kept for compatibility with older callers.
+   */
+  error?: string;
+}

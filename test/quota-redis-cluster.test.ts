@@ -1,0 +1,54 @@
+// RATE_LIMIT_REDIS_URL may name any node of a Redis Cluster (docs/gateway.md): two gateway programs,
+// each given a different node of a three-node cluster that redis-cli joined, share one count per client.
+// The window is a year long so that no window boundary falls inside the test on the real clock.
+import { rm } from 'node:fs/promises';
+import { parseList } from 'structured-headers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
+import { get, makeDist, spawnGateway, type DistFixture, type GatewayProcess } from './helpers/gateway.ts';
+import { privateRedisCluster, SKIP_REDIS, type PrivateCluster } from './helpers/gateway-redis.ts';
+import { upstreamEnv } from './helpers/run.ts';
+
+const DATA = ['/api/v1/mon-price', '/api/v1/github-contributions'];
+const YEAR = 31_536_000;
+
+describe.skipIf(SKIP_REDIS)('two gateways on two nodes of one Redis Cluster', () => {
+  let fake: FakeUpstreams;
+  let fixture: DistFixture;
+  let cluster: PrivateCluster;
+  let a: GatewayProcess;
+  let b: GatewayProcess;
+
+  beforeAll(async () => {
+    [fake, fixture, cluster] = await Promise.all([startFakeUpstreams(), makeDist(), privateRedisCluster(3)]);
+    const env = (redisUrl: string) => ({
+      ...upstreamEnv(fake.url),
+      DIST_DIR: fixture.dist,
+      RATE_LIMIT_QUOTA: '6',
+      RATE_LIMIT_WINDOW: String(YEAR),
+      RATE_LIMIT_REDIS_URL: redisUrl,
+    });
+    [a, b] = await Promise.all([spawnGateway(env(cluster.urls[0]!)), spawnGateway(env(cluster.urls[1]!))]);
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+    await cluster?.stop();
+    await fake?.close();
+    if (fixture) await rm(fixture.base, { recursive: true, force: true });
+  });
+
+  it('answers alternating requests from one client with r = 5, 4, 3, 2, 1, 0, then 429', async () => {
+    const remaining: unknown[] = [];
+    for (let i = 0; i < 6; i++) {
+      const r = await get((i % 2 ? b : a).url, DATA[i % 2]!);
+      expect(r.status).toBe(200);
+      const [current] = parseList(String(r.headers['ratelimit']));
+      remaining.push(current?.[1].get('r'));
+    }
+    expect(remaining).toEqual([5, 4, 3, 2, 1, 0]);
+    expect((await get(a.url, DATA[0]!)).status).toBe(429);
+    expect((await get(b.url, DATA[1]!)).status).toBe(429);
+    // Both found the cluster and neither lost it.
+    for (const gw of [a, b]) expect(gw.stderr()).not.toMatch(/quota store .* unavailable/);
+  });
+});

@@ -1,0 +1,2 @@
+export const TYPES_FILE: string;
+export function payloadTypes(): Promise<string>;
