@@ -1,29 +1,14 @@
 // The site in a real browser (Debian chromium + playwright-core) served by serve-handler on loopback:
 // the home page's sparkline and heatmap, a problem-type link landing on its fragment, no console
 // errors, the page with scripts off and with the API gone, and screenshots at phone and desktop widths.
-import { readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+// The accessibility and HTML audits of every page are in browser-audit.test.ts.
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { CARDS, CONTENT_SECURITY_POLICY, DATA_RESOURCES } from '../contract/service.ts';
-import { browserAvailability, launchChromium } from './helpers/browser.ts';
-import { ROOT } from './helpers/run.ts';
-import { sharedSite, type SiteFiles } from './helpers/site-dist.ts';
-import { startServeHandler, type StaticServer } from './helpers/site-serve.ts';
-import { javaAvailability, vnuErrors } from './helpers/vnu.ts';
-
-const availability = browserAvailability();
-const java = javaAvailability();
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-/** The published pages the issue names (a writing is checked by the HTML checker with the rest of dist/). */
-const PAGES_TO_AUDIT = ['/', '/developers', '/writings', '/skills'];
-const SCHEMES = ['light', 'dark'] as const;
-const SCREENSHOT_DIR = join(ROOT, 'test-results', 'screenshots');
-const PHONE = { width: 390, height: 844 };
-const DESKTOP = { width: 1280, height: 900 };
+import type { SiteFiles } from './helpers/site-dist.ts';
+import type { StaticServer } from './helpers/site-serve.ts';
+import { availability, DESKTOP, PHONE, SCHEMES, SCREENSHOT_DIR, siteInBrowser } from './helpers/site-browser.ts';
 
 if (!availability.available && !availability.mustFail) console.warn(`browser.test.ts: ${availability.reason}`);
 
@@ -31,20 +16,8 @@ describe.runIf(availability.available || availability.mustFail)('the site in Chr
   let site: SiteFiles;
   let server: StaticServer;
   let browser: Browser;
-
-  beforeAll(async () => {
-    if (!availability.available) throw new Error(availability.reason);
-    site = sharedSite();
-    expect(site.result.code).toBe(0);
-    server = await startServeHandler(site.dir);
-    browser = await launchChromium();
-    await mkdir(SCREENSHOT_DIR, { recursive: true });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    await site?.close();
-  });
+  const shared = siteInBrowser();
+  beforeAll(() => void ({ site, server, browser } = shared));
 
   /**
    * A page that records console errors, uncaught exceptions and Content-Security-Policy violations (the
@@ -206,93 +179,6 @@ describe.runIf(availability.available || availability.mustFail)('the site in Chr
     for (const r of DATA_RESOURCES) expect(html).toContain(`data-source="${r.v1.path}"`);
   });
 
-  /** Runs `work` over `items`, at most `limit` at a time: one browser, several pages in parallel. */
-  async function pool<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-    const results: R[] = new Array(items.length);
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: limit }, async () => {
-        while (next < items.length) {
-          const i = next++;
-          results[i] = await work(items[i]!);
-        }
-      }),
-    );
-    return results;
-  }
-
-  interface Audit {
-    name: string;
-    violations: string[];
-    overflow: number;
-    html: string;
-  }
-
-  /** One page in one setting: axe-core's serious and critical violations, horizontal overflow, the DOM after the script. */
-  async function audit(path: string, width: number, scheme: 'light' | 'dark', scripts: boolean): Promise<Audit> {
-    // bypassCSP: axe is injected by the test, not by the page, whatever Content-Security-Policy the page has.
-    const context = await browser.newContext({
-      viewport: { width, height: 844 },
-      colorScheme: scheme,
-      bypassCSP: true,
-    });
-    try {
-      // "Scripts off" is the page without its own script; axe itself still needs JavaScript to run.
-      if (!scripts) await context.route('**/assets/*.js', (route) => route.abort());
-      const page = await context.newPage();
-      await page.goto(`${server.url}${path}`);
-      if (scripts && path === '/') await page.waitForSelector('[data-preview="contributions"][data-refreshed="true"]');
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      const html = await page.evaluate(() => `<!doctype html>\n${document.documentElement.outerHTML}\n`);
-      const started = performance.now();
-      await page.evaluate(AXE_SOURCE);
-      const violations = await page.evaluate(async () => {
-        const axe = (
-          window as unknown as {
-            axe: {
-              run(
-                options: object,
-              ): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }> }>;
-            };
-          }
-        ).axe;
-        const result = await axe.run({ resultTypes: ['violations'] });
-        return result.violations
-          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-          .map((v) => `${v.id} (${v.impact}) at ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
-      });
-      if (process.env.AXE_TIMING)
-        console.log(path, width, scheme, scripts, Math.round(performance.now() - started), 'ms');
-      return { name: `${path} ${width}px ${scheme} scripts ${scripts ? 'on' : 'off'}`, violations, overflow, html };
-    } finally {
-      await context.close();
-    }
-  }
-
-  let audits: Audit[] = [];
-
-  it('axe-core: no serious or critical violation on every page at 390 and 1280 px, light and dark, scripts on and off; no page wider than the viewport', async () => {
-    // A page without a script is the same page with scripts off: it is audited once, not twice.
-    const scripted = new Set<string>();
-    for (const path of PAGES_TO_AUDIT) {
-      const file = path === '/' ? 'index.html' : `${path.slice(1)}.html`;
-      if ((await site.read(file)).includes('<script')) scripted.add(path);
-    }
-    expect(scripted.has('/')).toBe(true);
-    const settings = PAGES_TO_AUDIT.flatMap((path) =>
-      [PHONE.width, DESKTOP.width].flatMap((width) =>
-        SCHEMES.flatMap((scheme) =>
-          (scripted.has(path) ? [true, false] : [true]).map((scripts) => ({ path, width, scheme, scripts })),
-        ),
-      ),
-    );
-    // Two at a time: axe is CPU-bound, and two cores run the whole suite.
-    audits = await pool(settings, 2, (s) => audit(s.path, s.width, s.scheme, s.scripts));
-    expect(audits).toHaveLength(PAGES_TO_AUDIT.length * 4 + scripted.size * 4);
-    expect(audits.filter((a) => a.violations.length).map((a) => `${a.name}: ${a.violations.join('; ')}`)).toEqual([]);
-    expect(audits.filter((a) => a.overflow > 0).map((a) => `${a.name}: ${a.overflow}px too wide`)).toEqual([]);
-  }, 120_000);
-
   it('at 390 px the whole year lies within the screen and the market chart has at least three day labels, in both schemes', async () => {
     for (const scheme of SCHEMES) {
       for (const scripts of [true, false]) {
@@ -449,34 +335,5 @@ describe.runIf(availability.available || availability.mustFail)('the site in Chr
     await page.waitForFunction(() => Array.from(document.images).every((i) => i.complete && i.naturalWidth > 0));
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'cards.png'), fullPage: true });
     await context.close();
-  });
-
-  describe.runIf(java.available || java.mustFail)('the Nu HTML Checker', () => {
-    it('finds no error on any page of dist/, as built and after the page script ran', async () => {
-      if (!java.available) throw new Error(java.reason);
-      const built = (await site.files()).filter((f) => f.endsWith('.html')).map((f) => join(site.dir, f));
-      const dir = await mkdtemp(join(tmpdir(), 'vnu-'));
-      try {
-        // The DOM after the script, from the audits above (scripts on, one per page and width); when this
-        // test runs alone, it opens the pages itself.
-        let after = audits.filter((a) => a.name.endsWith('light scripts on'));
-        if (after.length === 0)
-          after = await pool(
-            PAGES_TO_AUDIT.flatMap((path) => [PHONE.width, DESKTOP.width].map((width) => ({ path, width }))),
-            2,
-            (s) => audit(s.path, s.width, 'light', true),
-          );
-        expect(after.length).toBe(PAGES_TO_AUDIT.length * 2);
-        const dumps: string[] = [];
-        for (const [i, a] of after.entries()) {
-          const file = join(dir, `after-${i}.html`);
-          await writeFile(file, a.html);
-          dumps.push(file);
-        }
-        expect(await vnuErrors([...built, ...dumps])).toEqual([]);
-      } finally {
-        await rm(dir, { recursive: true, force: true });
-      }
-    }, 120_000);
   });
 });
