@@ -36,18 +36,35 @@ export const SUPPORTED_KEYWORDS = [
 /** The formats the schemas use, with the rules ajv-formats applies to them. */
 export const FORMATS: Readonly<Record<string, (s: string) => boolean>> = {
   date: (s) => isDate(s),
-  // RFC 3339 §5.6 date-time: a date, "T", a time with seconds and an offset.
+  // RFC 3339 §5.6 date-time, as ajv-formats reads it: a date, "T" (or a space), a time with seconds and
+  // an offset; a leap second only at 23:59 UTC.
   'date-time': (s) => {
-    const m = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))$/.exec(s);
-    if (!m || !isDate(m[1]!)) return false;
-    const [h, min, sec] = [Number(m[2]), Number(m[3]), Number(m[4])];
-    const offset = m[7] === undefined || (Number(m[7]) <= 23 && Number(m[8]) <= 59);
-    return h <= 23 && min <= 59 && sec <= 60 && offset;
+    const parts = s.split(/t|\s/i);
+    return parts.length === 2 && isDate(parts[0]!) && isTime(parts[1]!);
   },
-  // RFC 3986: a scheme, then only the characters a URI may hold (no space, nothing outside ASCII).
-  uri: (s) =>
-    /^[A-Za-z][A-Za-z0-9+.-]*:[A-Za-z0-9\-._~!$&'()*+,;=:@/?#[\]%]*$/.test(s) && !/%(?![0-9A-Fa-f]{2})/.test(s),
+  // RFC 3986 URI with a scheme: ajv-formats' rule (NOT_URI_FRAGMENT, then URI below).
+  uri: (s) => /\/|:/.test(s) && URI.test(s),
 };
+
+/**
+ * ajv-formats' `uri` pattern (MIT; from jmrware.com/articles/2009/uri_regexp/URI_regex.html), copied as
+ * it is so that both validators give one answer (test/cli-hostile-text.test.ts checks its cost is linear).
+ */
+// prettier-ignore
+const URI = /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:]|%[0-9a-f]{2})*@)?(?:\[(?:(?:(?:(?:[0-9a-f]{1,4}:){6}|::(?:[0-9a-f]{1,4}:){5}|(?:[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){4}|(?:(?:[0-9a-f]{1,4}:){0,1}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){3}|(?:(?:[0-9a-f]{1,4}:){0,2}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){2}|(?:(?:[0-9a-f]{1,4}:){0,3}[0-9a-f]{1,4})?::[0-9a-f]{1,4}:|(?:(?:[0-9a-f]{1,4}:){0,4}[0-9a-f]{1,4})?::)(?:[0-9a-f]{1,4}:[0-9a-f]{1,4}|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?))|(?:(?:[0-9a-f]{1,4}:){0,5}[0-9a-f]{1,4})?::[0-9a-f]{1,4}|(?:(?:[0-9a-f]{1,4}:){0,6}[0-9a-f]{1,4})?::)|[Vv][0-9a-f]+\.[a-z0-9\-._~!$&'()*+,;=:]+)\]|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?)|(?:[a-z0-9\-._~!$&'()*+,;=]|%[0-9a-f]{2})*)(?::\d*)?(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*|\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)?|(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)(?:\?(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?(?:#(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?$/i;
+
+function isTime(s: string): boolean {
+  const m = /^(\d\d):(\d\d):(\d\d(?:\.\d+)?)(z|([+-])(\d\d)(?::?(\d\d))?)?$/i.exec(s);
+  if (!m || m[4] === undefined) return false;
+  const [hour, min, sec] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const sign = m[5] === '-' ? -1 : 1;
+  const [zoneHour, zoneMin] = [Number(m[6] ?? 0), Number(m[7] ?? 0)];
+  if (zoneHour > 23 || zoneMin > 59) return false;
+  if (hour <= 23 && min <= 59 && sec < 60) return true;
+  const utcMin = min - zoneMin * sign;
+  const utcHour = hour - zoneHour * sign - (utcMin < 0 ? 1 : 0);
+  return (utcHour === 23 || utcHour === -1) && (utcMin === 59 || utcMin === -1) && sec < 61;
+}
 
 function isDate(s: string): boolean {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);

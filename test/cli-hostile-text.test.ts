@@ -43,6 +43,7 @@ const USES: Record<string, (text: string) => void> = {
   renderText: (text) => renderText(TERM, text),
   'a line of a list': (text) => renderText(TERM, `1. ${text}`),
   'JSON parsing': (text) => parseJson(text, 'x'),
+  'a member checked as a uri': (text) => schemaError(SCHEMAS, 'Skills', { url: `https://${text}`, groups: [] }),
   'a string member checked against its format': (text) =>
     schemaError(SCHEMAS, 'MarketData', { ...{ product: 'MON-USD', currency: 'USD' }, source: 's', asOf: text }),
 };
