@@ -1,13 +1,13 @@
 // dist/cli.mjs: the CLI (cli/main.ts) bundled into one file that imports nothing but Node's built-ins,
 // so that `curl -O <site>/cli.mjs && node cli.mjs` works with no install, with the deployed SITE_URL baked
 // in as its default site and the schemas under schemas/ baked in for its checks (cli/schema-check.ts).
-// The CLI's path constants come from core/routes.ts and core/pages.ts, which import nothing;
+// The CLI's path constants come from contract/service.ts and contract/pages.ts, which import nothing;
 // test/cli.test.ts checks the bundle's imports and size.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
-import { DISCOVERY } from '../core/routes.ts';
-import { loadSchemas, type JsonSchema } from '../core/schemas.ts';
+import { DISCOVERY } from '../contract/service.ts';
+import { loadSchemas, type JsonSchema } from '../contract/schemas.ts';
 import type { Artifact, BuildContext } from './artifact.ts';
 
 // Both builders/cli-artifact.ts and its bundle .build/build.mjs sit one folder below the repository root.

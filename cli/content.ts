@@ -1,10 +1,10 @@
 // The site's content as the CLI reads it: /profile.json, /skills.json and the writings' JSON Feed
-// (core/pages.ts CONTENT_DOCUMENTS), already checked against their schemas (schema-check.ts) when they
+// (contract/pages.ts CONTENT_DOCUMENTS), already checked against their schemas (schema-check.ts) when they
 // reach this module. Pure: documents in, the values the commands print out.
-import type { FeedItem, JsonFeed } from '../core/content-documents.ts';
+import type { FeedItem, JsonFeed } from '../contract/content-documents.ts';
 import { UnexpectedBody } from './errors.ts';
 
-export type { JsonFeed, ProfileDocument as Profile, SkillsDocument as Skills } from '../core/content-documents.ts';
+export type { JsonFeed, ProfileDocument as Profile, SkillsDocument as Skills } from '../contract/content-documents.ts';
 
 export interface WritingEntry {
   slug: string;

@@ -1,6 +1,6 @@
 // Human output of each command: what a person wants in a terminal. Pure: values in, lines out.
 import type { ApiDescription, Catalog } from './api-docs.ts';
-import { PROGRAM } from '../core/cli-commands.ts';
+import { PROGRAM } from './commands.ts';
 import type { Profile, Skills, Writing, WritingEntry } from './content.ts';
 import { renderText, style, table, wrapIndented, type Terminal } from './terminal.ts';
 

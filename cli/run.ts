@@ -1,12 +1,12 @@
 // The CLI's edge: arguments in, documents fetched, one output printed, an exit status out (0, 1 or 2).
 // Every failure arrives here as a value and leaves as exactly one line on stderr.
 import { describeApi, parseCatalog } from './api-docs.ts';
-import { API_INDEX, DISCOVERY, dataResource, type SchemaName } from '../core/routes.ts';
+import { API_INDEX, DISCOVERY, dataResource, type SchemaName } from '../contract/service.ts';
 import { renderContributions, renderPrice } from './pictures.ts';
-import { CONTENT_DOCUMENTS } from '../core/pages.ts';
-import { PROGRAM, type CommandName } from '../core/cli-commands.ts';
-import type { GitHubContributions } from '../core/contributions.ts';
-import type { MarketData } from '../core/market.ts';
+import { CONTENT_DOCUMENTS } from '../contract/pages.ts';
+import { PROGRAM, type CommandName } from './commands.ts';
+import type { GitHubContributions } from '../domain/contributions.ts';
+import type { MarketData } from '../domain/market.ts';
 import { parseArgs, type Invocation } from './args.ts';
 import { writingOf, writingsOf, type JsonFeed, type Profile, type Skills } from './content.ts';
 import { SiteError, UnexpectedBody, UsageError } from './errors.ts';
@@ -118,7 +118,7 @@ async function read<T>(inv: Invoked, path: string, schema: SchemaName): Promise<
 }
 
 /**
- * `/api`, or the file behind it (`/api/index.json`, both from core/routes.ts) on a plain static host that
+ * `/api`, or the file behind it (`/api/index.json`, both from contract/service.ts) on a plain static host that
  * answers `/api` with a 404 or a directory listing (HTML, or JSON when asked for JSON, as `serve` does):
  * neither is a valid API index. Any other failure of `/api` (a 502 problem, no answer) is reported as it is.
  */

@@ -8,9 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { cliSchemas } from '../builders/cli-artifact.ts';
 import { jsonBoundExceeded } from '../cli/json-body.ts';
 import { ANNOTATIONS, FORMATS, schemaError, SUPPORTED_KEYWORDS } from '../cli/schema-check.ts';
-import { CONTENT_DOCUMENTS } from '../core/pages.ts';
-import { API_INDEX, DATA_RESOURCES, DISCOVERY, type SchemaName } from '../core/routes.ts';
-import { createValidator, loadSchemas, SchemaValidationError } from '../core/schemas.ts';
+import { CONTENT_DOCUMENTS } from '../contract/pages.ts';
+import { API_INDEX, DATA_RESOURCES, DISCOVERY, type SchemaName } from '../contract/service.ts';
+import { createValidator, loadSchemas, SchemaValidationError } from '../contract/schemas.ts';
 import { sharedSite } from './helpers/site-dist.ts';
 
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (

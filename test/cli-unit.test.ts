@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { describeApi, operationsFromIndex, parseCatalog } from '../cli/api-docs.ts';
 import { parseArgs, parseBaseUrl } from '../cli/args.ts';
-import { COMMAND_REFERENCE, COMMANDS, WRITING } from '../core/cli-commands.ts';
+import { COMMAND_REFERENCE, COMMANDS, WRITING } from '../cli/commands.ts';
 import { UsageError } from '../cli/errors.ts';
 import { SiteError } from '../cli/errors.ts';
 import { documentUrl, errorLine, httpError, nextHop } from '../cli/http.ts';

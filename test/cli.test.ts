@@ -10,10 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONTENT_DOCUMENTS } from '../core/pages.ts';
+import { CONTENT_DOCUMENTS } from '../contract/pages.ts';
 import { MAX_BODY_BYTES } from '../cli/http.ts';
 import { MAX_JSON_DEPTH } from '../cli/json-body.ts';
-import { API_INDEX, DATA_PATHS, DISCOVERY } from '../core/routes.ts';
+import { API_INDEX, DATA_PATHS, DISCOVERY } from '../contract/service.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import {
   FIXTURE_ABOUT,

@@ -1,4 +1,4 @@
-// The site's content as data (core/pages.ts CONTENT_DOCUMENTS): the writings as a JSON Feed 1.1 and its
+// The site's content as data (contract/pages.ts CONTENT_DOCUMENTS): the writings as a JSON Feed 1.1 and its
 // Atom (RFC 4287) twin, the profile and the skills as JSON, from a real build. The Atom file is parsed by
 // Chromium's XML parser (namespace-aware and strict: a malformed file is a parse error), found the way a
 // feed reader finds it, through the `<link rel="alternate">` of a page served by the gateway; the
@@ -7,9 +7,9 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JsonFeed } from '../core/content-documents.ts';
-import { CONTENT_DOCUMENTS } from '../core/pages.ts';
-import { createValidator } from '../core/schemas.ts';
+import type { JsonFeed } from '../contract/content-documents.ts';
+import { CONTENT_DOCUMENTS } from '../contract/pages.ts';
+import { createValidator } from '../contract/schemas.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import { browserAvailability, launchChromium } from './helpers/browser.ts';
 import { startTestGateway, type TestGateway } from './helpers/gateway.ts';

@@ -3,12 +3,12 @@
 // `<link rel="alternate">` of every page (layout.ts). Pure: (context, writings) → documents.
 import { DateTime } from 'luxon';
 import type { BuildContext } from '../artifact.ts';
-import type { JsonFeed } from '../../core/content-documents.ts';
-import { CONSTANTS } from '../../core/routes.ts';
-import { absoluteUrl, CONTENT_DOCUMENTS, PAGES } from '../../core/pages.ts';
-import type { Writing } from './content.ts';
-import { escapeHtml } from './html.ts';
-import { renderMarkdown } from './markdown.ts';
+import type { JsonFeed } from '../../contract/content-documents.ts';
+import { CONSTANTS } from '../../contract/service.ts';
+import { absoluteUrl, CONTENT_DOCUMENTS, PAGES } from '../../contract/pages.ts';
+import type { Writing } from '../content/site-content.ts';
+import { escapeHtml } from '../../render/html.ts';
+import { renderMarkdown } from '../content/markdown.ts';
 import { markdownToText } from './plain-text.ts';
 import { WRITINGS_DESCRIPTION } from './writings.ts';
 

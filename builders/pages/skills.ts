@@ -1,11 +1,11 @@
 // /skills and its twin: `## <Group>` then `- <Skill>` or `- <Skill>: <note>` lines; the same groups as
 // data in /skills.json.
 import type { Artifact, BuildContext } from '../artifact.ts';
-import type { SkillsDocument } from '../../core/content-documents.ts';
-import type { SkillGroup } from './content.ts';
-import { renderMarkdown } from './markdown.ts';
-import { twin } from './twins.ts';
-import { absoluteUrl, PAGES } from '../../core/pages.ts';
+import type { SkillsDocument } from '../../contract/content-documents.ts';
+import type { SkillGroup } from '../content/site-content.ts';
+import { renderMarkdown } from '../content/markdown.ts';
+import { twin } from '../content/twins.ts';
+import { absoluteUrl, PAGES } from '../../contract/pages.ts';
 import { renderLayout } from './layout.ts';
 
 export const SKILLS_DESCRIPTION = 'What I work with, grouped by area.';

@@ -1,11 +1,11 @@
 // A hand-written site for the CLI tests: every document the CLI reads, with known values, in the shapes
-// the site generator writes (the content documents of core/pages.ts, valid against their schemas; the
-// API index and discovery documents at their core/routes.ts files). It pins the reading to exact values
+// the site generator writes (the content documents of contract/pages.ts, valid against their schemas; the
+// API index and discovery documents at their contract/service.ts files). It pins the reading to exact values
 // whatever content the real build publishes.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { CONTENT_DOCUMENTS } from '../../core/pages.ts';
-import { API_INDEX, DATA_RESOURCES, DISCOVERY } from '../../core/routes.ts';
+import { CONTENT_DOCUMENTS } from '../../contract/pages.ts';
+import { API_INDEX, DATA_RESOURCES, DISCOVERY } from '../../contract/service.ts';
 
 export const FIXTURE_WRITINGS = [
   {

@@ -5,8 +5,8 @@ import { readFile, stat } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
-import { CONTENT_DOCUMENTS } from '../../core/pages.ts';
-import { API_INDEX, DATA_PATHS, DISCOVERY } from '../../core/routes.ts';
+import { CONTENT_DOCUMENTS } from '../../contract/pages.ts';
+import { API_INDEX, DATA_PATHS, DISCOVERY } from '../../contract/service.ts';
 import { ROOT } from './run.ts';
 
 export interface Site {

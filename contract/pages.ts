@@ -1,0 +1,59 @@
+// Where each page lives: its path, its files in dist/ and its absolute URL from SITE_URL (docs/configuration.md#variables
+// and §5). Absolute links (sitemap, llms files, twins, catalog) come from here and nowhere else.
+import { DISCOVERY, type SchemaName } from './service.ts';
+
+export interface PageRef {
+  /** URL path without the site's base path: "/", "/writings", "/writings/<slug>". */
+  path: string;
+  /** HTML file relative to dist/. */
+  htmlFile: string;
+  /** Markdown twin relative to dist/: the page path plus ".md" ("/index.md" for "/"). */
+  markdownFile: string;
+}
+
+export function pageRef(path: string): PageRef {
+  const stem = path === '/' ? 'index' : path.slice(1);
+  return { path, htmlFile: `${stem}.html`, markdownFile: `${stem}.md` };
+}
+
+export const PAGES = {
+  home: pageRef('/'),
+  writings: pageRef('/writings'),
+  skills: pageRef('/skills'),
+  developers: pageRef(DISCOVERY.developers.path),
+  writing: (slug: string) => pageRef(`/writings/${slug}`),
+} as const;
+
+/**
+ * The site's content as data, beside its pages: the writings as a JSON Feed 1.1 with an Atom (RFC 4287)
+ * twin, the profile and the skills as JSON documents, each validated against its schema under schemas/.
+ * The command-line tool reads these and nothing else of the content. The names are the ones readers
+ * guess: `/feed.json` is the JSON Feed convention, and `.atom` is a name every static host (GitHub
+ * Pages included, which takes no header rules) already serves as application/atom+xml, where `.xml`
+ * would be application/xml. Content types: JSON Feed 1.1 ("application/feed+json") and RFC 4287 §7.
+ */
+export const CONTENT_DOCUMENTS = {
+  feed: { path: '/feed.json', file: 'feed.json', contentType: 'application/feed+json', schema: 'JsonFeed' },
+  atom: { path: '/feed.atom', file: 'feed.atom', contentType: 'application/atom+xml; charset=utf-8', schema: null },
+  profile: { path: '/profile.json', file: 'profile.json', contentType: 'application/json', schema: 'Profile' },
+  skills: { path: '/skills.json', file: 'skills.json', contentType: 'application/json', schema: 'Skills' },
+} as const satisfies Record<string, { path: string; file: string; contentType: string; schema: SchemaName | null }>;
+
+/** siteUrl is an origin plus an optional base path, without a trailing slash (lib/config.ts). */
+export function absoluteUrl(siteUrl: string, path: string): string {
+  return path === '/' ? `${siteUrl}/` : `${siteUrl}${path}`;
+}
+
+/**
+ * A root-relative href for links between pages: the base path of SITE_URL plus the path. Pages link
+ * root-relatively so that the same dist/ also works from a local server on another origin.
+ */
+export function sitePath(siteUrl: string, path: string): string {
+  const base = new URL(siteUrl).pathname.replace(/\/+$/, '');
+  return `${base}${path}` || '/';
+}
+
+/** Resolves a link from site content: absolute URLs stay, "/x" becomes an absolute URL on this site. */
+export function resolveContentUrl(siteUrl: string, url: string): string {
+  return url.startsWith('/') ? absoluteUrl(siteUrl, url) : url;
+}
