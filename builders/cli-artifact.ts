@@ -1,11 +1,13 @@
 // dist/cli.mjs: the CLI (cli/main.ts) bundled into one file that imports nothing but Node's built-ins,
 // so that `curl -O <site>/cli.mjs && node cli.mjs` works with no install, with the deployed SITE_URL baked
-// in as its default site. The CLI's path constants come from contract/service.ts and contract/pages.ts,
-// which import nothing; test/cli.test.ts checks the bundle's imports and size.
+// in as its default site and the schemas under schemas/ baked in for its checks (cli/schema-check.ts).
+// The CLI's path constants come from contract/service.ts and contract/pages.ts, which import nothing;
+// test/cli.test.ts checks the bundle's imports and size.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import { DISCOVERY } from '../contract/service.ts';
+import { loadSchemas, type JsonSchema } from '../contract/schemas.ts';
 import type { Artifact, BuildContext } from './artifact.ts';
 
 // Both builders/cli-artifact.ts and its bundle .build/build.mjs sit one folder below the repository root.
@@ -17,7 +19,28 @@ export async function renderCli(ctx: BuildContext): Promise<Artifact[]> {
   return [{ file: DISCOVERY.cli.file, body: await bundleCli(ctx.config.siteUrl) }];
 }
 
-export async function bundleCli(defaultBaseUrl: string): Promise<string> {
+/** Keywords that only describe (cli/schema-check.ts ANNOTATIONS, `$id` kept for `$ref`): left out of cli.mjs. */
+const DESCRIPTIVE = new Set(['$schema', 'title', 'description', 'examples', 'default', '$comment']);
+
+/** A schema without its descriptions; the names under `properties` are members, never dropped. */
+export function compactSchema(node: unknown, members = false): unknown {
+  if (Array.isArray(node)) return node.map((n) => compactSchema(n));
+  if (node === null || typeof node !== 'object') return node;
+  return Object.fromEntries(
+    Object.entries(node)
+      .filter(([key]) => members || !DESCRIPTIVE.has(key))
+      .map(([key, value]) => [key, compactSchema(value, !members && key === 'properties')]),
+  );
+}
+
+/** Every schema by title, compact: what cli.mjs checks documents against. */
+export function cliSchemas(schemas: Map<string, JsonSchema> = loadSchemas()): Record<string, Record<string, unknown>> {
+  return Object.fromEntries(
+    [...schemas].map(([title, schema]) => [title, compactSchema(schema) as Record<string, unknown>]),
+  );
+}
+
+export async function bundleCli(defaultBaseUrl: string, schemas = cliSchemas()): Promise<string> {
   const result = await esbuild.build({
     entryPoints: [ENTRY],
     bundle: true,
@@ -31,7 +54,12 @@ export async function bundleCli(defaultBaseUrl: string): Promise<string> {
     minifySyntax: true,
     legalComments: 'none',
     charset: 'utf8',
-    define: { __CLI_DEFAULT_BASE_URL__: JSON.stringify(defaultBaseUrl), __CLI_VERSION__: JSON.stringify(VERSION) },
+    define: {
+      __CLI_DEFAULT_BASE_URL__: JSON.stringify(defaultBaseUrl),
+      __CLI_VERSION__: JSON.stringify(VERSION),
+      // A string of JSON, parsed once at start: a JSON literal is also the cheapest form for V8 to load.
+      __CLI_SCHEMAS__: JSON.stringify(JSON.stringify(schemas)),
+    },
     banner: {
       js:
         '#!/usr/bin/env node\n// cli.mjs: read-only command-line client of ' +

@@ -1,5 +1,6 @@
-// The site and its discovery documents (docs/api.md#discovery, docs/api.md#published-paths): every page with its Markdown twin, the API index,
-// OpenAPI, the API catalog, llms files, sitemap, robots.txt, 404 page, assets, the SVG cards and static-host config.
+// The site and its discovery documents (docs/site.md): every page with its Markdown twin, the content as
+// data (feeds, profile, skills), the API index, OpenAPI, the API catalog, llms files, sitemap, robots.txt,
+// 404 page, assets, the SVG cards and static-host config.
 // Reads site/ and schemas/ once, then hands pure generators the same inputs; never writes a file.
 import { API_INDEX, DISCOVERY } from '../contract/service.ts';
 import { loadSchemas } from '../contract/schemas.ts';
@@ -13,14 +14,15 @@ import { loadContent } from './content/site-content.ts';
 import { renderDeveloperPage } from './pages/developers.ts';
 import { llmsFullTxt, llmsTxt, writingEntry, type LlmsInput } from './discovery/llms.ts';
 import { openApiDocument } from './discovery/openapi.ts';
-import { renderHome } from './pages/home.ts';
+import { atomFeed, jsonFeed } from './pages/feeds.ts';
+import { profileDocument, renderHome } from './pages/home.ts';
 import { renderNotFound } from './pages/not-found.ts';
-import { renderSkills } from './pages/skills.ts';
+import { renderSkills, skillsDocument } from './pages/skills.ts';
 import { renderWritings } from './pages/writings.ts';
 import { robotsTxt, sitemapXml, type SitemapEntry } from './discovery/sitemap.ts';
 import { renderStaticHostConfig } from './static-host.ts';
 import { withLeadingBlock } from './content/twins.ts';
-import { PAGES } from '../contract/pages.ts';
+import { CONTENT_DOCUMENTS, PAGES } from '../contract/pages.ts';
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
@@ -32,6 +34,14 @@ export async function renderSite(ctx: BuildContext): Promise<Artifact[]> {
   const index = apiIndex(config, ctx.simulated);
   // The index is validated like every payload: a generator bug stops the build instead of shipping.
   ctx.validator.validate('ApiIndex', index);
+
+  // The content as data (the feeds, profile and skills documents), checked like the index.
+  const feed = jsonFeed(ctx, content.writings);
+  const profile = profileDocument(ctx, content.profile);
+  const skillGroups = skillsDocument(ctx, content.skills);
+  ctx.validator.validate(CONTENT_DOCUMENTS.feed.schema, feed);
+  ctx.validator.validate(CONTENT_DOCUMENTS.profile.schema, profile);
+  ctx.validator.validate(CONTENT_DOCUMENTS.skills.schema, skillGroups);
 
   const home = renderHome(ctx, content.profile);
   const writings = renderWritings(ctx, content.writings);
@@ -86,6 +96,10 @@ export async function renderSite(ctx: BuildContext): Promise<Artifact[]> {
 
   const artifacts: Artifact[] = [
     ...pages,
+    { file: CONTENT_DOCUMENTS.feed.file, body: json(feed) },
+    { file: CONTENT_DOCUMENTS.atom.file, body: atomFeed(ctx, feed) },
+    { file: CONTENT_DOCUMENTS.profile.file, body: json(profile) },
+    { file: CONTENT_DOCUMENTS.skills.file, body: json(skillGroups) },
     { file: API_INDEX.file, body: json(index) },
     { file: DISCOVERY.openapi.file, body: json(openApiDocument(config, schemas, ctx)) },
     { file: DISCOVERY.apiCatalog.file, body: json(apiCatalog(config)) },

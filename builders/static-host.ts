@@ -14,7 +14,7 @@ import {
   PAGE_RESPONSE_HEADERS,
 } from '../contract/service.ts';
 import type { Artifact } from './artifact.ts';
-import { absoluteUrl, PAGES } from '../contract/pages.ts';
+import { absoluteUrl, CONTENT_DOCUMENTS, PAGES } from '../contract/pages.ts';
 
 export interface HeaderRule {
   /** The file's path in dist/, as a URL path ("/api/v1/mon-price"). */
@@ -66,6 +66,12 @@ export function headerRules(config: Config, files: string[]): HeaderRule[] {
     headers['Cache-Control'] = CACHE_CONTROL.static;
     rules.push({ path: `/${doc.file}`, headers });
   }
+  // The feeds' types are not what a host guesses from `.json` and `.atom`; the other two are named alike.
+  for (const doc of Object.values(CONTENT_DOCUMENTS).filter((d) => written.has(d.file)))
+    rules.push({
+      path: `/${doc.file}`,
+      headers: { 'Content-Type': doc.contentType, 'Cache-Control': CACHE_CONTROL.static },
+    });
   for (const file of files.filter((f) => f.endsWith('.md')).sort())
     rules.push({ path: `/${file}`, headers: { 'Content-Type': MARKDOWN_CONTENT_TYPE } });
   // RFC 9727 §3: the api-catalog relation lets a client find the catalog from the publisher's home page.

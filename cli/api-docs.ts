@@ -1,6 +1,6 @@
 // The JSON documents the `api` and `catalog` commands read: the /api index, the OpenAPI contract and the
 // RFC 9727 API catalog (an RFC 9264 linkset). Pure; an unexpected shape is an UnexpectedBody.
-import { UnexpectedBody } from './twin.ts';
+import { UnexpectedBody } from './errors.ts';
 
 export interface Operation {
   method: string;
@@ -32,17 +32,6 @@ export interface Catalog {
 }
 
 type Json = Record<string, unknown>;
-
-export function parseJsonObject(text: string, what: string): Json {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new UnexpectedBody(`${what} is not JSON`);
-  }
-  if (!isObject(value)) throw new UnexpectedBody(`${what} is not a JSON object`);
-  return value;
-}
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);

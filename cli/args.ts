@@ -88,7 +88,7 @@ export function parseArgs(argv: readonly string[], defaultBaseUrl: string): Invo
 
 /**
  * The site root as a URL ending in "/", so that relative document paths resolve under any path prefix:
- * `http://h/prefix` and `http://h/prefix/` both read `http://h/prefix/index.md`.
+ * `http://h/prefix` and `http://h/prefix/` both read `http://h/prefix/profile.json`.
  */
 export function parseBaseUrl(text: string): URL {
   let url: URL;

@@ -2,10 +2,10 @@
 // and the developer page's reference (builders/pages/cli-reference.ts) are all generated from this table.
 // It is the CLI's published facts module: the site build imports it (and nothing else of cli/) to document it.
 // Paths come from where the site writes them: the API index and discovery documents from the route table
-// (contract/service.ts), the Markdown twins from the page table the site generator writes them by
-// (contract/pages.ts, `PAGES`). Both modules import nothing, so the bundled cli.mjs stays dependency-free.
+// (contract/service.ts), the content documents from the page table (contract/pages.ts, `CONTENT_DOCUMENTS`).
+// Both modules import nothing, so the bundled cli.mjs stays dependency-free.
 import { API_INDEX, CONSTANTS, DISCOVERY, dataResource } from '../contract/service.ts';
-import { PAGES } from '../contract/pages.ts';
+import { CONTENT_DOCUMENTS } from '../contract/pages.ts';
 
 export type CommandName = 'profile' | 'writings' | 'skills' | 'api' | 'catalog' | 'price' | 'contributions';
 
@@ -33,28 +33,25 @@ export interface SubcommandSpec {
   json: JsonField[];
 }
 
-/** A twin's file relative to dist/ is also its path under the site root. */
-function twinPath(file: string): string {
-  return `/${file}`;
-}
-
 export const PROGRAM = DISCOVERY.cli.file;
 export const USAGE = `node ${PROGRAM} <command> [--json] [--base-url <url>]`;
+
+const { feed: FEED, profile: PROFILE, skills: SKILLS } = CONTENT_DOCUMENTS;
 
 const DOCUMENT_COMMANDS: readonly CommandSpec[] = [
   {
     name: 'profile',
     synopsis: 'profile',
     summary: 'Read the profile: name, tagline, location, about and links.',
-    reads: [twinPath(PAGES.home.markdownFile)],
+    reads: [PROFILE.path],
     json: [
       { name: 'url', type: 'string', description: 'the profile page (HTML)' },
       { name: 'name', type: 'string', description: 'the person' },
-      { name: 'tagline', type: 'string | null', description: 'one-line description' },
-      { name: 'location', type: 'string | null', description: 'where they are' },
-      { name: 'github', type: 'string | null', description: 'GitHub profile URL' },
-      { name: 'description', type: 'string | null', description: 'the page description' },
-      { name: 'about', type: 'string[]', description: 'paragraphs of the About section, Markdown' },
+      { name: 'tagline', type: 'string', description: 'one-line description' },
+      { name: 'location', type: 'string', description: 'where they are' },
+      { name: 'github', type: 'string', description: 'GitHub profile URL' },
+      { name: 'description', type: 'string', description: 'the page description' },
+      { name: 'about', type: 'string[]', description: 'paragraphs of the About section, plain text' },
       { name: 'links', type: '{label, url}[]', description: 'the Links section' },
     ],
   },
@@ -62,7 +59,7 @@ const DOCUMENT_COMMANDS: readonly CommandSpec[] = [
     name: 'writings',
     synopsis: 'writings',
     summary: 'List the published writings, newest first.',
-    reads: [twinPath(PAGES.writings.markdownFile)],
+    reads: [`${FEED.path} (JSON Feed 1.1)`],
     json: [
       { name: 'url', type: 'string', description: 'the writings page (HTML)' },
       {
@@ -76,10 +73,14 @@ const DOCUMENT_COMMANDS: readonly CommandSpec[] = [
     name: 'skills',
     synopsis: 'skills',
     summary: 'Read the skills, by group.',
-    reads: [twinPath(PAGES.skills.markdownFile)],
+    reads: [SKILLS.path],
     json: [
       { name: 'url', type: 'string', description: 'the skills page (HTML)' },
-      { name: 'groups', type: '{name, skills: {name, note}[]}[]', description: 'note is null when the skill has none' },
+      {
+        name: 'groups',
+        type: '{name, skills: {name, note?}[]}[]',
+        description: 'note is absent when the skill has none',
+      },
     ],
   },
   {
@@ -168,14 +169,15 @@ export const COMMANDS: readonly CommandSpec[] = [...DOCUMENT_COMMANDS, ...DATA_C
 export const WRITING: SubcommandSpec = {
   synopsis: 'writings <slug>',
   summary: 'Print one published writing (the slug is the last part of its URL).',
-  reads: [twinPath(PAGES.writing('<slug>').markdownFile)],
+  reads: [`${FEED.path} (its item whose URL ends in /<slug>)`],
   json: [
     { name: 'slug', type: 'string', description: 'the writing' },
     { name: 'title', type: 'string', description: 'its title' },
     { name: 'date', type: 'string', description: 'YYYY-MM-DD' },
-    { name: 'summary', type: 'string | null', description: 'one sentence' },
+    { name: 'summary', type: 'string', description: 'one sentence' },
     { name: 'url', type: 'string', description: 'the writing page (HTML)' },
-    { name: 'markdown', type: 'string', description: 'the body, Markdown, starting with "# Title"' },
+    { name: 'text', type: 'string', description: "the body as plain text (the feed item's content_text)" },
+    { name: 'html', type: 'string', description: 'the body as HTML (content_html)' },
   ],
 };
 
@@ -208,7 +210,7 @@ export const EXIT_STATUSES = [
   {
     code: 1,
     meaning:
-      "the site answered an error (the problem's title, detail and resolution), could not be reached in time, or sent a body that is not what was expected (one line on stderr)",
+      "the site answered an error (the problem's title, detail and resolution), could not be reached in time, or sent a body that is not what was expected: not JSON, too deep or too large to parse, or outside the schema it claims (one line on stderr)",
   },
   { code: 2, meaning: 'usage error: unknown command or option, missing option value (usage on stderr)' },
 ] as const;

@@ -16,3 +16,8 @@ export class SiteError extends Error {
     super(message);
   }
 }
+
+/** A body of the wrong shape: not JSON, too deep or too large to parse, or outside its schema. run.ts names the URL. */
+export class UnexpectedBody extends Error {
+  override readonly name = 'UnexpectedBody';
+}

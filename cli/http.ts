@@ -2,6 +2,7 @@
 // SiteError whose message is one line naming the URL (the edge prints it as is).
 import { BodyTooLarge, readCapped } from '../lib/capped-body.ts';
 import { SiteError } from './errors.ts';
+import { parseJson } from './json-body.ts';
 import { printable } from './safe-text.ts';
 import { oneLine } from '../lib/one-line.ts';
 
@@ -18,15 +19,18 @@ export interface FetchOptions {
   userAgent: string;
 }
 
-/** Far above any document of the site (llms-full.txt is tens of kB); a larger body is not one of them. */
+/**
+ * Far above any document of the site (the writings' feed and the contract are tens of kB); a larger body
+ * is not one of them. Bytes only: json-body.ts bounds what parsing them may build.
+ */
 export const MAX_BODY_BYTES = 8 * 2 ** 20;
 /** Enough for http → https and a trailing-slash hop; more is a loop. */
 const MAX_REDIRECTS = 5;
 
-export const ACCEPT_MARKDOWN = 'text/markdown, text/plain;q=0.9, */*;q=0.1';
-export const ACCEPT_JSON = 'application/json, application/linkset+json, application/problem+json;q=0.9, */*;q=0.1';
+export const ACCEPT_JSON =
+  'application/json, application/feed+json, application/linkset+json, application/problem+json;q=0.9, */*;q=0.1';
 
-/** `path` is relative to the site root ("index.md"); `base` ends in "/" (see parseBaseUrl). */
+/** `path` is relative to the site root ("profile.json"); `base` ends in "/" (see parseBaseUrl). */
 export function documentUrl(base: URL, path: string): string {
   return new URL(path.replace(/^\/+/, ''), base).href;
 }
@@ -147,7 +151,8 @@ function problemOf(contentType: string, text: string): ProblemSummary | null {
   const json = /\bjson\b/i.test(contentType) || /^\s*\{/.test(text);
   if (!json) return null;
   try {
-    const body = JSON.parse(text) as unknown;
+    // Bounded like every JSON the CLI parses (json-body.ts): an error body is no less hostile.
+    const body = parseJson(text, 'the problem');
     if (!body || typeof body !== 'object' || Array.isArray(body)) return null;
     const { title, detail, resolution } = body as Record<string, unknown>;
     if (typeof title !== 'string' && typeof detail !== 'string') return null;

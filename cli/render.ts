@@ -1,8 +1,8 @@
 // Human output of each command: what a person wants in a terminal. Pure: values in, lines out.
 import type { ApiDescription, Catalog } from './api-docs.ts';
 import { PROGRAM } from './commands.ts';
-import { renderMarkdown, style, table, wrapIndented, inline, type Terminal } from './terminal.ts';
-import type { Profile, SkillGroup, Writing, WritingEntry } from './twin.ts';
+import type { Profile, Skills, Writing, WritingEntry } from './content.ts';
+import { renderText, style, table, wrapIndented, type Terminal } from './terminal.ts';
 
 const heading = (term: Terminal, text: string) => style(term, 'bold', text);
 
@@ -26,7 +26,7 @@ export function renderProfile(term: Terminal, p: Profile): string[] {
     out.push('', heading(term, 'About'));
     p.about.forEach((para, i) => {
       if (i > 0) out.push('');
-      out.push(...wrapIndented(inline(term, para), term.width, '  '));
+      out.push(...wrapIndented(para, term.width, '  '));
     });
   }
   if (p.links.length)
@@ -56,14 +56,13 @@ export function renderWritings(term: Terminal, writings: WritingEntry[]): string
 }
 
 export function renderWriting(term: Terminal, w: Writing): string[] {
-  const body = w.markdown.replace(/^\s*# .*\n?/, '');
   const out = [heading(term, w.title), style(term, 'dim', `${w.date}  ${w.url}`)];
   if (w.summary) out.push(...wrapIndented(style(term, 'italic', w.summary), term.width, ''));
-  out.push('', ...renderMarkdown(term, body));
+  out.push('', ...renderText(term, w.text));
   return out;
 }
 
-export function renderSkills(term: Terminal, groups: SkillGroup[]): string[] {
+export function renderSkills(term: Terminal, groups: Skills['groups']): string[] {
   const out: string[] = [];
   for (const g of groups) {
     if (out.length) out.push('');

@@ -1,19 +1,22 @@
 // The CLI's edge: arguments in, documents fetched, one output printed, an exit status out (0, 1 or 2).
 // Every failure arrives here as a value and leaves as exactly one line on stderr.
-import { describeApi, parseCatalog, parseJsonObject } from './api-docs.ts';
-import { API_INDEX, DISCOVERY, dataResource } from '../contract/service.ts';
-import { isContributions, isMarketData } from '../domain/payload-shape.ts';
+import { describeApi, parseCatalog } from './api-docs.ts';
+import { API_INDEX, DISCOVERY, dataResource, type SchemaName } from '../contract/service.ts';
 import { renderContributions, renderPrice } from './pictures.ts';
-import { PAGES } from '../contract/pages.ts';
+import { CONTENT_DOCUMENTS } from '../contract/pages.ts';
 import { PROGRAM, type CommandName } from './commands.ts';
+import type { GitHubContributions } from '../domain/contributions.ts';
+import type { MarketData } from '../domain/market.ts';
 import { parseArgs, type Invocation } from './args.ts';
-import { SiteError, UsageError } from './errors.ts';
+import { writingOf, writingsOf, type JsonFeed, type Profile, type Skills } from './content.ts';
+import { SiteError, UnexpectedBody, UsageError } from './errors.ts';
 import { helpJson, helpLines, usageLines } from './help.ts';
-import { ACCEPT_JSON, ACCEPT_MARKDOWN, documentUrl, fetchDocument, errorLine, type FetchedDocument } from './http.ts';
+import { ACCEPT_JSON, documentUrl, fetchDocument, errorLine, type FetchedDocument } from './http.ts';
+import { parseJson, parseJsonObject } from './json-body.ts';
 import { renderApi, renderCatalog, renderProfile, renderSkills, renderWriting, renderWritings } from './render.ts';
 import { jsonText, printableValue } from './safe-text.ts';
+import { schemaError, type SchemaSet } from './schema-check.ts';
 import { wantsColor, widthOf, type Terminal } from './terminal.ts';
-import { parseProfile, parseSkills, parseWriting, parseWritings, UnexpectedBody } from './twin.ts';
 
 export interface Io {
   env: Record<string, string | undefined>;
@@ -21,7 +24,7 @@ export interface Io {
   stderr: { write(text: string): unknown };
 }
 
-type Invoked = Extract<Invocation, { kind: 'command' }>;
+type Invoked = Extract<Invocation, { kind: 'command' }> & { schemas: SchemaSet };
 type Output = { json: unknown; lines: (term: Terminal) => string[] };
 
 /**
@@ -37,7 +40,8 @@ export async function run(
   argv: readonly string[],
   io: Io,
   defaultBaseUrl: string,
-  version = 'unknown',
+  version: string,
+  schemas: SchemaSet,
 ): Promise<number> {
   const term: Terminal = { color: wantsColor(io.stdout.isTTY, io.env), width: widthOf(io.stdout.columns, io.env) };
   let invocation: Invocation;
@@ -63,7 +67,7 @@ export async function run(
     return 0;
   }
   try {
-    const output = await COMMANDS[invocation.command](invocation);
+    const output = await COMMANDS[invocation.command]({ ...invocation, schemas });
     io.stdout.write(invocation.json ? jsonText(output.json) : `${output.lines(term).join('\n')}\n`);
     return 0;
   } catch (error) {
@@ -77,8 +81,12 @@ export async function run(
 
 const USER_AGENT = `${PROGRAM} (read-only site client)`;
 
-function get(inv: Invoked, path: string, accept: string): Promise<FetchedDocument> {
-  return fetchDocument(documentUrl(inv.baseUrl, path), { timeoutMs: inv.timeoutMs, accept, userAgent: USER_AGENT });
+function get(inv: Invoked, path: string): Promise<FetchedDocument> {
+  return fetchDocument(documentUrl(inv.baseUrl, path), {
+    timeoutMs: inv.timeoutMs,
+    accept: ACCEPT_JSON,
+    userAgent: USER_AGENT,
+  });
 }
 
 /** Parses a fetched body; a body of the wrong shape is an exit-1 failure that names the URL. */
@@ -91,32 +99,40 @@ function parse<T>(doc: FetchedDocument, parser: () => T): T {
   }
 }
 
-/** The HTML page a twin stands for, used when its front matter has no `url`. */
-const pageUrl = (inv: Invoked, path: string) => documentUrl(inv.baseUrl, path);
+/**
+ * A document that claims a schema of schemas/ (the data payloads, the API index, the content documents):
+ * parsed within the memory bound (json-body.ts), then checked against that schema before any of it is
+ * shown, so that a value outside the contract is an exit-1 line rather than output.
+ */
+function parseClaimed<T>(inv: Invoked, text: string, schema: SchemaName): T {
+  const value = parseJson(text, `the ${schema} document`);
+  const error = schemaError(inv.schemas, schema, value);
+  if (error !== null) throw new UnexpectedBody(`it is not a valid ${schema} document: ${error}`);
+  return value as T;
+}
 
-/** The published API index always states its `authentication`; a JSON directory listing (`serve` answers one) does not. */
-function parseApiIndex(text: string): Record<string, unknown> {
-  const index = parseJsonObject(text, 'the API index');
-  if (!('authentication' in index)) throw new UnexpectedBody('the API index has no "authentication" member');
-  return index;
+/** GET a document that claims `schema`, checked (parseClaimed). */
+async function read<T>(inv: Invoked, path: string, schema: SchemaName): Promise<{ doc: FetchedDocument; value: T }> {
+  const doc = await get(inv, path);
+  return { doc, value: parse(doc, () => parseClaimed<T>(inv, doc.text, schema)) };
 }
 
 /**
  * `/api`, or the file behind it (`/api/index.json`, both from contract/service.ts) on a plain static host that
- * answers `/api` with a 404 or a directory listing (HTML, or JSON when asked for JSON, as `serve` does).
- * Any other failure of `/api` (a 502 problem, no answer) is reported as it is.
+ * answers `/api` with a 404 or a directory listing (HTML, or JSON when asked for JSON, as `serve` does):
+ * neither is a valid API index. Any other failure of `/api` (a 502 problem, no answer) is reported as it is.
  */
 async function readApiIndex(inv: Invoked): Promise<{ doc: FetchedDocument; index: Record<string, unknown> }> {
   let primary: FetchedDocument;
   try {
-    primary = await get(inv, API_INDEX.path, ACCEPT_JSON);
-    return { doc: primary, index: parseApiIndex(primary.text) };
+    primary = await get(inv, API_INDEX.path);
+    return { doc: primary, index: parseClaimed(inv, primary.text, 'ApiIndex') };
   } catch (error) {
     const fallback = (error instanceof SiteError && error.status === 404) || error instanceof UnexpectedBody;
     if (!fallback) throw error;
     try {
-      const file = await get(inv, API_INDEX.file, ACCEPT_JSON);
-      return { doc: file, index: parseApiIndex(file.text) };
+      const { doc, value } = await read<Record<string, unknown>>(inv, API_INDEX.file, 'ApiIndex');
+      return { doc, index: value };
     } catch {
       if (error instanceof UnexpectedBody)
         throw new SiteError(`${documentUrl(inv.baseUrl, API_INDEX.path)} is not what was expected: ${error.message}`);
@@ -125,59 +141,37 @@ async function readApiIndex(inv: Invoked): Promise<{ doc: FetchedDocument; index
   }
 }
 
-/** A data payload, checked for the members the pictures draw; --json prints it exactly as the site sent it. */
-function parsePayload<T>(text: string, accept: (v: unknown) => v is T, what: string): T {
-  const value = parseJsonObject(text, what);
-  if (!accept(value)) throw new UnexpectedBody(`${what} does not have the members of its schema`);
-  return value;
-}
+const { feed: FEED, profile: PROFILE, skills: SKILLS } = CONTENT_DOCUMENTS;
 
 const COMMANDS: Record<CommandName, (inv: Invoked) => Promise<Output>> = {
   async profile(inv) {
-    const doc = await get(inv, PAGES.home.markdownFile, ACCEPT_MARKDOWN);
-    return output(
-      parse(doc, () => parseProfile(doc.text, pageUrl(inv, PAGES.home.path))),
-      renderProfile,
-    );
+    const { value } = await read<Profile>(inv, PROFILE.path, PROFILE.schema);
+    return output(value, renderProfile);
   },
 
   async writings(inv) {
-    if (inv.slug !== null) {
-      const slug = inv.slug;
-      const page = PAGES.writing(encodeURIComponent(slug));
-      let doc: FetchedDocument;
-      try {
-        doc = await get(inv, page.markdownFile, ACCEPT_MARKDOWN);
-      } catch (error) {
-        if (error instanceof SiteError && error.status === 404)
-          throw new SiteError(`no published writing "${slug}": ${error.message}`, 404);
-        throw error;
-      }
+    const { doc, value: feed } = await read<JsonFeed>(inv, FEED.path, FEED.schema);
+    if (inv.slug === null)
       return output(
-        parse(doc, () => parseWriting(doc.text, slug, pageUrl(inv, page.path))),
-        renderWriting,
+        parse(doc, () => writingsOf(feed)),
+        (term, list) => renderWritings(term, list.writings),
       );
-    }
-    const doc = await get(inv, PAGES.writings.markdownFile, ACCEPT_MARKDOWN);
-    return output(
-      parse(doc, () => parseWritings(doc.text, pageUrl(inv, PAGES.writings.path))),
-      (term, list) => renderWritings(term, list.writings),
-    );
+    const slug = inv.slug;
+    const writing = parse(doc, () => writingOf(feed, slug));
+    if (writing === null) throw new SiteError(`no published writing "${slug}" in ${doc.url}`, 404);
+    return output(writing, renderWriting);
   },
 
   async skills(inv) {
-    const doc = await get(inv, PAGES.skills.markdownFile, ACCEPT_MARKDOWN);
-    return output(
-      parse(doc, () => parseSkills(doc.text, pageUrl(inv, PAGES.skills.path))),
-      (term, skills) => renderSkills(term, skills.groups),
-    );
+    const { value } = await read<Skills>(inv, SKILLS.path, SKILLS.schema);
+    return output(value, (term, skills) => renderSkills(term, skills.groups));
   },
 
   async api(inv) {
     // The contract is optional: the index alone still answers the command, so its failure is not fatal.
     const [{ doc: indexDoc, index }, openapiDoc] = await Promise.all([
       readApiIndex(inv),
-      get(inv, DISCOVERY.openapi.path, ACCEPT_JSON).catch((error: unknown) => {
+      get(inv, DISCOVERY.openapi.path).catch((error: unknown) => {
         if (error instanceof SiteError) return null;
         throw error;
       }),
@@ -198,19 +192,19 @@ const COMMANDS: Record<CommandName, (inv: Invoked) => Promise<Output>> = {
   },
 
   async price(inv) {
-    const doc = await get(inv, dataResource('market').v1.path, ACCEPT_JSON);
-    const market = parse(doc, () => parsePayload(doc.text, isMarketData, 'the market preview'));
-    return output(market, renderPrice);
+    const market = dataResource('market');
+    const { value } = await read<MarketData>(inv, market.v1.path, market.schema);
+    return output(value, renderPrice);
   },
 
   async contributions(inv) {
-    const doc = await get(inv, dataResource('contributions').v1.path, ACCEPT_JSON);
-    const calendar = parse(doc, () => parsePayload(doc.text, isContributions, 'the contribution calendar'));
-    return output(calendar, renderContributions);
+    const calendar = dataResource('contributions');
+    const { value } = await read<GitHubContributions>(inv, calendar.v1.path, calendar.schema);
+    return output(value, renderContributions);
   },
 
   async catalog(inv) {
-    const doc = await get(inv, DISCOVERY.apiCatalog.path, ACCEPT_JSON);
+    const doc = await get(inv, DISCOVERY.apiCatalog.path);
     return output(
       parse(doc, () => parseCatalog(doc.url, parseJsonObject(doc.text, 'the API catalog'))),
       renderCatalog,

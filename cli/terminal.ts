@@ -1,4 +1,4 @@
-// Terminal text: colour only when wanted, word wrap to a width, aligned columns, Markdown for reading.
+// Terminal text: colour only when wanted, word wrap to a width, aligned columns, plain text for reading.
 // Pure: the caller (run.ts) decides colour and width from stdout and the environment and passes them in.
 
 export interface Terminal {
@@ -109,109 +109,24 @@ export function table(rows: string[][], width: number, indent = '  ', gap = '  '
 }
 
 /**
- * Inline Markdown for a terminal: links as `text <url>`, emphasis and code styled, markers dropped.
- * A link label holds no "[": from each "[" the match then reads to the next bracket only, so a run of
- * "[" costs linear time (with `[^\]]+` each "[" read the whole rest of the run: quadratic).
+ * Plain text laid out as the site writes it (schemas/JsonFeed.schema.json, `content_text`): a line
+ * indented by four spaces is code and stays verbatim; any other line is wrapped to the terminal, a list
+ * item ("• ", "1. ", nested two spaces in) or a quote ("> ") hanging under its marker. No markup is read.
  */
-export function inline(term: Terminal, text: string): string {
-  return text
-    .replace(/`([^`]+)`/g, (_, code: string) => (term.color ? style(term, 'cyan', code) : `\`${code}\``))
-    .replace(/!?\[([^[\]]+)\]\(<?([^()\s<>]+)>?\)/g, (_, label: string, url: string) =>
-      label === url ? url : `${label} ${style(term, 'dim', `<${url}>`)}`,
-    )
-    .replace(/\*\*([^*]+)\*\*|__([^_]+)__/g, (_, a?: string, b?: string) => style(term, 'bold', a ?? b ?? ''))
-    .replace(
-      /(^|[\s(])\*([^*\s][^*]*)\*(?=[\s).,;:!?]|$)/g,
-      (_, pre: string, body: string) => pre + style(term, 'italic', body),
-    );
-}
-
-/**
- * A Markdown body rendered for reading in a terminal: headings styled, paragraphs and list items
- * wrapped, quotes marked, code blocks and tables kept verbatim (their line breaks carry meaning).
- */
-export function renderMarkdown(term: Terminal, markdown: string, indent = ''): string[] {
+export function renderText(term: Terminal, text: string): string[] {
   const out: string[] = [];
-  const lines = markdown.replace(/\r\n/g, '\n').split('\n');
-  const blank = () => {
-    if (out.length && out.at(-1) !== '') out.push('');
-  };
-  let paragraph: string[] = [];
-  const flush = () => {
-    if (paragraph.length) out.push(...wrapIndented(inline(term, paragraph.join(' ')), term.width, indent));
-    paragraph = [];
-  };
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    const trimmed = line.trim();
-    const fence = /^(```+|~~~+)/.exec(trimmed);
-    if (fence) {
-      flush();
-      blank();
-      const close = fence[1]!;
-      for (i++; i < lines.length && !lines[i]!.trim().startsWith(close); i++)
-        out.push(indent + '    ' + style(term, 'cyan', lines[i]!));
-      blank();
-      continue;
+  for (const line of text.replace(/\r\n?/g, '\n').split('\n')) {
+    if (line.trim() === '') {
+      if (out.length && out.at(-1) !== '') out.push('');
+    } else if (/^ {4}/.test(line)) {
+      out.push(style(term, 'cyan', line.trimEnd()));
+    } else {
+      const [, indent = '', marker = '', rest = ''] = /^( {0,3})((?:[•>]|\d+\.) )?(.*)$/s.exec(line)!;
+      if (marker === '> ')
+        out.push(...wrapIndented(style(term, 'italic', rest), term.width, indent + style(term, 'dim', '│ ')));
+      else out.push(...wrapIndented(rest, term.width, indent + marker));
     }
-    const heading = /^(#{1,6})\s+(.*)$/.exec(trimmed);
-    if (heading) {
-      flush();
-      blank();
-      const level = heading[1]!.length;
-      const text = inline(term, heading[2]!.replace(/\s+#+$/, ''));
-      out.push(
-        ...wrapIndented(level <= 2 ? style(term, 'bold', text) : style(term, 'underline', text), term.width, indent),
-      );
-      out.push('');
-      continue;
-    }
-    if (trimmed === '') {
-      flush();
-      blank();
-      continue;
-    }
-    const item = /^(\s*)([-*+]|\d+[.)])\s+(.*)$/.exec(line);
-    if (item) {
-      flush();
-      const depth = Math.floor(item[1]!.length / 2);
-      const marker = /\d/.test(item[2]!) ? item[2]! : '•';
-      const first = indent + '  '.repeat(depth) + marker + ' ';
-      // continuation lines of the same item (indented, not a new item) belong to it
-      let text = item[3]!;
-      while (i + 1 < lines.length && /^\s+\S/.test(lines[i + 1]!) && !/^\s*([-*+]|\d+[.)])\s/.test(lines[i + 1]!))
-        text += ' ' + lines[++i]!.trim();
-      out.push(...wrapIndented(inline(term, text), term.width, first));
-      continue;
-    }
-    if (trimmed.startsWith('>')) {
-      flush();
-      const quote: string[] = [];
-      for (; i < lines.length && lines[i]!.trim().startsWith('>'); i++)
-        quote.push(lines[i]!.trim().replace(/^>\s?/, ''));
-      i--;
-      out.push(
-        ...wrapIndented(
-          style(term, 'italic', inline(term, quote.join(' '))),
-          term.width,
-          indent + style(term, 'dim', '│ '),
-        ),
-      );
-      continue;
-    }
-    if (trimmed.startsWith('|') || /^\s{4}/.test(line) || /^(-{3,}|\*{3,}|_{3,})$/.test(trimmed)) {
-      flush();
-      out.push(
-        indent +
-          (/^(-{3,}|\*{3,}|_{3,})$/.test(trimmed)
-            ? style(term, 'dim', '─'.repeat(Math.min(40, term.width - indent.length)))
-            : line),
-      );
-      continue;
-    }
-    paragraph.push(trimmed);
   }
-  flush();
   while (out.at(-1) === '') out.pop();
   return out;
 }

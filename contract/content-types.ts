@@ -1,5 +1,7 @@
-// Content types of dist/ files: the route table's own (DISCOVERY, API_INDEX) first,
+// Content types of dist/ files: the route table's own (DISCOVERY, API_INDEX) and the content documents'
+// (CONTENT_DOCUMENTS: the feeds' types are not their extensions') first,
 // then a small extension map. Unknown types are sent as application/octet-stream, never guessed.
+import { CONTENT_DOCUMENTS } from './pages.ts';
 import { API_INDEX, DISCOVERY } from './service.ts';
 
 const BY_EXTENSION: Readonly<Record<string, string>> = {
@@ -37,6 +39,7 @@ const BY_EXTENSION: Readonly<Record<string, string>> = {
 const BY_FILE: ReadonlyMap<string, string> = new Map<string, string>([
   ...Object.values(DISCOVERY).map((d) => [d.file, d.contentType] as [string, string]),
   [API_INDEX.file, API_INDEX.contentType],
+  ...Object.values(CONTENT_DOCUMENTS).map((d) => [d.file, d.contentType] as [string, string]),
 ]);
 
 export function contentTypeFor(file: string): string {

@@ -1,6 +1,6 @@
 // Where each page lives: its path, its files in dist/ and its absolute URL from SITE_URL (docs/configuration.md#variables
 // and §5). Absolute links (sitemap, llms files, twins, catalog) come from here and nowhere else.
-import { DISCOVERY } from './service.ts';
+import { DISCOVERY, type SchemaName } from './service.ts';
 
 export interface PageRef {
   /** URL path without the site's base path: "/", "/writings", "/writings/<slug>". */
@@ -23,6 +23,21 @@ export const PAGES = {
   developers: pageRef(DISCOVERY.developers.path),
   writing: (slug: string) => pageRef(`/writings/${slug}`),
 } as const;
+
+/**
+ * The site's content as data, beside its pages: the writings as a JSON Feed 1.1 with an Atom (RFC 4287)
+ * twin, the profile and the skills as JSON documents, each validated against its schema under schemas/.
+ * The command-line tool reads these and nothing else of the content. The names are the ones readers
+ * guess: `/feed.json` is the JSON Feed convention, and `.atom` is a name every static host (GitHub
+ * Pages included, which takes no header rules) already serves as application/atom+xml, where `.xml`
+ * would be application/xml. Content types: JSON Feed 1.1 ("application/feed+json") and RFC 4287 §7.
+ */
+export const CONTENT_DOCUMENTS = {
+  feed: { path: '/feed.json', file: 'feed.json', contentType: 'application/feed+json', schema: 'JsonFeed' },
+  atom: { path: '/feed.atom', file: 'feed.atom', contentType: 'application/atom+xml; charset=utf-8', schema: null },
+  profile: { path: '/profile.json', file: 'profile.json', contentType: 'application/json', schema: 'Profile' },
+  skills: { path: '/skills.json', file: 'skills.json', contentType: 'application/json', schema: 'Skills' },
+} as const satisfies Record<string, { path: string; file: string; contentType: string; schema: SchemaName | null }>;
 
 /** siteUrl is an origin plus an optional base path, without a trailing slash (lib/config.ts). */
 export function absoluteUrl(siteUrl: string, path: string): string {

@@ -4,7 +4,15 @@
 export type DataResourceId = 'market' | 'contributions';
 /** The titles of the schema files under schemas/. */
 export type SchemaName =
-  'MarketData' | 'MarketPoint' | 'GitHubContributions' | 'GitHubContributionDay' | 'ProblemDetails' | 'ApiIndex';
+  | 'MarketData'
+  | 'MarketPoint'
+  | 'GitHubContributions'
+  | 'GitHubContributionDay'
+  | 'ProblemDetails'
+  | 'ApiIndex'
+  | 'Profile'
+  | 'Skills'
+  | 'JsonFeed';
 
 /** Every JSON document the service publishes (data snapshots, API index, OpenAPI) is sent as this type. */
 const JSON_CONTENT_TYPE = 'application/json';

@@ -1,6 +1,6 @@
-// Shape checks of the two payloads for the readers that cannot carry ajv: the page script (before it
-// redraws a chart from an API answer) and the dependency-free cli.mjs (before it draws one). They check
-// the members the pictures draw; schemas/ stays the full contract. Draw nothing rather than nonsense.
+// Shape checks of the two payloads for the page script, which cannot carry ajv, before it redraws a chart
+// from an API answer. They check the members the pictures draw; schemas/ stays the full contract (which
+// cli.mjs checks in full: cli/schema-check.ts). Draw nothing rather than nonsense.
 import type { GitHubContributions } from './contributions.ts';
 import type { MarketData } from './market.ts';
 

@@ -1,6 +1,7 @@
-// The CLI's pure parts, without a process or a socket: arguments, parsing of the Markdown twins in the
-// format builders/content/twins.ts writes, the API documents, wrapping and colour rules, error lines, what
+// The CLI's pure parts, without a process or a socket: arguments, the content documents (the writings'
+// feed, plain text for a terminal), bounded JSON parsing, the API documents, wrapping and colour rules, error lines, what
 // is left of a hostile site's text, and the reference the developer page embeds.
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { describeApi, operationsFromIndex, parseCatalog } from '../cli/api-docs.ts';
 import { parseArgs, parseBaseUrl } from '../cli/args.ts';
@@ -10,8 +11,10 @@ import { SiteError } from '../cli/errors.ts';
 import { documentUrl, errorLine, httpError, nextHop } from '../cli/http.ts';
 import { CLI_REFERENCE_MARKDOWN } from '../builders/pages/cli-reference.ts';
 import { jsonText, printable, printableValue } from '../cli/safe-text.ts';
-import { renderMarkdown, style, table, visibleLength, wantsColor, widthOf, wrap } from '../cli/terminal.ts';
-import { parseProfile, parseSkills, parseTwin, parseWriting, parseWritings, UnexpectedBody } from '../cli/twin.ts';
+import { renderText, style, table, visibleLength, wantsColor, widthOf, wrap } from '../cli/terminal.ts';
+import { slugOf, writingOf, writingsOf, type JsonFeed } from '../cli/content.ts';
+import { UnexpectedBody } from '../cli/errors.ts';
+import { jsonBoundExceeded, MAX_JSON_DEPTH, MAX_JSON_VALUES, parseJson } from '../cli/json-body.ts';
 
 const DEFAULT = 'https://ada.example';
 
@@ -68,121 +71,109 @@ describe('arguments', () => {
   });
 });
 
-const profileTwin = `---
-title: Ada Park
-description: Engineer.
-url: https://ada.example/
-name: Ada Park
-tagline: Data pipelines and HTTP APIs.
-location: Toronto, Canada
-github: https://github.com/octocat
----
+const feed = (items: Array<{ slug: string; date: string }>): JsonFeed => ({
+  version: 'https://jsonfeed.org/version/1.1',
+  title: 'W',
+  home_page_url: 'https://a.example/writings',
+  feed_url: 'https://a.example/feed.json',
+  description: 'd',
+  language: 'en',
+  authors: [{ name: 'A', url: 'https://a.example/' }],
+  items: items.map(({ slug, date }) => ({
+    id: `https://a.example/writings/${slug}`,
+    url: `https://a.example/writings/${slug}`,
+    title: `Title of ${slug}`,
+    summary: 'S.',
+    date_published: `${date}T00:00:00-05:00`,
+    content_html: '<p>Body.</p>',
+    content_text: 'Body.',
+  })),
+});
 
-# Ada Park
-
-Data pipelines and HTTP APIs.
-
-## About
-
-First paragraph
-on two lines.
-
-Second paragraph.
-
-## Links
-
-- [GitHub](https://github.com/octocat)
-- [Writings](https://ada.example/writings)
-`;
-
-describe('Markdown twins (front matter, then a fixed body per page)', () => {
-  it('front matter: key: value lines, values may contain colons', () => {
-    const twin = parseTwin('---\ntitle: A: B\nurl: https://x.example/a\n---\n# A\n');
-    expect(twin.meta).toEqual({ title: 'A: B', url: 'https://x.example/a' });
-    expect(twin.body).toBe('# A\n');
-    expect(parseTwin('---\r\ntitle: CRLF\r\n---\r\nbody').meta.title).toBe('CRLF');
-  });
-
-  it('rejects a body without front matter (an HTML fallback page, say)', () => {
-    expect(() => parseTwin('<!doctype html><title>x</title>')).toThrow(UnexpectedBody);
-    expect(() => parseTwin('---\ntitle: never closed\n')).toThrow(/not closed/);
-    expect(() => parseTwin('---\nnot a pair\n---\n')).toThrow(/key: value/);
-  });
-
-  it('profile: front-matter facts, About paragraphs joined, Links as label and url', () => {
-    expect(parseProfile(profileTwin, 'fallback')).toEqual({
-      url: 'https://ada.example/',
-      name: 'Ada Park',
-      tagline: 'Data pipelines and HTTP APIs.',
-      location: 'Toronto, Canada',
-      github: 'https://github.com/octocat',
-      description: 'Engineer.',
-      about: ['First paragraph on two lines.', 'Second paragraph.'],
-      links: [
-        { label: 'GitHub', url: 'https://github.com/octocat' },
-        { label: 'Writings', url: 'https://ada.example/writings' },
-      ],
-    });
-  });
-
-  it('profile without the optional keys falls back to the body and null', () => {
-    const p = parseProfile('---\ntitle: T\ndescription: D\nurl: https://a/\n---\n\n# Bo\n\nA tagline.\n', 'fb');
-    expect(p).toMatchObject({ name: 'Bo', tagline: 'A tagline.', location: null, github: null, about: [], links: [] });
-    expect(() => parseProfile('---\ntitle: T\n---\nno heading\n', 'fb')).toThrow(/names nobody/);
-  });
-
-  it('writings: one entry per "- [Title](url) — YYYY-MM-DD: summary" line, slug from the URL', () => {
-    const text = `---\ntitle: Writings\ndescription: d\nurl: https://a/writings\n---\n\n# Writings\n\n- [Static [plus] cron](https://a/writings/static-plus-cron) \u2014 2026-03-14: Why files: mostly.\n- [Old](https://a/writings/old) \u2014 2025-01-02: \n`;
-    expect(parseWritings(text, 'fb')).toEqual({
-      url: 'https://a/writings',
+describe('the writings feed', () => {
+  it('lists the items in the feed order, the slug from the URL, the date as the writer dated it', () => {
+    // Midnight in Toronto is 05:00 UTC: the date part of date_published is the writing's own date.
+    expect(
+      writingsOf(
+        feed([
+          { slug: 'b', date: '2026-03-14' },
+          { slug: 'a', date: '2025-01-02' },
+        ]),
+      ),
+    ).toEqual({
+      url: 'https://a.example/writings',
       writings: [
-        {
-          slug: 'static-plus-cron',
-          title: 'Static [plus] cron',
-          date: '2026-03-14',
-          summary: 'Why files: mostly.',
-          url: 'https://a/writings/static-plus-cron',
-        },
-        { slug: 'old', title: 'Old', date: '2025-01-02', summary: '', url: 'https://a/writings/old' },
+        { slug: 'b', title: 'Title of b', date: '2026-03-14', summary: 'S.', url: 'https://a.example/writings/b' },
+        { slug: 'a', title: 'Title of a', date: '2025-01-02', summary: 'S.', url: 'https://a.example/writings/a' },
       ],
     });
-    expect(parseWritings('---\ntitle: W\n---\n# Writings\n', 'fb').writings).toEqual([]);
-    // a hyphen instead of the em dash is not the format
-    expect(() => parseWritings('---\ntitle: W\n---\n- [A](https://a/writings/a) - 2026-01-01: s\n', 'fb')).toThrow(
-      UnexpectedBody,
+  });
+
+  it('finds one writing by slug, with its text and HTML; an unknown slug is null', () => {
+    const doc = feed([{ slug: 'static-plus-cron', date: '2026-03-14' }]);
+    expect(writingOf(doc, 'static-plus-cron')).toMatchObject({
+      slug: 'static-plus-cron',
+      text: 'Body.',
+      html: '<p>Body.</p>',
+    });
+    expect(writingOf(doc, 'static')).toBeNull();
+  });
+
+  it('takes the slug from the last path segment, decoded; a URL without one is unexpected', () => {
+    expect(slugOf('https://a.example/prefix/writings/caf%C3%A9/')).toBe('café');
+    expect(() => slugOf('https://a.example/')).toThrow(UnexpectedBody);
+    expect(() => slugOf('not a url')).toThrow(UnexpectedBody);
+    expect(() => slugOf('https://a.example/%E0%A4')).toThrow(UnexpectedBody);
+  });
+});
+
+describe('JSON within a memory bound', () => {
+  it('parses what the site publishes and refuses, unparsed, what nests too deep or holds too many values', () => {
+    expect(parseJson('{"a":[1,{"b":"[[[[["}]}', 'x')).toEqual({ a: [1, { b: '[[[[[' }] });
+    const deep = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
+    expect(jsonBoundExceeded(deep(MAX_JSON_DEPTH))).toBeNull();
+    expect(jsonBoundExceeded(deep(MAX_JSON_DEPTH + 1))).toBe(`it nests deeper than ${MAX_JSON_DEPTH} levels`);
+    expect(jsonBoundExceeded(`[${'0,'.repeat(MAX_JSON_VALUES - 2)}0]`)).toBeNull();
+    expect(jsonBoundExceeded(`[${'0,'.repeat(MAX_JSON_VALUES)}0]`)).toBe(
+      `it holds more than ${MAX_JSON_VALUES} values`,
     );
+    expect(() => parseJson(deep(1000), 'the feed')).toThrow('the feed is refused unparsed: it nests deeper than');
+    expect(() => parseJson('{"a":', 'the feed')).toThrow('the feed is not JSON');
   });
 
-  it('one writing: date, summary and slug from the front matter, title from "# Title", the body kept', () => {
-    const text =
-      '---\ntitle: T\ndescription: d\nurl: https://a/writings/t\ndate: 2026-01-02\nsummary: S.\nslug: t\n---\n\n# The Title\n\nBody.\n';
-    expect(parseWriting(text, 'x', 'fb')).toEqual({
-      slug: 't',
-      title: 'The Title',
-      date: '2026-01-02',
-      summary: 'S.',
-      url: 'https://a/writings/t',
-      markdown: '# The Title\n\nBody.\n',
-    });
-    expect(() => parseWriting('---\ntitle: T\n---\n# T\n', 't', 'fb')).toThrow(/date/);
+  it('counts nothing inside strings, escaped quotes included', () => {
+    expect(jsonBoundExceeded(JSON.stringify({ s: `\\"${'[{,'.repeat(MAX_JSON_VALUES)}` }))).toBeNull();
   });
+});
 
-  it('skills: groups of "- Skill" and "- Skill: note"', () => {
-    const text =
-      '---\ntitle: Skills\ndescription: d\nurl: https://a/skills\n---\n\n# Skills\n\n## Languages\n\n- TypeScript: strict, ESM\n- Go\n\n## HTTP\n\n- Caching: Cache-Control: s-maxage\n';
-    expect(parseSkills(text, 'fb')).toEqual({
-      url: 'https://a/skills',
-      groups: [
-        {
-          name: 'Languages',
-          skills: [
-            { name: 'TypeScript', note: 'strict, ESM' },
-            { name: 'Go', note: null },
-          ],
-        },
-        { name: 'HTTP', skills: [{ name: 'Caching', note: 'Cache-Control: s-maxage' }] },
-      ],
-    });
+describe('plain text for a terminal', () => {
+  it('wraps paragraphs and list items under their marker, keeps code lines verbatim, marks quotes', () => {
+    const text = [
+      'A paragraph long enough to wrap at twenty.',
+      '',
+      '• one two three four five',
+      '  • nested item here',
+      '12. numbered item wraps too',
+      '',
+      '    const  x = 1;',
+      '',
+      '> a quoted line',
+    ].join('\n');
+    expect(renderText({ color: false, width: 20 }, text)).toEqual([
+      'A paragraph long',
+      'enough to wrap at',
+      'twenty.',
+      '',
+      '• one two three four',
+      '  five',
+      '  • nested item here',
+      '12. numbered item',
+      '    wraps too',
+      '',
+      '    const  x = 1;',
+      '',
+      '│ a quoted line',
+    ]);
   });
 });
 
@@ -316,24 +307,6 @@ describe('terminal', () => {
     // too little room for the last column: it goes under the row, indented
     expect(table([['a-long-first-cell', 'one two three']], 30)).toEqual(['  a-long-first-cell', '      one two three']);
   });
-
-  it('renders Markdown: list items hang, code blocks stay verbatim', () => {
-    const out = renderMarkdown(
-      { color: false, width: 20 },
-      '## Head\n\n- one two three four five\n\n```\nconst  x = 1;\n```\n\nSee [docs](https://d).',
-    );
-    expect(out).toEqual([
-      'Head',
-      '',
-      '• one two three four',
-      '  five',
-      '',
-      '    const  x = 1;',
-      '',
-      'See docs',
-      '<https://d>.',
-    ]);
-  });
 });
 
 describe('the reference on the developer page', () => {
@@ -426,5 +399,20 @@ describe('text from the site, before it reaches a terminal', () => {
     expect(text).not.toMatch(CONTROL);
     expect(text).toContain('\\u009b');
     expect(JSON.parse(text)).toEqual(value);
+  });
+});
+
+describe('the CLI reads JSON only', () => {
+  it('no module of cli/ names a Markdown document, its media type or a Markdown parser', () => {
+    const dir = new URL('../cli/', import.meta.url);
+    const found = readdirSync(dir)
+      .filter((f) => f.endsWith('.ts'))
+      .flatMap((f) =>
+        readFileSync(new URL(f, dir), 'utf8')
+          .split('\n')
+          .filter((line) => /markdownFile|text\/markdown|\.md\b|from ['"](marked|yaml)['"]/.test(line))
+          .map((line) => `${f}: ${line.trim()}`),
+      );
+    expect(found).toEqual([]);
   });
 });

@@ -10,11 +10,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PAGES } from '../contract/pages.ts';
+import { CONTENT_DOCUMENTS } from '../contract/pages.ts';
 import { MAX_BODY_BYTES } from '../cli/http.ts';
+import { MAX_JSON_DEPTH } from '../cli/json-body.ts';
 import { API_INDEX, DATA_PATHS, DISCOVERY } from '../contract/service.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
-import { FIXTURE_SKILLS, FIXTURE_WRITINGS, frontMatterValue, writeFixtureSite } from './helpers/cli-fixtures.ts';
+import {
+  FIXTURE_ABOUT,
+  FIXTURE_SKILLS,
+  FIXTURE_WRITINGS,
+  fixtureApiIndex,
+  writeFixtureSite,
+} from './helpers/cli-fixtures.ts';
 import { runCli } from './helpers/cli-run.ts';
 import {
   closedPort,
@@ -39,7 +46,7 @@ beforeAll(async () => {
   cli = join(dist, 'cli.mjs');
   // The static server starts first so that its address can be the build's SITE_URL: the CLI's baked-in default.
   staticSite = await startStaticSite(dist);
-  // The commands below read the build's own documents, nothing added: a twin the build failed to write fails them.
+  // The commands below read the build's own documents, nothing added: a document the build failed to write fails them.
   buildResult = await runProgram('build', ['--out', dist], { ...upstreamEnv(fake.url), SITE_URL: staticSite.url });
   serveSite = await startServe(dist);
 });
@@ -69,14 +76,17 @@ const problemBody = (status: number, title: string, detail: string, code: string
     resolution: 'Retry later.',
   });
 
-/** Independent of the CLI's parser: what the twins on disk say. */
-async function twinFacts() {
-  const writings = (await readFile(join(dist, 'writings.md'), 'utf8')).split('\n').filter((l) => l.startsWith('- ['));
-  const skills = (await readFile(join(dist, 'skills.md'), 'utf8')).split('\n').filter((l) => l.startsWith('## '));
+const { feed: FEED, profile: PROFILE, skills: SKILLS } = CONTENT_DOCUMENTS;
+const distJson = async <T>(file: string) => JSON.parse(await readFile(join(dist, file), 'utf8')) as T;
+
+/** Independent of the CLI: what the content documents on disk say. */
+async function contentFacts() {
+  const feed = await distJson<{ items: Array<{ url: string; title: string }> }>(FEED.file);
+  const skills = await distJson<{ groups: Array<{ name: string }> }>(SKILLS.file);
   return {
-    name: (await frontMatterValue(dist, 'index.md', 'name'))!,
-    writings,
-    groups: skills.map((l) => l.slice(3).trim()),
+    name: (await distJson<{ name: string }>(PROFILE.file)).name,
+    writings: feed.items,
+    groups: skills.groups.map((g) => g.name),
   };
 }
 
@@ -87,20 +97,30 @@ describe('the cli.mjs artifact', () => {
     expect((await stat(cli)).isFile()).toBe(true);
   });
 
-  it('reads documents that the same build wrote: every twin, the API index and both discovery documents', async () => {
-    const writings = await readFile(join(dist, PAGES.writings.markdownFile), 'utf8');
-    const slugs = [...writings.matchAll(/^- \[.*\]\(.*\/writings\/([^/)]+)\)/gm)].map((m) => m[1]!);
-    expect(slugs.length).toBeGreaterThan(0);
+  it('reads documents that the same build wrote: the content documents, the API index and both discovery documents', async () => {
     const files = [
-      PAGES.home.markdownFile,
-      PAGES.writings.markdownFile,
-      PAGES.skills.markdownFile,
-      ...slugs.map((slug) => PAGES.writing(slug).markdownFile),
+      PROFILE.file,
+      FEED.file,
+      SKILLS.file,
       API_INDEX.file,
       DISCOVERY.openapi.file,
       DISCOVERY.apiCatalog.file,
     ];
     for (const file of files) expect((await stat(join(dist, file))).isFile(), file).toBe(true);
+    expect((await contentFacts()).writings.length).toBeGreaterThan(0);
+  });
+
+  it('reads JSON only: no command requests a Markdown document', async () => {
+    const before = staticSite.requests.length;
+    for (const args of [['profile'], ['writings'], ['skills'], ['api'], ['catalog']]) {
+      const r = await runCli(cli, [...args, '--base-url', staticSite.url]);
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const slug = (await contentFacts()).writings[0]!.url.split('/').pop()!;
+    expect((await runCli(cli, ['writings', slug, '--base-url', staticSite.url])).code).toBe(0);
+    const asked = staticSite.requests.slice(before);
+    expect(asked.length).toBeGreaterThan(5);
+    expect(asked.filter((path) => path.endsWith('.md'))).toEqual([]);
   });
 
   it('starts with a node shebang and stays small (< 60 kB)', async () => {
@@ -145,7 +165,7 @@ describe('the cli.mjs artifact', () => {
     const r = await runCli(cli, ['profile', '--json']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(staticSite.requests).toContain('/index.md');
+    expect(staticSite.requests).toContain(PROFILE.path);
     expect((await runCli(cli, ['--help'])).stdout).toContain(staticSite.url);
   });
 });
@@ -157,7 +177,7 @@ describe.each([
   const run = (args: string[], env?: Record<string, string>) => runCli(cli, [...args, '--base-url', siteOf().url], env);
 
   it('profile prints the name, aligned facts and links; --json prints the profile object', async () => {
-    const facts = await twinFacts();
+    const facts = await contentFacts();
     const text = await run(['profile']);
     expect(text.stderr).toBe('');
     expect(text.code).toBe(0);
@@ -171,7 +191,7 @@ describe.each([
   });
 
   it('writings lists every published writing newest first; --json gives slug, title, date, summary, url', async () => {
-    const facts = await twinFacts();
+    const facts = await contentFacts();
     const text = await run(['writings']);
     expect(text.code).toBe(0);
     const doc = json(await run(['writings', '--json']));
@@ -187,7 +207,7 @@ describe.each([
     expect([...dates].sort().reverse()).toEqual(dates);
   });
 
-  it('writings <slug> prints one writing; --json gives its Markdown', async () => {
+  it('writings <slug> prints one writing; --json gives its text and HTML', async () => {
     const list = json(await run(['writings', '--json'])).writings as Array<Record<string, string>>;
     expect(list.length).toBeGreaterThan(0);
     const { slug, title } = list[0]!;
@@ -197,16 +217,18 @@ describe.each([
     expect(text.stdout.split('\n')[0]).toBe(title);
     const doc = json(await run(['writings', slug!, '--json']));
     expect(doc).toMatchObject({ slug, title });
-    expect(doc.markdown).toMatch(new RegExp(`^# ${title!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    expect(Object.keys(doc)).toEqual(['slug', 'title', 'date', 'summary', 'url', 'text', 'html']);
+    expect(doc.text).not.toBe('');
+    expect(doc.html).toMatch(/^<p>/);
   });
 
-  it('skills prints every group; --json gives groups of {name, note}', async () => {
-    const facts = await twinFacts();
+  it('skills prints every group; --json gives groups of {name, note?}', async () => {
+    const facts = await contentFacts();
     const text = await run(['skills']);
     expect(text.code).toBe(0);
     for (const g of facts.groups) expect(text.stdout).toContain(g);
     const doc = json(await run(['skills', '--json']));
-    const groups = doc.groups as Array<{ name: string; skills: Array<{ name: string; note: string | null }> }>;
+    const groups = doc.groups as Array<{ name: string; skills: Array<{ name: string; note?: string }> }>;
     expect(groups.map((g) => g.name)).toEqual(facts.groups);
     expect(groups.flatMap((g) => g.skills).length).toBeGreaterThan(0);
   });
@@ -248,7 +270,7 @@ describe.each([
   it('an unknown writing is exit 1 with one line naming the 404', async () => {
     const r = await run(['writings', 'no-such-writing']);
     expectOneErrorLine(r, 1);
-    expect(r.stderr).toMatch(/no published writing "no-such-writing".*404/);
+    expect(r.stderr).toMatch(/no published writing "no-such-writing" in \S+\/feed\.json/);
   });
 });
 
@@ -270,7 +292,7 @@ describe('failures against the static server', () => {
       'The market source gave no usable data.',
       'upstream_unavailable',
     );
-    await answering('/index.md', { status: 502, contentType: 'application/problem+json', body }, async () => {
+    await answering(PROFILE.path, { status: 502, contentType: 'application/problem+json', body }, async () => {
       for (const args of [['profile'], ['profile', '--json']]) {
         const r = await run(args);
         expectOneErrorLine(r, 1);
@@ -282,11 +304,11 @@ describe('failures against the static server', () => {
   });
 
   it('a 404 problem answer is exit 1 with its title', async () => {
-    const body = problemBody(404, 'Not found', 'No page at /skills.md.', 'page_not_found');
-    await answering('/skills.md', { status: 404, contentType: 'application/problem+json', body }, async () => {
+    const body = problemBody(404, 'Not found', 'No page at /skills.json.', 'page_not_found');
+    await answering(SKILLS.path, { status: 404, contentType: 'application/problem+json', body }, async () => {
       const r = await run(['skills']);
       expectOneErrorLine(r, 1);
-      expect(r.stderr).toMatch(/404: Not found: No page at \/skills\.md\./);
+      expect(r.stderr).toMatch(/404: Not found: No page at \/skills\.json\./);
     });
   });
 
@@ -311,14 +333,14 @@ describe('failures against the static server', () => {
     });
   });
 
-  it('a body that is not what was expected is exit 1: HTML for a twin, JSON that is not a linkset', async () => {
+  it('a body that is not what was expected is exit 1: HTML for a document, JSON that is not a linkset', async () => {
     await answering(
-      '/index.md',
+      PROFILE.path,
       { status: 200, contentType: 'text/html', body: '<!doctype html><title>Home</title>' },
       async () => {
         const r = await run(['profile']);
         expectOneErrorLine(r, 1);
-        expect(r.stderr).toContain('index.md is not what was expected');
+        expect(r.stderr).toContain('profile.json is not what was expected: the Profile document is not JSON');
       },
     );
     await answering(
@@ -331,37 +353,34 @@ describe('failures against the static server', () => {
       },
     );
     await answering(
-      '/writings.md',
+      FEED.path,
       {
         status: 200,
-        contentType: 'text/markdown',
-        body: '---\ntitle: Writings\n---\n# Writings\n\n- a list line of the wrong shape\n',
+        contentType: 'application/feed+json',
+        body: JSON.stringify({ version: 'https://jsonfeed.org/version/1', title: 'An older feed', items: [] }),
       },
       async () => {
         const r = await run(['writings', '--json']);
         expectOneErrorLine(r, 1);
+        expect(r.stderr).toContain('is not a valid JsonFeed document: / must have the member "home_page_url"');
       },
     );
   });
 
   it('follows a redirect within the site', async () => {
-    const skills = await readFile(join(dist, 'skills.md'), 'utf8');
+    const skills = await readFile(join(dist, SKILLS.file), 'utf8');
     const direct = await run(['skills', '--json']);
     expect(direct.code).toBe(0);
     await answering(
-      '/skills.md',
-      { status: 301, contentType: 'text/plain', body: '', headers: { location: '/moved/skills.md' } },
+      SKILLS.path,
+      { status: 301, contentType: 'text/plain', body: '', headers: { location: '/moved/skills.json' } },
       () =>
-        answering(
-          '/moved/skills.md',
-          { status: 200, contentType: 'text/markdown; charset=utf-8', body: skills },
-          async () => {
-            const r = await run(['skills', '--json']);
-            expect(r.code, r.stderr).toBe(0);
-            expect(JSON.parse(r.stdout)).toEqual(JSON.parse(direct.stdout));
-            expect(staticSite.requests).toContain('/moved/skills.md');
-          },
-        ),
+        answering('/moved/skills.json', { status: 200, contentType: 'application/json', body: skills }, async () => {
+          const r = await run(['skills', '--json']);
+          expect(r.code, r.stderr).toBe(0);
+          expect(JSON.parse(r.stdout)).toEqual(JSON.parse(direct.stdout));
+          expect(staticSite.requests).toContain('/moved/skills.json');
+        }),
     );
   });
 
@@ -369,8 +388,8 @@ describe('failures against the static server', () => {
     const other = await startStaticSite(dist);
     try {
       await answering(
-        '/skills.md',
-        { status: 302, contentType: 'text/plain', body: '', headers: { location: `${other.url}/skills.md` } },
+        SKILLS.path,
+        { status: 302, contentType: 'text/plain', body: '', headers: { location: `${other.url}/skills.json` } },
         async () => {
           const r = await run(['skills']);
           expectOneErrorLine(r, 1);
@@ -387,8 +406,8 @@ describe('failures against the static server', () => {
 
   it('refuses a body larger than any document of the site: exit 1, without printing it', async () => {
     await answering(
-      '/skills.md',
-      { status: 200, contentType: 'text/markdown; charset=utf-8', body: `# Skills\n${'x'.repeat(MAX_BODY_BYTES)}` },
+      SKILLS.path,
+      { status: 200, contentType: 'application/json', body: `{"url":"${'x'.repeat(MAX_BODY_BYTES)}"}` },
       async () => {
         const r = await run(['skills']);
         expectOneErrorLine(r, 1);
@@ -401,18 +420,104 @@ describe('failures against the static server', () => {
     const port = await closedPort();
     const r = await runCli(cli, ['profile', '--base-url', `http://127.0.0.1:${port}`]);
     expectOneErrorLine(r, 1);
-    expect(r.stderr).toContain(`cannot reach http://127.0.0.1:${port}/index.md`);
+    expect(r.stderr).toContain(`cannot reach http://127.0.0.1:${port}/profile.json`);
   });
 
   it('a site that never answers is exit 1 once the request timeout expires', async () => {
-    staticSite.hang.add('/skills.md');
+    staticSite.hang.add(SKILLS.path);
     try {
       const r = await run(['skills', '--timeout', '0.3']);
       expectOneErrorLine(r, 1);
       expect(r.stderr).toContain('timed out');
     } finally {
-      staticSite.hang.delete('/skills.md');
+      staticSite.hang.delete(SKILLS.path);
     }
+  });
+
+  it('an answer outside the schema it claims is exit 1 with one line naming the member, nothing shown', async () => {
+    const market = JSON.parse(await readFile(join(dist, 'api/v1/mon-price'), 'utf8')) as Record<string, unknown>;
+    const cases: Array<[string[], string, unknown, string]> = [
+      [
+        ['price'],
+        '/api/v1/mon-price',
+        { ...market, value: '0.03' },
+        'not a valid MarketData document: /value must be number, not string',
+      ],
+      [['price', '--json'], '/api/v1/mon-price', { ...market, high: null }, '/high must be number, not null'],
+      [['price'], '/api/v1/mon-price', { ...market, extra: 1 }, '/ must not have the member "extra"'],
+      [['price'], '/api/v1/mon-price', { ...market, asOf: 'yesterday' }, '/asOf must be a date-time'],
+      [
+        ['profile'],
+        PROFILE.path,
+        { ...(await distJson<object>(PROFILE.file)), github: 'not a url' },
+        'not a valid Profile document: /github must be a uri',
+      ],
+      [
+        ['skills'],
+        SKILLS.path,
+        { url: 'https://x.example/skills', groups: [{ name: 'G', skills: [{ note: 'n' }] }] },
+        '/groups/0/skills/0 must have the member "name"',
+      ],
+    ];
+    for (const [args, path, body, reason] of cases)
+      await answering(path, { status: 200, contentType: 'application/json', body: JSON.stringify(body) }, async () => {
+        const r = await run(args);
+        expectOneErrorLine(r, 1);
+        expect(r.stderr).toContain(`${staticSite.url}${path} is not what was expected`);
+        expect(r.stderr).toContain(reason);
+      });
+  });
+
+  // Four million nested arrays: JSON.parse builds them all (the CLI reached 514 MB of memory on this answer).
+  const NESTED = `${'['.repeat(MAX_BODY_BYTES / 2)}${']'.repeat(MAX_BODY_BYTES / 2)}`;
+
+  it('a deeply nested answer of 8 MiB is refused before it is parsed: exit 1, one line', async () => {
+    await answering('/api/v1/mon-price', { status: 200, contentType: 'application/json', body: NESTED }, async () => {
+      for (const args of [['price'], ['price', '--json']]) {
+        const r = await run(args);
+        expectOneErrorLine(r, 1);
+        expect(r.stderr).toContain(`is refused unparsed: it nests deeper than ${MAX_JSON_DEPTH} levels`);
+      }
+    });
+    // The same bound on an error answer, whose problem document the CLI would quote.
+    await answering(
+      '/api/v1/mon-price',
+      { status: 502, contentType: 'application/problem+json', body: NESTED },
+      async () => {
+        const r = await run(['price']);
+        expectOneErrorLine(r, 1);
+        expect(r.stderr).toContain('answered 502');
+      },
+    );
+  });
+
+  const hasGnuTime = (() => {
+    try {
+      execFileSync('/usr/bin/time', ['-v', 'true'], { stdio: 'ignore' });
+      return true;
+    } catch {
+      return false;
+    }
+  })();
+
+  // Memory, not time: the peak resident set of the CLI process as GNU time reports it. Measured on Node 20
+  // and 24: 97 to 120 MiB with the bound (a fetch alone takes about 85), 517 to 591 MiB without it.
+  it.skipIf(!hasGnuTime)('reading that answer keeps the CLI under 256 MiB of memory', async () => {
+    await answering('/api/v1/mon-price', { status: 200, contentType: 'application/json', body: NESTED }, async () => {
+      const { stderr } = await promisify(execFile)(
+        '/usr/bin/time',
+        ['-v', process.execPath, cli, 'price', '--base-url', staticSite.url],
+        {
+          encoding: 'utf8',
+        },
+      ).catch((error: { stderr: string; code: number }) => {
+        expect(error.code).toBe(1);
+        return error;
+      });
+      const kb = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(stderr)?.[1]);
+      expect(kb).toBeGreaterThan(0);
+      expect(kb / 1024).toBeLessThan(256);
+    });
   });
 });
 
@@ -429,7 +534,7 @@ describe('a site under a path prefix', () => {
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
     }
-    expect(prefixed.requests).toEqual(['/portfolio/writings.md', '/portfolio/writings.md']);
+    expect(prefixed.requests).toEqual(['/portfolio/feed.json', '/portfolio/feed.json']);
   });
 });
 
@@ -452,7 +557,8 @@ describe('usage', () => {
       '--json',
       '--base-url',
       'Exit status',
-      '/index.md',
+      '/profile.json',
+      '/feed.json',
       '/.well-known/api-catalog',
     ]) {
       expect(r.stdout).toContain(word);
@@ -464,7 +570,7 @@ describe('usage', () => {
       'groups:',
       'operations:',
       'linkset:',
-      'markdown',
+      'html',
     ])
       expect(r.stdout).toContain(field);
   });
@@ -555,70 +661,62 @@ describe('terminal output', () => {
     // BEL, backspace and a carriage return that would overwrite the line.
     const E = '\u001b';
     const B = '\u0007';
-    const fm = (fields: Record<string, string>) =>
-      ['---', ...Object.entries(fields).map(([k, v]) => `${k}: ${v}`), '---', ''].join('\n');
-    const md = 'text/markdown; charset=utf-8';
     const hostileName = `Mal${E}[2J${E}[Hlory`;
+    const hostileGithub = 'https://github.com/m%9b31m';
+    const jsonAnswer = (contentType: string, body: unknown) => ({ contentType, body: JSON.stringify(body) });
+    // Valid against their schemas: the controls sit in free-text members, which a schema cannot refuse.
     const documents: Record<string, { contentType: string; body: string }> = {
-      [`/${PAGES.home.markdownFile}`]: {
-        contentType: md,
-        body:
-          fm({
-            title: 'M',
-            description: 'd',
-            url: 'https://evil.example/',
-            name: hostileName,
-            tagline: `${E}]52;c;cm0gLXJmIH4K${B}Friendly tagline`,
-            location: `${E}]8;;https://evil.example${B}Toronto${E}]8;;${B}`,
-            github: 'https://github.com/m\u009b31m',
-          }) +
-          `\n# Mallory\n\n## About\n\nPara ${E}[31mred${E}[0m ${E}P+q${E}\\done.\rOVERWRITE\b\b\n\n## Links\n\n- [Click${E}[8m hidden](https://evil.example/${E}[1m)\n`,
-      },
-      [`/${PAGES.writings.markdownFile}`]: {
-        contentType: md,
-        body:
-          fm({ title: 'W', description: 'd', url: 'https://evil.example/writings' }) +
-          `\n# Writings\n\n- [Evil ${E}[5mblink](https://evil.example/writings/evil) \u2014 2026-01-01: sum${B}mary\n`,
-      },
-      [`/${PAGES.writing('evil').markdownFile}`]: {
-        contentType: md,
-        body:
-          fm({
-            title: 'E',
-            description: 'd',
+      [PROFILE.path]: jsonAnswer('application/json', {
+        url: 'https://evil.example/',
+        name: hostileName,
+        tagline: `${E}]52;c;cm0gLXJmIH4K${B}Friendly tagline`,
+        location: `${E}]8;;https://evil.example${B}Toronto${E}]8;;${B}`,
+        github: hostileGithub,
+        description: `d\u009b31m`,
+        about: [`Para ${E}[31mred${E}[0m ${E}P+q${E}\\done.\rOVERWRITE\b\b`],
+        links: [{ label: `Click${E}[8m hidden`, url: 'https://evil.example/' }],
+      }),
+      [FEED.path]: jsonAnswer('application/feed+json', {
+        version: 'https://jsonfeed.org/version/1.1',
+        title: `W${E}[2J`,
+        home_page_url: 'https://evil.example/writings',
+        feed_url: 'https://evil.example/feed.json',
+        description: 'd',
+        language: 'en',
+        authors: [{ name: `A${B}`, url: 'https://evil.example/' }],
+        items: [
+          {
+            id: 'https://evil.example/writings/evil',
             url: 'https://evil.example/writings/evil',
-            date: '2026-01-01',
-            summary: `s${E}]0;title${B}`,
-          }) + `\n# Evil${E}[2J\n\n\`\`\`\ncode ${E}c\n\`\`\`\n\n> quote ${E}[?1049h\n`,
-      },
-      [`/${PAGES.skills.markdownFile}`]: {
-        contentType: md,
-        body:
-          fm({ title: 'S', description: 'd', url: 'https://evil.example/skills' }) +
-          `\n# Skills\n\n## Lang${E}[2J\n\n- Go: ${E}]52;c;AAAA${B}fast\n`,
-      },
-      [API_INDEX.path]: {
-        contentType: 'application/json',
-        body: JSON.stringify({ authentication: `none${E}[8m`, routes: [] }),
-      },
-      [DISCOVERY.openapi.path]: {
-        contentType: 'application/json',
-        body: JSON.stringify({
-          info: { title: `API${E}]8;;https://evil.example${B}`, version: '1' },
-          paths: { '/api/v1/x': { get: { operationId: `op\u009b2J`, summary: `sum${E}[1A` } } },
-        }),
-      },
-      [DISCOVERY.apiCatalog.path]: {
-        contentType: 'application/linkset+json',
-        body: JSON.stringify({
-          linkset: [
-            {
-              anchor: `https://evil.example/api${E}[2J`,
-              item: [{ href: 'https://evil.example/x', title: `t${B}`, type: `a${E}\\` }],
-            },
-          ],
-        }),
-      },
+            title: `Evil ${E}[5mblink`,
+            summary: `sum${B}mary ${E}]0;title${B}`,
+            date_published: '2026-01-01T00:00:00-05:00',
+            content_html: `<p>${E}[2J</p>`,
+            content_text: `Body ${E}[2J\n\n    code ${E}c\n\n> quote ${E}[?1049h\n\n• item \u009b2J`,
+          },
+        ],
+      }),
+      [SKILLS.path]: jsonAnswer('application/json', {
+        url: 'https://evil.example/skills',
+        groups: [{ name: `Lang${E}[2J`, skills: [{ name: 'Go', note: `${E}]52;c;AAAA${B}fast` }] }],
+      }),
+      [API_INDEX.path]: jsonAnswer('application/json', {
+        ...fixtureApiIndex('https://evil.example'),
+        name: `API${E}[8m`,
+        description: `d${E}]8;;https://evil.example${B}`,
+      }),
+      [DISCOVERY.openapi.path]: jsonAnswer('application/json', {
+        info: { title: `API${E}]8;;https://evil.example${B}`, version: '1' },
+        paths: { '/api/v1/x': { get: { operationId: `op\u009b2J`, summary: `sum${E}[1A` } } },
+      }),
+      [DISCOVERY.apiCatalog.path]: jsonAnswer('application/linkset+json', {
+        linkset: [
+          {
+            anchor: `https://evil.example/api${E}[2J`,
+            item: [{ href: 'https://evil.example/x', title: `t${B}`, type: `a${E}\\` }],
+          },
+        ],
+      }),
     };
     const commands = [['profile'], ['writings'], ['writings', 'evil'], ['skills'], ['api'], ['catalog']];
     beforeAll(() => {
@@ -647,12 +745,15 @@ describe('terminal output', () => {
       const raw = await run(['profile', '--json']);
       expect(raw.stdout).not.toMatch(CONTROL);
       expect(json(raw).name).toBe(hostileName);
-      expect(json(raw).github).toBe('https://github.com/m\u009b31m');
+      expect(json(raw).description).toBe('d\u009b31m');
+      expect(raw.stdout).toContain('"description": "d\\u009b31m"');
+      const writing = await run(['writings', 'evil']);
+      for (const text of ['Evil blink', 'Body', '    code', 'quote', '• item']) expect(writing.stdout).toContain(text);
     });
 
     it('an error line quoting a hostile problem carries no control either', async () => {
       const body = JSON.stringify({ title: `Bad${E}]52;c;AAAA${B}`, detail: `x${E}[2J\u009b1Ay`, status: 502 });
-      staticSite.answers.set(`/${PAGES.skills.markdownFile}`, {
+      staticSite.answers.set(SKILLS.path, {
         status: 502,
         contentType: 'application/problem+json',
         body,
@@ -663,10 +764,7 @@ describe('terminal output', () => {
         expect(r.stderr).not.toMatch(CONTROL);
         expect(r.stderr).toContain('502: Bad: xy');
       } finally {
-        staticSite.answers.set(`/${PAGES.skills.markdownFile}`, {
-          status: 200,
-          ...documents[`/${PAGES.skills.markdownFile}`]!,
-        });
+        staticSite.answers.set(SKILLS.path, { status: 200, ...documents[SKILLS.path]! });
       }
     });
 
@@ -681,7 +779,7 @@ describe('terminal output', () => {
   });
 });
 
-describe('a site of hand-written fixture documents in the twin format', () => {
+describe('a site of hand-written fixture documents in the published shapes', () => {
   // Pins every field to an exact value, whatever content the site generator currently publishes.
   let fixtureDir: string;
   let site: StaticSite;
@@ -710,10 +808,7 @@ describe('a site of hand-written fixture documents in the twin format', () => {
       location: 'Toronto, Canada',
       github: 'https://github.com/octocat',
       description: 'Software engineer in Toronto: data pipelines, HTTP APIs and small fast tools.',
-      about: [
-        'I build services that publish public data as precomputed JSON, with a small gateway in front when the data must be live.',
-        'This site is one of them: its market preview and contribution calendar are rebuilt on a schedule.',
-      ],
+      about: FIXTURE_ABOUT,
       links: [
         { label: 'GitHub', url: 'https://github.com/octocat' },
         { label: 'Writings', url: `${site.url}/writings` },
@@ -737,11 +832,12 @@ describe('a site of hand-written fixture documents in the twin format', () => {
       date: w.date,
       summary: w.summary,
       url: `${site.url}/writings/${w.slug}`,
-      markdown: `${w.body}\n`,
+      text: w.text,
+      html: w.html,
     });
     expect(await read('skills')).toEqual({
       url: `${site.url}/skills`,
-      groups: FIXTURE_SKILLS.map((g) => ({ name: g.name, skills: g.skills.map(([name, note]) => ({ name, note })) })),
+      groups: FIXTURE_SKILLS,
     });
     const api = await read('api');
     expect(api).toMatchObject({

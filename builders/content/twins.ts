@@ -1,6 +1,6 @@
-// Markdown twins (docs/api.md#published-paths): every HTML page has one at its path plus ".md", opening with a
-// front-matter block of one-line `key: value` pairs that the CLI parses (cli/twin.ts). This module owns
-// that format.
+// Markdown twins (docs/site.md): every HTML page has one at its path plus ".md", opening with a
+// front-matter block of one-line `key: value` pairs. This module owns that format. (The command-line
+// tool reads the content documents instead: contract/pages.ts CONTENT_DOCUMENTS.)
 
 const FRONT_MATTER = /^---\n[\s\S]*?\n---\n/;
 
@@ -11,7 +11,7 @@ export interface TwinFields {
   [key: string]: string;
 }
 
-/** One line per key, values flattened to one line: the CLI reads them without a YAML parser. */
+/** One line per key, values flattened to one line: a reader needs no YAML parser. */
 export function frontMatter(fields: TwinFields): string {
   const lines = Object.entries(fields).map(([key, value]) => `${key}: ${value.replace(/\s*[\r\n]+\s*/g, ' ').trim()}`);
   return `---\n${lines.join('\n')}\n---\n`;

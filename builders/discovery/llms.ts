@@ -6,7 +6,7 @@ import { API_INDEX_LINK, CONSTANTS, DATA_RESOURCES, DISCOVERY, MCP_ENDPOINT } fr
 import { DATA_TOOLS } from '../../contract/mcp-tools.ts';
 import type { Writing } from '../content/site-content.ts';
 import { twinBody } from '../content/twins.ts';
-import { absoluteUrl, PAGES, type PageRef } from '../../contract/pages.ts';
+import { absoluteUrl, CONTENT_DOCUMENTS, PAGES, type PageRef } from '../../contract/pages.ts';
 
 export interface LlmsPage {
   page: PageRef;
@@ -61,6 +61,10 @@ export function llmsTxt(config: Config, input: LlmsInput): string {
       '## Optional\n\n' +
         [
           line('Full text', url(DISCOVERY.llmsFull.path), 'every page above in one Markdown file'),
+          line('Writings feed', url(CONTENT_DOCUMENTS.feed.path), 'JSON Feed 1.1, full text of every writing'),
+          line('Writings feed (Atom)', url(CONTENT_DOCUMENTS.atom.path), 'the same entries as Atom'),
+          line('Profile (JSON)', url(CONTENT_DOCUMENTS.profile.path), 'name, tagline, location, about and links'),
+          line('Skills (JSON)', url(CONTENT_DOCUMENTS.skills.path), 'skills by area'),
           line('Command-line tool', url(DISCOVERY.cli.path), 'read-only Node.js script: node cli.mjs --help'),
           line('Sitemap', url(DISCOVERY.sitemap.path), 'the published HTML pages'),
         ].join('\n'),

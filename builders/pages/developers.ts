@@ -36,7 +36,7 @@ import { FUNCTION_TOOL_INPUT_SCHEMA, INPUT_SCHEMA_EXTENSION } from '../discovery
 import { MARKET_WINDOW_DAYS, NO_ADVICE } from './home.ts';
 import { renderLayout } from './layout.ts';
 import { twin } from '../content/twins.ts';
-import { absoluteUrl, PAGES } from '../../contract/pages.ts';
+import { absoluteUrl, CONTENT_DOCUMENTS, PAGES } from '../../contract/pages.ts';
 
 export const DEVELOPERS_TITLE = 'Developers';
 export const DEVELOPERS_DESCRIPTION =
@@ -284,6 +284,24 @@ export function nestHeadings(markdown: string, topLevel: number): string {
     .join('\n');
 }
 
+/** The site's content as data (contract/pages.ts CONTENT_DOCUMENTS), each with the fields of its schema. */
+function contentSection(url: (path: string) => string, schemas: Map<string, JsonSchema>): string[] {
+  const docs = Object.values(CONTENT_DOCUMENTS);
+  return [
+    '### Site content as data',
+    'The writings, the profile and the skills are also published as data, for feed readers, scripts and the command-line tool. ' +
+      `Every page links both feeds with \`<link rel="alternate">\`. \`Cache-Control: ${CACHE_CONTROL.static}\`.`,
+    '| Path | Media type | Schema |\n|---|---|---|\n' +
+      docs
+        .map(
+          (d) =>
+            `| [\`${d.path}\`](${url(d.path)}) | \`${d.contentType}\` | ${d.schema ?? 'Atom (RFC 4287): the entries of the JSON Feed'} |`,
+        )
+        .join('\n'),
+    ...docs.flatMap((d) => (d.schema ? [fieldTable(d.schema, schemas)] : [])),
+  ];
+}
+
 export function developersBody(ctx: BuildContext, schemas: Map<string, JsonSchema>): string {
   const { config } = ctx;
   const base = config.siteUrl;
@@ -336,6 +354,7 @@ export function developersBody(ctx: BuildContext, schemas: Map<string, JsonSchem
     `The [API catalog](${url(DISCOVERY.apiCatalog.path)}) is an RFC 9727 linkset (RFC 9264): an \`item\` link for each endpoint, and \`service-desc\` ([OpenAPI 3.1](${url(DISCOVERY.openapi.path)})), ` +
       `\`service-doc\` (this page and its [Markdown copy](${url(DISCOVERY.developersMarkdown.path)})) and \`service-meta\` ([the API index](${url(API_INDEX_LINK)})) for each. ` +
       `Every HTML page has a Markdown twin at its path plus \`.md\` (\`/index.md\` for \`/\`). [\`/sitemap.xml\`](${url(DISCOVERY.sitemap.path)}) lists the published HTML pages only.`,
+    ...contentSection(url, schemas),
     ...mcpSection(base),
     '## Headers and caching',
     [

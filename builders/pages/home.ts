@@ -3,9 +3,11 @@
 import type { Artifact, BuildContext } from '../artifact.ts';
 import { CONSTANTS, dataResource } from '../../contract/service.ts';
 import { formatDays } from '../../render/format.ts';
+import type { ProfileDocument } from '../../contract/content-documents.ts';
 import type { Profile } from '../content/site-content.ts';
 import { escapeHtml } from '../../render/html.ts';
 import { renderMarkdown } from '../content/markdown.ts';
+import { markdownParagraphs } from './plain-text.ts';
 import { contributionsBodyHtml, marketBodyHtml } from '../../render/preview.ts';
 import { twin } from '../content/twins.ts';
 import { absoluteUrl, PAGES, resolveContentUrl, sitePath } from '../../contract/pages.ts';
@@ -38,6 +40,21 @@ export function homeMarkdown(ctx: BuildContext, profile: Profile): string {
     },
     [`# ${profile.name}`, config.site.tagline, '## About', profile.about, '## Links', links.join('\n')].join('\n\n'),
   );
+}
+
+/** /profile.json (schemas/Profile.schema.json): the home page's facts as data, About as plain text. */
+export function profileDocument(ctx: BuildContext, profile: Profile): ProfileDocument {
+  const { config } = ctx;
+  return {
+    url: absoluteUrl(config.siteUrl, PAGES.home.path),
+    name: profile.name,
+    tagline: config.site.tagline,
+    location: profile.location,
+    github: githubProfileUrl(config.githubAccount),
+    description: config.site.tagline,
+    about: markdownParagraphs(profile.about),
+    links: profileLinks(ctx, profile),
+  };
 }
 
 /** The market preview's window in whole days (seven), for running text. */

@@ -5,7 +5,7 @@ import type { Config } from '../../lib/config.ts';
 import { DISCOVERY, API_INDEX_LINK } from '../../contract/service.ts';
 import { SIMULATED_NOTICE_TITLE, simulatedNoticeText } from '../../lib/simulated.ts';
 import { escapeHtml } from '../../render/html.ts';
-import { absoluteUrl, PAGES, sitePath, type PageRef } from '../../contract/pages.ts';
+import { absoluteUrl, CONTENT_DOCUMENTS, PAGES, sitePath, type PageRef } from '../../contract/pages.ts';
 
 export type NavKey = 'home' | 'writings' | 'skills' | 'developers';
 
@@ -61,6 +61,9 @@ export function renderLayout(input: LayoutInput): string {
     `<link rel="stylesheet" href="${href(ASSETS.css)}">`,
     page ? `<link rel="canonical" href="${escapeHtml(absoluteUrl(config.siteUrl, page.path))}">` : '',
     page ? `<link rel="alternate" type="text/markdown" href="${href(`/${page.markdownFile}`)}">` : '',
+    // Feed autodiscovery: a feed reader given any page of the site finds the writings' feeds here.
+    `<link rel="alternate" type="${CONTENT_DOCUMENTS.feed.contentType}" title="${escapeHtml(`${config.site.title}: Writings (JSON Feed)`)}" href="${href(CONTENT_DOCUMENTS.feed.path)}">`,
+    `<link rel="alternate" type="application/atom+xml" title="${escapeHtml(`${config.site.title}: Writings (Atom)`)}" href="${href(CONTENT_DOCUMENTS.atom.path)}">`,
     `<link rel="api-catalog" href="${href(DISCOVERY.apiCatalog.path)}">`,
     `<link rel="service-desc" type="application/json" href="${href(DISCOVERY.openapi.path)}">`,
     ...(input.scripts ?? []).map((s) => `<script defer src="${href(s)}"></script>`),

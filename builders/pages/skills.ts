@@ -1,5 +1,7 @@
-// /skills and its twin: `## <Group>` then `- <Skill>` or `- <Skill>: <note>` lines, as cli/twin.ts parses them.
+// /skills and its twin: `## <Group>` then `- <Skill>` or `- <Skill>: <note>` lines; the same groups as
+// data in /skills.json.
 import type { Artifact, BuildContext } from '../artifact.ts';
+import type { SkillsDocument } from '../../contract/content-documents.ts';
 import type { SkillGroup } from '../content/site-content.ts';
 import { renderMarkdown } from '../content/markdown.ts';
 import { twin } from '../content/twins.ts';
@@ -13,6 +15,14 @@ export function skillsBody(groups: SkillGroup[]): string {
     (g) => `## ${g.group}\n\n${g.skills.map((s) => (s.note ? `- ${s.name}: ${s.note}` : `- ${s.name}`)).join('\n')}`,
   );
   return ['# Skills', ...sections].join('\n\n');
+}
+
+/** /skills.json (schemas/Skills.schema.json): the groups as the page lists them. */
+export function skillsDocument(ctx: BuildContext, groups: SkillGroup[]): SkillsDocument {
+  return {
+    url: absoluteUrl(ctx.config.siteUrl, PAGES.skills.path),
+    groups: groups.map((g) => ({ name: g.group, skills: g.skills })),
+  };
 }
 
 export function renderSkills(ctx: BuildContext, groups: SkillGroup[]): Artifact[] {

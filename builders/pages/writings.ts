@@ -10,7 +10,7 @@ import { renderLayout } from './layout.ts';
 
 export const WRITINGS_DESCRIPTION = 'Notes on data pipelines, HTTP APIs and the small tools around them.';
 
-/** One line of the list twin, as cli/twin.ts parses it: `- [Title](<absolute url>) — YYYY-MM-DD: <summary>`, em dash U+2014. */
+/** One line of the list twin: `- [Title](<absolute url>) — YYYY-MM-DD: <summary>`, em dash U+2014. */
 export function writingListLine(siteUrl: string, w: Writing): string {
   return `- [${w.title}](${absoluteUrl(siteUrl, PAGES.writing(w.slug).path)}) \u2014 ${w.date}: ${w.summary}`;
 }

@@ -1,9 +1,10 @@
-// A hand-written site for the CLI tests: every document the CLI reads, with known values, in the format
-// the site generator writes (Markdown twins: builders/content/twins.ts and builders/pages/; the API
-// index and discovery documents at their contract/service.ts files). It pins the parsing to exact values
+// A hand-written site for the CLI tests: every document the CLI reads, with known values, in the shapes
+// the site generator writes (the content documents of contract/pages.ts, valid against their schemas; the
+// API index and discovery documents at their contract/service.ts files). It pins the reading to exact values
 // whatever content the real build publishes.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { CONTENT_DOCUMENTS } from '../../contract/pages.ts';
 import { API_INDEX, DATA_RESOURCES, DISCOVERY } from '../../contract/service.ts';
 
 export const FIXTURE_WRITINGS = [
@@ -11,35 +12,31 @@ export const FIXTURE_WRITINGS = [
     slug: 'precomputed-json',
     title: 'Precomputed JSON beats a live API',
     date: '2026-10-30',
+    published: '2026-10-30T00:00:00-04:00',
     summary: 'Why a cron job and a folder of files answer most preview traffic better than a server.',
-    body: [
-      '# Precomputed JSON beats a live API',
+    text: [
+      'A preview that changes once a day does not need a server that answers every request from scratch. A build that runs on a schedule, validates what it fetched and writes files is simpler to operate and much cheaper.',
       '',
-      'A preview that changes once a day does not need a server that answers every request from scratch. A build that runs on a schedule, validates what it fetched and writes files is simpler to operate and *much* cheaper.',
+      'What the build does',
       '',
-      '## What the build does',
+      '• fetches both upstreams with a deadline and retries;',
+      '• validates every payload against the JSON Schemas <https://json-schema.org/>;',
+      '• writes each file under a temporary name and renames it into place.',
       '',
-      '- fetches both upstreams with a deadline and retries;',
-      '- validates every payload against the [JSON Schemas](https://json-schema.org/);',
-      '- writes each file under a temporary name and renames it into place.',
-      '',
-      '```sh',
-      'npm run build',
-      '```',
+      '    npm run build',
       '',
       '> An upstream failure is a 502, never a 200 with invented values.',
     ].join('\n'),
+    html: '<p>A preview that changes once a day does not need a server.</p>\n<pre><code>npm run build\n</code></pre>\n',
   },
   {
     slug: 'toronto-midnight',
     title: 'Midnight in Toronto',
     date: '2026-09-14',
+    published: '2026-09-14T00:00:00-04:00',
     summary: 'Time zones, daylight saving and the boundary of a contribution calendar.',
-    body: [
-      '# Midnight in Toronto',
-      '',
-      'The calendar refreshes at the next midnight in `America/Toronto`, which is not always 24 hours away.',
-    ].join('\n'),
+    text: 'The calendar refreshes at the next midnight in America/Toronto, which is not always 24 hours away.',
+    html: '<p>The calendar refreshes at the next midnight in <code>America/Toronto</code>.</p>\n',
   },
 ] as const;
 
@@ -47,19 +44,24 @@ export const FIXTURE_SKILLS = [
   {
     name: 'Languages',
     skills: [
-      ['TypeScript', 'strict, ESM, Node 20'],
-      ['Go', null],
-      ['SQL', 'PostgreSQL and SQLite'],
+      { name: 'TypeScript', note: 'strict, ESM, Node 20' },
+      { name: 'Go' },
+      { name: 'SQL', note: 'PostgreSQL and SQLite' },
     ],
   },
   {
     name: 'Practices',
     skills: [
-      ['HTTP APIs', 'RFC 9457 problems, caching, rate limits'],
-      ['Testing', 'real sockets, fakes that speak the wire format'],
+      { name: 'HTTP APIs', note: 'RFC 9457 problems, caching, rate limits' },
+      { name: 'Testing', note: 'real sockets, fakes that speak the wire format' },
     ],
   },
-] as const;
+];
+
+export const FIXTURE_ABOUT = [
+  'I build services that publish public data as precomputed JSON, with a small gateway in front when the data must be live.',
+  'This site is one of them: its market preview and contribution calendar are rebuilt on a schedule.',
+];
 
 async function writeDocument(dir: string, file: string, body: string): Promise<void> {
   const target = join(dir, file);
@@ -67,98 +69,84 @@ async function writeDocument(dir: string, file: string, body: string): Promise<v
   await writeFile(target, body);
 }
 
-const frontMatter = (fields: Record<string, string>) =>
-  ['---', ...Object.entries(fields).map(([k, v]) => `${k}: ${v}`), '---', ''].join('\n');
+/** A valid API index (schemas/ApiIndex.schema.json) naming the four data routes. */
+export function fixtureApiIndex(siteUrl: string): Record<string, unknown> {
+  return {
+    name: 'Fixture public data API',
+    description: 'Two public, read-only JSON resources.',
+    version: '1',
+    authentication: 'none',
+    documentation: `${siteUrl}/developers`,
+    openapi: `${siteUrl}/openapi.json`,
+    apiCatalog: `${siteUrl}/.well-known/api-catalog`,
+    routes: DATA_RESOURCES.map((r) => ({
+      id: r.id,
+      title: r.title,
+      summary: r.summary,
+      path: r.v1.path,
+      url: `${siteUrl}${r.v1.path}`,
+      operationId: r.v1.operationId,
+      alias: { path: r.alias.path, url: `${siteUrl}${r.alias.path}`, operationId: r.alias.operationId },
+      methods: ['GET', 'HEAD'],
+      schema: r.schema,
+      contentType: 'application/json',
+      cacheControl: 'no-store',
+    })),
+  };
+}
 
 /** Writes every document the CLI reads into `dir`, served at `siteUrl`. */
 export async function writeFixtureSite(dir: string, siteUrl: string): Promise<void> {
   await writeDocument(
     dir,
-    'index.md',
-    frontMatter({
-      title: 'Ada Park',
-      description: 'Software engineer in Toronto: data pipelines, HTTP APIs and small fast tools.',
+    CONTENT_DOCUMENTS.profile.file,
+    JSON.stringify({
       url: `${siteUrl}/`,
       name: 'Ada Park',
       tagline: 'Software engineer in Toronto: data pipelines, HTTP APIs and small fast tools.',
       location: 'Toronto, Canada',
       github: 'https://github.com/octocat',
-    }) +
-      [
-        '# Ada Park',
-        '',
-        'Software engineer in Toronto: data pipelines, HTTP APIs and small fast tools.',
-        '',
-        '## About',
-        '',
-        'I build services that publish public data as precomputed JSON, with a small gateway in front when the data must be live.',
-        '',
-        'This site is one of them: its market preview and contribution calendar are rebuilt on a schedule.',
-        '',
-        '## Links',
-        '',
-        '- [GitHub](https://github.com/octocat)',
-        `- [Writings](${siteUrl}/writings)`,
-        `- [Developers](${siteUrl}/developers)`,
-        '',
-      ].join('\n'),
+      description: 'Software engineer in Toronto: data pipelines, HTTP APIs and small fast tools.',
+      about: FIXTURE_ABOUT,
+      links: [
+        { label: 'GitHub', url: 'https://github.com/octocat' },
+        { label: 'Writings', url: `${siteUrl}/writings` },
+        { label: 'Developers', url: `${siteUrl}/developers` },
+      ],
+    }),
   );
   await writeDocument(
     dir,
-    'writings.md',
-    frontMatter({ title: 'Writings', description: 'Notes on data, HTTP and tools.', url: `${siteUrl}/writings` }) +
-      [
-        '# Writings',
-        '',
-        ...FIXTURE_WRITINGS.map((w) => `- [${w.title}](${siteUrl}/writings/${w.slug}) \u2014 ${w.date}: ${w.summary}`),
-        '',
-      ].join('\n'),
-  );
-  for (const w of FIXTURE_WRITINGS) {
-    await writeDocument(
-      dir,
-      `writings/${w.slug}.md`,
-      frontMatter({
-        title: w.title,
-        description: w.summary,
+    CONTENT_DOCUMENTS.feed.file,
+    JSON.stringify({
+      version: 'https://jsonfeed.org/version/1.1',
+      title: 'Ada Park: Writings',
+      home_page_url: `${siteUrl}/writings`,
+      feed_url: `${siteUrl}/feed.json`,
+      description: 'Notes on data, HTTP and tools.',
+      language: 'en',
+      authors: [{ name: 'Ada Park', url: `${siteUrl}/` }],
+      items: FIXTURE_WRITINGS.map((w) => ({
+        id: `${siteUrl}/writings/${w.slug}`,
         url: `${siteUrl}/writings/${w.slug}`,
-        date: w.date,
+        title: w.title,
         summary: w.summary,
-        slug: w.slug,
-      }) +
-        w.body +
-        '\n',
-    );
-  }
+        date_published: w.published,
+        content_html: w.html,
+        content_text: w.text,
+      })),
+    }),
+  );
   await writeDocument(
     dir,
-    'skills.md',
-    frontMatter({ title: 'Skills', description: 'What I work with.', url: `${siteUrl}/skills` }) +
-      [
-        '# Skills',
-        '',
-        ...FIXTURE_SKILLS.flatMap((g) => [
-          `## ${g.name}`,
-          '',
-          ...g.skills.map(([s, note]) => (note ? `- ${s}: ${note}` : `- ${s}`)),
-          '',
-        ]),
-      ].join('\n'),
+    CONTENT_DOCUMENTS.skills.file,
+    JSON.stringify({ url: `${siteUrl}/skills`, groups: FIXTURE_SKILLS }),
   );
 
   const operations = DATA_RESOURCES.flatMap((r) =>
     [r.v1, r.alias].map((op) => ({ ...op, summary: r.summary, title: r.title })),
   );
-  await writeDocument(
-    dir,
-    API_INDEX.file,
-    JSON.stringify({
-      authentication: 'none',
-      developerPage: `${siteUrl}/developers`,
-      contract: `${siteUrl}/openapi.json`,
-      routes: operations.map((op) => ({ path: op.path, operationId: op.operationId, title: op.title })),
-    }),
-  );
+  await writeDocument(dir, API_INDEX.file, JSON.stringify(fixtureApiIndex(siteUrl)));
   await writeDocument(
     dir,
     DISCOVERY.openapi.file,
@@ -189,11 +177,4 @@ export async function writeFixtureSite(dir: string, siteUrl: string): Promise<vo
       ],
     }),
   );
-}
-
-/** The front-matter value of `key` in a twin, read with a plain regex (independent of the CLI's parser). */
-export async function frontMatterValue(dir: string, file: string, key: string): Promise<string | undefined> {
-  const text = await readFile(join(dir, file), 'utf8');
-  const block = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text)?.[1] ?? '';
-  return new RegExp(`^${key}:[ \\t]*(.*)$`, 'm').exec(block)?.[1]?.trim();
 }

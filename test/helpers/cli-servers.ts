@@ -5,6 +5,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
+import { CONTENT_DOCUMENTS } from '../../contract/pages.ts';
 import { API_INDEX, DATA_PATHS, DISCOVERY } from '../../contract/service.ts';
 import { ROOT } from './run.ts';
 
@@ -43,6 +44,7 @@ const TYPES: Record<string, string> = {
 const MAPPED = new Map<string, { file: string; contentType: string }>([
   [API_INDEX.path, API_INDEX],
   ...Object.values(DISCOVERY).map((d) => [d.path, d] as const),
+  ...Object.values(CONTENT_DOCUMENTS).map((d) => [d.path, d] as const),
   ...[...DATA_PATHS.keys()].map((p) => [p, { file: p.slice(1), contentType: 'application/json' }] as const),
 ]);
 

@@ -1,0 +1,62 @@
+// The site's content as the CLI reads it: /profile.json, /skills.json and the writings' JSON Feed
+// (contract/pages.ts CONTENT_DOCUMENTS), already checked against their schemas (schema-check.ts) when they
+// reach this module. Pure: documents in, the values the commands print out.
+import type { FeedItem, JsonFeed } from '../contract/content-documents.ts';
+import { UnexpectedBody } from './errors.ts';
+
+export type { JsonFeed, ProfileDocument as Profile, SkillsDocument as Skills } from '../contract/content-documents.ts';
+
+export interface WritingEntry {
+  slug: string;
+  title: string;
+  /** YYYY-MM-DD: the writing's date where it was published (the date part of date_published). */
+  date: string;
+  summary: string;
+  url: string;
+}
+
+export interface Writing extends WritingEntry {
+  /** The body as plain text (the feed's content_text). */
+  text: string;
+  /** The body as HTML (content_html). */
+  html: string;
+}
+
+/** A writing's page is /writings/<slug>: the slug is the last segment of its URL. */
+export function slugOf(url: string): string {
+  let path: string;
+  try {
+    path = new URL(url).pathname;
+  } catch {
+    throw new UnexpectedBody(`${JSON.stringify(url)} is not a URL`);
+  }
+  let segment: string;
+  try {
+    segment = decodeURIComponent(path.replace(/\/+$/, '').split('/').pop() ?? '');
+  } catch {
+    throw new UnexpectedBody(`${JSON.stringify(url)} is not a writing's URL`);
+  }
+  if (!segment) throw new UnexpectedBody(`${JSON.stringify(url)} has no slug`);
+  return segment;
+}
+
+function entryOf(item: FeedItem): WritingEntry {
+  return {
+    slug: slugOf(item.url),
+    title: item.title,
+    date: item.date_published.slice(0, 10),
+    summary: item.summary,
+    url: item.url,
+  };
+}
+
+/** The list the `writings` command prints: the feed's order, newest first. */
+export function writingsOf(feed: JsonFeed): { url: string; writings: WritingEntry[] } {
+  return { url: feed.home_page_url, writings: feed.items.map(entryOf) };
+}
+
+/** One writing by slug, or null when the feed has none by that slug. */
+export function writingOf(feed: JsonFeed, slug: string): Writing | null {
+  const item = feed.items.find((i) => slugOf(i.url) === slug);
+  return item ? { ...entryOf(item), text: item.content_text, html: item.content_html } : null;
+}
