@@ -230,6 +230,84 @@ export interface GitHubContributions {
 }
 
 /**
+ * The published writings at /feed.json as a JSON Feed 1.1 (https://jsonfeed.org/version/1.1), newest first: the members this site writes, each as the JSON Feed specification defines it. /feed.atom carries the same entries as Atom (RFC 4287).
+ */
+export interface JsonFeed {
+  /**
+   * The JSON Feed version.
+   */
+  version: 'https://jsonfeed.org/version/1.1';
+  /**
+   * The feed's name.
+   */
+  title: string;
+  /**
+   * Absolute URL of the writings page (HTML).
+   */
+  home_page_url: string;
+  /**
+   * Absolute URL of this feed.
+   */
+  feed_url: string;
+  /**
+   * What the writings are about.
+   */
+  description: string;
+  /**
+   * The writings' language (RFC 5646 tag).
+   */
+  language: string;
+  /**
+   * The author of every item.
+   *
+   * @minItems 1
+   */
+  authors: {
+    /**
+     * The author's name.
+     */
+    name: string;
+    /**
+     * The author's home page.
+     */
+    url: string;
+  }[];
+  /**
+   * One item per published writing, newest first; drafts are never published.
+   */
+  items: {
+    /**
+     * Stable identifier: the writing's absolute URL. Its last path segment is the writing's slug.
+     */
+    id: string;
+    /**
+     * Absolute URL of the writing's page (HTML).
+     */
+    url: string;
+    /**
+     * The writing's title.
+     */
+    title: string;
+    /**
+     * One sentence.
+     */
+    summary: string;
+    /**
+     * Midnight of the writing's date in America/Toronto, RFC 3339 with its offset.
+     */
+    date_published: string;
+    /**
+     * The body as HTML, without its title.
+     */
+    content_html: string;
+    /**
+     * The same body as plain text: paragraphs, headings and list items one line each (lists marked • or 1., a nested list two spaces in), code lines indented by four spaces, blocks separated by a blank line, links as `text <url>`.
+     */
+    content_text: string;
+  }[];
+}
+
+/**
  * Market preview of MON-USD: seven days of hourly candle closes plus the latest ticker. Not financial advice.
  */
 export interface MarketData {
@@ -323,4 +401,80 @@ export interface ProblemDetails {
    * Optional; kept for compatibility with older callers.
    */
   error?: string;
+}
+
+/**
+ * The site owner's profile at /profile.json: the facts of the home page as data, for the command-line tool and any other reader.
+ */
+export interface Profile {
+  /**
+   * Absolute URL of the profile page (the home page, HTML).
+   */
+  url: string;
+  /**
+   * The person.
+   */
+  name: string;
+  /**
+   * One-line description.
+   */
+  tagline: string;
+  /**
+   * Where they are.
+   */
+  location: string;
+  /**
+   * Absolute URL of their GitHub profile.
+   */
+  github: string;
+  /**
+   * The home page's description.
+   */
+  description: string;
+  /**
+   * The About section as plain-text paragraphs; a link reads `text <url>`.
+   */
+  about: string[];
+  /**
+   * The Links section, GitHub first.
+   */
+  links: {
+    /**
+     * What the link is.
+     */
+    label: string;
+    /**
+     * Absolute URL.
+     */
+    url: string;
+  }[];
+}
+
+/**
+ * The skills at /skills.json, by group, as the skills page lists them.
+ */
+export interface Skills {
+  /**
+   * Absolute URL of the skills page (HTML).
+   */
+  url: string;
+  /**
+   * The groups, in the page's order.
+   */
+  groups: {
+    /**
+     * The group's heading.
+     */
+    name: string;
+    skills: {
+      /**
+       * The skill.
+       */
+      name: string;
+      /**
+       * A short note; absent when there is none.
+       */
+      note?: string;
+    }[];
+  }[];
 }
