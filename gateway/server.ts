@@ -138,6 +138,7 @@ export async function startGateway(config: Config, options: GatewayOptions): Pro
       schemas,
       serverName: MCP_SERVER_NAME,
       serverTitle: config.site.title,
+      allowedOrigins: [new URL(config.siteUrl).origin, ...config.mcpAllowedOrigins],
       problems,
       quota,
       identify,
