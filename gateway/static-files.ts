@@ -6,6 +6,7 @@ import { join, relative, sep } from 'node:path';
 import {
   API_INDEX,
   CACHE_CONTROL,
+  CARD_RESPONSE_HEADERS,
   CARDS,
   COMMON_RESPONSE_HEADERS,
   DATA_RESOURCES,
@@ -53,6 +54,9 @@ export const COMMON_HEADERS: readonly string[] = Object.entries(COMMON_RESPONSE_
 
 /** Headers of every HTML page (core/routes.ts), as a flat name/value list. */
 const PAGE_HEADERS: readonly string[] = Object.entries(PAGE_RESPONSE_HEADERS).flat();
+
+/** Headers of every card (core/routes.ts), as a flat name/value list. */
+const CARD_HEADERS: readonly string[] = Object.entries(CARD_RESPONSE_HEADERS).flat();
 
 /** RFC 9727 §3: the home page, the API index and the catalog itself point at the catalog with a Link header (as the static-host rules do). */
 const CATALOG_LINK = ['Link', `<${DISCOVERY.apiCatalog.path}>; rel="api-catalog"`] as const;
@@ -156,6 +160,7 @@ function prepareEntry(
   const rep = prepare(body, contentTypeFor(file), { copies });
   const extra: string[] = [...COMMON_HEADERS];
   if (rep.contentType.startsWith('text/html')) extra.push(...PAGE_HEADERS);
+  if (CARD_FILES.has(file)) extra.push(...CARD_HEADERS);
   if (file === DISCOVERY.apiCatalog.file || file === API_INDEX.file || file === 'index.html')
     extra.push(...CATALOG_LINK);
   const serve = (v: Variant | undefined): ServedVariant | undefined =>
