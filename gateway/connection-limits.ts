@@ -1,6 +1,6 @@
 // Caps on open connections, so that clients who hold sockets (slowloris, half-open peers that never
 // close) cannot take every descriptor of the process: one cap for the server and one per client
-// address (at the server's cap the oldest idle connection makes room). A trusted proxy (TRUST_PROXY)
+// address (at the server's cap the connection idle longest makes room). A trusted proxy (TRUST_PROXY)
 // speaks for many clients and is only bound by the server's cap. And a bound on what one connection
 // may have read ahead of the answers it has taken (answerInTurn).
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
@@ -9,28 +9,54 @@ import { quotaKey } from './quota/client-identity.ts';
 import { addressInRanges, normaliseAddress, type ProxyRange } from './quota/ip-ranges.ts';
 
 export interface ConnectionCaps {
-  /** Open connections of the whole server; past it the oldest idle one makes room, else the new one goes. */
+  /** Open connections of the whole server; past it an idle one makes room, else the new one goes. */
   maxConnections: number;
   /** Open connections from one client address (an IPv6 client's /64, as for the quota). */
   maxConnectionsPerClient: number;
+  /** How long a connection must have been idle before it may be closed to make room. */
+  reuseIdleAfterMs: number;
 }
 
 /** No answer in progress: keep-alive idle, waiting for its first request, or still sending headers. */
 const isIdle = (socket: Socket) => !(socket as Socket & { _httpMessage?: unknown })._httpMessage;
 
 export function capConnections(server: Server, caps: ConnectionCaps, trustProxy: readonly ProxyRange[]): void {
+  const clock = () => performance.now();
   const open = new Map<string, number>();
-  /** Every open connection, oldest first (a Set keeps insertion order). */
-  const all = new Set<Socket>();
+  /**
+   * Every open connection with the time of its last request (or of its connection), least recently
+   * active first: a Map keeps insertion order, and each request moves its connection to the end.
+   */
+  const active = new Map<Socket, number>();
   const ranges = [...trustProxy];
   server.on('connection', (socket: Socket) => {
     if (!admitPerClient(socket)) return void socket.destroy();
-    // At the cap, as nginx does: the oldest connection with no request in flight is closed so that a
-    // new client is served; idle connections (5,000 that never sent a byte) cannot lock others out.
-    if (all.size >= caps.maxConnections && !closeOldestIdle(all)) return void socket.destroy();
-    all.add(socket);
-    socket.once('close', () => all.delete(socket));
+    // At the cap, as nginx does: an idle connection is closed so that a new client is served, and
+    // idle connections (5,000 that never sent a byte) cannot lock others out. The one idle longest
+    // goes, and only past `reuseIdleAfterMs`: a client that has just connected, or just been
+    // answered, is about to send its request and would see its connection reset.
+    if (active.size >= caps.maxConnections && !closeLongestIdle()) return void socket.destroy();
+    active.set(socket, clock());
+    socket.once('close', () => active.delete(socket));
   });
+  server.on('request', (req: IncomingMessage) => {
+    const socket = req.socket;
+    if (active.delete(socket)) active.set(socket, clock());
+  });
+
+  function closeLongestIdle(): boolean {
+    const before = clock() - caps.reuseIdleAfterMs;
+    for (const [socket, since] of active) {
+      // Busy ones are skipped; every connection after the first idle one was active more recently.
+      if (!isIdle(socket)) continue;
+      if (since > before) return false;
+      // Out of the map now: its 'close' comes later, and the new connection takes its place at once.
+      active.delete(socket);
+      socket.destroy();
+      return true;
+    }
+    return false;
+  }
 
   function admitPerClient(socket: Socket): boolean {
     const peer = socket.remoteAddress;
@@ -48,18 +74,6 @@ export function capConnections(server: Server, caps: ConnectionCaps, trustProxy:
     });
     return true;
   }
-}
-
-function closeOldestIdle(all: Set<Socket>): boolean {
-  for (const socket of all) {
-    if (isIdle(socket)) {
-      // Out of the set now: its 'close' comes later, and the new connection takes its place at once.
-      all.delete(socket);
-      socket.destroy();
-      return true;
-    }
-  }
-  return false;
 }
 
 /**

@@ -68,10 +68,11 @@ export const SERVER_LIMITS = {
   /** How often the two timeouts above are enforced; node's default (30 s) lets slowloris clients sit 40 s. */
   connectionsCheckingInterval: 1_000,
   /**
-   * Open connections of the whole server: past it the oldest connection with no request in flight is
-   * closed to make room, or the new one if every connection is busy (capConnections).
+   * Open connections of the whole server: past it the connection idle longest (no request in flight)
+   * is closed to make room, or the new one if none has been idle for reuseIdleAfterMs (capConnections).
    */
   maxConnections: 4_096,
+  reuseIdleAfterMs: 1_000,
   /** Open connections from one client address (a browser opens six; a load test a few dozen). */
   maxConnectionsPerClient: 256,
   /** Requests one connection may send ahead of the answers it has taken (see answerInTurn). */
@@ -153,16 +154,21 @@ export async function startGateway(config: Config, options: GatewayOptions): Pro
     closing: () => closing,
   });
 
-  const { maxConnections, maxConnectionsPerClient, maxPipelined, pipelineGraceMs, timeout, ...httpLimits } = {
-    ...SERVER_LIMITS,
-    ...options.limits,
-  };
+  const {
+    maxConnections,
+    maxConnectionsPerClient,
+    reuseIdleAfterMs,
+    maxPipelined,
+    pipelineGraceMs,
+    timeout,
+    ...httpLimits
+  } = { ...SERVER_LIMITS, ...options.limits };
   const server = createServer(
     { ...httpLimits, noDelay: true },
     answerInTurn(handler, { maxPipelined, graceMs: pipelineGraceMs }),
   );
   server.timeout = timeout;
-  capConnections(server, { maxConnections, maxConnectionsPerClient }, trustedProxies);
+  capConnections(server, { maxConnections, maxConnectionsPerClient, reuseIdleAfterMs }, trustedProxies);
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     // Malformed requests get a bare status line, never Node's message or anything of the request.
     const httpMessage = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
