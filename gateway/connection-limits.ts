@@ -13,44 +13,45 @@ export interface ConnectionCaps {
   maxConnections: number;
   /** Open connections from one client address (an IPv6 client's /64, as for the quota). */
   maxConnectionsPerClient: number;
-  /** How long a connection must have been idle before it may be closed to make room. */
-  reuseIdleAfterMs: number;
 }
 
 /** No answer in progress: keep-alive idle, waiting for its first request, or still sending headers. */
 const isIdle = (socket: Socket) => !(socket as Socket & { _httpMessage?: unknown })._httpMessage;
 
+/**
+ * Runs `fn` once the event loop has polled for I/O again: the requests that had already arrived on
+ * connections accepted before have then been read (setImmediate runs after the poll phase; the second
+ * one after the next poll, which sees the connections the first poll accepted).
+ */
+const afterNextPoll = (fn: () => void) => setImmediate(() => setImmediate(fn));
+
 export function capConnections(server: Server, caps: ConnectionCaps, trustProxy: readonly ProxyRange[]): void {
-  const clock = () => performance.now();
   const open = new Map<string, number>();
   /**
-   * Every open connection with the time of its last request (or of its connection), least recently
-   * active first: a Map keeps insertion order, and each request moves its connection to the end.
+   * Every open connection, least recently active first: a Set keeps insertion order, and each request
+   * moves its connection to the end.
    */
-  const active = new Map<Socket, number>();
+  const active = new Set<Socket>();
   const ranges = [...trustProxy];
   server.on('connection', (socket: Socket) => {
     if (!admitPerClient(socket)) return void socket.destroy();
-    // At the cap, as nginx does: an idle connection is closed so that a new client is served, and
-    // idle connections (5,000 that never sent a byte) cannot lock others out. The one idle longest
-    // goes, and only past `reuseIdleAfterMs`: a client that has just connected, or just been
-    // answered, is about to send its request and would see its connection reset.
-    if (active.size >= caps.maxConnections && !closeLongestIdle()) return void socket.destroy();
-    active.set(socket, clock());
+    const over = active.size >= caps.maxConnections;
+    active.add(socket);
     socket.once('close', () => active.delete(socket));
+    // At the cap, as nginx does: the connection idle longest is closed so that the new client is
+    // served, and idle connections (5,000 that never sent a byte) cannot lock others out; if every
+    // connection is busy, the new one goes. Decided after the next poll: a client that connected just
+    // before a flood has its request read by then, so it is busy, not idle.
+    if (over) afterNextPoll(() => void (socket.destroyed || closeLongestIdle(socket) || socket.destroy()));
   });
   server.on('request', (req: IncomingMessage) => {
-    const socket = req.socket;
-    if (active.delete(socket)) active.set(socket, clock());
+    if (active.delete(req.socket)) active.add(req.socket);
   });
 
-  function closeLongestIdle(): boolean {
-    const before = clock() - caps.reuseIdleAfterMs;
-    for (const [socket, since] of active) {
-      // Busy ones are skipped; every connection after the first idle one was active more recently.
-      if (!isIdle(socket)) continue;
-      if (since > before) return false;
-      // Out of the map now: its 'close' comes later, and the new connection takes its place at once.
+  function closeLongestIdle(newcomer: Socket): boolean {
+    for (const socket of active) {
+      if (socket === newcomer || !isIdle(socket)) continue;
+      // Out of the set now: its 'close' comes later, and the new connection takes its place at once.
       active.delete(socket);
       socket.destroy();
       return true;

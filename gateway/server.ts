@@ -69,10 +69,9 @@ export const SERVER_LIMITS = {
   connectionsCheckingInterval: 1_000,
   /**
    * Open connections of the whole server: past it the connection idle longest (no request in flight)
-   * is closed to make room, or the new one if none has been idle for reuseIdleAfterMs (capConnections).
+   * is closed to make room, or the new one if every connection is busy (capConnections).
    */
   maxConnections: 4_096,
-  reuseIdleAfterMs: 1_000,
   /** Open connections from one client address (a browser opens six; a load test a few dozen). */
   maxConnectionsPerClient: 256,
   /** Requests one connection may send ahead of the answers it has taken (see answerInTurn). */
@@ -154,21 +153,16 @@ export async function startGateway(config: Config, options: GatewayOptions): Pro
     closing: () => closing,
   });
 
-  const {
-    maxConnections,
-    maxConnectionsPerClient,
-    reuseIdleAfterMs,
-    maxPipelined,
-    pipelineGraceMs,
-    timeout,
-    ...httpLimits
-  } = { ...SERVER_LIMITS, ...options.limits };
+  const { maxConnections, maxConnectionsPerClient, maxPipelined, pipelineGraceMs, timeout, ...httpLimits } = {
+    ...SERVER_LIMITS,
+    ...options.limits,
+  };
   const server = createServer(
     { ...httpLimits, noDelay: true },
     answerInTurn(handler, { maxPipelined, graceMs: pipelineGraceMs }),
   );
   server.timeout = timeout;
-  capConnections(server, { maxConnections, maxConnectionsPerClient, reuseIdleAfterMs }, trustedProxies);
+  capConnections(server, { maxConnections, maxConnectionsPerClient }, trustedProxies);
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     // Malformed requests get a bare status line, never Node's message or anything of the request.
     const httpMessage = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
