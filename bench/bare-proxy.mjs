@@ -16,7 +16,7 @@ if (transport !== 'http' && transport !== 'fetch') {
 }
 const agent = new Agent({ keepAlive: true });
 const target = new URL(upstream);
-// Coinbase refuses a request without a User-Agent (CONTRACT §4), and so does the fake.
+// Coinbase refuses a request without a User-Agent (docs/upstreams.md), and so does the fake.
 const headers = { 'User-Agent': 'bench-bare-proxy' };
 const options = { agent, headers };
 

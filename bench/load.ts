@@ -24,7 +24,7 @@ export interface LoadGenerator {
   run(url: string, connections: number, seconds: number): Promise<LoadResult>;
 }
 
-/** wrk when it is on PATH (CONTRACT §7), else autocannon, which runs in Node and cannot saturate a fast server. */
+/** wrk when it is on PATH (docs/performance.md), else autocannon, which runs in Node and cannot saturate a fast server. */
 export function loadGenerator(): LoadGenerator {
   const binary = which('wrk');
   const version = binary && wrkVersion(binary);

@@ -1,4 +1,4 @@
-// `npm run bench` (CONTRACT §7): one run on this machine, every figure a median over alternating rounds
+// `npm run bench` (docs/performance.md): one run on this machine, every figure a median over alternating rounds
 // and a ratio against a peer measured in the same run with the same load generator and the same files.
 // Everything listens on 127.0.0.1; every process it starts is stopped at the end, on error and on Ctrl-C.
 import { Agent } from 'node:http';
@@ -6,7 +6,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { runMain } from '../core/run-main.ts';
+import { runMain } from '../lib/run-main.ts';
 import type { FakeUpstreams } from '../fakes/upstreams.ts';
 import { cleanEnv, upstreamEnv } from '../fakes/env.ts';
 import { get, loadGenerator, sequentialLatencies, type LoadGenerator, type LoadResult } from './load.ts';
@@ -344,7 +344,7 @@ async function run(
       }
     | undefined;
   if (gateway) {
-    // No cache of the ticker (SPEC): the in-process fake counts the main gateway's fetches.
+    // No cache of the ticker (docs/api.md#caching): the in-process fake counts the main gateway's fetches.
     const counted = settings.latencySamples;
     fake.resetCalls();
     const check = await sequentialLatencies(`${gateway.url}/api/v1/mon-price`, counted);

@@ -12,7 +12,7 @@ import { createInterface, type Interface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { startFakeUpstreams, type FakeUpstreamOptions, type FakeUpstreams } from '../fakes/upstreams.ts';
 import { freePort } from '../fakes/ports.ts';
-import { GATEWAY_NODE_FLAGS } from '../core/gateway-node-flags.ts';
+import { GATEWAY_NODE_FLAGS } from '../gateway/node-flags.ts';
 
 /** The repository root: this file runs bundled as .build/<name>.mjs, or as source from bench/. */
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -217,7 +217,7 @@ export interface Gateway {
 }
 
 /**
- * The address of the child's one `listening on http://…` line (CONTRACT §1), and when it came; every
+ * The address of the child's one `listening on http://…` line (docs/configuration.md#commands), and when it came; every
  * later stdout line goes to `later`. Rejects when the child exits first or prints none in time.
  */
 function listeningOn(
@@ -249,7 +249,7 @@ function listeningOn(
 
 /**
  * Starts the gateway with PORT=0 and reads its address from the one `listening on http://…` line
- * (CONTRACT §1). `env` is the complete environment of the child.
+ * (docs/configuration.md#commands). `env` is the complete environment of the child.
  */
 export async function startGateway(
   group: ProcessGroup,

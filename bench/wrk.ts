@@ -1,6 +1,6 @@
 // wrk (Debian `wrk`) as the bench's load generator: a C program with its own event loop, so it can
 // saturate a fast server where a generator in Node, sharing the CPU with its own event loop, cannot
-// (CONTRACT §7). One thread, like the single-process servers under test; its report is parsed here.
+// (docs/performance.md). One thread, like the single-process servers under test; its report is parsed here.
 import { spawn, spawnSync } from 'node:child_process';
 import type { LoadResult } from './load.ts';
 

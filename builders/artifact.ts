@@ -1,8 +1,8 @@
 // What every generator hands the build: files for dist/, relative paths, never written by the generator itself.
-import type { Config } from '../core/config.ts';
-import type { GitHubContributions } from '../core/contributions.ts';
-import type { MarketData } from '../core/market.ts';
-import type { Validator } from '../core/schemas.ts';
+import type { Config } from '../lib/config.ts';
+import type { GitHubContributions } from '../domain/contributions.ts';
+import type { MarketData } from '../domain/market.ts';
+import type { Validator } from '../contract/schemas.ts';
 
 export interface Artifact {
   /** Path relative to dist/, with forward slashes, e.g. "api/index.json". */

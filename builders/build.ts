@@ -1,18 +1,18 @@
 // `npm run build`: fetch both upstreams, build and validate the snapshots, render the site, write dist/.
-// Exit status (CONTRACT §1): 0 all written; 1 an upstream gave no usable data (its snapshot is not
+// Exit status (docs/configuration.md#commands): 0 all written; 1 an upstream gave no usable data (its snapshot is not
 // written, everything else is); 2 a configuration error.
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig, type Config } from '../core/config.ts';
-import type { GitHubContributions } from '../core/contributions.ts';
-import { ConfigError, UpstreamError } from '../core/errors.ts';
-import type { MarketData } from '../core/market.ts';
-import { oneLine } from '../core/one-line.ts';
-import { CARDS, dataResource, type DataResourceId } from '../core/routes.ts';
-import { createValidator } from '../core/schemas.ts';
-import { createSources, fetchContributions, fetchMarketData } from '../core/sources.ts';
+import { loadConfig, type Config } from '../lib/config.ts';
+import type { GitHubContributions } from '../domain/contributions.ts';
+import { ConfigError, UpstreamError } from '../lib/errors.ts';
+import type { MarketData } from '../domain/market.ts';
+import { oneLine } from '../lib/one-line.ts';
+import { CARDS, dataResource, type DataResourceId } from '../contract/service.ts';
+import { createValidator } from '../contract/schemas.ts';
+import { createSources, fetchContributions, fetchMarketData } from '../upstreams/sources.ts';
 import type { Artifact } from './artifact.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import { renderCli } from './cli-artifact.ts';
@@ -67,7 +67,7 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
       failures.push({ resource: id, error: result });
       warn(failureLine(resource.title, result));
       // A snapshot left from an earlier build would now be stale: remove it rather than publish it as
-      // current. Its paths are the contract's own (CONTRACT §5), so this holds even where no manifest
+      // current. Its paths are the contract's own (docs/api.md#published-paths), so this holds even where no manifest
       // says a build wrote it (see prune.ts).
       // Its cards picture the same data: they go too (builders/cards.ts does not draw them).
       const stale = [...resource.snapshotFiles, ...CARDS.filter((c) => c.resource === id).map((c) => c.file)];
@@ -146,9 +146,9 @@ export function siteIdentity(config: Config, simulated: boolean): SiteIdentity {
 }
 
 /**
- * The one stderr line of a snapshot that could not be built (CONTRACT §1: it names the upstream and
+ * The one stderr line of a snapshot that could not be built (docs/configuration.md#commands: it names the upstream and
  * the reason). An UpstreamError's message already starts with its upstream; any other error (a schema
- * violation, a bug) is named as such. The message may quote upstream text: one line (core/one-line.ts).
+ * violation, a bug) is named as such. The message may quote upstream text: one line (lib/one-line.ts).
  */
 export function failureLine(title: string, error: Error): string {
   const reason = error instanceof UpstreamError ? error.message : `${error.name}: ${error.message}`;
@@ -190,7 +190,7 @@ export async function staleReason(config: Config, outDir: string): Promise<strin
 /**
  * `npm run build`. With `--if-stale` (what `npm start` runs before the gateway) it builds only when
  * staleReason says so, and an upstream without usable data does not fail it: that snapshot is left out
- * and reported in one line, and the gateway fetches the resource live (CONTRACT §1: a fresh clone builds
+ * and reported in one line, and the gateway fetches the resource live (docs/configuration.md#commands: a fresh clone builds
  * first, then serves whatever could be built).
  */
 export async function main(argv = process.argv.slice(2)): Promise<number> {

@@ -1,19 +1,19 @@
-// The embeddable SVG cards (CONTRACT §5): the contribution calendar and the MON-USD chart as standalone
+// The embeddable SVG cards (docs/api.md#published-paths): the contribution calendar and the MON-USD chart as standalone
 // images, light and dark, for a GitHub profile README or any page (`<img>`, `<picture>`). Drawn from this
 // build's snapshots by the very functions that draw the home page's charts (charts/), with the colours as
 // presentation attributes. Rules of an image that others embed: no script, no event attribute, no link or
 // font from elsewhere (a proxy such as GitHub's camo would drop them, a browser would block them in
 // <img>); a <title> and a <desc>; width, height and viewBox; each states its as-of time and its source.
 // A card whose snapshot is missing is not drawn at all, as the snapshot is not written.
-import type { GitHubContributions } from '../core/contributions.ts';
-import type { MarketData } from '../core/market.ts';
-import { CARDS, type CardRef } from '../core/routes.ts';
+import type { GitHubContributions } from '../domain/contributions.ts';
+import type { MarketData } from '../domain/market.ts';
+import { CARDS, type CardRef } from '../contract/service.ts';
 import type { Artifact, BuildContext } from './artifact.ts';
-import { formatCount, formatFixed, formatInstant, formatPercent, valueDecimals } from './pages/charts/format.ts';
-import { heatmapLayout, heatmapLegendSvg, renderHeatmap } from './pages/charts/heatmap.ts';
-import { MARKET_CHART, renderSparkline } from './pages/charts/sparkline.ts';
-import { THEMES, type ChartTheme } from './pages/charts/theme.ts';
-import { escapeHtml } from './pages/html.ts';
+import { formatCount, formatFixed, formatInstant, formatPercent, valueDecimals } from '../render/format.ts';
+import { heatmapLayout, heatmapLegendSvg, renderHeatmap } from '../render/charts/heatmap.ts';
+import { MARKET_CHART, renderSparkline } from '../render/charts/sparkline.ts';
+import { THEMES, type ChartTheme } from '../render/charts/theme.ts';
+import { escapeHtml } from '../render/html.ts';
 
 /** Far below the 30 KiB a card may weigh (test/cards.test.ts). */
 export const CARD_MAX_BYTES = 30 * 1024;

@@ -3,9 +3,9 @@
 // Exit 0: every link resolves with 200; 1: some do not (listed, one per line); 2: usage or configuration.
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
-import { loadConfig } from '../core/config.ts';
-import { oneLine } from '../core/one-line.ts';
-import { runMain } from '../core/run-main.ts';
+import { loadConfig } from '../lib/config.ts';
+import { oneLine } from '../lib/one-line.ts';
+import { runMain } from '../lib/run-main.ts';
 import { checkDist } from './dist-check/check.ts';
 
 const MAX_LISTED = 50;

@@ -1,11 +1,11 @@
 // dist/cli.mjs: the CLI (cli/main.ts) bundled into one file that imports nothing but Node's built-ins,
 // so that `curl -O <site>/cli.mjs && node cli.mjs` works with no install, with the deployed SITE_URL baked
-// in as its default site. The CLI's path constants come from core/routes.ts and core/pages.ts,
+// in as its default site. The CLI's path constants come from contract/service.ts and contract/pages.ts,
 // which import nothing; test/cli.test.ts checks the bundle's imports and size.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
-import { DISCOVERY } from '../core/routes.ts';
+import { DISCOVERY } from '../contract/service.ts';
 import type { Artifact, BuildContext } from './artifact.ts';
 
 // Both builders/cli-artifact.ts and its bundle .build/build.mjs sit one folder below the repository root.

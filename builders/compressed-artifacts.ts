@@ -2,9 +2,9 @@
 // nginx (`gzip_static`, `brotli_static`), other static hosts and the gateway serve compressed bytes
 // without compressing anything per request or at start. Host configuration files are not served, so
 // they get none; the extension-less data snapshots are compressed as the JSON they are.
-import { COMPRESSED_SUFFIX, compressedCopiesAsync, type CompressedCoding } from '../core/compressed-copies.ts';
-import { DATA_RESOURCES } from '../core/routes.ts';
-import { contentTypeFor, isCompressible } from '../core/content-type.ts';
+import { COMPRESSED_SUFFIX, compressedCopiesAsync, type CompressedCoding } from '../lib/compressed-copies.ts';
+import { DATA_RESOURCES } from '../contract/service.ts';
+import { contentTypeFor, isCompressible } from '../contract/content-types.ts';
 import type { Artifact } from './artifact.ts';
 
 const SNAPSHOT_TYPES = new Map(DATA_RESOURCES.flatMap((r) => r.snapshotFiles.map((f) => [f, r.contentType])));

@@ -1,6 +1,6 @@
 // Entry point of the OpenAPI half of `npm run lint`: lints the generated contract, prints one line per
 // problem and exits 1 when there is any.
-import { runMain } from '../core/run-main.ts';
+import { runMain } from '../lib/run-main.ts';
 import { describeProblems, generatedOpenApi, lintOpenApi } from './lint-openapi.ts';
 
 runMain('lint-openapi', async () => {

@@ -1,14 +1,14 @@
-// The OpenAPI half of `npm run lint` (CONTRACT §8): Redocly's maintained lint engine, its `recommended`
+// The OpenAPI half of `npm run lint` (docs/testing.md): Redocly's maintained lint engine, its `recommended`
 // ruleset, on the document the build writes as /openapi.json. The document is generated here from the
 // same generator (no prior build, no network), so a fresh clone can lint; tests lint the built file.
 import { createConfig, lintFromString, type NormalizedProblem } from '@redocly/openapi-core';
-import { loadConfig } from '../core/config.ts';
-import { loadSchemas } from '../core/schemas.ts';
+import { loadConfig } from '../lib/config.ts';
+import { loadSchemas } from '../contract/schemas.ts';
 import { openApiDocument } from './discovery/openapi.ts';
 
 /**
  * Redocly's `recommended` ruleset at its default severities; a warning fails the lint too. One rule is
- * off: `no-server-example.com` flags localhost, and `servers` is SITE_URL (CONTRACT §2), whose default
+ * off: `no-server-example.com` flags localhost, and `servers` is SITE_URL (docs/configuration.md#variables), whose default
  * is the local gateway; a deployment's own SITE_URL is what its document carries.
  */
 const RULESET = { extends: ['recommended'], rules: { 'no-server-example.com': 'off' } } as const;

@@ -1,15 +1,15 @@
-// The site and its discovery documents (SPEC "Discovery resources", CONTRACT §5): every page with its Markdown twin, the API index,
+// The site and its discovery documents (docs/api.md#discovery, docs/api.md#published-paths): every page with its Markdown twin, the API index,
 // OpenAPI, the API catalog, llms files, sitemap, robots.txt, 404 page, assets, the SVG cards and static-host config.
 // Reads site/ and schemas/ once, then hands pure generators the same inputs; never writes a file.
-import { API_INDEX, DISCOVERY } from '../core/routes.ts';
-import { loadSchemas } from '../core/schemas.ts';
-import { simulatedNoticeMarkdown } from '../core/simulated.ts';
+import { API_INDEX, DISCOVERY } from '../contract/service.ts';
+import { loadSchemas } from '../contract/schemas.ts';
+import { simulatedNoticeMarkdown } from '../lib/simulated.ts';
 import type { Artifact, BuildContext } from './artifact.ts';
 import { apiIndex } from './discovery/api-index.ts';
 import { apiCatalog } from './discovery/api-catalog.ts';
 import { renderCards } from './cards.ts';
 import { renderAssets } from './pages/assets.ts';
-import { loadContent } from './pages/content.ts';
+import { loadContent } from './content/site-content.ts';
 import { renderDeveloperPage } from './pages/developers.ts';
 import { llmsFullTxt, llmsTxt, writingEntry, type LlmsInput } from './discovery/llms.ts';
 import { openApiDocument } from './discovery/openapi.ts';
@@ -19,8 +19,8 @@ import { renderSkills } from './pages/skills.ts';
 import { renderWritings } from './pages/writings.ts';
 import { robotsTxt, sitemapXml, type SitemapEntry } from './discovery/sitemap.ts';
 import { renderStaticHostConfig } from './static-host.ts';
-import { withLeadingBlock } from './pages/twins.ts';
-import { PAGES } from '../core/pages.ts';
+import { withLeadingBlock } from './content/twins.ts';
+import { PAGES } from '../contract/pages.ts';
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
@@ -37,7 +37,7 @@ export async function renderSite(ctx: BuildContext): Promise<Artifact[]> {
   const writings = renderWritings(ctx, content.writings);
   const skills = renderSkills(ctx, content.skills);
   const developers = renderDeveloperPage(ctx, schemas);
-  // A demo's Markdown twins open with the notice its HTML pages carry (core/simulated.ts).
+  // A demo's Markdown twins open with the notice its HTML pages carry (lib/simulated.ts).
   const notice = ctx.simulated ? simulatedNoticeMarkdown(config.site.marketSourceName) : undefined;
   const pages = [...home, ...writings, ...skills, ...developers, ...renderNotFound(ctx)].map((a) =>
     notice !== undefined && a.file.endsWith('.md') ? { ...a, body: withLeadingBlock(String(a.body), notice) } : a,

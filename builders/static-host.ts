@@ -2,7 +2,7 @@
 // served folder), _headers and _redirects (Netlify, Cloudflare Pages) and .nojekyll (GitHub Pages).
 // One rule list, derived from the route table, is rendered into each host's format. What a static host
 // cannot do (per-request s-maxage, quota, live ticker, problem bodies) is the gateway's work.
-import type { Config } from '../core/config.ts';
+import type { Config } from '../lib/config.ts';
 import {
   API_INDEX,
   CACHE_CONTROL,
@@ -13,9 +13,9 @@ import {
   DATA_RESOURCES,
   DISCOVERY,
   PAGE_RESPONSE_HEADERS,
-} from '../core/routes.ts';
+} from '../contract/service.ts';
 import type { Artifact } from './artifact.ts';
-import { absoluteUrl, PAGES } from '../core/pages.ts';
+import { absoluteUrl, PAGES } from '../contract/pages.ts';
 
 export interface HeaderRule {
   /** The file's path in dist/, as a URL path ("/api/v1/mon-price"). */
@@ -31,7 +31,7 @@ export interface Rewrite {
 export const MARKDOWN_CONTENT_TYPE = DISCOVERY.developersMarkdown.contentType;
 
 /**
- * The contribution calendar's Cache-Control on a static host. SPEC's `s-maxage` is "the seconds until
+ * The contribution calendar's Cache-Control on a static host. docs/api.md's `s-maxage` is "the seconds until
  * the next midnight in America/Toronto" at response time, which a fixed header cannot say: a build-time
  * number would keep a shared cache serving the old calendar past midnight. So shared caches revalidate
  * every time (max-age=0, cheap with the ETag) and may serve stale for the same 300 s while they do.

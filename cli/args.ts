@@ -1,5 +1,5 @@
 // Command-line arguments -> one invocation, or a UsageError (exit status 2). Pure: no I/O.
-import { DEFAULT_TIMEOUT_SECONDS, isCommand, type CommandName } from '../core/cli-commands.ts';
+import { DEFAULT_TIMEOUT_SECONDS, isCommand, type CommandName } from './commands.ts';
 import { UsageError } from './errors.ts';
 
 export type Invocation =

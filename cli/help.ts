@@ -1,13 +1,5 @@
-// `--help` (text or JSON) and the short usage printed with a usage error, generated from core/cli-commands.ts.
-import {
-  COMMAND_REFERENCE,
-  ENVIRONMENT,
-  EXIT_STATUSES,
-  OPTIONS,
-  PROGRAM,
-  USAGE,
-  type JsonField,
-} from '../core/cli-commands.ts';
+// `--help` (text or JSON) and the short usage printed with a usage error, generated from cli/commands.ts.
+import { COMMAND_REFERENCE, ENVIRONMENT, EXIT_STATUSES, OPTIONS, PROGRAM, USAGE, type JsonField } from './commands.ts';
 import { style, table, wrapIndented, type Terminal } from './terminal.ts';
 
 export function usageLines(): string[] {

@@ -1,9 +1,9 @@
 // Reads one public document of the site with Node's global fetch and a deadline; every failure becomes a
 // SiteError whose message is one line naming the URL (the edge prints it as is).
-import { BodyTooLarge, readCapped } from '../core/capped-body.ts';
+import { BodyTooLarge, readCapped } from '../lib/capped-body.ts';
 import { SiteError } from './errors.ts';
 import { printable } from './safe-text.ts';
-import { oneLine } from '../core/one-line.ts';
+import { oneLine } from '../lib/one-line.ts';
 
 export interface FetchedDocument {
   url: string;
@@ -128,7 +128,7 @@ export function httpError(
   const problem = problemOf(contentType, text);
   const head = `${url} answered ${status}`;
   if (problem) {
-    // RFC 9457's title and detail, then this service's `resolution`: what to do about it (SPEC "Errors").
+    // RFC 9457's title and detail, then this service's `resolution`: what to do about it (docs/api.md#errors).
     const parts = [problem.title, problem.detail].filter((p): p is string => typeof p === 'string' && p.trim() !== '');
     const resolution = problem.resolution?.trim() ? ` Resolution: ${problem.resolution}` : '';
     return new SiteError(errorLine(`${head}: ${parts.join(': ')}${resolution}`), status);
@@ -163,7 +163,7 @@ function problemOf(contentType: string, text: string): ProblemSummary | null {
 
 /**
  * Error text on one line: it may quote the site (a problem's title and detail), so terminal escape
- * sequences are removed whole first (safe-text.ts), then core/one-line.ts folds it into one line.
+ * sequences are removed whole first (safe-text.ts), then lib/one-line.ts folds it into one line.
  */
 export function errorLine(text: string): string {
   return oneLine(printable(text), 400);

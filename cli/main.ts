@@ -5,7 +5,7 @@ import { run } from './run.ts';
 
 /**
  * The default site: the deployed SITE_URL, which builders/cli-artifact.ts bakes in (esbuild `define`).
- * Unbundled there is no build, so it is the committed site file's `siteUrl`, the default core/config.ts
+ * Unbundled there is no build, so it is the committed site file's `siteUrl`, the default lib/config.ts
  * also starts from. In cli.mjs the test folds to true and the site file is left out of the bundle.
  */
 declare const __CLI_DEFAULT_BASE_URL__: string | undefined;

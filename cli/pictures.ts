@@ -2,8 +2,8 @@
 // to the width, the contribution year as a seven-row heatmap. Pure: payload and terminal in, lines out.
 // The level of a cell is carried by its character (· ░ ▒ ▓ █), so the picture still reads without colour
 // (NO_COLOR, a pipe, a printout); on a colour terminal the same characters are also shaded green.
-import type { GitHubContributions } from '../core/contributions.ts';
-import type { MarketData } from '../core/market.ts';
+import type { GitHubContributions } from '../domain/contributions.ts';
+import type { MarketData } from '../domain/market.ts';
 import {
   formatCount,
   formatDayLabel,
@@ -13,7 +13,7 @@ import {
   monthName,
   valueDecimals,
   weekday,
-} from '../core/figures.ts';
+} from '../render/format.ts';
 import { style, visibleLength, wrapIndented, type Terminal } from './terminal.ts';
 
 export const BLOCKS = '▁▂▃▄▅▆▇█';

@@ -1,6 +1,6 @@
 // Human output of each command: what a person wants in a terminal. Pure: values in, lines out.
 import type { ApiDescription, Catalog } from './api-docs.ts';
-import { PROGRAM } from '../core/cli-commands.ts';
+import { PROGRAM } from './commands.ts';
 import { renderMarkdown, style, table, wrapIndented, inline, type Terminal } from './terminal.ts';
 import type { Profile, SkillGroup, Writing, WritingEntry } from './twin.ts';
 

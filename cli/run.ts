@@ -1,11 +1,11 @@
 // The CLI's edge: arguments in, documents fetched, one output printed, an exit status out (0, 1 or 2).
 // Every failure arrives here as a value and leaves as exactly one line on stderr.
 import { describeApi, parseCatalog, parseJsonObject } from './api-docs.ts';
-import { API_INDEX, DISCOVERY, dataResource } from '../core/routes.ts';
-import { isContributions, isMarketData } from '../core/payload-shape.ts';
+import { API_INDEX, DISCOVERY, dataResource } from '../contract/service.ts';
+import { isContributions, isMarketData } from '../domain/payload-shape.ts';
 import { renderContributions, renderPrice } from './pictures.ts';
-import { PAGES } from '../core/pages.ts';
-import { PROGRAM, type CommandName } from '../core/cli-commands.ts';
+import { PAGES } from '../contract/pages.ts';
+import { PROGRAM, type CommandName } from './commands.ts';
 import { parseArgs, type Invocation } from './args.ts';
 import { SiteError, UsageError } from './errors.ts';
 import { helpJson, helpLines, usageLines } from './help.ts';
@@ -102,7 +102,7 @@ function parseApiIndex(text: string): Record<string, unknown> {
 }
 
 /**
- * `/api`, or the file behind it (`/api/index.json`, both from core/routes.ts) on a plain static host that
+ * `/api`, or the file behind it (`/api/index.json`, both from contract/service.ts) on a plain static host that
  * answers `/api` with a 404 or a directory listing (HTML, or JSON when asked for JSON, as `serve` does).
  * Any other failure of `/api` (a 502 problem, no answer) is reported as it is.
  */

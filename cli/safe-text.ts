@@ -2,7 +2,7 @@
 // carry terminal control sequences (clear the screen, rewrite earlier lines, OSC 8 links whose target
 // differs from their text, OSC 52 writes to the clipboard...), so none of its characters may reach the
 // terminal as a control. Pure: strings in, strings out.
-import { INVISIBLE_FORMATTING } from '../core/unicode.ts';
+import { INVISIBLE_FORMATTING } from '../lib/unicode.ts';
 
 // ECMA-48 §5.6 control strings: OSC, DCS, SOS, PM and APC, 7-bit (ESC ] P X ^ _) or 8-bit (U+009D,
 // U+0090, U+0098, U+009E, U+009F), ended by BEL (xterm's OSC terminator), ST (ESC \ or U+009C), or,
@@ -20,7 +20,7 @@ const CONTROL_CHARACTER = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 /**
  * `text` without any terminal control: whole escape sequences removed, then every other control
- * character and the invisible formatting characters (core/unicode.ts).
+ * character and the invisible formatting characters (lib/unicode.ts).
  */
 export function printable(text: string): string {
   return text
@@ -47,7 +47,7 @@ function clean(value: unknown): unknown {
 
 /**
  * Characters JSON.stringify writes as they are but a terminal must not get raw: DEL and C1 (a terminal
- * may act on U+009B, CSI, like on ESC [), the invisible bidi and zero-width characters (core/unicode.ts:
+ * may act on U+009B, CSI, like on ESC [), the invisible bidi and zero-width characters (lib/unicode.ts:
  * they reorder or hide what the reader sees) and the Unicode line and paragraph separators.
  */
 const RAW_IN_JSON = new RegExp(`[\\u007f-\\u009f\\u2028\\u2029]|${INVISIBLE_FORMATTING.source}`, 'g');

@@ -1,5 +1,5 @@
 // Parses the site's Markdown twins into plain values. Pure; a twin of another shape is an UnexpectedBody.
-// The format, as builders/pages/twins.ts and the page generators under builders/pages/ write it:
+// The format, as builders/content/twins.ts and the page generators under builders/pages/ write it:
 // a front-matter block (a `---` line, one-line `key: value` pairs, a `---` line) with at least `title`,
 // `description` and `url`, then a Markdown body whose shape is fixed per page (see each parser below).
 

@@ -1,4 +1,4 @@
-// `npm run demo` (CONTRACT §1): an offline preview. Starts the fake upstreams as a simulated provider on
+// `npm run demo` (docs/configuration.md#commands): an offline preview. Starts the fake upstreams as a simulated provider on
 // loopback, builds the site against them into .build/demo-dist (never the user's dist/), then starts the
 // gateway on the same simulated upstreams. Ctrl-C or SIGTERM stops everything it started.
 // Runs bundled as .build/demo.mjs, so the sibling programs live next to it.
@@ -8,11 +8,11 @@ import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { loadConfig, type Config } from '../core/config.ts';
-import { ConfigError } from '../core/errors.ts';
+import { loadConfig, type Config } from '../lib/config.ts';
+import { ConfigError } from '../lib/errors.ts';
 import { freePort } from '../fakes/ports.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
-import { GATEWAY_NODE_FLAGS } from '../core/gateway-node-flags.ts';
+import { GATEWAY_NODE_FLAGS } from '../gateway/node-flags.ts';
 
 const BUILD_DIR = dirname(fileURLToPath(import.meta.url));
 const ROOT = dirname(BUILD_DIR);

@@ -71,7 +71,7 @@ export function calendarWeeks(from: string, to: string): FakeDay[][] {
 /**
  * How GitHub's default calendar view (no query) picks its first date. Its dates are UTC dates ending on the UTC
  * today; captures hold 368 to 370 days from a Sunday, but whether it reaches back one year or exactly 52 whole weeks
- * before the current week is not known (CONTRACT §4), so the fake can play either.
+ * before the current week is not known (docs/upstreams.md), so the fake can play either.
  */
 export type DefaultViewRule = 'one-year' | 'fifty-two-weeks';
 

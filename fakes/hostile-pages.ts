@@ -1,5 +1,5 @@
 // Calendar pages crafted to make a parser do more than linear work, each of about `bytes` characters:
-// the shapes a hostile or broken upstream can send within the 8 MiB cap (CONTRACT §4's markup, abused).
+// the shapes a hostile or broken upstream can send within the 8 MiB cap (docs/upstreams.md's markup, abused).
 
 const DAY_MS = 86_400_000;
 

@@ -3,7 +3,7 @@
 // client in another process sees, wake-up included, and not a round trip inside the bench's own event
 // loop. Prints one `listening on http://…` line; SIGTERM or SIGINT stops it.
 // usage: node .build/fake-upstreams.mjs [--now <unix ms>]   (--now fixes the fake's clock, for tests)
-import { runMain } from '../core/run-main.ts';
+import { runMain } from '../lib/run-main.ts';
 import { startFakeUpstreams } from './upstreams.ts';
 
 runMain('fake-upstreams', async () => {

@@ -1,4 +1,4 @@
-// Fake upstreams on an ephemeral loopback port, speaking the real wire formats of CONTRACT §4:
+// Fake upstreams on an ephemeral loopback port, speaking the real wire formats of docs/upstreams.md:
 // Coinbase Exchange (ticker, candles), GitHub GraphQL and GitHub's public HTML calendar.
 // One server answers all three; point MARKET_API_URL, GITHUB_API_URL and GITHUB_WEB_URL at `url`.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';

@@ -1,10 +1,10 @@
 // `npm start`: the gateway as a program, run after `build --if-stale` has built dist/ when it was missing or
 // stale (package.json), so it imports no builder. The only place that prints startup failures and picks exit
-// statuses: 2 for an invalid variable (CONTRACT §2), 1 when it cannot start, 0 after a clean shutdown.
-import { loadConfig, type Config } from '../core/config.ts';
-import { ConfigError } from '../core/errors.ts';
-import { oneLine } from '../core/one-line.ts';
-import { MAX_ERROR_LINE } from './error-lines.ts';
+// statuses: 2 for an invalid variable (docs/configuration.md#variables), 1 when it cannot start, 0 after a clean shutdown.
+import { loadConfig, type Config } from '../lib/config.ts';
+import { ConfigError } from '../lib/errors.ts';
+import { oneLine } from '../lib/one-line.ts';
+import { MAX_ERROR_LINE } from './http/error-lines.ts';
 import { startGateway, type Gateway } from './server.ts';
 
 const err = (line: string) => void process.stderr.write(`gateway: ${oneLine(line, MAX_ERROR_LINE)}\n`);
@@ -32,7 +32,7 @@ async function main(): Promise<number | undefined> {
       err(`invalid configuration: ${error.message}`);
       return 2;
     }
-    // A HOST that is well-formed but names no address of this machine is an invalid value too (CONTRACT §2).
+    // A HOST that is well-formed but names no address of this machine is an invalid value too (docs/configuration.md#variables).
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
       err(`invalid configuration: HOST "${config.host}" is not an address of this machine (${code})`);

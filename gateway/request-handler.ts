@@ -9,14 +9,14 @@ import {
   dataResource,
   MCP_ENDPOINT,
   type DataResource,
-} from '../core/routes.ts';
-import { UpstreamError } from '../core/errors.ts';
-import { secondsUntil } from '../core/toronto-calendar.ts';
-import type { AccessLog } from './access-log.ts';
+} from '../contract/service.ts';
+import { UpstreamError } from '../lib/errors.ts';
+import { secondsUntil } from '../domain/calendar.ts';
+import type { AccessLog } from './http/access-log.ts';
 import type { ClientIdentity } from './quota/client-identity.ts';
-import type { CalendarResponse, ContributionsRoute } from './contributions-route.ts';
-import type { MarketRoute } from './market-route.ts';
-import type { McpRoute } from './mcp-route.ts';
+import type { CalendarResponse, ContributionsRoute } from './routes/contributions.ts';
+import type { MarketRoute } from './routes/market.ts';
+import type { McpRoute } from './routes/mcp.ts';
 import {
   EXPOSED_HEADERS,
   prepareAnswer,
@@ -24,7 +24,7 @@ import {
   type PreparedAnswer,
   type PreparedProblem,
   type Problems,
-} from './problem-response.ts';
+} from './http/problem-response.ts';
 import { DISABLED_QUOTA, type Quota, type QuotaDecision, type QuotaOutcome } from './quota/quota.ts';
 import {
   choose,
@@ -33,9 +33,9 @@ import {
   variantHeaders,
   type Representation,
   type Variant,
-} from './representation.ts';
-import { decodePath, isApiPath, rawPath } from './request-path.ts';
-import { COMMON_HEADERS, type StaticEntry, type StaticTable } from './static-files.ts';
+} from './http/representation.ts';
+import { decodePath, isApiPath, rawPath } from './http/request-path.ts';
+import { COMMON_HEADERS, type StaticEntry, type StaticTable } from './http/static-files.ts';
 
 export interface HandlerDeps {
   table: StaticTable;
@@ -280,7 +280,7 @@ function serveData(
   exchange: Exchange,
 ): void {
   const { quota } = ctx;
-  // CONTRACT §3: the request is counted before anything else is done.
+  // docs/data-rules.md: the request is counted before anything else is done.
   const proceed = (decision: QuotaDecision) => {
     exchange.quota = decision.outcome;
     // Only a configured quota limits a request, and with one the 429 is prepared.
@@ -321,7 +321,7 @@ function serveMarket(ctx: Context, res: ServerResponse, decision: QuotaDecision)
 
 function serveContributions(ctx: Context, req: IncomingMessage, res: ServerResponse, decision: QuotaDecision): void {
   const answer = ({ rep, expiresAtMs }: CalendarResponse) => {
-    // SPEC: s-maxage is the whole seconds to the next Toronto midnight; under quota the response
+    // docs/api.md: s-maxage is the whole seconds to the next Toronto midnight; under quota the response
     // carries per-client values and must stay out of shared caches.
     const v = choose(rep, req.headers['accept-encoding']);
     const notModified = noneMatch(req.headers['if-none-match'], v.etag);

@@ -2,27 +2,27 @@
 // store, validators), and close() stops accepting, lets in-flight requests finish, then closes the store.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { Config } from '../core/config.ts';
-import { ALLOW_HEADER } from '../core/routes.ts';
-import { createValidator, loadSchemas } from '../core/schemas.ts';
-import { MCP_SERVER_NAME } from '../core/tools.ts';
-import { createSources, type Sources } from '../core/sources.ts';
-import { accessLog } from './access-log.ts';
-import { answerInTurn, capConnections, endAndRelease } from './connection-limits.ts';
+import type { Config } from '../lib/config.ts';
+import { ALLOW_HEADER } from '../contract/service.ts';
+import { createValidator, loadSchemas } from '../contract/schemas.ts';
+import { MCP_SERVER_NAME } from '../contract/mcp-tools.ts';
+import { createSources, type Sources } from '../upstreams/sources.ts';
+import { accessLog } from './http/access-log.ts';
+import { answerInTurn, capConnections, endAndRelease } from './http/connection-limits.ts';
 import { clientIdentity } from './quota/client-identity.ts';
 import { parseTrustProxy } from './quota/ip-ranges.ts';
-import { contributionsRoute } from './contributions-route.ts';
-import { marketRoute } from './market-route.ts';
-import { mcpRoute } from './mcp-route.ts';
-import { prepareProblems } from './problem-response.ts';
+import { contributionsRoute } from './routes/contributions.ts';
+import { marketRoute } from './routes/market.ts';
+import { mcpRoute } from './routes/mcp.ts';
+import { prepareProblems } from './http/problem-response.ts';
 import { createQuota, DISABLED_QUOTA, type Quota, type QuotaStore } from './quota/quota.ts';
 import { memoryQuotaStore } from './quota/memory-store.ts';
 import { redisQuotaStore } from './quota/redis-store.ts';
 import { requestHandler } from './request-handler.ts';
-import { oneLine } from '../core/one-line.ts';
-import { MAX_ERROR_LINE, throttledLines } from './error-lines.ts';
-import { fdWriter } from './log-writer.ts';
-import { loadStaticFiles } from './static-files.ts';
+import { oneLine } from '../lib/one-line.ts';
+import { MAX_ERROR_LINE, throttledLines } from './http/error-lines.ts';
+import { fdWriter } from './http/log-writer.ts';
+import { loadStaticFiles } from './http/static-files.ts';
 
 export interface GatewayOptions {
   /** The built site; read once, here. */
@@ -81,7 +81,7 @@ export const SERVER_LIMITS = {
 } as const;
 
 export async function startGateway(config: Config, options: GatewayOptions): Promise<Gateway> {
-  // An invalid TRUST_PROXY is a ConfigError before anything is opened (CONTRACT §2: exit status 2).
+  // An invalid TRUST_PROXY is a ConfigError before anything is opened (docs/configuration.md#variables: exit status 2).
   const trustedProxies = parseTrustProxy(config.trustProxy);
   const now = options.now ?? Date.now;
   const stdoutWriter = options.stdout === undefined ? fdWriter(1) : undefined;

@@ -3,7 +3,7 @@
 // peer that answered something else than the provider's ticker would make the floor figure meaningless.
 import { spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseTicker } from '../core/upstream/coinbase.ts';
+import { parseTicker } from '../upstreams/coinbase.ts';
 import { FAKE_UPSTREAMS_ENTRY, ProcessGroup, startBareProxy, startFakeProcess } from '../bench/processes.ts';
 
 const group = new ProcessGroup();

@@ -2,8 +2,8 @@
 // invented price, zero-filled days, a problem whose status member lies, a 429 under a huge quota, a
 // live heap that climbs with the requests served.
 import { describe, expect, it } from 'vitest';
-import { PROBLEM_CONTENT_TYPE, problem } from '../core/problems.ts';
-import { createValidator } from '../core/schemas.ts';
+import { PROBLEM_CONTENT_TYPE, problem } from '../contract/problems.ts';
+import { createValidator } from '../contract/schemas.ts';
 import { closeAt, contributionOn } from '../fakes/data.ts';
 import { checkResponse, type CheckContext, type Observed } from './resilience/checks.ts';
 import { heapGrowthProblem, inspectorUrl, type HeapSample } from './resilience/heap.ts';

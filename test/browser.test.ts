@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CARDS, CONTENT_SECURITY_POLICY, DATA_RESOURCES } from '../core/routes.ts';
+import { CARDS, CONTENT_SECURITY_POLICY, DATA_RESOURCES } from '../contract/service.ts';
 import { browserAvailability, launchChromium } from './helpers/browser.ts';
 import { ROOT } from './helpers/run.ts';
 import { sharedSite, type SiteFiles } from './helpers/site-dist.ts';

@@ -1,11 +1,11 @@
-// `npm run build` as a program: exit statuses, snapshots on disk, nothing partial (CONTRACT §1).
+// `npm run build` as a program: exit statuses, snapshots on disk, nothing partial (docs/configuration.md#commands).
 import { mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { recordBuild } from '../builders/prune.ts';
-import { createValidator } from '../core/schemas.ts';
-import { calendarWindow } from '../core/toronto-calendar.ts';
+import { createValidator } from '../contract/schemas.ts';
+import { calendarWindow } from '../domain/calendar.ts';
 import { contributionOn, type DefaultViewRule } from '../fakes/data.ts';
 import { startFakeUpstreams, type FakeUpstreams, type GithubMode, type MarketMode } from '../fakes/upstreams.ts';
 import { listFiles } from './helpers/files.ts';

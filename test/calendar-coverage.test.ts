@@ -1,10 +1,10 @@
-// Field truth for the HTML calendar (CONTRACT §4): GitHub's default view ends on its UTC today and starts on a
+// Field truth for the HTML calendar (docs/upstreams.md): GitHub's default view ends on its UTC today and starts on a
 // Sunday about a year back, by a rule not known from outside (one year, or 52 whole weeks). The window is 365
 // Toronto dates. This sweeps every hour of a winter week, a summer week and a year-end week under both rules and
 // checks that the default view plus the year views the client asks for cover the window, in at most three requests.
 import { describe, expect, it } from 'vitest';
-import { calendarWindow } from '../core/toronto-calendar.ts';
-import { calendarYearsMissing, fillMissingDays, yearViewUrl } from '../core/upstream/github-html.ts';
+import { calendarWindow } from '../domain/calendar.ts';
+import { calendarYearsMissing, fillMissingDays, yearViewUrl } from '../upstreams/github-html.ts';
 import { datesOf, defaultViewRange, yearViewRange, type DateRange, type DefaultViewRule } from '../fakes/data.ts';
 
 const HOUR = 3_600_000;

@@ -1,4 +1,4 @@
-// The four embeddable SVG cards (CONTRACT §5): written by the build from its snapshots, keeping the
+// The four embeddable SVG cards (docs/api.md#published-paths): written by the build from its snapshots, keeping the
 // rules of an image others embed (no script, event attribute or outside reference; title, desc, size;
 // under 30 KiB; as-of time and source stated; the market card's no-advice line), served as image/svg+xml
 // with the cache rule of their data by the gateway and by the static-host configurations, and not
@@ -7,9 +7,9 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GitHubContributions } from '../core/contributions.ts';
-import type { MarketData } from '../core/market.ts';
-import { CACHE_CONTROL, CARD_CONTENT_SECURITY_POLICY, CARDS } from '../core/routes.ts';
+import type { GitHubContributions } from '../domain/contributions.ts';
+import type { MarketData } from '../domain/market.ts';
+import { CACHE_CONTROL, CARD_CONTENT_SECURITY_POLICY, CARDS } from '../contract/service.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import { get, startTestGateway, type TestGateway } from './helpers/gateway.ts';
 import { runProgram, upstreamEnv } from './helpers/run.ts';
@@ -35,7 +35,7 @@ afterAll(async () => {
 });
 
 describe('the cards in dist/', () => {
-  it('are the four CONTRACT paths, light and dark', async () => {
+  it('are the four published paths, light and dark', async () => {
     expect(CARDS.map((c) => c.path).sort()).toEqual([
       '/cards/github-contributions-dark.svg',
       '/cards/github-contributions.svg',

@@ -5,9 +5,9 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEVEL_CHARS } from '../cli/pictures.ts';
-import type { GitHubContributions } from '../core/contributions.ts';
-import type { MarketData } from '../core/market.ts';
-import { createValidator } from '../core/schemas.ts';
+import type { GitHubContributions } from '../domain/contributions.ts';
+import type { MarketData } from '../domain/market.ts';
+import { createValidator } from '../contract/schemas.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import { runCli } from './helpers/cli-run.ts';
 import { startTestGateway, type TestGateway } from './helpers/gateway.ts';

@@ -1,10 +1,10 @@
 // The CLI's pure parts, without a process or a socket: arguments, parsing of the Markdown twins in the
-// format builders/pages/twins.ts writes, the API documents, wrapping and colour rules, error lines, what
+// format builders/content/twins.ts writes, the API documents, wrapping and colour rules, error lines, what
 // is left of a hostile site's text, and the reference the developer page embeds.
 import { describe, expect, it } from 'vitest';
 import { describeApi, operationsFromIndex, parseCatalog } from '../cli/api-docs.ts';
 import { parseArgs, parseBaseUrl } from '../cli/args.ts';
-import { COMMAND_REFERENCE, COMMANDS, WRITING } from '../core/cli-commands.ts';
+import { COMMAND_REFERENCE, COMMANDS, WRITING } from '../cli/commands.ts';
 import { UsageError } from '../cli/errors.ts';
 import { SiteError } from '../cli/errors.ts';
 import { documentUrl, errorLine, httpError, nextHop } from '../cli/http.ts';

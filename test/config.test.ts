@@ -1,13 +1,13 @@
-// CONTRACT §2: defaults from site/site.json, overrides from the environment, one clear error per bad value.
+// docs/configuration.md#variables: defaults from site/site.json, overrides from the environment, one clear error per bad value.
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig, readSiteFile } from '../core/config.ts';
+import { loadConfig, readSiteFile } from '../lib/config.ts';
 import { addressInRanges, parseTrustProxy } from '../gateway/quota/ip-ranges.ts';
-import { ConfigError } from '../core/errors.ts';
-import { SIMULATED_MARKET_SOURCE } from '../core/simulated.ts';
+import { ConfigError } from '../lib/errors.ts';
+import { SIMULATED_MARKET_SOURCE } from '../lib/simulated.ts';
 
 describe('loadConfig', () => {
-  it('takes its defaults from the site file and CONTRACT §2', () => {
+  it('takes its defaults from the site file and docs/configuration.md#variables', () => {
     const site = readSiteFile();
     const config = loadConfig({});
     expect(config.siteUrl).toBe('http://localhost:8080');

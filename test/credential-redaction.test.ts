@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { oneLine, redactCredentials } from '../core/one-line.ts';
+import { oneLine, redactCredentials } from '../lib/one-line.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import { get, makeDist, startTestGateway, type DistFixture } from './helpers/gateway.ts';
 import { runProgram, upstreamEnv } from './helpers/run.ts';

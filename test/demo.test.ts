@@ -1,13 +1,13 @@
-// `npm run demo` as a program (CONTRACT §1): it serves every route from simulated data, says so, and
+// `npm run demo` as a program (docs/configuration.md#commands): it serves every route from simulated data, says so, and
 // Ctrl-C (SIGINT) stops everything it started.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { Validator as OpenApiValidator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readSiteFile } from '../core/config.ts';
-import { API_INDEX, DATA_PATHS, DISCOVERY } from '../core/routes.ts';
-import { createValidator } from '../core/schemas.ts';
-import { SIMULATED_MARKET_SOURCE, SIMULATED_NOTICE_TITLE, simulatedNoticeMarkdown } from '../core/simulated.ts';
+import { readSiteFile } from '../lib/config.ts';
+import { API_INDEX, DATA_PATHS, DISCOVERY } from '../contract/service.ts';
+import { createValidator } from '../contract/schemas.ts';
+import { SIMULATED_MARKET_SOURCE, SIMULATED_NOTICE_TITLE, simulatedNoticeMarkdown } from '../lib/simulated.ts';
 import { cleanEnv, ROOT } from './helpers/run.ts';
 
 const validator = createValidator();

@@ -2,9 +2,9 @@
 // page, each checked against its standard and against the shared sources it is generated from.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_REFERENCE_MARKDOWN } from '../builders/pages/cli-reference.ts';
-import { PROBLEM_TYPES } from '../core/problems.ts';
-import { API_INDEX_LINK, DATA_RESOURCES, DISCOVERY } from '../core/routes.ts';
-import { createValidator, loadSchemas } from '../core/schemas.ts';
+import { PROBLEM_TYPES } from '../contract/problems.ts';
+import { API_INDEX_LINK, DATA_RESOURCES, DISCOVERY } from '../contract/service.ts';
+import { createValidator, loadSchemas } from '../contract/schemas.ts';
 import { sharedSite, TEST_SITE_URL, type SiteFiles } from './helpers/site-dist.ts';
 
 type Json = Record<string, any>;

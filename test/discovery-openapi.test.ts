@@ -2,10 +2,10 @@
 // the route table, problem types and schema files it is generated from.
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MarketData } from '../core/market.ts';
-import { PROBLEM_CONTENT_TYPE } from '../core/problems.ts';
-import { DATA_RESOURCES } from '../core/routes.ts';
-import { createValidator, loadSchemas } from '../core/schemas.ts';
+import type { MarketData } from '../domain/market.ts';
+import { PROBLEM_CONTENT_TYPE } from '../contract/problems.ts';
+import { DATA_RESOURCES } from '../contract/service.ts';
+import { createValidator, loadSchemas } from '../contract/schemas.ts';
 import { describeProblems, lintOpenApi } from '../builders/lint-openapi.ts';
 import { sharedSite, TEST_SITE_URL, type SiteFiles } from './helpers/site-dist.ts';
 
@@ -85,7 +85,7 @@ describe('/openapi.json', () => {
     }
   });
 
-  it('has exactly the four operations of SPEC, one GET per data path, with HEAD described on each', () => {
+  it('has exactly the four documented operations, one GET per data path, with HEAD described on each', () => {
     const ids = operations().map((o) => o.op.operationId as string);
     expect(ids.sort()).toEqual(Object.values(BINDING_OPERATION_IDS).sort());
     for (const path of Object.keys(BINDING_OPERATION_IDS)) {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkDist } from '../builders/dist-check/check.ts';
 import { classifyLink, extractLinks } from '../builders/dist-check/links.ts';
 import { startPagesHost, type PagesHost } from '../builders/dist-check/pages-host.ts';
-import { API_INDEX, DATA_RESOURCES, DISCOVERY } from '../core/routes.ts';
+import { API_INDEX, DATA_RESOURCES, DISCOVERY } from '../contract/service.ts';
 import { buildSite, type BuiltSite } from './helpers/site-dist.ts';
 import { runProgram } from './helpers/run.ts';
 

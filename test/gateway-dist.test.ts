@@ -1,5 +1,5 @@
 // The gateway over a real `npm run build` (the run's shared one, against the fake upstreams): every
-// published path of CONTRACT §5 answers with the route table's content type, every page and its
+// published path of docs/api.md#published-paths answers with the route table's content type, every page and its
 // Markdown twin is reachable, and nothing the build writes for other hosts or as a dot-file is served.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -9,8 +9,8 @@ import {
   DATA_PATHS,
   DISCOVERY,
   PAGE_RESPONSE_HEADERS,
-} from '../core/routes.ts';
-import { PROBLEM_TYPES } from '../core/problems.ts';
+} from '../contract/service.ts';
+import { PROBLEM_TYPES } from '../contract/problems.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import { get, startTestGateway, type TestGateway } from './helpers/gateway.ts';
 import { sharedSite } from './helpers/site-dist.ts';
@@ -34,7 +34,7 @@ afterAll(async () => {
 });
 
 describe('a real build served by the gateway', () => {
-  it('answers every discovery path of CONTRACT §5 with its declared content type', async () => {
+  it('answers every discovery path of docs/api.md#published-paths with its declared content type', async () => {
     for (const { path, contentType } of [API_INDEX, ...Object.values(DISCOVERY)]) {
       const r = await get(gw.url, path);
       expect(r.status, path).toBe(200);

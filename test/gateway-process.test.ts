@@ -5,7 +5,7 @@ import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
-import { GATEWAY_NODE_FLAGS } from '../core/gateway-node-flags.ts';
+import { GATEWAY_NODE_FLAGS } from '../gateway/node-flags.ts';
 import { get, makeDist, runGatewayToExit, spawnGateway, type DistFixture } from './helpers/gateway.ts';
 import { ROOT, runProgram, upstreamEnv } from './helpers/run.ts';
 

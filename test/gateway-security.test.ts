@@ -8,8 +8,8 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseTrustProxy } from '../gateway/quota/ip-ranges.ts';
 import { clientIdentity, quotaKey } from '../gateway/quota/client-identity.ts';
-import { UpstreamError } from '../core/errors.ts';
-import { oneLine } from '../core/one-line.ts';
+import { UpstreamError } from '../lib/errors.ts';
+import { oneLine } from '../lib/one-line.ts';
 import { get, SECRET, startTestGateway, type TestGateway } from './helpers/gateway.ts';
 
 /** No upstream is asked in these tests; the address only has to be a valid URL. */

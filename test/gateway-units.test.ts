@@ -3,23 +3,23 @@
 // upstream fetch, and the contribution cache against an injected clock and a counting source.
 import { describe, expect, it } from 'vitest';
 import { parseTrustProxy } from '../gateway/quota/ip-ranges.ts';
-import type { ContributionDay } from '../core/contributions.ts';
-import { createValidator } from '../core/schemas.ts';
-import type { Sources } from '../core/sources.ts';
-import { calendarWindow } from '../core/toronto-calendar.ts';
+import type { ContributionDay } from '../domain/contributions.ts';
+import { createValidator } from '../contract/schemas.ts';
+import type { Sources } from '../upstreams/sources.ts';
+import { calendarWindow } from '../domain/calendar.ts';
 import { forwardedClient } from '../gateway/quota/client-identity.ts';
-import { acceptedCodings } from '../gateway/content-coding.ts';
-import { accessLog } from '../gateway/access-log.ts';
-import { oneLine } from '../core/one-line.ts';
-import { throttledLines } from '../gateway/error-lines.ts';
-import { contentTypeFor } from '../core/content-type.ts';
-import { contributionsRoute, FAILURE_MEMORY_MS } from '../gateway/contributions-route.ts';
-import { policyHeader, rateLimitHeader } from '../core/rate-limit-headers.ts';
+import { acceptedCodings } from '../gateway/http/content-coding.ts';
+import { accessLog } from '../gateway/http/access-log.ts';
+import { oneLine } from '../lib/one-line.ts';
+import { throttledLines } from '../gateway/http/error-lines.ts';
+import { contentTypeFor } from '../contract/content-types.ts';
+import { contributionsRoute, FAILURE_MEMORY_MS } from '../gateway/routes/contributions.ts';
+import { policyHeader, rateLimitHeader } from '../contract/rate-limit-headers.ts';
 import { createQuota, fixedWindow, type QuotaStore } from '../gateway/quota/quota.ts';
 import { memoryQuotaStore } from '../gateway/quota/memory-store.ts';
-import { noneMatch } from '../gateway/representation.ts';
-import { decodePath, rawPath } from '../gateway/request-path.ts';
-import { singleFlight } from '../gateway/single-flight.ts';
+import { noneMatch } from '../gateway/http/representation.ts';
+import { decodePath, rawPath } from '../gateway/http/request-path.ts';
+import { singleFlight } from '../gateway/routes/single-flight.ts';
 
 describe('decodePath', () => {
   it.each([
@@ -99,7 +99,7 @@ describe('content types', () => {
   ])('%s → %s', (file, type) => expect(contentTypeFor(file)).toBe(type));
 });
 
-describe('fixed windows (CONTRACT §3)', () => {
+describe('fixed windows (docs/data-rules.md)', () => {
   it('numbers windows floor(unix_seconds / window) and counts whole seconds to their end, rounded up', () => {
     expect(fixedWindow(120_000, 60)).toEqual({ number: 2, secondsLeft: 60 });
     expect(fixedWindow(137_000, 60)).toEqual({ number: 2, secondsLeft: 43 });
@@ -107,7 +107,7 @@ describe('fixed windows (CONTRACT §3)', () => {
     expect(fixedWindow(180_000, 60)).toEqual({ number: 3, secondsLeft: 60 });
     expect(fixedWindow(137_400, 60)).toEqual({ number: 2, secondsLeft: 43 });
   });
-  it('writes the headers of SPEC.md', () => {
+  it('writes the headers of docs/api.md#limits', () => {
     expect(policyHeader(60, 60)).toBe('"public-api";q=60;w=60');
     expect(rateLimitHeader(59, 42)).toBe('"public-api";r=59;t=42');
   });

@@ -1,13 +1,13 @@
 // The gateway in process against the fake upstreams, with one injected clock for both: every row of
-// SPEC.md's endpoint, header and error tables for the four data URLs and HEAD, the caches (counted in
+// docs/api.md's endpoint, header and error tables for the four data URLs and HEAD, the caches (counted in
 // upstream calls), and the static site served from the dist/ table.
 import { rm } from 'node:fs/promises';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { parseDictionary, parseList } from 'structured-headers';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createValidator } from '../core/schemas.ts';
-import { calendarWindow } from '../core/toronto-calendar.ts';
-import { FAILURE_MEMORY_MS } from '../gateway/contributions-route.ts';
+import { createValidator } from '../contract/schemas.ts';
+import { calendarWindow } from '../domain/calendar.ts';
+import { FAILURE_MEMORY_MS } from '../gateway/routes/contributions.ts';
 import { type FakeUpstreams, type GithubMode, type MarketMode } from '../fakes/upstreams.ts';
 import { shareUpstreams } from './helpers/shared-upstreams.ts';
 import {
@@ -59,7 +59,7 @@ function expectProblem(r: RawResponse, status: number, code: string, fragment: s
   return body;
 }
 
-describe('data routes: SPEC endpoint and header tables', () => {
+describe('data routes: the endpoint and header tables of docs/api.md', () => {
   it.each(MARKET)(
     'GET %s answers MarketData, application/json, private no-store, CORS, no quota headers',
     async (path) => {

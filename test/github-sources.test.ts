@@ -1,11 +1,11 @@
-// GitHub's two wire formats (CONTRACT §4): the GraphQL calendar and the public HTML calendar.
+// GitHub's two wire formats (docs/upstreams.md): the GraphQL calendar and the public HTML calendar.
 import { describe, expect, it } from 'vitest';
-import { UpstreamError } from '../core/errors.ts';
-import { parseGraphqlCalendar } from '../core/upstream/github-graphql.ts';
-import { parseCalendarHtml, parseTooltipCount } from '../core/upstream/github-html.ts';
+import { UpstreamError } from '../lib/errors.ts';
+import { parseGraphqlCalendar } from '../upstreams/github-graphql.ts';
+import { parseCalendarHtml, parseTooltipCount } from '../upstreams/github-html.ts';
 import { renderCalendarHtml } from '../fakes/upstreams.ts';
 
-const CONTRACT_SAMPLE = `<h2 class="f4 text-normal mb-2">
+const DOCUMENTED_SAMPLE = `<h2 class="f4 text-normal mb-2">
       1,449
       contributions
         in the last year
@@ -27,7 +27,7 @@ const CONTRACT_SAMPLE = `<h2 class="f4 text-normal mb-2">
 
 describe('public HTML calendar', () => {
   it('reads counts from the tooltips and levels from data-level, skipping padding cells and the legend', () => {
-    expect(parseCalendarHtml(CONTRACT_SAMPLE)).toEqual([
+    expect(parseCalendarHtml(DOCUMENTED_SAMPLE)).toEqual([
       { date: '2026-01-04', count: 5, level: 2 },
       { date: '2026-01-05', count: 1204, level: 4 },
       { date: '2026-01-06', count: 0, level: 0 },
@@ -37,10 +37,10 @@ describe('public HTML calendar', () => {
 
   it('finds tooltips placed anywhere in the document, before or after the table', () => {
     const [table, tips] = [
-      CONTRACT_SAMPLE.slice(0, CONTRACT_SAMPLE.indexOf('<tool-tip')),
-      CONTRACT_SAMPLE.slice(CONTRACT_SAMPLE.indexOf('<tool-tip')),
+      DOCUMENTED_SAMPLE.slice(0, DOCUMENTED_SAMPLE.indexOf('<tool-tip')),
+      DOCUMENTED_SAMPLE.slice(DOCUMENTED_SAMPLE.indexOf('<tool-tip')),
     ];
-    expect(parseCalendarHtml(tips + table)).toEqual(parseCalendarHtml(CONTRACT_SAMPLE));
+    expect(parseCalendarHtml(tips + table)).toEqual(parseCalendarHtml(DOCUMENTED_SAMPLE));
   });
 
   it.each([
@@ -57,14 +57,14 @@ describe('public HTML calendar', () => {
 
   it.each([
     ['no cells at all (a page of another shape)', '<html><body>Sign in</body></html>'],
-    ['cells renamed (data-day instead of data-date)', CONTRACT_SAMPLE.replaceAll('data-date=', 'data-day=')],
+    ['cells renamed (data-day instead of data-date)', DOCUMENTED_SAMPLE.replaceAll('data-date=', 'data-day=')],
     [
       'a cell without its tooltip',
-      CONTRACT_SAMPLE.replace(/<tool-tip[^>]*for="contribution-day-component-2-1"[^>]*>[^<]*<\/tool-tip>/, ''),
+      DOCUMENTED_SAMPLE.replace(/<tool-tip[^>]*for="contribution-day-component-2-1"[^>]*>[^<]*<\/tool-tip>/, ''),
     ],
-    ['a tooltip in another wording', CONTRACT_SAMPLE.replace('5 contributions on', 'Contributions: 5 on')],
-    ['a cell without data-level', CONTRACT_SAMPLE.replace(' data-level="2"', '')],
-    ['a cell without an id', CONTRACT_SAMPLE.replace(' id="contribution-day-component-0-1"', '')],
+    ['a tooltip in another wording', DOCUMENTED_SAMPLE.replace('5 contributions on', 'Contributions: 5 on')],
+    ['a cell without data-level', DOCUMENTED_SAMPLE.replace(' data-level="2"', '')],
+    ['a cell without an id', DOCUMENTED_SAMPLE.replace(' id="contribution-day-component-0-1"', '')],
   ])('markup drift fails loudly, never zeros: %s', (_name, html) => {
     expect(() => parseCalendarHtml(html)).toThrow(UpstreamError);
   });
@@ -84,7 +84,7 @@ describe('public HTML calendar', () => {
     ['tooltips that never close their start tag', repeatTo('<tool-tip for="contribution-day-component-0-1" ')],
     [
       'a tooltip whose closing tag never comes',
-      `${CONTRACT_SAMPLE.replace(/<\/tool-tip>/g, '')}${repeatTo('<span>1 contribution on')}`,
+      `${DOCUMENTED_SAMPLE.replace(/<\/tool-tip>/g, '')}${repeatTo('<span>1 contribution on')}`,
     ],
     ['a quote that never closes inside a cell', `<td data-date="2026-01-01" id="${repeatTo('<td x')}`],
   ])('a hostile page (%s) is an upstream error', (_name, html) => {
@@ -94,7 +94,7 @@ describe('public HTML calendar', () => {
   });
 
   it('a real calendar followed by 2 MB of stray "<" still parses', () => {
-    expect(parseCalendarHtml(CONTRACT_SAMPLE + repeatTo('<<'))).toEqual(parseCalendarHtml(CONTRACT_SAMPLE));
+    expect(parseCalendarHtml(DOCUMENTED_SAMPLE + repeatTo('<<'))).toEqual(parseCalendarHtml(DOCUMENTED_SAMPLE));
   });
 
   it('parses the fake upstream rendering of a week', () => {

@@ -1,27 +1,43 @@
-// The layering, read from the import statements of every source file: programs stand on core/ and never
-// on each other, core/ stands on nothing above it, and tools never stand on the tests. A new import that
-// breaks a rule fails here, naming the file and the import.
+// The layering, read from the import statements of every source file (docs/architecture.md draws it).
+// The shared shelves stand in one order, each importing only the shelves before it; programs stand on
+// the shelves and never on each other, except for a program's published facts module; inside a program
+// its own layers keep their order too. A new import that breaks a rule fails here, naming the file.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from './helpers/run.ts';
 
-/** Which top-level folders each folder may import from (besides itself, Node's built-ins and packages). */
-const MAY_IMPORT: Record<string, string[]> = {
-  core: [],
-  builders: ['core'],
-  gateway: ['core'],
+/** The shared shelves, lowest first: each may import only the shelves before it. */
+const SHELVES = ['lib', 'contract', 'domain', 'upstreams', 'render'];
+const below = (shelf: string) => SHELVES.slice(0, SHELVES.indexOf(shelf));
+
+/** What each program may import besides itself, Node's built-ins and packages. */
+const PROGRAMS: Record<string, string[]> = {
+  builders: [...SHELVES, 'cli/commands.ts'],
+  gateway: [...SHELVES],
   // cli/main.ts embeds the site's identity (site/site.json) as the CLI's defaults.
-  cli: ['core', 'site'],
-  // The simulated upstreams are shared by the tests, the demo and the benchmark.
-  demo: ['core', 'fakes'],
-  bench: ['core', 'fakes'],
-  fakes: ['core'],
+  cli: [...SHELVES, 'site/site.json'],
+  // The simulated upstreams are shared by the tests, the demo and the benchmark; the gateway's
+  // node-flags.ts is the gateway's published facts module (how every program starts it).
+  demo: [...SHELVES, 'fakes', 'gateway/node-flags.ts'],
+  bench: [...SHELVES, 'fakes', 'gateway/node-flags.ts'],
+  fakes: [...SHELVES],
   tools: [],
   // The home page's script redraws the charts with the very functions the build drew them with.
-  site: ['core', 'builders'],
+  site: ['lib', 'contract', 'domain', 'render'],
 };
-const FOLDERS = Object.keys(MAY_IMPORT);
+
+/** Layers inside a program, lowest first: a layer may import only the layers before it, never the program's top. */
+const INNER: Record<string, string[]> = {
+  gateway: ['gateway/quota', 'gateway/http', 'gateway/routes'],
+  builders: ['builders/artifact.ts', 'builders/content', 'builders/discovery', 'builders/pages'],
+};
+
+const RULES: Record<string, string[]> = {
+  ...Object.fromEntries(SHELVES.map((s) => [s, below(s)])),
+  ...PROGRAMS,
+};
+const FOLDERS = Object.keys(RULES);
 
 interface Import {
   file: string;
@@ -49,21 +65,46 @@ function importsOf(file: string): Import[] {
 }
 
 const topFolder = (path: string) => path.split('/')[0]!;
+const within = (path: string, place: string) => path === place || path.startsWith(place + '/');
 const ALL = FOLDERS.flatMap(sourceFiles).flatMap(importsOf);
 
 describe('layering', () => {
   it('finds the imports it judges (the reader is not blind)', () => {
-    expect(ALL.some((i) => i.file === 'gateway/server.ts' && i.target === 'core/config.ts')).toBe(true);
+    expect(ALL.some((i) => i.file === 'gateway/server.ts' && i.target === 'lib/config.ts')).toBe(true);
     expect(ALL.some((i) => i.file === 'demo/main.ts' && i.target === 'fakes/upstreams.ts')).toBe(true);
     expect(ALL.filter((i) => i.target !== undefined).length).toBeGreaterThan(200);
   });
 
-  it.each(FOLDERS)('%s/ imports only from the folders it stands on', (folder) => {
-    const allowed = new Set([folder, ...MAY_IMPORT[folder]!]);
+  it('the shelves are folders of the repository, in this order: lib, contract, domain, upstreams, render', () => {
+    expect(SHELVES.every((s) => sourceFiles(s).length > 0)).toBe(true);
+  });
+
+  it.each(FOLDERS)('%s/ imports only from what it stands on', (folder) => {
+    const allowed = [folder, ...RULES[folder]!];
     const wrong = ALL.filter((i) => topFolder(i.file) === folder && i.target !== undefined)
-      .filter((i) => !allowed.has(topFolder(i.target!)))
+      .filter((i) => !allowed.some((place) => within(i.target!, place)))
       .map((i) => `${i.file} imports ${i.specifier}`);
     expect(wrong).toEqual([]);
+  });
+
+  it.each(Object.keys(INNER))('inside %s/, each layer imports only the layers before it', (program) => {
+    const layers = INNER[program]!;
+    const layerOf = (path: string) => layers.findIndex((l) => within(path, l));
+    const wrong = ALL.filter((i) => i.target !== undefined && layerOf(i.file) >= 0 && within(i.target, program))
+      .filter((i) => {
+        const to = layerOf(i.target!);
+        // The program's top (main, server, request handler) may import any layer; a layer may not import it.
+        return to === -1 ? true : to > layerOf(i.file);
+      })
+      .map((i) => `${i.file} imports ${i.specifier}`);
+    expect(wrong).toEqual([]);
+  });
+
+  it('no product folder holds more than 16 modules directly', () => {
+    const crowded = FOLDERS.flatMap((f) => [f, ...(INNER[f] ?? []).filter((l) => !l.endsWith('.ts'))])
+      .map((dir) => ({ dir, n: sourceFiles(dir).filter((f) => dirname(f) === dir).length }))
+      .filter(({ n }) => n > 16);
+    expect(crowded).toEqual([]);
   });
 
   it('no program imports test/, and nothing outside test/ does', () => {
@@ -86,7 +127,7 @@ describe('layering', () => {
     };
     visit('gateway/main.ts');
     expect(seen.has('gateway/server.ts')).toBe(true);
-    expect([...seen].filter((f) => topFolder(f) !== 'gateway' && topFolder(f) !== 'core')).toEqual([]);
+    expect([...seen].filter((f) => !['gateway', ...SHELVES].includes(topFolder(f)))).toEqual([]);
     expect([...packages].filter((p) => ['esbuild', 'marked', 'yaml'].includes(p))).toEqual([]);
   });
 });

@@ -1,9 +1,9 @@
-// The MarketData rules of CONTRACT §3, on plain values: no network.
+// The MarketData rules of docs/data-rules.md, on plain values: no network.
 import { describe, expect, it } from 'vitest';
-import { UpstreamError } from '../core/errors.ts';
-import { buildMarketData, marketWindow, type Candle, type Ticker } from '../core/market.ts';
-import { parseCandles, parseTicker } from '../core/upstream/coinbase.ts';
-import { createValidator } from '../core/schemas.ts';
+import { UpstreamError } from '../lib/errors.ts';
+import { buildMarketData, marketWindow, type Candle, type Ticker } from '../domain/market.ts';
+import { parseCandles, parseTicker } from '../upstreams/coinbase.ts';
+import { createValidator } from '../contract/schemas.ts';
 
 const NOW = Date.parse('2026-11-22T14:05:00Z');
 const NOW_S = NOW / 1000;

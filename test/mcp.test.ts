@@ -9,8 +9,8 @@ import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { createValidator, loadSchemas } from '../core/schemas.ts';
-import { selfContainedSchema } from '../core/tools.ts';
+import { createValidator, loadSchemas } from '../contract/schemas.ts';
+import { selfContainedSchema } from '../contract/mcp-tools.ts';
 import type { FakeUpstreams } from '../fakes/upstreams.ts';
 import { shareUpstreams } from './helpers/shared-upstreams.ts';
 import { get, startTestGateway, type DistFixture, type TestGateway } from './helpers/gateway.ts';
@@ -21,7 +21,7 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 
 const validator = createValidator();
 const schemas = loadSchemas();
-const SPEC_INPUT_SCHEMA = { type: 'object', properties: {}, required: [], additionalProperties: false };
+const DOCUMENTED_INPUT_SCHEMA = { type: 'object', properties: {}, required: [], additionalProperties: false };
 const TOOLS = {
   getV1MonPrice: 'MarketData',
   getMonPrice: 'MarketData',
@@ -92,7 +92,7 @@ const problemOf = (result: CallToolResult) => {
 };
 
 describe('MCP endpoint with the SDK client', () => {
-  it('initializes without a session and lists exactly the four tools with SPEC input schema and payload output schemas', async () => {
+  it('initializes without a session and lists exactly the four tools with the documented input schema and payload output schemas', async () => {
     await withGateway({}, async (gw, { client, responses }) => {
       expect(client.getServerCapabilities()?.tools).toBeDefined();
       expect(client.getServerVersion()?.name).toBe('public-data-preview');
@@ -104,7 +104,7 @@ describe('MCP endpoint with the SDK client', () => {
       addFormats(ajv);
       for (const tool of tools) {
         const schema = TOOLS[tool.name as keyof typeof TOOLS];
-        expect(tool.inputSchema).toEqual(SPEC_INPUT_SCHEMA);
+        expect(tool.inputSchema).toEqual(DOCUMENTED_INPUT_SCHEMA);
         expect(tool.outputSchema).toEqual(selfContainedSchema(schema, schemas));
         expect(tool.outputSchema!.title).toBe(schema);
         expect(tool.description).toMatch(/returns the same payload/);

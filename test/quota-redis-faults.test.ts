@@ -1,4 +1,4 @@
-// A quota store that misbehaves costs bounded work and memory and locks nobody out (CONTRACT §3: a store
+// A quota store that misbehaves costs bounded work and memory and locks nobody out (docs/data-rules.md: a store
 // that fails or takes longer than 50 ms is unavailable, the request is served without quota headers).
 // A real redis-server frozen with SIGSTOP plays the hung store; small RESP servers on loopback play the
 // stores that answer nonsense, nothing, or a bulk string without end.

@@ -1,4 +1,4 @@
-// The shared quota across gateway processes (CONTRACT §3): two real gateway programs on one private
+// The shared quota across gateway processes (docs/data-rules.md): two real gateway programs on one private
 // redis-server share one bucket over the four data URLs. The window is a year long so that no window
 // boundary can fall inside the test on the real clock the programs use.
 import { rm } from 'node:fs/promises';

@@ -1,4 +1,4 @@
-// The quota in process (CONTRACT §3): the in-process store with an injected clock, the Redis store
+// The quota in process (docs/data-rules.md): the in-process store with an injected clock, the Redis store
 // against a private redis-server, client identity with and without TRUST_PROXY. Header values are
 // parsed as Structured Fields (draft-ietf-httpapi-ratelimit-headers), never compared as strings.
 

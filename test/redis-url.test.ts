@@ -1,9 +1,9 @@
-// RATE_LIMIT_REDIS_URL (CONTRACT §2): what a connection needs, read once; every form the store could
+// RATE_LIMIT_REDIS_URL (docs/configuration.md#variables): what a connection needs, read once; every form the store could
 // not use, or would silently misread, is a ConfigError naming the variable and never the password.
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../core/config.ts';
-import { ConfigError } from '../core/errors.ts';
-import { redisTarget } from '../core/redis-url.ts';
+import { loadConfig } from '../lib/config.ts';
+import { ConfigError } from '../lib/errors.ts';
+import { redisTarget } from '../lib/redis-url.ts';
 
 describe('RATE_LIMIT_REDIS_URL', () => {
   it.each([

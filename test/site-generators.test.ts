@@ -1,18 +1,18 @@
 // The site generators as pure functions: renderSite with a constructed BuildContext, the charts, the
 // content parser, the twin format and the static-host rules, without a build or a network.
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../core/config.ts';
-import type { GitHubContributions } from '../core/contributions.ts';
-import type { MarketData } from '../core/market.ts';
-import { createValidator } from '../core/schemas.ts';
+import { loadConfig } from '../lib/config.ts';
+import type { GitHubContributions } from '../domain/contributions.ts';
+import type { MarketData } from '../domain/market.ts';
+import { createValidator } from '../contract/schemas.ts';
 import type { BuildContext } from '../builders/artifact.ts';
-import { HEATMAP, heatmapLayout, renderHeatmap, weekday } from '../builders/pages/charts/heatmap.ts';
-import { SPARKLINE, sparklinePath } from '../builders/pages/charts/sparkline.ts';
-import { formatFixed, formatValue, htmlDateTime, valueDecimals } from '../builders/pages/charts/format.ts';
-import { ContentError, parseWriting, sortWritings } from '../builders/pages/content.ts';
+import { HEATMAP, heatmapLayout, renderHeatmap, weekday } from '../render/charts/heatmap.ts';
+import { SPARKLINE, sparklinePath } from '../render/charts/sparkline.ts';
+import { formatFixed, formatValue, htmlDateTime, valueDecimals } from '../render/format.ts';
+import { ContentError, parseWriting, sortWritings } from '../builders/content/site-content.ts';
 import { nestHeadings } from '../builders/pages/developers.ts';
-import { renderMarkdown } from '../builders/pages/markdown.ts';
-import { frontMatter } from '../builders/pages/twins.ts';
+import { renderMarkdown } from '../builders/content/markdown.ts';
+import { frontMatter } from '../builders/content/twins.ts';
 import { renderSite } from '../builders/render-site.ts';
 
 const NOW = Date.UTC(2026, 10, 22, 15, 0, 0);

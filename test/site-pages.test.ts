@@ -1,10 +1,10 @@
-// The site's pages and their Markdown twins, read from a real build (CONTRACT §5, builders/pages/twins.ts).
+// The site's pages and their Markdown twins, read from a real build (docs/api.md#published-paths, builders/content/twins.ts).
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GitHubContributions } from '../core/contributions.ts';
-import type { MarketData } from '../core/market.ts';
+import type { GitHubContributions } from '../domain/contributions.ts';
+import type { MarketData } from '../domain/market.ts';
 import { buildSite, sharedSite, TEST_SITE_URL, type SiteFiles } from './helpers/site-dist.ts';
 
 const HTML_PAGES = [

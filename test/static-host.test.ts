@@ -7,7 +7,7 @@ import {
   CONTENT_SECURITY_POLICY,
   DATA_RESOURCES,
   PAGE_RESPONSE_HEADERS,
-} from '../core/routes.ts';
+} from '../contract/service.ts';
 import { sharedSite, type SiteFiles } from './helpers/site-dist.ts';
 import { startServeCli, type StaticServer } from './helpers/site-serve.ts';
 

@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createValidator } from '../core/schemas.ts';
+import { createValidator } from '../contract/schemas.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import { startTestGateway, type TestGateway } from './helpers/gateway.ts';
 import { ROOT } from './helpers/run.ts';

@@ -8,11 +8,11 @@ import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { failureLine } from '../builders/build.ts';
-import { UpstreamError } from '../core/errors.ts';
-import { coinbaseClient, MAX_MARKET_ANSWER_BYTES } from '../core/upstream/coinbase.ts';
-import { githubGraphqlClient, MAX_GRAPHQL_ANSWER_BYTES } from '../core/upstream/github-graphql.ts';
-import { githubHtmlClient, MAX_CALENDAR_HTML_BYTES } from '../core/upstream/github-html.ts';
-import { MAX_RETRY_AFTER_MS, retryAfterMs } from '../core/upstream/http.ts';
+import { UpstreamError } from '../lib/errors.ts';
+import { coinbaseClient, MAX_MARKET_ANSWER_BYTES } from '../upstreams/coinbase.ts';
+import { githubGraphqlClient, MAX_GRAPHQL_ANSWER_BYTES } from '../upstreams/github-graphql.ts';
+import { githubHtmlClient, MAX_CALENDAR_HTML_BYTES } from '../upstreams/github-html.ts';
+import { MAX_RETRY_AFTER_MS, retryAfterMs } from '../upstreams/http.ts';
 import { startFakeUpstreams } from '../fakes/upstreams.ts';
 import { runProgram, upstreamEnv } from './helpers/run.ts';
 
@@ -149,7 +149,7 @@ describe('GraphQL client', () => {
   };
   const range = { startDate: '2025-11-23', endDate: '2026-11-22' };
 
-  it('posts the query with the bearer token and the from/to of CONTRACT §4', async () => {
+  it('posts the query with the bearer token and the from/to of docs/upstreams.md', async () => {
     let body = '';
     const s = await scripted([
       (req, res) => {

@@ -2,9 +2,9 @@
 // top-level object has `linkset` as its only member; each context object names its `anchor` and maps
 // relation types to arrays of target objects with an `href`. RFC 9727 §4: the catalog MUST link its
 // APIs with `item`; per-API metadata uses `service-desc`, `service-doc` and `service-meta` (RFC 8631).
-import type { Config } from '../../core/config.ts';
-import { API_INDEX, API_INDEX_LINK, DATA_RESOURCES, DISCOVERY } from '../../core/routes.ts';
-import { absoluteUrl } from '../../core/pages.ts';
+import type { Config } from '../../lib/config.ts';
+import { API_INDEX, API_INDEX_LINK, DATA_RESOURCES, DISCOVERY } from '../../contract/service.ts';
+import { absoluteUrl } from '../../contract/pages.ts';
 
 /**
  * The type the contract is served with, by the gateway and by every static host (`.json`): a link's

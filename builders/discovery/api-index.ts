@@ -1,7 +1,7 @@
-// GET /api (SPEC "GET /api"): the JSON index of the data routes, the developer page, the contract and
+// GET /api (docs/api.md#discovery): the JSON index of the data routes, the developer page, the contract and
 // `"authentication": "none"`. Generated from the route table; validated against schemas/ApiIndex.
-import type { Config } from '../../core/config.ts';
-import { PROBLEM_TYPES, problemTypeUrl } from '../../core/problems.ts';
+import type { Config } from '../../lib/config.ts';
+import { PROBLEM_TYPES, problemTypeUrl } from '../../contract/problems.ts';
 import {
   CACHE_CONTROL,
   CONSTANTS,
@@ -10,12 +10,12 @@ import {
   DISCOVERY,
   MCP_ENDPOINT,
   type DataResource,
-} from '../../core/routes.ts';
-import { DATA_TOOLS, MCP_SUMMARY } from '../../core/tools.ts';
-import { simulatedNoticeLine } from '../../core/simulated.ts';
-import { absoluteUrl } from '../../core/pages.ts';
+} from '../../contract/service.ts';
+import { DATA_TOOLS, MCP_SUMMARY } from '../../contract/mcp-tools.ts';
+import { simulatedNoticeLine } from '../../lib/simulated.ts';
+import { absoluteUrl } from '../../contract/pages.ts';
 
-/** The Cache-Control rule of a 200, in words where it depends on the request (SPEC "Response headers"). */
+/** The Cache-Control rule of a 200, in words where it depends on the request (docs/api.md#response-headers). */
 function cacheControlRule(resource: DataResource): string {
   if (resource.id === 'market') return CACHE_CONTROL.market;
   return `${CACHE_CONTROL.contributions(`<seconds until the next midnight in ${CONSTANTS.timeZone}>`)}; or ${CACHE_CONTROL.perClient} when quota headers are present`;

@@ -1,12 +1,12 @@
 // /llms.txt and /llms-full.txt (llmstxt.org): `# Title`, a `> summary`, then `## Section` blocks of
 // `- [name](url): notes` lines, with the optional extras under `## Optional`. The links point at the
 // Markdown twins. llms-full.txt is the convention's companion: the twins' Markdown in llms.txt order.
-import type { Config } from '../../core/config.ts';
-import { API_INDEX_LINK, CONSTANTS, DATA_RESOURCES, DISCOVERY, MCP_ENDPOINT } from '../../core/routes.ts';
-import { DATA_TOOLS } from '../../core/tools.ts';
-import type { Writing } from '../pages/content.ts';
-import { twinBody } from '../pages/twins.ts';
-import { absoluteUrl, PAGES, type PageRef } from '../../core/pages.ts';
+import type { Config } from '../../lib/config.ts';
+import { API_INDEX_LINK, CONSTANTS, DATA_RESOURCES, DISCOVERY, MCP_ENDPOINT } from '../../contract/service.ts';
+import { DATA_TOOLS } from '../../contract/mcp-tools.ts';
+import type { Writing } from '../content/site-content.ts';
+import { twinBody } from '../content/twins.ts';
+import { absoluteUrl, PAGES, type PageRef } from '../../contract/pages.ts';
 
 export interface LlmsPage {
   page: PageRef;

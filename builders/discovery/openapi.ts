@@ -1,8 +1,8 @@
 // /openapi.json: the OpenAPI 3.1 contract, generated from the route table, the problem types and the
 // JSON Schemas under schemas/ (never a hand-kept copy). Pure: (config, schemas, snapshots) → document.
-import type { Config } from '../../core/config.ts';
-import type { GitHubContributions } from '../../core/contributions.ts';
-import type { MarketData } from '../../core/market.ts';
+import type { Config } from '../../lib/config.ts';
+import type { GitHubContributions } from '../../domain/contributions.ts';
+import type { MarketData } from '../../domain/market.ts';
 import {
   PROBLEM_CONTENT_TYPE,
   PROBLEM_DETAILS,
@@ -10,8 +10,8 @@ import {
   problem,
   UPSTREAM_ERROR_TEXT,
   type ProblemCode,
-} from '../../core/problems.ts';
-import { policyHeader, RATE_LIMIT_EXAMPLE, rateLimitHeader } from '../../core/rate-limit-headers.ts';
+} from '../../contract/problems.ts';
+import { policyHeader, RATE_LIMIT_EXAMPLE, rateLimitHeader } from '../../contract/rate-limit-headers.ts';
 import {
   ALLOW_HEADER,
   CACHE_CONTROL,
@@ -21,15 +21,15 @@ import {
   MCP_ENDPOINT,
   type DataOperation,
   type DataResource,
-} from '../../core/routes.ts';
-import type { JsonSchema } from '../../core/schemas.ts';
-import { FUNCTION_TOOL_INPUT_SCHEMA } from '../../core/tools.ts';
-import { markdownText } from '../pages/markdown.ts';
-import { absoluteUrl } from '../../core/pages.ts';
+} from '../../contract/service.ts';
+import type { JsonSchema } from '../../contract/schemas.ts';
+import { FUNCTION_TOOL_INPUT_SCHEMA } from '../../contract/mcp-tools.ts';
+import { markdownText } from '../content/markdown.ts';
+import { absoluteUrl } from '../../contract/pages.ts';
 
 type Json = Record<string, unknown>;
 
-export { FUNCTION_TOOL_INPUT_SCHEMA } from '../../core/tools.ts';
+export { FUNCTION_TOOL_INPUT_SCHEMA } from '../../contract/mcp-tools.ts';
 export const INPUT_SCHEMA_EXTENSION = 'x-input-schema';
 
 const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -193,7 +193,7 @@ const snapshotOf = (resource: DataResource, snapshots: Snapshots) =>
   resource.id === 'market' ? snapshots.market : snapshots.contributions;
 
 /**
- * One GET operation per data path. SPEC lists one operation per path, "GET (HEAD also accepted)", and its
+ * One GET operation per data path. docs/api.md lists one operation per path, "GET (HEAD also accepted)", and its
  * operationId is the function-tool name, so HEAD is described on the GET operation rather than given
  * operationIds of its own that a tool builder would take for four more tools.
  */

@@ -1,9 +1,9 @@
 // /sitemap.xml (sitemaps.org 0.9) and /robots.txt. The sitemap lists published HTML pages only: no
 // Markdown twins, no API answers, no drafts (content.ts never hands drafts to a generator).
-import type { Config } from '../../core/config.ts';
-import { DISCOVERY } from '../../core/routes.ts';
-import { escapeHtml } from '../pages/html.ts';
-import { absoluteUrl } from '../../core/pages.ts';
+import type { Config } from '../../lib/config.ts';
+import { DISCOVERY } from '../../contract/service.ts';
+import { escapeHtml } from '../../render/html.ts';
+import { absoluteUrl } from '../../contract/pages.ts';
 
 export interface SitemapEntry {
   path: string;

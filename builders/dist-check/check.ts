@@ -4,7 +4,7 @@
 // requests each one. Anything but a direct 200 is a failure, named with the documents that link to it.
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DATA_RESOURCES, DISCOVERY, MCP_ENDPOINT } from '../../core/routes.ts';
+import { DATA_RESOURCES, DISCOVERY, MCP_ENDPOINT } from '../../contract/service.ts';
 import { classifyLink, documentKind, extractLinks } from './links.ts';
 import { startPagesHost } from './pages-host.ts';
 
@@ -24,7 +24,7 @@ export interface DistCheckReport {
   failures: LinkFailure[];
 }
 
-/** Extension-less files that are JSON documents (CONTRACT §5). */
+/** Extension-less files that are JSON documents (docs/api.md#published-paths). */
 const JSON_FILES: ReadonlySet<string> = new Set([
   ...DATA_RESOURCES.flatMap((r) => r.snapshotFiles),
   DISCOVERY.apiCatalog.file,
@@ -32,7 +32,7 @@ const JSON_FILES: ReadonlySet<string> = new Set([
 /** Host configuration for `serve`, not a published document (its paths are rewrite rules, not links). */
 const NOT_DOCUMENTS: ReadonlySet<string> = new Set(['serve.json']);
 const CONCURRENCY = 8;
-/** Paths the documents name as "gateway only" (CONTRACT §5): no static host serves them, by design. */
+/** Paths the documents name as "gateway only" (docs/api.md#published-paths): no static host serves them, by design. */
 const GATEWAY_ONLY: ReadonlySet<string> = new Set([MCP_ENDPOINT.path]);
 
 async function listFiles(dir: string, prefix = ''): Promise<string[]> {
@@ -53,7 +53,7 @@ export function publicPath(file: string): string {
   return `/${file}`;
 }
 
-/** `siteUrl`: origin plus optional base path, without a trailing slash (core/config.ts). */
+/** `siteUrl`: origin plus optional base path, without a trailing slash (lib/config.ts). */
 export async function checkDist(distDir: string, siteUrl: string): Promise<DistCheckReport> {
   const base = new URL(siteUrl).pathname.replace(/\/+$/, '');
   const absolute = (path: string) => `${siteUrl}${path === '/' ? '/' : path}`;

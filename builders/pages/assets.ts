@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import type { Artifact } from '../artifact.ts';
-import { SITE_DIR } from './content.ts';
+import { SITE_DIR } from '../content/site-content.ts';
 import { ASSETS } from './layout.ts';
 
 export async function bundlePreviewScript(dir: URL = SITE_DIR): Promise<string> {

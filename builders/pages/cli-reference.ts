@@ -1,5 +1,5 @@
 // The CLI's reference (commands, options, exit statuses, --json fields) as Markdown, embedded in the
-// developer page. Generated from core/cli-commands.ts, the same table `--help` prints, so the two cannot drift.
+// developer page. Generated from cli/commands.ts, the same table `--help` prints, so the two cannot drift.
 import {
   COMMAND_REFERENCE,
   DEFAULT_TIMEOUT_SECONDS,
@@ -8,7 +8,7 @@ import {
   OPTIONS,
   USAGE,
   type JsonField,
-} from '../../core/cli-commands.ts';
+} from '../../cli/commands.ts';
 
 const code = (text: string) => `\`${text}\``;
 const cell = (text: string) => text.replace(/\|/g, '\\|');

@@ -1,6 +1,6 @@
 // /developers and its twin /developers.md: the developer documentation, written once as Markdown and
-// rendered to HTML. Every fact comes from a shared source: routes and constants from core/routes.ts,
-// problem types from core/problems.ts, field tables from the schema descriptions, examples from this
+// rendered to HTML. Every fact comes from a shared source: routes and constants from contract/service.ts,
+// problem types from contract/problems.ts, field tables from the schema descriptions, examples from this
 // build's real snapshots, the CLI reference from cli-reference.ts.
 import { CLI_REFERENCE_MARKDOWN } from './cli-reference.ts';
 import {
@@ -11,8 +11,8 @@ import {
   problemTypeUrl,
   UPSTREAM_ERROR_TEXT,
   type ProblemCode,
-} from '../../core/problems.ts';
-import { policyHeader, RATE_LIMIT_EXAMPLE, rateLimitHeader } from '../../core/rate-limit-headers.ts';
+} from '../../contract/problems.ts';
+import { policyHeader, RATE_LIMIT_EXAMPLE, rateLimitHeader } from '../../contract/rate-limit-headers.ts';
 import {
   ALLOW_HEADER,
   API_INDEX,
@@ -24,19 +24,19 @@ import {
   DISCOVERY,
   MCP_ENDPOINT,
   type DataResource,
-} from '../../core/routes.ts';
-import type { JsonSchema } from '../../core/schemas.ts';
-import { secondsUntil } from '../../core/toronto-calendar.ts';
-import { BATCHES_REMOVED_IN, DATA_TOOLS, MCP_MAX_BATCH, MCP_SERVER_NAME } from '../../core/tools.ts';
+} from '../../contract/service.ts';
+import type { JsonSchema } from '../../contract/schemas.ts';
+import { secondsUntil } from '../../domain/calendar.ts';
+import { BATCHES_REMOVED_IN, DATA_TOOLS, MCP_MAX_BATCH, MCP_SERVER_NAME } from '../../contract/mcp-tools.ts';
 import type { Artifact, BuildContext } from '../artifact.ts';
 import { apiIndex } from '../discovery/api-index.ts';
-import { formatDays } from './charts/format.ts';
-import { markdownText, renderMarkdown } from './markdown.ts';
+import { formatDays } from '../../render/format.ts';
+import { markdownText, renderMarkdown } from '../content/markdown.ts';
 import { FUNCTION_TOOL_INPUT_SCHEMA, INPUT_SCHEMA_EXTENSION } from '../discovery/openapi.ts';
 import { MARKET_WINDOW_DAYS, NO_ADVICE } from './home.ts';
 import { renderLayout } from './layout.ts';
-import { twin } from './twins.ts';
-import { absoluteUrl, PAGES } from '../../core/pages.ts';
+import { twin } from '../content/twins.ts';
+import { absoluteUrl, PAGES } from '../../contract/pages.ts';
 
 export const DEVELOPERS_TITLE = 'Developers';
 export const DEVELOPERS_DESCRIPTION =
@@ -44,7 +44,7 @@ export const DEVELOPERS_DESCRIPTION =
 
 type Schema = Record<string, unknown>;
 
-/** The extra headers of each problem (SPEC "Error catalogue"); a Record so that a new code cannot be forgotten. */
+/** The extra headers of each problem (docs/api.md#errors); a Record so that a new code cannot be forgotten. */
 export const PROBLEM_HEADERS: Record<ProblemCode, string> = {
   upstream_unavailable: '`RateLimit` and `RateLimit-Policy` when quota enforcement accounted for the request.',
   api_route_not_found: 'None.',

@@ -1,14 +1,14 @@
 // The home page (/) and its twin (/index.md): the profile, and the portfolio preview the two data
 // resources exist to feed, drawn from this build's snapshots and refreshed by the page script.
 import type { Artifact, BuildContext } from '../artifact.ts';
-import { CONSTANTS, dataResource } from '../../core/routes.ts';
-import { formatDays } from './charts/format.ts';
-import type { Profile } from './content.ts';
-import { escapeHtml } from './html.ts';
-import { renderMarkdown } from './markdown.ts';
-import { contributionsBodyHtml, marketBodyHtml } from './preview.ts';
-import { twin } from './twins.ts';
-import { absoluteUrl, PAGES, resolveContentUrl, sitePath } from '../../core/pages.ts';
+import { CONSTANTS, dataResource } from '../../contract/service.ts';
+import { formatDays } from '../../render/format.ts';
+import type { Profile } from '../content/site-content.ts';
+import { escapeHtml } from '../../render/html.ts';
+import { renderMarkdown } from '../content/markdown.ts';
+import { contributionsBodyHtml, marketBodyHtml } from '../../render/preview.ts';
+import { twin } from '../content/twins.ts';
+import { absoluteUrl, PAGES, resolveContentUrl, sitePath } from '../../contract/pages.ts';
 import { ASSETS, renderLayout } from './layout.ts';
 
 export function githubProfileUrl(account: string): string {

@@ -1,11 +1,11 @@
 // The shared page layout: one HTML shell for every page, readable on a phone, printable, script-free
-// unless a page asks for its script. Links between pages are root-relative (see core/pages.ts); canonical and
+// unless a page asks for its script. Links between pages are root-relative (see contract/pages.ts); canonical and
 // alternate links are absolute from SITE_URL.
-import type { Config } from '../../core/config.ts';
-import { DISCOVERY, API_INDEX_LINK } from '../../core/routes.ts';
-import { SIMULATED_NOTICE_TITLE, simulatedNoticeText } from '../../core/simulated.ts';
-import { escapeHtml } from './html.ts';
-import { absoluteUrl, PAGES, sitePath, type PageRef } from '../../core/pages.ts';
+import type { Config } from '../../lib/config.ts';
+import { DISCOVERY, API_INDEX_LINK } from '../../contract/service.ts';
+import { SIMULATED_NOTICE_TITLE, simulatedNoticeText } from '../../lib/simulated.ts';
+import { escapeHtml } from '../../render/html.ts';
+import { absoluteUrl, PAGES, sitePath, type PageRef } from '../../contract/pages.ts';
 
 export type NavKey = 'home' | 'writings' | 'skills' | 'developers';
 

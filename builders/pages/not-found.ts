@@ -1,8 +1,8 @@
 // 404.html: what static hosts (serve, Netlify, Cloudflare Pages, GitHub Pages) show for a missing page.
 import type { Artifact, BuildContext } from '../artifact.ts';
-import { API_INDEX, API_INDEX_LINK } from '../../core/routes.ts';
-import { escapeHtml } from './html.ts';
-import { PAGES, sitePath } from '../../core/pages.ts';
+import { API_INDEX, API_INDEX_LINK } from '../../contract/service.ts';
+import { escapeHtml } from '../../render/html.ts';
+import { PAGES, sitePath } from '../../contract/pages.ts';
 import { renderLayout } from './layout.ts';
 
 export function renderNotFound(ctx: BuildContext): Artifact[] {

@@ -1,9 +1,9 @@
 // /skills and its twin: `## <Group>` then `- <Skill>` or `- <Skill>: <note>` lines, as cli/twin.ts parses them.
 import type { Artifact, BuildContext } from '../artifact.ts';
-import type { SkillGroup } from './content.ts';
-import { renderMarkdown } from './markdown.ts';
-import { twin } from './twins.ts';
-import { absoluteUrl, PAGES } from '../../core/pages.ts';
+import type { SkillGroup } from '../content/site-content.ts';
+import { renderMarkdown } from '../content/markdown.ts';
+import { twin } from '../content/twins.ts';
+import { absoluteUrl, PAGES } from '../../contract/pages.ts';
 import { renderLayout } from './layout.ts';
 
 export const SKILLS_DESCRIPTION = 'What I work with, grouped by area.';

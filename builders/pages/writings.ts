@@ -1,11 +1,11 @@
 // /writings (the list, newest first) and /writings/<slug> (each published writing), with their twins.
 // Only published writings reach this module: content.ts drops drafts when it reads site/.
 import type { Artifact, BuildContext } from '../artifact.ts';
-import type { Writing } from './content.ts';
-import { escapeHtml } from './html.ts';
-import { renderMarkdown } from './markdown.ts';
-import { twin } from './twins.ts';
-import { absoluteUrl, PAGES, sitePath } from '../../core/pages.ts';
+import type { Writing } from '../content/site-content.ts';
+import { escapeHtml } from '../../render/html.ts';
+import { renderMarkdown } from '../content/markdown.ts';
+import { twin } from '../content/twins.ts';
+import { absoluteUrl, PAGES, sitePath } from '../../contract/pages.ts';
 import { renderLayout } from './layout.ts';
 
 export const WRITINGS_DESCRIPTION = 'Notes on data pipelines, HTTP APIs and the small tools around them.';

@@ -2,7 +2,7 @@
 // addresses as numbers so that every spelling of one address (IPv4-mapped IPv6 included) is one value.
 // Only the gateway needs them; TRUST_PROXY is parsed when it starts (gateway/server.ts).
 import { isIP } from 'node:net';
-import { ConfigError } from '../../core/errors.ts';
+import { ConfigError } from '../../lib/errors.ts';
 
 export interface ProxyRange {
   /** Address family of the range. */

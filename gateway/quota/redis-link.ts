@@ -7,8 +7,8 @@
 // close the link before the next reply of the same read is handed to anyone.
 import { connect as tcpConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
-import { oneLine } from '../../core/one-line.ts';
-import type { RedisTarget } from '../../core/redis-url.ts';
+import { oneLine } from '../../lib/one-line.ts';
+import type { RedisTarget } from '../../lib/redis-url.ts';
 import { encodeCommand, replyReader, RespError, type Reply, type ReplyLimits } from './resp.ts';
 
 export interface LinkOptions {

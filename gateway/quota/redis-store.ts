@@ -2,11 +2,11 @@
 // event-loop turn goes to Redis in one round trip: one script call over all their keys, which increments
 // each key and sets its expiry in one atomic step. Nothing waits for a Redis that is away or slow: while
 // the link is down, late or full, a decision fails at once and the request is served without quota
-// headers (CONTRACT §3). A failed link opens the circuit: the store is not asked again before a backoff
+// headers (docs/data-rules.md). A failed link opens the circuit: the store is not asked again before a backoff
 // of 0.1 to 2 s, then a new connection must answer PING before it carries decisions again.
-import { oneLine } from '../../core/one-line.ts';
-import { redisTarget } from '../../core/redis-url.ts';
-import { CONSTANTS } from '../../core/routes.ts';
+import { oneLine } from '../../lib/one-line.ts';
+import { redisTarget } from '../../lib/redis-url.ts';
+import { CONSTANTS } from '../../contract/service.ts';
 import { StoreUnavailable, type QuotaStore } from './quota.ts';
 import { openRedisLink, type LinkOptions, type RedisLink } from './redis-link.ts';
 import type { Reply } from './resp.ts';

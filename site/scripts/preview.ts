@@ -2,7 +2,7 @@
 // is reachable. The page already shows the build-time snapshot (and reads fine with scripts off), so
 // every failure here (offline, 404 on a static host, 502 from the gateway, a malformed answer) just
 // keeps what is on the page: nothing is thrown and nothing is written to the console.
-import { contributionsBodyHtml, isContributions, isMarketData, marketBodyHtml } from '../../builders/pages/preview.ts';
+import { contributionsBodyHtml, isContributions, isMarketData, marketBodyHtml } from '../../render/preview.ts';
 import { prepareCharts, startReadouts } from './readout.ts';
 
 async function fetchJson(url: string): Promise<unknown> {

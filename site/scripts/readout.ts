@@ -2,8 +2,8 @@
 // market chart, the date and count of a day on the heatmap. Listeners sit on the figure, so a chart the
 // preview script redraws keeps its readout. Only attributes and text are set (no inline style, no HTML),
 // so the page's Content-Security-Policy needs nothing more.
-import { formatFixed, formatTime } from '../../builders/pages/charts/format.ts';
-import { MARKET_CHART, SPARKLINE } from '../../builders/pages/charts/sparkline.ts';
+import { formatFixed, formatTime } from '../../render/format.ts';
+import { MARKET_CHART, SPARKLINE } from '../../render/charts/sparkline.ts';
 
 interface Series {
   times: number[];

@@ -1,10 +1,10 @@
 // A hand-written site for the CLI tests: every document the CLI reads, with known values, in the format
-// the site generator writes (Markdown twins: builders/pages/twins.ts and builders/pages/; the API
-// index and discovery documents at their core/routes.ts files). It pins the parsing to exact values
+// the site generator writes (Markdown twins: builders/content/twins.ts and builders/pages/; the API
+// index and discovery documents at their contract/service.ts files). It pins the parsing to exact values
 // whatever content the real build publishes.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { API_INDEX, DATA_RESOURCES, DISCOVERY } from '../../core/routes.ts';
+import { API_INDEX, DATA_RESOURCES, DISCOVERY } from '../../contract/service.ts';
 
 export const FIXTURE_WRITINGS = [
   {

@@ -5,7 +5,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
-import { API_INDEX, DATA_PATHS, DISCOVERY } from '../../core/routes.ts';
+import { API_INDEX, DATA_PATHS, DISCOVERY } from '../../contract/service.ts';
 import { ROOT } from './run.ts';
 
 export interface Site {

@@ -7,10 +7,10 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { loadConfig, type Config } from '../../core/config.ts';
+import { loadConfig, type Config } from '../../lib/config.ts';
 import { startGateway, type Gateway, type GatewayOptions } from '../../gateway/server.ts';
 import { cleanEnv, ROOT, upstreamEnv } from './run.ts';
-import { GATEWAY_NODE_FLAGS } from '../../core/gateway-node-flags.ts';
+import { GATEWAY_NODE_FLAGS } from '../../gateway/node-flags.ts';
 
 /** Marker text of files that must never be served. */
 export const SECRET = 'TOP-SECRET-MUST-NOT-LEAK';

@@ -1,4 +1,4 @@
-// The rules an embeddable SVG card must keep (issue 13, CONTRACT §5), checked on its text without a
+// The rules an embeddable SVG card must keep (issue 13, docs/api.md#published-paths), checked on its text without a
 // browser: test/browser.test.ts parses the same files with Chromium's XML parser and renders them as <img>.
 
 export interface CardViolation {

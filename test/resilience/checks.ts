@@ -2,9 +2,9 @@
 // 200 whose data the fake upstream really served, or a correct RFC 9457 problem document. Pure: one
 // response in, the list of violations out.
 import { contributionOn, closeAt } from '../../fakes/data.ts';
-import { PROBLEM_CONTENT_TYPE, PROBLEM_TYPES, type ProblemCode } from '../../core/problems.ts';
-import { ALLOW_HEADER, CACHE_CONTROL, CONSTANTS, DATA_PATHS } from '../../core/routes.ts';
-import type { Validator } from '../../core/schemas.ts';
+import { PROBLEM_CONTENT_TYPE, PROBLEM_TYPES, type ProblemCode } from '../../contract/problems.ts';
+import { ALLOW_HEADER, CACHE_CONTROL, CONSTANTS, DATA_PATHS } from '../../contract/service.ts';
+import type { Validator } from '../../contract/schemas.ts';
 
 export interface Observed {
   method: string;
@@ -117,7 +117,7 @@ export function checkResponse(r: Observed, ctx: CheckContext): string[] {
   return problems;
 }
 
-/** RFC 9457 §3: the member `status` equals the HTTP status; SPEC's catalogue fixes code, type and title. */
+/** RFC 9457 §3: the member `status` equals the HTTP status; docs/api.md's error catalogue fixes code, type and title. */
 export function checkProblem(r: Observed, expected: ProblemCode | undefined, ctx: CheckContext): string[] {
   const where = `${r.method} ${r.path} → ${r.status}`;
   const contentType = header(r.headers, 'content-type') ?? '';
@@ -142,7 +142,7 @@ export function checkProblem(r: Observed, expected: ProblemCode | undefined, ctx
   return out.map((o) => `${where}: ${o}`);
 }
 
-/** draft-ietf-httpapi-ratelimit-headers as SPEC.md writes them: both headers or neither. */
+/** draft-ietf-httpapi-ratelimit-headers as docs/api.md#limits writes them: both headers or neither. */
 function checkQuotaHeaders(r: Observed, ctx: CheckContext): string[] {
   const policy = header(r.headers, 'ratelimit-policy');
   const current = header(r.headers, 'ratelimit');

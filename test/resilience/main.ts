@@ -9,7 +9,7 @@
 // must end it cleanly. Prints the counts and exits 1 on any violation (2 on a usage error).
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { runMain } from '../../core/run-main.ts';
+import { runMain } from '../../lib/run-main.ts';
 import {
   openDescriptors,
   ProcessGroup,
@@ -22,7 +22,7 @@ import {
 } from '../../bench/processes.ts';
 import { runBuild } from '../../bench/site.ts';
 import { extremes, median } from '../../bench/stats.ts';
-import { createValidator } from '../../core/schemas.ts';
+import { createValidator } from '../../contract/schemas.ts';
 import type { FakeUpstreams } from '../../fakes/upstreams.ts';
 import { cleanEnv, upstreamEnv } from '../helpers/run.ts';
 import { checkResponse, STACK_FRAME, type CheckContext } from './checks.ts';
@@ -569,7 +569,7 @@ async function run(
     );
   heap.close();
 
-  // --- a clean stop (CONTRACT §1: SIGTERM finishes in-flight requests and exits)
+  // --- a clean stop (docs/configuration.md#commands: SIGTERM finishes in-flight requests and exits)
   if (gatewayDied)
     violation(tally, `the gateway exited during the run (${gatewayDied}): ${gateway.managed.stderrTail()}`);
   const exit = await group.stop(gateway.managed, 'SIGTERM');

@@ -1,0 +1,233 @@
+// The CLI's commands, options, exit statuses and --json fields, declared once: `--help`, `--help --json`
+// and the developer page's reference (builders/pages/cli-reference.ts) are all generated from this table.
+// It is the CLI's published facts module: the site build imports it (and nothing else of cli/) to document it.
+// Paths come from where the site writes them: the API index and discovery documents from the route table
+// (contract/service.ts), the Markdown twins from the page table the site generator writes them by
+// (contract/pages.ts, `PAGES`). Both modules import nothing, so the bundled cli.mjs stays dependency-free.
+import { API_INDEX, CONSTANTS, DISCOVERY, dataResource } from '../contract/service.ts';
+import { PAGES } from '../contract/pages.ts';
+
+export type CommandName = 'profile' | 'writings' | 'skills' | 'api' | 'catalog' | 'price' | 'contributions';
+
+export interface JsonField {
+  name: string;
+  type: string;
+  description: string;
+}
+
+export interface CommandSpec {
+  name: CommandName;
+  /** The command line as typed, after `node cli.mjs`. */
+  synopsis: string;
+  summary: string;
+  /** The public documents it reads, relative to the base URL. */
+  reads: string[];
+  /** The top-level members of the one JSON document `--json` prints. */
+  json: JsonField[];
+}
+
+export interface SubcommandSpec {
+  synopsis: string;
+  summary: string;
+  reads: string[];
+  json: JsonField[];
+}
+
+/** A twin's file relative to dist/ is also its path under the site root. */
+function twinPath(file: string): string {
+  return `/${file}`;
+}
+
+export const PROGRAM = DISCOVERY.cli.file;
+export const USAGE = `node ${PROGRAM} <command> [--json] [--base-url <url>]`;
+
+const DOCUMENT_COMMANDS: readonly CommandSpec[] = [
+  {
+    name: 'profile',
+    synopsis: 'profile',
+    summary: 'Read the profile: name, tagline, location, about and links.',
+    reads: [twinPath(PAGES.home.markdownFile)],
+    json: [
+      { name: 'url', type: 'string', description: 'the profile page (HTML)' },
+      { name: 'name', type: 'string', description: 'the person' },
+      { name: 'tagline', type: 'string | null', description: 'one-line description' },
+      { name: 'location', type: 'string | null', description: 'where they are' },
+      { name: 'github', type: 'string | null', description: 'GitHub profile URL' },
+      { name: 'description', type: 'string | null', description: 'the page description' },
+      { name: 'about', type: 'string[]', description: 'paragraphs of the About section, Markdown' },
+      { name: 'links', type: '{label, url}[]', description: 'the Links section' },
+    ],
+  },
+  {
+    name: 'writings',
+    synopsis: 'writings',
+    summary: 'List the published writings, newest first.',
+    reads: [twinPath(PAGES.writings.markdownFile)],
+    json: [
+      { name: 'url', type: 'string', description: 'the writings page (HTML)' },
+      {
+        name: 'writings',
+        type: '{slug, title, date, summary, url}[]',
+        description: 'newest first; date is YYYY-MM-DD',
+      },
+    ],
+  },
+  {
+    name: 'skills',
+    synopsis: 'skills',
+    summary: 'Read the skills, by group.',
+    reads: [twinPath(PAGES.skills.markdownFile)],
+    json: [
+      { name: 'url', type: 'string', description: 'the skills page (HTML)' },
+      { name: 'groups', type: '{name, skills: {name, note}[]}[]', description: 'note is null when the skill has none' },
+    ],
+  },
+  {
+    name: 'api',
+    synopsis: 'api',
+    summary: 'Read the API description: authentication, contract and operations.',
+    reads: [
+      `${API_INDEX.path} (or /${API_INDEX.file} on a static host that does not map ${API_INDEX.path})`,
+      `${DISCOVERY.openapi.path} (operations; when it cannot be read, from ${API_INDEX.path})`,
+    ],
+    json: [
+      { name: 'url', type: 'string', description: 'the API index that was read' },
+      { name: 'title', type: 'string | null', description: 'the API title (OpenAPI info.title)' },
+      { name: 'version', type: 'string | null', description: 'the contract version (OpenAPI info.version)' },
+      { name: 'authentication', type: 'string | null', description: '"none": no key or token is needed' },
+      {
+        name: 'openapi',
+        type: 'string | null',
+        description: 'URL of the OpenAPI document, null when it could not be read',
+      },
+      {
+        name: 'operations',
+        type: '{method, path, operationId, summary}[]',
+        description: 'operationId and summary may be null',
+      },
+      { name: 'index', type: 'object', description: 'the /api document exactly as published' },
+    ],
+  },
+  {
+    name: 'catalog',
+    synopsis: 'catalog',
+    summary: 'Read the API catalog (RFC 9727 linkset).',
+    reads: [DISCOVERY.apiCatalog.path],
+    json: [
+      { name: 'url', type: 'string', description: 'the catalog that was read' },
+      {
+        name: 'linkset',
+        type: '{anchor, links: {rel, href, type, title}[]}[]',
+        description: 'one entry per context; type and title may be null',
+      },
+    ],
+  },
+];
+
+const MARKET = dataResource('market');
+const CALENDAR = dataResource('contributions');
+/** The data commands print the payload itself with --json: its members are the schema's (schemas/). */
+const field = (name: string, type: string, description: string): JsonField => ({ name, type, description });
+
+const DATA_COMMANDS: readonly CommandSpec[] = [
+  {
+    name: 'price',
+    synopsis: 'price',
+    summary: `${CONSTANTS.product} now: value, 7-day change, low and high, as-of time, and a sparkline of the week. Not financial advice.`,
+    reads: [MARKET.v1.path],
+    json: [
+      field('product', 'string', '"MON-USD"'),
+      field('value', 'number', 'latest value in USD'),
+      field('changePercent', 'number', 'change from the first point of the window, unrounded'),
+      field('low', 'number', 'lowest value of the window'),
+      field('high', 'number', 'highest value of the window'),
+      field('asOf', 'string', "the provider's time of the latest value (ISO 8601)"),
+      field('points', '{time, value}[]', 'hourly closes, oldest first; time in Unix seconds'),
+      field('currency, source, windowSeconds', 'string, string, integer', 'the rest of MarketData'),
+    ],
+  },
+  {
+    name: 'contributions',
+    synopsis: 'contributions',
+    summary: 'The contribution calendar: total, window and a seven-row heatmap of the year.',
+    reads: [CALENDAR.v1.path],
+    json: [
+      field('username', 'string', 'the GitHub account'),
+      field('totalContributions', 'integer', 'sum over the 365 days'),
+      field('startDate', 'string', 'first day of the window (YYYY-MM-DD)'),
+      field('endDate', 'string', 'last day: today in America/Toronto'),
+      field('days', '{date, count, level}[]', '365 entries, oldest first; level 0 to 4'),
+      field('timeZone, nextRefreshAt', 'string, string', 'the rest of GitHubContributions'),
+    ],
+  },
+];
+
+/** Every command, in the order the help lists them: the site's documents, then the two datasets. */
+export const COMMANDS: readonly CommandSpec[] = [...DOCUMENT_COMMANDS, ...DATA_COMMANDS];
+
+export const WRITING: SubcommandSpec = {
+  synopsis: 'writings <slug>',
+  summary: 'Print one published writing (the slug is the last part of its URL).',
+  reads: [twinPath(PAGES.writing('<slug>').markdownFile)],
+  json: [
+    { name: 'slug', type: 'string', description: 'the writing' },
+    { name: 'title', type: 'string', description: 'its title' },
+    { name: 'date', type: 'string', description: 'YYYY-MM-DD' },
+    { name: 'summary', type: 'string | null', description: 'one sentence' },
+    { name: 'url', type: 'string', description: 'the writing page (HTML)' },
+    { name: 'markdown', type: 'string', description: 'the body, Markdown, starting with "# Title"' },
+  ],
+};
+
+/**
+ * Every command line, in the one order `--help`, `--help --json`, the usage line and the developer
+ * page's reference list them: `writings <slug>` right after `writings`.
+ */
+export const COMMAND_REFERENCE: readonly (CommandSpec | SubcommandSpec)[] = COMMANDS.flatMap((c) =>
+  c.name === 'writings' ? [c, WRITING] : [c],
+);
+
+export interface OptionSpec {
+  flag: string;
+  summary: string;
+}
+
+export const OPTIONS: readonly OptionSpec[] = [
+  { flag: '--json', summary: 'print exactly one JSON document on stdout (fields below)' },
+  {
+    flag: '--base-url <url>',
+    summary: 'read this site instead of the default; a path prefix and a trailing slash are fine',
+  },
+  { flag: '--timeout <seconds>', summary: 'give up on a request after this long (default 10)' },
+  { flag: '--help, -h', summary: 'print this help (also `help`); with --json, as JSON' },
+  { flag: '--version', summary: 'print the version of cli.mjs and its default site' },
+];
+
+export const EXIT_STATUSES = [
+  { code: 0, meaning: 'success' },
+  {
+    code: 1,
+    meaning:
+      "the site answered an error (the problem's title, detail and resolution), could not be reached in time, or sent a body that is not what was expected (one line on stderr)",
+  },
+  { code: 2, meaning: 'usage error: unknown command or option, missing option value (usage on stderr)' },
+] as const;
+
+export const ENVIRONMENT = [
+  {
+    name: 'NO_COLOR',
+    meaning:
+      'when set to a non-empty value, never colour the output (no-color.org); colour is only used on a terminal anyway',
+  },
+  { name: 'COLUMNS', meaning: 'wrap width when stdout is not a terminal (default 80)' },
+  {
+    name: 'FORCE_COLOR',
+    meaning: 'when set to a non-empty value other than 0, colour even when stdout is not a terminal',
+  },
+] as const;
+
+export const DEFAULT_TIMEOUT_SECONDS = 10;
+
+export function isCommand(name: string): name is CommandName {
+  return COMMANDS.some((c) => c.name === name);
+}

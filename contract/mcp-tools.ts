@@ -1,0 +1,99 @@
+// The four data operations as function tools (docs/api.md#endpoints): the operationId is the tool name, the
+// input schema is docs/api.md's empty object, the output schema is the payload's schema from schemas/. Read by
+// the gateway's MCP endpoint and by the documents that describe it.
+import { CONSTANTS, DATA_RESOURCES, type DataOperation, type DataResource } from './service.ts';
+import type { JsonSchema } from './schemas.ts';
+
+/**
+ * docs/api.md#endpoints: "As a function tool, the input schema is an object with empty properties, empty
+ * required and additionalProperties false; the operationId is the tool name."
+ */
+export const FUNCTION_TOOL_INPUT_SCHEMA = Object.freeze({
+  type: 'object',
+  properties: {},
+  required: [],
+  additionalProperties: false,
+});
+
+/** The server name an MCP client sees in `initialize`, and the key of the documented client configuration. */
+export const MCP_SERVER_NAME = 'public-data-preview';
+
+/**
+ * The first MCP protocol version without JSON-RPC batches (2025-06-18 removed them); versions are
+ * dates, so later ones sort after it.
+ */
+export const BATCHES_REMOVED_IN = '2025-06-18';
+/** Messages in one batch under the older versions that still have them (the SDK alone allows 100). */
+export const MCP_MAX_BATCH = 10;
+
+/** How the endpoint is described wherever it is listed (API index, llms.txt, developer page, OpenAPI). */
+export const MCP_SUMMARY =
+  'Model Context Protocol over Streamable HTTP (stateless): four tools, the four data operations named by operationId, each returning its payload as structured content. ' +
+  'Every POST to it counts once against the same quota as the data URLs. Gateway only: a static host has no such endpoint.';
+
+export interface DataTool {
+  /** The operationId. */
+  name: string;
+  title: string;
+  description: string;
+  resource: DataResource;
+  operation: DataOperation;
+}
+
+function description(resource: DataResource, op: DataOperation): string {
+  const other = op.alias ? resource.v1 : resource.alias;
+  const what =
+    resource.id === 'market'
+      ? `Returns the ${CONSTANTS.product} market preview: the latest ticker price (fetched live on every call), seven days of hourly closes, the change over the window, low, high and the provider timestamp, in ${CONSTANTS.currency}. It is not financial advice or a trading recommendation.`
+      : `Returns the public daily contribution counts of one fixed GitHub account over a rolling ${CONSTANTS.contributionDays}-day window in ${CONSTANTS.timeZone}, with the total and the next refresh time (the calendar is kept until the next midnight there).`;
+  return [
+    what,
+    `The ${resource.schema} payload of GET ${op.path}; ${other.operationId} (${other.path}, the ${op.alias ? 'explicit v1 path' : 'unversioned alias'}) returns the same payload.`,
+    'Takes no arguments. Counts against the same per-client quota as the HTTP data routes.',
+  ].join(' ');
+}
+
+/** The four tools, in the order of the route table (v1, then its alias). */
+export const DATA_TOOLS: readonly DataTool[] = DATA_RESOURCES.flatMap((resource) =>
+  [resource.v1, resource.alias].map((operation) => ({
+    name: operation.operationId,
+    title: `${resource.title}${operation.alias ? ' (unversioned alias)' : ' (v1)'}`,
+    description: description(resource, operation),
+    resource,
+    operation,
+  })),
+);
+
+/**
+ * A schema from schemas/ made self-contained for consumers that cannot fetch other files (an MCP
+ * `outputSchema`, a tool definition): `$id` and `$schema` dropped (the MCP tool schema's dialect
+ * defaults to 2020-12) and each file reference rewritten to an entry of `$defs`.
+ */
+export function selfContainedSchema(name: string, schemas: Map<string, JsonSchema>): Record<string, unknown> {
+  const titleById = new Map([...schemas.values()].map((s) => [s.$id, s.title]));
+  const defs = new Map<string, unknown>();
+  const rewrite = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(rewrite);
+    if (node === null || typeof node !== 'object') return node;
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$id' || key === '$schema') continue;
+      if (key === '$ref' && typeof value === 'string') {
+        const title = titleById.get(value.replace(/#.*$/, ''));
+        if (!title) throw new Error(`schema $ref ${value} names no file in schemas/`);
+        if (!defs.has(title)) {
+          defs.set(title, null); // reserved first: a schema that refers to itself ends here
+          defs.set(title, rewrite(schemas.get(title)));
+        }
+        out.$ref = `#/$defs/${title}`;
+        continue;
+      }
+      out[key] = rewrite(value);
+    }
+    return out;
+  };
+  const root = schemas.get(name);
+  if (!root) throw new Error(`no schema named ${name} in schemas/`);
+  const schema = rewrite(root) as Record<string, unknown>;
+  return defs.size ? { ...schema, $defs: Object.fromEntries(defs) } : schema;
+}

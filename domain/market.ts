@@ -1,0 +1,81 @@
+// Pure MarketData builder: (ticker, candles, now) → payload, by the rules of docs/data-rules.md.
+import { UpstreamError } from '../lib/errors.ts';
+import { CONSTANTS } from '../contract/service.ts';
+
+export interface MarketPoint {
+  time: number;
+  value: number;
+}
+
+export interface MarketData {
+  product: typeof CONSTANTS.product;
+  currency: typeof CONSTANTS.currency;
+  source: string;
+  windowSeconds: typeof CONSTANTS.marketWindowSeconds;
+  points: MarketPoint[];
+  value: number;
+  changePercent: number;
+  low: number;
+  high: number;
+  asOf: string;
+}
+
+/** A ticker after shape checks: price as a number, time as the provider's own string and its instant. */
+export interface Ticker {
+  price: number;
+  time: string;
+  timeMs: number;
+}
+
+/** A candle row after shape checks: start time in Unix seconds and the close. */
+export interface Candle {
+  time: number;
+  close: number;
+}
+
+/** The candle request window: [now - 604800 s, now], in whole seconds. */
+export function marketWindow(nowMs: number): { startSeconds: number; endSeconds: number } {
+  const endSeconds = Math.floor(nowMs / 1000);
+  return { startSeconds: endSeconds - CONSTANTS.marketWindowSeconds, endSeconds };
+}
+
+export function buildMarketData(ticker: Ticker, candles: readonly Candle[], nowMs: number, source: string): MarketData {
+  if (!Number.isFinite(ticker.price) || ticker.price <= 0) {
+    throw new UpstreamError('coinbase', `ticker price ${ticker.price} is not a positive number`);
+  }
+  if (!Number.isFinite(ticker.timeMs))
+    throw new UpstreamError('coinbase', `ticker time "${ticker.time}" is not a date-time`);
+  const { startSeconds, endSeconds } = marketWindow(nowMs);
+  const byTime = new Map<number, number>();
+  for (const candle of candles) {
+    if (candle.time < startSeconds || candle.time > endSeconds) continue; // rows may fall outside [start, end]
+    if (!Number.isFinite(candle.close) || candle.close <= 0) {
+      throw new UpstreamError('coinbase', `candle at ${candle.time} has close ${candle.close}, not a positive number`);
+    }
+    if (!byTime.has(candle.time)) byTime.set(candle.time, candle.close); // one point per candle start time
+  }
+  const points: MarketPoint[] = [...byTime].sort((a, b) => a[0] - b[0]).map(([time, value]) => ({ time, value }));
+  const tickerSeconds = Math.floor(ticker.timeMs / 1000);
+  const last = points[points.length - 1];
+  if (last === undefined || tickerSeconds > last.time) points.push({ time: tickerSeconds, value: ticker.price });
+  if (points.length < 2) {
+    throw new UpstreamError(
+      'coinbase',
+      `only ${points.length} point(s) in the seven-day window; at least 2 are needed`,
+    );
+  }
+  const first = points[0]!.value;
+  const values = [...points.map((p) => p.value), ticker.price];
+  return {
+    product: CONSTANTS.product,
+    currency: CONSTANTS.currency,
+    source,
+    windowSeconds: CONSTANTS.marketWindowSeconds,
+    points,
+    value: ticker.price,
+    changePercent: ((ticker.price - first) / first) * 100,
+    low: Math.min(...values),
+    high: Math.max(...values),
+    asOf: ticker.time,
+  };
+}

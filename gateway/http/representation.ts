@@ -1,0 +1,108 @@
+// One resource body prepared once: its bytes, a gzip and a brotli copy when they are smaller, and a
+// strong ETag per copy. Static files and the cached contribution calendar are both served from these.
+import { createHash } from 'node:crypto';
+import { compressedCopies, type CompressedCopies, type CompressOptions } from '../../lib/compressed-copies.ts';
+import { acceptedCodings, type Coding } from './content-coding.ts';
+import { isCompressible } from '../../contract/content-types.ts';
+
+export interface Variant {
+  coding: Coding;
+  body: Buffer;
+  /**
+   * Strong validator (RFC 9110 §8.8.1): a strong ETag names exact bytes, so each content coding
+   * gets its own ("…-br", "…-gz"), or a cache could pair one coding's validator with another's bytes.
+   */
+  etag: string;
+}
+
+export interface Representation<V extends Variant = Variant> {
+  contentType: string;
+  identity: V;
+  br: V | undefined;
+  gzip: V | undefined;
+  /** True when the choice depends on Accept-Encoding, so responses carry Vary: Accept-Encoding. */
+  varies: boolean;
+}
+
+export interface PrepareOptions extends CompressOptions {
+  /**
+   * Copies compressed earlier (by the build, beside the file); when given, nothing is compressed here.
+   * A coding missing from them is one the build found not worth keeping.
+   */
+  copies?: CompressedCopies;
+}
+
+export function prepare(body: Buffer, contentType: string, options: PrepareOptions = {}): Representation {
+  const tag = createHash('sha256').update(body).digest('base64url').slice(0, 27);
+  const identity: Variant = { coding: 'identity', body, etag: `"${tag}"` };
+  const copies = isCompressible(contentType)
+    ? (options.copies ?? compressedCopies(body, options))
+    : { br: undefined, gzip: undefined };
+  const br: Variant | undefined = copies.br && { coding: 'br', body: copies.br, etag: `"${tag}-br"` };
+  const gzip: Variant | undefined = copies.gzip && { coding: 'gzip', body: copies.gzip, etag: `"${tag}-gz"` };
+  return { contentType, identity, br, gzip, varies: br !== undefined || gzip !== undefined };
+}
+
+/** The best copy the client accepts. */
+export function choose<V extends Variant>(rep: Representation<V>, acceptEncoding: string | undefined): V {
+  if (!rep.varies) return rep.identity;
+  for (const coding of acceptedCodings(acceptEncoding)) {
+    const v = coding === 'br' ? rep.br : coding === 'gzip' ? rep.gzip : rep.identity;
+    if (v !== undefined) return v;
+  }
+  return rep.identity;
+}
+
+/**
+ * If-None-Match (RFC 9110 §13.1.2): "A recipient MUST use the weak comparison function when comparing
+ * entity tags for If-None-Match", so a W/ prefix is ignored; "*" matches any current representation.
+ */
+export function noneMatch(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  if (header === etag || header === '*') return true;
+  for (const part of header.split(',')) {
+    let t = part.trim();
+    if (t.startsWith('W/')) t = t.slice(2);
+    if (t === etag || t === '*') return true;
+  }
+  return false;
+}
+
+/** Headers shared by every 200 of a variant, as a flat [name, value, …] list for res.writeHead. */
+export function variantHeaders(
+  rep: Representation,
+  v: Variant,
+  cacheControl: string,
+  extra: readonly string[] = [],
+): string[] {
+  const h = [
+    'Content-Type',
+    rep.contentType,
+    'Content-Length',
+    String(v.body.length),
+    'ETag',
+    v.etag,
+    'Cache-Control',
+    cacheControl,
+  ];
+  if (rep.varies) h.push('Vary', 'Accept-Encoding');
+  if (v.coding !== 'identity') h.push('Content-Encoding', v.coding);
+  h.push(...extra);
+  return h;
+}
+
+/**
+ * RFC 9110 §15.4.5: a 304 carries the header fields "that would have been sent in a 200 (OK) response
+ * to the same request: Content-Location, Date, ETag, and Vary; Cache-Control and Expires".
+ */
+export function notModifiedHeaders(
+  rep: Representation,
+  v: Variant,
+  cacheControl: string,
+  extra: readonly string[] = [],
+): string[] {
+  const h = ['ETag', v.etag, 'Cache-Control', cacheControl];
+  if (rep.varies) h.push('Vary', 'Accept-Encoding');
+  h.push(...extra);
+  return h;
+}

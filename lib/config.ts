@@ -1,0 +1,195 @@
+// Configuration: the committed site file under site/, overridden by the environment (docs/configuration.md#variables).
+// Parsed once where the program starts; every invalid value is a ConfigError naming its variable.
+import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
+import { resolve } from 'node:path';
+import { ConfigError } from './errors.ts';
+import { INVISIBLE_FORMATTING } from './unicode.ts';
+import { redisTarget } from './redis-url.ts';
+import { SIMULATED_MARKET_SOURCE } from './simulated.ts';
+
+export interface SiteFile {
+  siteUrl: string;
+  title: string;
+  tagline: string;
+  author: string;
+  githubAccount: string;
+  marketSourceName: string;
+  language: string;
+}
+
+export interface Config {
+  site: SiteFile;
+  /** Origin used in every absolute link, without a trailing slash. */
+  siteUrl: string;
+  githubAccount: string;
+  githubToken: string | undefined;
+  githubApiUrl: string;
+  githubWebUrl: string;
+  marketApiUrl: string;
+  marketSourceName: string;
+  upstreamTimeoutMs: number;
+  /** Build only: the instant used as "now", in milliseconds. */
+  sourceDateEpochMs: number | undefined;
+  host: string;
+  port: number;
+  rateLimitQuota: number | undefined;
+  rateLimitWindow: number;
+  rateLimitRedisUrl: string | undefined;
+  /** TRUST_PROXY as written: the gateway parses it into ranges at start (gateway/quota/ip-ranges.ts). */
+  trustProxy: string | undefined;
+  /** DIST_DIR as an absolute path (default dist/ in the working directory): written by the build, served by the gateway. */
+  distDir: string;
+  /** DEMO_SIMULATED=1, set by `npm run demo`: the site says its data are simulated, and marketSourceName names the simulated provider. */
+  demoSimulated: boolean;
+  /** Origins allowed on /mcp besides the site's own (MCP_ALLOWED_ORIGINS), each as a browser sends it. */
+  mcpAllowedOrigins: string[];
+}
+
+export const SITE_FILE_URL = new URL('../site/site.json', import.meta.url);
+
+export function readSiteFile(url: URL = SITE_FILE_URL): SiteFile {
+  return JSON.parse(readFileSync(url, 'utf8')) as SiteFile;
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Reads docs/configuration.md#variables's variables. Empty strings count as unset, as shells and CI files tend to produce them. */
+export function loadConfig(env: Env = process.env, site: SiteFile = readSiteFile()): Config {
+  const get = (name: string): string | undefined => {
+    const value = env[name];
+    if (value === undefined || value.trim() === '') return undefined;
+    return operatorText(name, value.trim());
+  };
+  for (const [field, value] of Object.entries(site))
+    if (typeof value === 'string') operatorText(`site/site.json ${field}`, value);
+  const githubAccount = get('GITHUB_ACCOUNT') ?? site.githubAccount;
+  // The account becomes a URL path segment and a GraphQL variable, and GitHub answers an account it
+  // cannot have with a 404 the build would report much later: its own login rule is checked here.
+  if (!GITHUB_LOGIN.test(githubAccount)) {
+    throw new ConfigError(
+      'GITHUB_ACCOUNT',
+      `${JSON.stringify(githubAccount.slice(0, 120))} is not a GitHub login (1 to 39 letters, digits or single inner hyphens)`,
+    );
+  }
+  const quota = get('RATE_LIMIT_QUOTA');
+  const redisUrl = get('RATE_LIMIT_REDIS_URL');
+  // Checked whole here, before the gateway listens: the store reads it again with the same function.
+  if (redisUrl !== undefined) redisTarget(redisUrl);
+  const demoSimulated = get('DEMO_SIMULATED') === '1';
+  return {
+    site,
+    siteUrl: origin('SITE_URL', get('SITE_URL') ?? site.siteUrl),
+    githubAccount,
+    githubToken: get('GITHUB_TOKEN'),
+    githubApiUrl: origin('GITHUB_API_URL', get('GITHUB_API_URL') ?? 'https://api.github.com'),
+    githubWebUrl: origin('GITHUB_WEB_URL', get('GITHUB_WEB_URL') ?? 'https://github.com'),
+    marketApiUrl: origin('MARKET_API_URL', get('MARKET_API_URL') ?? 'https://api.exchange.coinbase.com'),
+    // A demo's payload names the simulated provider: its numbers must not pass for the real provider's.
+    marketSourceName: demoSimulated ? SIMULATED_MARKET_SOURCE : (get('MARKET_SOURCE_NAME') ?? site.marketSourceName),
+    upstreamTimeoutMs: integer('UPSTREAM_TIMEOUT_MS', get('UPSTREAM_TIMEOUT_MS') ?? '5000', 1, 600_000),
+    sourceDateEpochMs: optional(
+      get('SOURCE_DATE_EPOCH'),
+      (v) => integer('SOURCE_DATE_EPOCH', v, 0, 253402300799) * 1000,
+    ),
+    host: host(get('HOST') ?? '127.0.0.1'),
+    port: integer('PORT', get('PORT') ?? '8080', 0, 65535),
+    rateLimitQuota: optional(quota, (v) => integer('RATE_LIMIT_QUOTA', v, 1, 1_000_000_000)),
+    rateLimitWindow: integer('RATE_LIMIT_WINDOW', get('RATE_LIMIT_WINDOW') ?? '60', 1, 31_536_000),
+    rateLimitRedisUrl: redisUrl,
+    trustProxy: get('TRUST_PROXY'),
+    distDir: resolve(get('DIST_DIR') ?? 'dist'),
+    demoSimulated,
+    mcpAllowedOrigins: (get('MCP_ALLOWED_ORIGINS') ?? '')
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== '')
+      .map((entry) => browserOrigin('MCP_ALLOWED_ORIGINS', entry)),
+  };
+}
+
+/** GitHub's login rule: 1 to 39 characters, letters, digits and hyphens, no hyphen first, last or doubled. */
+const GITHUB_LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/;
+
+/** C0 and C1 controls (DEL included): nothing an operator means to show, and malformed in XML (cards). */
+const CONTROL = /[\x00-\x1f\x7f-\x9f]/;
+/** Bidi controls and zero-width characters (lib/unicode.ts), plus the word joiner and the BOM. */
+const INVISIBLE = new RegExp(`${INVISIBLE_FORMATTING.source}|[\\u2060\\ufeff]`);
+
+/**
+ * An operator's string (a variable or a site-file field): it ends up in pages, cards, documents and
+ * URLs, where a control character makes XML malformed and a bidi or zero-width one makes text read
+ * otherwise than it is. Refused at start, naming the character's code point but not the value, which
+ * may be a secret (a token, a password in a URL).
+ */
+function operatorText(variable: string, value: string): string {
+  const bad = CONTROL.exec(value) ?? INVISIBLE.exec(value);
+  if (bad !== null) {
+    const code = bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+    const kind = CONTROL.test(bad[0]) ? 'a control character' : 'an invisible formatting character';
+    throw new ConfigError(variable, `contains ${kind} (U+${code}); remove it`);
+  }
+  return value;
+}
+
+/** An origin as a browser sends it in `Origin` (scheme://host[:port], no path). */
+function browserOrigin(variable: string, value: string): string {
+  const url = parseUrl(variable, value, ['http:', 'https:']);
+  if (url.pathname !== '/' || url.search || url.hash || url.username || url.password)
+    throw new ConfigError(variable, `${JSON.stringify(url.origin)} must be an origin only (scheme, host and port)`);
+  return url.origin;
+}
+
+function optional<T>(value: string | undefined, parse: (v: string) => T): T | undefined {
+  return value === undefined ? undefined : parse(value);
+}
+
+function integer(variable: string, value: string, min: number, max: number): number {
+  if (!/^\d+$/.test(value))
+    throw new ConfigError(variable, `${JSON.stringify(value.slice(0, 40))} is not a whole number`);
+  const n = Number(value);
+  if (n < min || n > max) throw new ConfigError(variable, `${value} is out of range (${min} to ${max})`);
+  return n;
+}
+
+function parseUrl(variable: string, value: string, protocols: string[]): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(variable, `${JSON.stringify(withoutUserinfo(value))} is not a valid URL`);
+  }
+  if (!protocols.includes(url.protocol)) {
+    throw new ConfigError(variable, `must use ${protocols.join(' or ')}, not ${url.protocol}`);
+  }
+  return url;
+}
+
+/**
+ * A URL as it may appear in an error line: a URL's userinfo (redis://user:password@host) is a secret,
+ * so whatever precedes an "@" is masked, even in text that does not parse as a URL.
+ */
+function withoutUserinfo(value: string): string {
+  return value.replace(/[^\s/@]*@/g, '…@');
+}
+
+/** An origin such as https://example.org (a path prefix is kept, a trailing slash is not). */
+function origin(variable: string, value: string): string {
+  const url = parseUrl(variable, value, ['http:', 'https:']);
+  // The query may hold a key; name the URL without it.
+  if (url.search || url.hash)
+    throw new ConfigError(variable, `"${url.origin}${url.pathname}" must not carry a query or fragment`);
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+}
+
+/** RFC 1123 §2.1 host name labels: letters, digits and inner hyphens, 1 to 63 characters. */
+const HOST_NAME =
+  /^(?=.{1,253}$)(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$/;
+
+function host(value: string): string {
+  if (isIP(value) !== 0) return value;
+  // All digits and dots but not an IPv4 address (256.1.1.1, 10.0.0): a mistyped address, not a name.
+  if (/^[\d.]+$/.test(value) || !HOST_NAME.test(value))
+    throw new ConfigError('HOST', `"${value}" is not a host name or address`);
+  return value;
+}

@@ -1,0 +1,148 @@
+// The market chart: the seven-day series as an inline SVG line with a UTC day axis and its low and high
+// marked, no chart library. Pure and browser-safe: the build draws it on the home page and on the cards
+// (cards.ts), the page script redraws it from the API.
+//
+// It is drawn so that it can stretch to any width without distorting its text: the outer <svg> has no
+// viewBox (its units are CSS pixels, its height fixed), the plot inside is a nested <svg> whose viewBox
+// stretches with preserveAspectRatio="none", and everything placed along the time axis (labels, dots)
+// sits in the outer one at a percentage of the width.
+import type { MarketPoint } from '../../domain/market.ts';
+import { escapeHtml } from '../html.ts';
+import { formatDayLabel, formatFixed } from '../format.ts';
+import { LIGHT, type ChartTheme } from './theme.ts';
+
+/** The plot's own coordinates (stretched to the chart's width) and its padding inside them. */
+export const SPARKLINE = { width: 1000, height: 140, pad: 4 } as const;
+/** The chart in CSS pixels: room above the plot for the high label, below it for the low label and the day axis. */
+export const MARKET_CHART = { height: 194, plotTop: 22, axisBaseline: 190 } as const;
+
+const round = (n: number) => Math.round(n * 10) / 10;
+const percent = (fraction: number) => `${Math.round(fraction * 10000) / 100}%`;
+
+/** SVG path coordinates of the series, scaled into the plot (time on x, value on y). */
+export function sparklinePath(points: readonly MarketPoint[], low: number, high: number): string {
+  return plotPoints(points, low, high)
+    .map(({ x, y }, i) => `${i === 0 ? 'M' : 'L'}${round(x)} ${round(y)}`)
+    .join(' ');
+}
+
+function plotPoints(points: readonly MarketPoint[], low: number, high: number): Array<{ x: number; y: number }> {
+  const { width, height, pad } = SPARKLINE;
+  const first = points[0]!.time;
+  const span = Math.max(points[points.length - 1]!.time - first, 1);
+  const range = high - low;
+  return points.map((p) => ({
+    x: pad + ((p.time - first) / span) * (width - 2 * pad),
+    // A flat series sits in the middle rather than dividing by zero.
+    y: range > 0 ? pad + ((high - p.value) / range) * (height - 2 * pad) : height / 2,
+  }));
+}
+
+export interface DayTick {
+  /** Fraction of the chart's width, 0 to 1. */
+  x: number;
+  time: number;
+  label: string;
+}
+
+/**
+ * The UTC midnights inside the series, each with its day label ("Nov 17"). A tick too close to an edge
+ * keeps its grid line but loses its label, which would be cut in half there.
+ */
+export function dayTicks(points: readonly MarketPoint[]): Array<DayTick & { labelled: boolean }> {
+  const { width, pad } = SPARKLINE;
+  const first = points[0]!.time;
+  const last = points[points.length - 1]!.time;
+  const span = Math.max(last - first, 1);
+  const ticks: Array<DayTick & { labelled: boolean }> = [];
+  for (let t = Math.ceil(first / 86_400) * 86_400; t <= last; t += 86_400) {
+    const x = (pad + ((t - first) / span) * (width - 2 * pad)) / width;
+    ticks.push({ x, time: t, label: formatDayLabel(t), labelled: x >= 0.06 && x <= 0.94 });
+  }
+  return ticks;
+}
+
+export interface SparklineInput {
+  points: readonly MarketPoint[];
+  low: number;
+  high: number;
+  changePercent: number;
+  label: string;
+  /** Decimals of the low and high labels: the same as the figures beside the chart (valueDecimals). */
+  decimals: number;
+  /** Colours as presentation attributes; the page's stylesheet overrides them by class. */
+  theme?: ChartTheme;
+  /** Where a card places the chart (its own coordinates); on a page the chart takes its container's width. */
+  box?: { x: number; y: number; width: number };
+  /** On the page: the series for the readout under the pointer and keyboard focus (site/scripts/readout.ts). */
+  interactive?: boolean;
+}
+
+export function renderSparkline(input: SparklineInput): string {
+  const { points, low, high, changePercent, label, decimals, theme = LIGHT, box, interactive = false } = input;
+  const { width, height } = SPARKLINE;
+  const { plotTop, axisBaseline } = MARKET_CHART;
+  const xy = plotPoints(points, low, high);
+  const line = sparklinePath(points, low, high);
+  const trend = changePercent >= 0 ? 'up' : 'down';
+  const color = trend === 'up' ? theme.up : theme.down;
+  const ticks = dayTicks(points);
+  const grid = ticks
+    .map(
+      (t) =>
+        `<line x1="${round(t.x * width)}" y1="0" x2="${round(t.x * width)}" y2="${height}" vector-effect="non-scaling-stroke"/>`,
+    )
+    .join('');
+  const dayLabels = ticks
+    .filter((t) => t.labelled)
+    .map(
+      (t) =>
+        `<text class="chart-day" x="${percent(t.x)}" y="${axisBaseline}" text-anchor="middle" data-time="${t.time}">${escapeHtml(t.label)}</text>`,
+    )
+    .join('');
+
+  // The first point at the high and the first at the low, each with a dot and its value.
+  const marker = (kind: 'high' | 'low', value: number) => {
+    const i = points.findIndex((p) => p.value === value);
+    // The ticker can set the low or high without being a point (docs/data-rules.md appends it only when newer).
+    const at =
+      i >= 0 ? xy[i]! : { x: xy[xy.length - 1]!.x, y: kind === 'high' ? SPARKLINE.pad : height - SPARKLINE.pad };
+    const fx = at.x / width;
+    const cy = plotTop + at.y;
+    const anchor = fx < 0.2 ? 'start' : fx > 0.8 ? 'end' : 'middle';
+    const ty = kind === 'high' ? cy - 8 : cy + 17;
+    const text = `${kind === 'high' ? 'High' : 'Low'} ${formatFixed(value, decimals)}`;
+    return (
+      `<circle class="chart-${kind}" cx="${percent(fx)}" cy="${round(cy)}" r="3" fill="${color}"/>` +
+      `<text class="chart-extreme" x="${percent(fx)}" y="${round(ty)}" text-anchor="${anchor}" data-field="${kind}">${escapeHtml(text)}</text>`
+    );
+  };
+
+  const series = interactive
+    ? ` data-low="${low}" data-high="${high}" data-series="${points.map((p) => `${p.time},${p.value}`).join(' ')}"`
+    : '';
+  const placement = box
+    ? `x="${box.x}" y="${box.y}" width="${box.width}" height="${MARKET_CHART.height}"`
+    : `width="100%" height="${MARKET_CHART.height}"`;
+  const cursor = interactive
+    ? `<g class="chart-cursor" visibility="hidden"><line x1="0" y1="${plotTop}" x2="0" y2="${plotTop + height}" stroke="${theme.muted}"/>` +
+      `<circle r="4" cx="0" cy="0" fill="${color}"/></g>`
+    : '';
+  return (
+    `<svg class="sparkline sparkline-${trend}" ${placement} role="img" aria-label="${escapeHtml(label)}" ` +
+    `data-points="${points.length}" data-decimals="${decimals}"${series} ` +
+    `font-size="11" fill="${theme.muted}" xmlns="http://www.w3.org/2000/svg">` +
+    `<title>${escapeHtml(label)}</title>` +
+    `<svg class="sparkline-plot" x="0" y="${plotTop}" width="100%" height="${height}" viewBox="0 0 ${width} ${height}" preserveAspectRatio="none">` +
+    `<g class="chart-grid" stroke="${theme.grid}" stroke-dasharray="2 3">${grid}</g>` +
+    `<path class="sparkline-area" d="${line} L${round(xy[xy.length - 1]!.x)} ${height} L${round(xy[0]!.x)} ${height} Z" fill="${color}" fill-opacity="0.1" stroke="none"/>` +
+    `<path class="sparkline-line" d="${line}" fill="none" stroke="${color}" stroke-width="2" stroke-linejoin="round" vector-effect="non-scaling-stroke"/>` +
+    `</svg>` +
+    `<line class="chart-axis" x1="0" y1="${plotTop + height + 0.5}" x2="100%" y2="${plotTop + height + 0.5}" stroke="${theme.grid}"/>` +
+    dayLabels +
+    marker('high', high) +
+    marker('low', low) +
+    cursor +
+    `</svg>`
+  );
+}
