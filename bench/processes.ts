@@ -3,7 +3,7 @@
 // each on a free loopback port, all registered in one group that stops every one of them at the end,
 // on an error and on Ctrl-C.
 import { spawn, spawnSync, type ChildProcess, type SpawnOptions } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { connect } from 'node:net';
@@ -153,6 +153,16 @@ export function rssBytes(pid: number | undefined): number {
   try {
     const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return match ? Number(match[1]) * 1024 : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Open file descriptors of a process (Linux /proc), NaN elsewhere or once it has exited. */
+export function openDescriptors(pid: number | undefined): number {
+  if (pid === undefined) return Number.NaN;
+  try {
+    return readdirSync(`/proc/${pid}/fd`).length;
   } catch {
     return Number.NaN;
   }

@@ -6,6 +6,7 @@ import type { Config } from '../lib/config.ts';
 import {
   API_INDEX,
   CACHE_CONTROL,
+  CARD_RESPONSE_HEADERS,
   CARDS,
   COMMON_RESPONSE_HEADERS,
   CONSTANTS,
@@ -53,7 +54,11 @@ export function headerRules(config: Config, files: string[]): HeaderRule[] {
   for (const card of CARDS.filter((c) => written.has(c.file)))
     rules.push({
       path: card.path,
-      headers: { 'Content-Type': card.contentType, 'Cache-Control': CACHE_CONTROL.card(card.resource) },
+      headers: {
+        'Content-Type': card.contentType,
+        'Cache-Control': CACHE_CONTROL.card(card.resource),
+        ...CARD_RESPONSE_HEADERS,
+      },
     });
   rules.push({
     path: `/${API_INDEX.file}`,

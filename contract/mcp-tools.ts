@@ -18,10 +18,18 @@ export const FUNCTION_TOOL_INPUT_SCHEMA = Object.freeze({
 /** The server name an MCP client sees in `initialize`, and the key of the documented client configuration. */
 export const MCP_SERVER_NAME = 'public-data-preview';
 
+/**
+ * The first MCP protocol version without JSON-RPC batches (2025-06-18 removed them); versions are
+ * dates, so later ones sort after it.
+ */
+export const BATCHES_REMOVED_IN = '2025-06-18';
+/** Messages in one batch under the older versions that still have them (the SDK alone allows 100). */
+export const MCP_MAX_BATCH = 10;
+
 /** How the endpoint is described wherever it is listed (API index, llms.txt, developer page, OpenAPI). */
 export const MCP_SUMMARY =
   'Model Context Protocol over Streamable HTTP (stateless): four tools, the four data operations named by operationId, each returning its payload as structured content. ' +
-  'A tool call counts once against the same quota as the data URLs. Gateway only: a static host has no such endpoint.';
+  'Every POST to it counts once against the same quota as the data URLs. Gateway only: a static host has no such endpoint.';
 
 export interface DataTool {
   /** The operationId. */

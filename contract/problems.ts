@@ -6,7 +6,8 @@ import { API_INDEX, DATA_METHODS, DATA_PATHS, DISCOVERY, type DataResourceId } f
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
-export type ProblemCode = 'upstream_unavailable' | 'api_route_not_found' | 'method_not_allowed' | 'rate_limit_exceeded';
+export type ProblemCode =
+  'upstream_unavailable' | 'api_route_not_found' | 'method_not_allowed' | 'rate_limit_exceeded' | 'origin_not_allowed';
 
 export interface ProblemType {
   code: ProblemCode;
@@ -54,6 +55,16 @@ export const PROBLEM_TYPES: Readonly<Record<ProblemCode, ProblemType>> = {
     resolution:
       'Wait at least the number of seconds in Retry-After before retrying; read RateLimit and RateLimit-Policy for the allowance.',
   },
+  origin_not_allowed: {
+    code: 'origin_not_allowed',
+    status: 403,
+    fragment: 'origin-not-allowed',
+    title: 'Origin not allowed',
+    condition:
+      'A request to the MCP endpoint carried an Origin header naming neither this site nor an origin its operator allowed (the MCP transport requires this check against DNS rebinding).',
+    resolution:
+      'Call the endpoint from a program (no Origin header) or from this site; an operator can allow more origins with MCP_ALLOWED_ORIGINS.',
+  },
 };
 
 /** Text of the compatibility `error` member of the 502 problems (docs/api.md#errors). */
@@ -75,11 +86,13 @@ export const PROBLEM_DETAILS = {
   method_not_allowed: `This resource is read-only: it answers ${DATA_METHODS.join(' and ')} only.`,
   rate_limit_exceeded: (quota: number, windowSeconds: number) =>
     `This client has used its ${quota} requests of the current ${windowSeconds}-second window on the data routes.`,
+  origin_not_allowed: 'The MCP endpoint does not answer pages of this origin.',
 } as const satisfies Record<ProblemCode, unknown> & {
   upstream_unavailable: Record<DataResourceId, string>;
   api_route_not_found: string;
   method_not_allowed: string;
   rate_limit_exceeded: (quota: number, windowSeconds: number) => string;
+  origin_not_allowed: string;
 };
 
 /** The problem document of schemas/ProblemDetails (contract/payload-types.ts), its code one of ours. */

@@ -176,6 +176,18 @@ export const CONTENT_SECURITY_POLICY = [
 ].join('; ');
 
 /**
+ * What a card may load: nothing. A card is an SVG of shapes and text with presentation attributes
+ * only (no style attribute or element, no script, no link, no font), so `default-src 'none'` takes
+ * nothing from it, and a card opened as a document on this origin can run or fetch nothing.
+ */
+export const CARD_CONTENT_SECURITY_POLICY = "default-src 'none'";
+
+/** Headers of every card, from the gateway and from the static-host configuration alike. */
+export const CARD_RESPONSE_HEADERS = {
+  'Content-Security-Policy': CARD_CONTENT_SECURITY_POLICY,
+} as const;
+
+/**
  * Headers of every HTML page (the 404 page too), from the gateway and from the static-host
  * configuration alike. Links out of the site do not tell the other site which page they were on.
  */

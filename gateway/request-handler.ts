@@ -14,13 +14,14 @@ import { UpstreamError } from '../lib/errors.ts';
 import { secondsUntil } from '../domain/calendar.ts';
 import type { AccessLog } from './http/access-log.ts';
 import type { ClientIdentity } from './quota/client-identity.ts';
-import type { ContributionsRoute } from './routes/contributions.ts';
+import type { CalendarResponse, ContributionsRoute } from './routes/contributions.ts';
 import type { MarketRoute } from './routes/market.ts';
 import type { McpRoute } from './routes/mcp.ts';
 import {
   EXPOSED_HEADERS,
   prepareAnswer,
   sendProblem as writeProblem,
+  type PreparedAnswer,
   type PreparedProblem,
   type Problems,
 } from './http/problem-response.ts';
@@ -119,230 +120,281 @@ const PREFLIGHT_HEADERS = [
 
 const DATA_COMMON = [...COMMON_HEADERS, ...EXPOSED_HEADERS];
 
-export function requestHandler(deps: HandlerDeps): (req: IncomingMessage, res: ServerResponse) => void {
-  const { table, problems, quota, identify, market, contributions, now, log, reportError } = deps;
+/** What every step of a request reads: the dependencies and the tables built once at start. */
+interface Context extends HandlerDeps {
+  routes: Map<string, Route>;
+  marketResource: DataResource;
+  contributionsResource: DataResource;
+  /** The calendar's shared header lists (sharedHeaders). */
+  shared: WeakMap<Variant, { sMaxAge: number; ok: string[]; notModified: string[] }>;
+}
 
-  const marketResource = dataResource('market');
-  const contributionsResource = dataResource('contributions');
+export function requestHandler(deps: HandlerDeps): (req: IncomingMessage, res: ServerResponse) => void {
   const routes = new Map<string, Route>();
-  for (const [path, entry] of table.routes) routes.set(path, { kind: 'static', entry });
+  for (const [path, entry] of deps.table.routes) routes.set(path, { kind: 'static', entry });
   for (const [path, resource] of DATA_PATHS) routes.set(path, { kind: 'data', resource });
   routes.set(MCP_ENDPOINT.path, { kind: 'mcp' });
-
-  const head = (res: ServerResponse, status: number, headers: readonly string[]) => {
-    if (deps.closing()) res.shouldKeepAlive = false;
-    res.writeHead(status, headers as string[]);
+  const ctx: Context = {
+    ...deps,
+    routes,
+    marketResource: dataResource('market'),
+    contributionsResource: dataResource('contributions'),
+    shared: new WeakMap(),
   };
+  return (req, res) => handle(ctx, req, res);
+}
 
-  const sendProblem = (res: ServerResponse, p: PreparedProblem, extra?: readonly string[]) => {
-    if (deps.closing()) res.shouldKeepAlive = false;
-    writeProblem(res, p, extra);
-  };
+/** One request: logged when it closes, refused if malformed, else routed. */
+function handle(ctx: Context, req: IncomingMessage, res: ServerResponse): void {
+  const raw = rawPath(req.url ?? '/');
+  const exchange: Exchange = { path: raw, quota: '-' };
+  logOnClose(ctx, req, res, exchange);
+  if (refusedAsMalformed(ctx, req, res)) return;
+  // A body on GET or HEAD means nothing here (RFC 9110 §9.3.1); read and drop it so the connection
+  // stays usable, without buffering it. The MCP endpoint reads its own (bounded) body.
+  const mcp = raw === MCP_ENDPOINT.path;
+  if (!mcp && (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined))
+    req.resume();
+  if (raw === '*') return answerAsterisk(ctx, req, res);
+  try {
+    route(ctx, req, res, raw, mcp, exchange);
+  } catch (error) {
+    fail(ctx, res, error);
+  }
+}
 
-  const notFound = (req: IncomingMessage, res: ServerResponse, path: string) => {
-    if (isApiPath(path)) return sendProblem(res, problems.routeNotFound);
-    const page = table.notFound;
-    if (page === undefined) {
-      head(res, 404, NOT_FOUND_TEXT.headers);
-      return res.end(NOT_FOUND_TEXT.body);
-    }
-    const v = choose(page.rep, req.headers['accept-encoding']);
-    head(res, 404, v.ok);
-    res.end(v.body);
-  };
-
-  const serveStatic = (req: IncomingMessage, res: ServerResponse, entry: StaticEntry) => {
-    const v = choose(entry.rep, req.headers['accept-encoding']);
-    if (noneMatch(req.headers['if-none-match'], v.etag)) {
-      head(res, 304, v.notModified);
-      return res.end();
-    }
-    head(res, 200, v.ok);
-    res.end(v.body);
-  };
-
-  const upstreamFailed = (res: ServerResponse, resource: DataResource, decision: QuotaDecision, error: unknown) => {
-    reportError(`${resource.id}: ${error instanceof Error ? error.message : String(error)}`);
-    // The upstream asked for quiet: the client learns how long (RFC 9110 §10.2.3, delay-seconds).
-    const wait = error instanceof UpstreamError ? error.retryAfterMs : undefined;
-    const extra = wait === undefined ? [] : ['Retry-After', String(Math.ceil(wait / 1000))];
-    sendProblem(res, problems.upstream[resource.id], [...(decision.headers ?? []), ...extra]);
-  };
-
-  const serveMarket = (res: ServerResponse, decision: QuotaDecision) => {
-    market
-      .body()
-      .then(
-        (body) => {
-          const headers = [
-            'Content-Type',
-            marketResource.contentType,
-            'Content-Length',
-            String(body.length),
-            'Cache-Control',
-            CACHE_CONTROL.market,
-            ...DATA_COMMON,
-          ];
-          if (decision.headers) headers.push(...decision.headers);
-          head(res, 200, headers);
-          res.end(body);
-        },
-        (error: unknown) => upstreamFailed(res, marketResource, decision, error),
-      )
-      // A throw while answering must reach the one error edge, not become an unhandled rejection.
-      .catch((error: unknown) => fail(res, error));
-  };
-
-  /**
-   * The calendar's header lists without a quota differ only in s-maxage, which changes once a second:
-   * each variant's lists are built when it changes and reused until then, not built per request.
-   */
-  const shared = new WeakMap<Variant, { sMaxAge: number; ok: string[]; notModified: string[] }>();
-  const sharedHeaders = (rep: Representation, v: Variant, sMaxAge: number) => {
-    let lists = shared.get(v);
-    if (lists === undefined || lists.sMaxAge !== sMaxAge) {
-      const cacheControl = CACHE_CONTROL.contributions(sMaxAge);
-      lists = {
-        sMaxAge,
-        ok: variantHeaders(rep, v, cacheControl, DATA_COMMON),
-        notModified: notModifiedHeaders(rep, v, cacheControl, DATA_COMMON),
-      };
-      shared.set(v, lists);
-    }
-    return lists;
-  };
-
-  const serveContributions = (req: IncomingMessage, res: ServerResponse, decision: QuotaDecision) => {
-    const answer = ({ rep, expiresAtMs }: Awaited<ReturnType<ContributionsRoute['current']>>) => {
-      // docs/api.md: s-maxage is the whole seconds to the next Toronto midnight; under quota the response
-      // carries per-client values and must stay out of shared caches.
-      const v = choose(rep, req.headers['accept-encoding']);
-      const notModified = noneMatch(req.headers['if-none-match'], v.etag);
-      let headers: string[];
-      if (decision.headers) {
-        const extra = [...DATA_COMMON, ...decision.headers];
-        headers = notModified
-          ? notModifiedHeaders(rep, v, CACHE_CONTROL.perClient, extra)
-          : variantHeaders(rep, v, CACHE_CONTROL.perClient, extra);
-      } else {
-        const lists = sharedHeaders(rep, v, secondsUntil(expiresAtMs, now()));
-        headers = notModified ? lists.notModified : lists.ok;
-      }
-      head(res, notModified ? 304 : 200, headers);
-      res.end(notModified ? undefined : v.body);
-    };
-    let current: ReturnType<ContributionsRoute['current']>;
-    try {
-      current = contributions.current();
-    } catch (error) {
-      return upstreamFailed(res, contributionsResource, decision, error);
-    }
-    if (current instanceof Promise)
-      current
-        .then(answer, (error: unknown) => upstreamFailed(res, contributionsResource, decision, error))
-        .catch((error: unknown) => fail(res, error));
-    else answer(current);
-  };
-
-  const serveData = (req: IncomingMessage, res: ServerResponse, resource: DataResource, exchange: Exchange) => {
-    // docs/data-rules.md: the request is counted before anything else is done.
-    const proceed = (decision: QuotaDecision) => {
-      exchange.quota = decision.outcome;
-      // Only a configured quota limits a request, and with one the 429 is prepared.
-      if (decision.outcome === 'limited') return sendProblem(res, problems.rateLimited!, decision.headers);
-      if (resource.id === 'market') serveMarket(res, decision);
-      else serveContributions(req, res, decision);
-    };
-    // Without a quota the client need not even be identified.
-    const decision = quota === DISABLED_QUOTA ? DISABLED_QUOTA.check(null) : quota.check(identify(req));
-    if (decision instanceof Promise) {
-      decision.then(proceed, (error: unknown) => fail(res, error)).catch((error: unknown) => fail(res, error));
-    } else proceed(decision);
-  };
-
-  const fail = (res: ServerResponse, error: unknown) => {
-    reportError(`request failed: ${error instanceof Error ? error.message : String(error)}`);
-    if (res.headersSent) return res.destroy();
-    head(res, INTERNAL_ERROR_TEXT.status, INTERNAL_ERROR_TEXT.headers);
-    res.end(INTERNAL_ERROR_TEXT.body);
-  };
-
-  const wrongMethod = (req: IncomingMessage, res: ServerResponse, api: boolean) => {
-    if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) {
-      head(res, 204, PREFLIGHT_HEADERS);
-      return res.end();
-    }
-    if (api) return sendProblem(res, problems.methodNotAllowed);
-    head(res, 405, METHOD_NOT_ALLOWED_TEXT.headers);
-    res.end(METHOD_NOT_ALLOWED_TEXT.body);
-  };
-
-  return (req, res) => {
-    const started = performance.now();
-    const raw = rawPath(req.url ?? '/');
-    const exchange: Exchange = { path: raw, quota: '-' };
-    // 'close' is emitted once per response: a plain listener, without once()'s wrapper per request.
-    res.on('close', () => {
-      log.record({
-        method: req.method ?? '',
-        path: exchange.path,
-        status: res.statusCode,
-        durationMs: performance.now() - started,
-        quota: exchange.quota,
-        aborted: !res.writableFinished,
-      });
+function logOnClose(ctx: Context, req: IncomingMessage, res: ServerResponse, exchange: Exchange): void {
+  const started = performance.now();
+  // 'close' is emitted once per response: a plain listener, without once()'s wrapper per request.
+  res.on('close', () => {
+    ctx.log.record({
+      method: req.method ?? '',
+      path: exchange.path,
+      status: res.statusCode,
+      durationMs: performance.now() - started,
+      quota: exchange.quota,
+      aborted: !res.writableFinished,
     });
-    if (!hostIsValid(req)) {
-      res.shouldKeepAlive = false;
-      head(res, BAD_HOST_TEXT.status, BAD_HOST_TEXT.headers);
-      return res.end(BAD_HOST_TEXT.body);
+  });
+}
+
+/** Answers a request the server must refuse before routing (bad Host, unframed body); true if it did. */
+function refusedAsMalformed(ctx: Context, req: IncomingMessage, res: ServerResponse): boolean {
+  if (!hostIsValid(req)) {
+    res.shouldKeepAlive = false;
+    sendFixed(ctx, res, BAD_HOST_TEXT);
+    return true;
+  }
+  const transferEncoding = req.headers['transfer-encoding'];
+  if (transferEncoding !== undefined && !/(?:^|,)[ \t]*chunked[ \t]*$/i.test(transferEncoding)) {
+    // Its body has no knowable length: answer nothing else on this connection. Node 20's parser
+    // rejects some such codings itself, but only after this handler has answered; the close here
+    // does not depend on that, so no later request can be read from the body's bytes.
+    res.shouldKeepAlive = false;
+    sendFixed(ctx, res, UNFRAMED_BODY_TEXT);
+    return true;
+  }
+  return false;
+}
+
+function answerAsterisk(ctx: Context, req: IncomingMessage, res: ServerResponse): void {
+  if (req.method !== 'OPTIONS') return sendFixed(ctx, res, ASTERISK_TEXT);
+  head(ctx, res, 204, SERVER_OPTIONS);
+  res.end();
+}
+
+/** Looks the path up (decoded when it holds percent-encoding) and hands the request to its route. */
+function route(
+  ctx: Context,
+  req: IncomingMessage,
+  res: ServerResponse,
+  raw: string,
+  mcp: boolean,
+  exchange: Exchange,
+): void {
+  let path = raw;
+  let found = ctx.routes.get(path);
+  if (found === undefined && path.includes('%')) {
+    const decoded = decodePath(path);
+    if (decoded !== null) {
+      path = decoded;
+      found = ctx.routes.get(decoded);
     }
-    const transferEncoding = req.headers['transfer-encoding'];
-    if (transferEncoding !== undefined && !/(?:^|,)[ \t]*chunked[ \t]*$/i.test(transferEncoding)) {
-      // Its body has no knowable length: answer nothing else on this connection. Node 20's parser
-      // rejects some such codings itself, but only after this handler has answered; the close here
-      // does not depend on that, so no later request can be read from the body's bytes.
-      res.shouldKeepAlive = false;
-      head(res, UNFRAMED_BODY_TEXT.status, UNFRAMED_BODY_TEXT.headers);
-      return res.end(UNFRAMED_BODY_TEXT.body);
-    }
-    // A body on GET or HEAD means nothing here (RFC 9110 §9.3.1); read and drop it so the connection
-    // stays usable, without buffering it. The MCP endpoint reads its own (bounded) body.
-    const mcp = raw === MCP_ENDPOINT.path;
-    if (!mcp && (req.headers['content-length'] !== undefined || transferEncoding !== undefined)) req.resume();
-    if (raw === '*') {
-      const answer =
-        req.method === 'OPTIONS' ? { status: 204, headers: SERVER_OPTIONS, body: undefined } : ASTERISK_TEXT;
-      head(res, answer.status, answer.headers);
-      return res.end(answer.body);
-    }
-    try {
-      let path = raw;
-      let route = routes.get(path);
-      if (route === undefined && path.includes('%')) {
-        const decoded = decodePath(path);
-        if (decoded !== null) {
-          path = decoded;
-          route = routes.get(decoded);
-        }
-      }
-      const method = req.method;
-      const readable = method === 'GET' || method === 'HEAD';
-      if (route === undefined) return notFound(req, res, path);
-      // Only the plain path reaches the endpoint: the body of an encoded form was already dropped above.
-      if (route.kind === 'mcp' && !mcp) return notFound(req, res, path);
-      if (route.kind === 'mcp')
-        return void deps.mcp
-          .handle(req, res, (outcome) => (exchange.quota = outcome))
-          .catch((e: unknown) => fail(res, e));
-      if (route.kind === 'data') {
-        if (!readable) return wrongMethod(req, res, true);
-        return serveData(req, res, route.resource, exchange);
-      }
-      if (!readable) return wrongMethod(req, res, route.entry.api);
-      serveStatic(req, res, route.entry);
-    } catch (error) {
-      fail(res, error);
-    }
+  }
+  const method = req.method;
+  const readable = method === 'GET' || method === 'HEAD';
+  if (found === undefined) return notFound(ctx, req, res, path);
+  // Only the plain path reaches the endpoint: the body of an encoded form was already dropped above.
+  if (found.kind === 'mcp' && !mcp) return notFound(ctx, req, res, path);
+  if (found.kind === 'mcp')
+    return void ctx.mcp
+      .handle(req, res, (outcome) => (exchange.quota = outcome))
+      .catch((e: unknown) => fail(ctx, res, e));
+  if (found.kind === 'data') {
+    if (!readable) return wrongMethod(ctx, req, res, true);
+    return serveData(ctx, req, res, found.resource, exchange);
+  }
+  if (!readable) return wrongMethod(ctx, req, res, found.entry.api);
+  serveStatic(ctx, req, res, found.entry);
+}
+
+function head(ctx: Context, res: ServerResponse, status: number, headers: readonly string[]): void {
+  if (ctx.closing()) res.shouldKeepAlive = false;
+  res.writeHead(status, headers as string[]);
+}
+
+/** One of the fixed plain-text answers. */
+function sendFixed(ctx: Context, res: ServerResponse, answer: PreparedAnswer): void {
+  head(ctx, res, answer.status, answer.headers);
+  res.end(answer.body);
+}
+
+function sendProblem(ctx: Context, res: ServerResponse, p: PreparedProblem, extra?: readonly string[]): void {
+  if (ctx.closing()) res.shouldKeepAlive = false;
+  writeProblem(res, p, extra);
+}
+
+function notFound(ctx: Context, req: IncomingMessage, res: ServerResponse, path: string): void {
+  if (isApiPath(path)) return sendProblem(ctx, res, ctx.problems.routeNotFound);
+  const page = ctx.table.notFound;
+  if (page === undefined) return sendFixed(ctx, res, NOT_FOUND_TEXT);
+  const v = choose(page.rep, req.headers['accept-encoding']);
+  head(ctx, res, 404, v.ok);
+  res.end(v.body);
+}
+
+function serveStatic(ctx: Context, req: IncomingMessage, res: ServerResponse, entry: StaticEntry): void {
+  const v = choose(entry.rep, req.headers['accept-encoding']);
+  if (noneMatch(req.headers['if-none-match'], v.etag)) {
+    head(ctx, res, 304, v.notModified);
+    return void res.end();
+  }
+  head(ctx, res, 200, v.ok);
+  res.end(v.body);
+}
+
+function serveData(
+  ctx: Context,
+  req: IncomingMessage,
+  res: ServerResponse,
+  resource: DataResource,
+  exchange: Exchange,
+): void {
+  const { quota } = ctx;
+  // docs/data-rules.md: the request is counted before anything else is done.
+  const proceed = (decision: QuotaDecision) => {
+    exchange.quota = decision.outcome;
+    // Only a configured quota limits a request, and with one the 429 is prepared.
+    if (decision.outcome === 'limited') return sendProblem(ctx, res, ctx.problems.rateLimited!, decision.headers);
+    if (resource.id === 'market') serveMarket(ctx, res, decision);
+    else serveContributions(ctx, req, res, decision);
   };
+  // Without a quota the client need not even be identified.
+  const decision = quota === DISABLED_QUOTA ? DISABLED_QUOTA.check(null) : quota.check(ctx.identify(req));
+  if (decision instanceof Promise) {
+    decision.then(proceed, (error: unknown) => fail(ctx, res, error)).catch((error: unknown) => fail(ctx, res, error));
+  } else proceed(decision);
+}
+
+function serveMarket(ctx: Context, res: ServerResponse, decision: QuotaDecision): void {
+  ctx.market
+    .body()
+    .then(
+      (body) => {
+        const headers = [
+          'Content-Type',
+          ctx.marketResource.contentType,
+          'Content-Length',
+          String(body.length),
+          'Cache-Control',
+          CACHE_CONTROL.market,
+          ...DATA_COMMON,
+        ];
+        if (decision.headers) headers.push(...decision.headers);
+        head(ctx, res, 200, headers);
+        res.end(body);
+      },
+      (error: unknown) => upstreamFailed(ctx, res, ctx.marketResource, decision, error),
+    )
+    // A throw while answering must reach the one error edge, not become an unhandled rejection.
+    .catch((error: unknown) => fail(ctx, res, error));
+}
+
+function serveContributions(ctx: Context, req: IncomingMessage, res: ServerResponse, decision: QuotaDecision): void {
+  const answer = ({ rep, expiresAtMs }: CalendarResponse) => {
+    // docs/api.md: s-maxage is the whole seconds to the next Toronto midnight; under quota the response
+    // carries per-client values and must stay out of shared caches.
+    const v = choose(rep, req.headers['accept-encoding']);
+    const notModified = noneMatch(req.headers['if-none-match'], v.etag);
+    let headers: string[];
+    if (decision.headers) {
+      const extra = [...DATA_COMMON, ...decision.headers];
+      headers = notModified
+        ? notModifiedHeaders(rep, v, CACHE_CONTROL.perClient, extra)
+        : variantHeaders(rep, v, CACHE_CONTROL.perClient, extra);
+    } else {
+      const lists = sharedHeaders(ctx, rep, v, secondsUntil(expiresAtMs, ctx.now()));
+      headers = notModified ? lists.notModified : lists.ok;
+    }
+    head(ctx, res, notModified ? 304 : 200, headers);
+    res.end(notModified ? undefined : v.body);
+  };
+  let current: ReturnType<ContributionsRoute['current']>;
+  try {
+    current = ctx.contributions.current();
+  } catch (error) {
+    return upstreamFailed(ctx, res, ctx.contributionsResource, decision, error);
+  }
+  if (current instanceof Promise)
+    current
+      .then(answer, (error: unknown) => upstreamFailed(ctx, res, ctx.contributionsResource, decision, error))
+      .catch((error: unknown) => fail(ctx, res, error));
+  else answer(current);
+}
+
+/**
+ * The calendar's header lists without a quota differ only in s-maxage, which changes once a second:
+ * each variant's lists are built when it changes and reused until then, not built per request.
+ */
+function sharedHeaders(ctx: Context, rep: Representation, v: Variant, sMaxAge: number) {
+  let lists = ctx.shared.get(v);
+  if (lists === undefined || lists.sMaxAge !== sMaxAge) {
+    const cacheControl = CACHE_CONTROL.contributions(sMaxAge);
+    lists = {
+      sMaxAge,
+      ok: variantHeaders(rep, v, cacheControl, DATA_COMMON),
+      notModified: notModifiedHeaders(rep, v, cacheControl, DATA_COMMON),
+    };
+    ctx.shared.set(v, lists);
+  }
+  return lists;
+}
+
+function upstreamFailed(
+  ctx: Context,
+  res: ServerResponse,
+  resource: DataResource,
+  decision: QuotaDecision,
+  error: unknown,
+): void {
+  ctx.reportError(`${resource.id}: ${error instanceof Error ? error.message : String(error)}`);
+  // The upstream asked for quiet: the client learns how long (RFC 9110 §10.2.3, delay-seconds).
+  const wait = error instanceof UpstreamError ? error.retryAfterMs : undefined;
+  const extra = wait === undefined ? [] : ['Retry-After', String(Math.ceil(wait / 1000))];
+  sendProblem(ctx, res, ctx.problems.upstream[resource.id], [...(decision.headers ?? []), ...extra]);
+}
+
+function fail(ctx: Context, res: ServerResponse, error: unknown): void {
+  ctx.reportError(`request failed: ${error instanceof Error ? error.message : String(error)}`);
+  if (res.headersSent) return void res.destroy();
+  sendFixed(ctx, res, INTERNAL_ERROR_TEXT);
+}
+
+function wrongMethod(ctx: Context, req: IncomingMessage, res: ServerResponse, api: boolean): void {
+  if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) {
+    head(ctx, res, 204, PREFLIGHT_HEADERS);
+    return void res.end();
+  }
+  if (api) return sendProblem(ctx, res, ctx.problems.methodNotAllowed);
+  sendFixed(ctx, res, METHOD_NOT_ALLOWED_TEXT);
 }

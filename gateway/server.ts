@@ -8,7 +8,7 @@ import { createValidator, loadSchemas } from '../contract/schemas.ts';
 import { MCP_SERVER_NAME } from '../contract/mcp-tools.ts';
 import { createSources, type Sources } from '../upstreams/sources.ts';
 import { accessLog } from './http/access-log.ts';
-import { capConnections, endAndRelease } from './http/connection-limits.ts';
+import { answerInTurn, capConnections, endAndRelease } from './http/connection-limits.ts';
 import { clientIdentity } from './quota/client-identity.ts';
 import { parseTrustProxy } from './quota/ip-ranges.ts';
 import { contributionsRoute } from './routes/contributions.ts';
@@ -60,12 +60,24 @@ export const SERVER_LIMITS = {
   headersTimeout: 10_000,
   requestTimeout: 30_000,
   keepAliveTimeout: 5_000,
+  /**
+   * Inactivity of a connection (nothing read or written): the two timeouts above bound reading, so
+   * in practice this bounds an answer the client does not take (nginx's send_timeout).
+   */
+  timeout: 30_000,
   /** How often the two timeouts above are enforced; node's default (30 s) lets slowloris clients sit 40 s. */
   connectionsCheckingInterval: 1_000,
-  /** Open connections of the whole server; past it node closes new ones at once rather than failing to accept. */
+  /**
+   * Open connections of the whole server: past it the connection idle longest (no request in flight)
+   * is closed to make room, or the new one if every connection is busy (capConnections).
+   */
   maxConnections: 4_096,
   /** Open connections from one client address (a browser opens six; a load test a few dozen). */
   maxConnectionsPerClient: 256,
+  /** Requests one connection may send ahead of the answers it has taken (see answerInTurn). */
+  maxPipelined: 16,
+  /** What a connection that pipelined past that bound gets to take its last answers. */
+  pipelineGraceMs: 1_000,
 } as const;
 
 export async function startGateway(config: Config, options: GatewayOptions): Promise<Gateway> {
@@ -126,6 +138,7 @@ export async function startGateway(config: Config, options: GatewayOptions): Pro
       schemas,
       serverName: MCP_SERVER_NAME,
       serverTitle: config.site.title,
+      allowedOrigins: [new URL(config.siteUrl).origin, ...config.mcpAllowedOrigins],
       problems,
       quota,
       identify,
@@ -140,8 +153,15 @@ export async function startGateway(config: Config, options: GatewayOptions): Pro
     closing: () => closing,
   });
 
-  const { maxConnections, maxConnectionsPerClient, ...httpLimits } = { ...SERVER_LIMITS, ...options.limits };
-  const server = createServer({ ...httpLimits, noDelay: true }, handler);
+  const { maxConnections, maxConnectionsPerClient, maxPipelined, pipelineGraceMs, timeout, ...httpLimits } = {
+    ...SERVER_LIMITS,
+    ...options.limits,
+  };
+  const server = createServer(
+    { ...httpLimits, noDelay: true },
+    answerInTurn(handler, { maxPipelined, graceMs: pipelineGraceMs }),
+  );
+  server.timeout = timeout;
   capConnections(server, { maxConnections, maxConnectionsPerClient }, trustedProxies);
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     // Malformed requests get a bare status line, never Node's message or anything of the request.

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { ConfigError } from './errors.ts';
+import { INVISIBLE_FORMATTING } from './unicode.ts';
 import { redisTarget } from './redis-url.ts';
 import { SIMULATED_MARKET_SOURCE } from './simulated.ts';
 
@@ -41,6 +42,8 @@ export interface Config {
   distDir: string;
   /** DEMO_SIMULATED=1, set by `npm run demo`: the site says its data are simulated, and marketSourceName names the simulated provider. */
   demoSimulated: boolean;
+  /** Origins allowed on /mcp besides the site's own (MCP_ALLOWED_ORIGINS), each as a browser sends it. */
+  mcpAllowedOrigins: string[];
 }
 
 export const SITE_FILE_URL = new URL('../site/site.json', import.meta.url);
@@ -55,16 +58,18 @@ type Env = Record<string, string | undefined>;
 export function loadConfig(env: Env = process.env, site: SiteFile = readSiteFile()): Config {
   const get = (name: string): string | undefined => {
     const value = env[name];
-    return value === undefined || value.trim() === '' ? undefined : value.trim();
+    if (value === undefined || value.trim() === '') return undefined;
+    return operatorText(name, value.trim());
   };
+  for (const [field, value] of Object.entries(site))
+    if (typeof value === 'string') operatorText(`site/site.json ${field}`, value);
   const githubAccount = get('GITHUB_ACCOUNT') ?? site.githubAccount;
-  // The account becomes a URL path segment and a GraphQL variable: refuse only what could change the
-  // URL's meaning (separators, spaces, controls). GitHub's own login rules are left to GitHub, which
-  // answers an unknown account with a 404 or NOT_FOUND that the build reports.
-  if (!/^[^\s/\\?#%\x00-\x1f\x7f]{1,100}$/.test(githubAccount)) {
+  // The account becomes a URL path segment and a GraphQL variable, and GitHub answers an account it
+  // cannot have with a 404 the build would report much later: its own login rule is checked here.
+  if (!GITHUB_LOGIN.test(githubAccount)) {
     throw new ConfigError(
       'GITHUB_ACCOUNT',
-      `${JSON.stringify(githubAccount.slice(0, 120))} cannot be an account name (no spaces, slashes, ?, # or %)`,
+      `${JSON.stringify(githubAccount.slice(0, 120))} is not a GitHub login (1 to 39 letters, digits or single inner hyphens)`,
     );
   }
   const quota = get('RATE_LIMIT_QUOTA');
@@ -95,7 +100,44 @@ export function loadConfig(env: Env = process.env, site: SiteFile = readSiteFile
     trustProxy: get('TRUST_PROXY'),
     distDir: resolve(get('DIST_DIR') ?? 'dist'),
     demoSimulated,
+    mcpAllowedOrigins: (get('MCP_ALLOWED_ORIGINS') ?? '')
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== '')
+      .map((entry) => browserOrigin('MCP_ALLOWED_ORIGINS', entry)),
   };
+}
+
+/** GitHub's login rule: 1 to 39 characters, letters, digits and hyphens, no hyphen first, last or doubled. */
+const GITHUB_LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/;
+
+/** C0 and C1 controls (DEL included): nothing an operator means to show, and malformed in XML (cards). */
+const CONTROL = /[\x00-\x1f\x7f-\x9f]/;
+/** Bidi controls and zero-width characters (lib/unicode.ts), plus the word joiner and the BOM. */
+const INVISIBLE = new RegExp(`${INVISIBLE_FORMATTING.source}|[\\u2060\\ufeff]`);
+
+/**
+ * An operator's string (a variable or a site-file field): it ends up in pages, cards, documents and
+ * URLs, where a control character makes XML malformed and a bidi or zero-width one makes text read
+ * otherwise than it is. Refused at start, naming the character's code point but not the value, which
+ * may be a secret (a token, a password in a URL).
+ */
+function operatorText(variable: string, value: string): string {
+  const bad = CONTROL.exec(value) ?? INVISIBLE.exec(value);
+  if (bad !== null) {
+    const code = bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+    const kind = CONTROL.test(bad[0]) ? 'a control character' : 'an invisible formatting character';
+    throw new ConfigError(variable, `contains ${kind} (U+${code}); remove it`);
+  }
+  return value;
+}
+
+/** An origin as a browser sends it in `Origin` (scheme://host[:port], no path). */
+function browserOrigin(variable: string, value: string): string {
+  const url = parseUrl(variable, value, ['http:', 'https:']);
+  if (url.pathname !== '/' || url.search || url.hash || url.username || url.password)
+    throw new ConfigError(variable, `${JSON.stringify(url.origin)} must be an origin only (scheme, host and port)`);
+  return url.origin;
 }
 
 function optional<T>(value: string | undefined, parse: (v: string) => T): T | undefined {

@@ -192,7 +192,10 @@ describe('npm run build', () => {
     ['SITE_URL', 'ftp://example.org'],
     ['UPSTREAM_TIMEOUT_MS', '-5'],
     ['GITHUB_ACCOUNT', 'bad/name'],
-  ])('%s=%s: exit 2 with one line naming the variable, nothing written', async (variable, value) => {
+    // Issue #21: a control character made both market cards malformed XML; bidi reorders what is read.
+    ['MARKET_SOURCE_NAME', 'Coinbase\u0007Exchange'],
+    ['GITHUB_ACCOUNT', 'octo\u202Ecat'],
+  ])('%s=%j: exit 2 with one line naming the variable, nothing written', async (variable, value) => {
     const result = await build({ [variable]: value });
     expect(result.code).toBe(2);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GitHubContributions } from '../domain/contributions.ts';
 import type { MarketData } from '../domain/market.ts';
-import { CACHE_CONTROL, CARDS } from '../contract/service.ts';
+import { CACHE_CONTROL, CARD_CONTENT_SECURITY_POLICY, CARDS } from '../contract/service.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import { get, startTestGateway, type TestGateway } from './helpers/gateway.ts';
 import { runProgram, upstreamEnv } from './helpers/run.ts';
@@ -104,17 +104,29 @@ describe('the cards over HTTP', () => {
   );
 
   it.each(CARDS.map((c) => [c.path, c] as const))(
+    "%s: the gateway sends a Content-Security-Policy of default-src 'none', which takes nothing the card uses",
+    async (path, card) => {
+      const r = await get(gateway.url, path);
+      expect(r.headers['content-security-policy']).toBe("default-src 'none'");
+      // Nothing for the policy to refuse: no style attribute or element, no script, no reference out.
+      const svg = await site.read(card.file);
+      expect(svg).not.toMatch(/\sstyle\s*=|<style|<script|href\s*=|url\(/i);
+    },
+  );
+
+  it.each(CARDS.map((c) => [c.path, c] as const))(
     '%s: `serve dist` (serve.json) sends image/svg+xml with the cache rule of its data',
     async (path, card) => {
       const r = await fetch(`${serve.url}${path}`);
       expect(r.status).toBe(200);
       expect(r.headers.get('content-type')).toBe('image/svg+xml');
       expect(r.headers.get('cache-control')).toBe(CACHE_CONTROL.card(card.resource));
+      expect(r.headers.get('content-security-policy')).toBe(CARD_CONTENT_SECURITY_POLICY);
       await r.body?.cancel();
     },
   );
 
-  it('_headers gives every card its type and cache rule', async () => {
+  it('_headers gives every card its type, cache rule and Content-Security-Policy', async () => {
     const blocks = new Map(
       (await site.read('_headers'))
         .trim()
@@ -128,6 +140,7 @@ describe('the cards over HTTP', () => {
       expect(blocks.get(card.path), card.path).toEqual([
         'Content-Type: image/svg+xml',
         `Cache-Control: ${CACHE_CONTROL.card(card.resource)}`,
+        `Content-Security-Policy: ${CARD_CONTENT_SECURITY_POLICY}`,
       ]);
     }
     expect(CACHE_CONTROL.card('market')).toBe(CACHE_CONTROL.market);

@@ -72,13 +72,13 @@ describe('loadConfig', () => {
       MARKET_SOURCE_NAME: 'Fake Exchange',
       RATE_LIMIT_QUOTA: '60',
       SOURCE_DATE_EPOCH: '1795356187',
-      GITHUB_ACCOUNT: 'fake_user',
+      GITHUB_ACCOUNT: 'fake-user',
     });
     expect(config.siteUrl).toBe('https://example.org');
     expect(config.marketSourceName).toBe('Fake Exchange');
     expect(config.rateLimitQuota).toBe(60);
     expect(config.sourceDateEpochMs).toBe(1795356187000);
-    expect(config.githubAccount).toBe('fake_user');
+    expect(config.githubAccount).toBe('fake-user');
   });
 
   it.each([
@@ -100,6 +100,24 @@ describe('loadConfig', () => {
     ['SOURCE_DATE_EPOCH', 'yesterday'],
     ['GITHUB_ACCOUNT', 'two words'],
     ['GITHUB_ACCOUNT', '../etc'],
+    // GitHub's login rule (issue #21).
+    ['GITHUB_ACCOUNT', 'fake_user'],
+    ['GITHUB_ACCOUNT', '-octocat'],
+    ['GITHUB_ACCOUNT', 'octocat-'],
+    ['GITHUB_ACCOUNT', 'octo--cat'],
+    ['GITHUB_ACCOUNT', 'a'.repeat(40)],
+    // Control, bidi and zero-width characters in any operator string (issue #21).
+    ['GITHUB_ACCOUNT', 'octo\u202Ecat'],
+    ['GITHUB_ACCOUNT', 'octo\u200Bcat'],
+    ['MARKET_SOURCE_NAME', 'Coinbase\u0007Exchange'],
+    ['MARKET_SOURCE_NAME', 'Coinbase \u2066Exchange'],
+    ['MARKET_SOURCE_NAME', 'Coinbase\u0085Exchange'],
+    ['SITE_URL', 'https://exa\u200Bmple.org'],
+    ['SITE_URL', 'https://example.org/\u0000'],
+    ['MCP_ALLOWED_ORIGINS', 'https://agent.example,https://ev\u202Eil.example'],
+    ['MCP_ALLOWED_ORIGINS', 'https://agent.example/path'],
+    ['MCP_ALLOWED_ORIGINS', 'null'],
+    ['TRUST_PROXY', '10.0.0.1\u0000'],
   ])('%s=%j is a ConfigError naming the variable', (variable, value) => {
     let error: unknown;
     try {
@@ -110,6 +128,38 @@ describe('loadConfig', () => {
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).variable).toBe(variable);
     expect((error as ConfigError).message).toContain(variable);
+  });
+});
+
+describe('operator strings (issue #21)', () => {
+  it('names the character, never the value: a token with a control character is not echoed', () => {
+    let message = '';
+    try {
+      loadConfig({ GITHUB_TOKEN: 'ghp_s3cr3t\u0001' });
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toContain('GITHUB_TOKEN');
+    expect(message).toContain('U+0001');
+    expect(message).not.toContain('s3cr3t');
+  });
+
+  it('checks the site file too, naming its field', () => {
+    const site = { ...readSiteFile(), title: 'Portfolio\u202E' };
+    expect(() => loadConfig({}, site)).toThrow(/site\/site\.json title: .*U\+202E/);
+  });
+
+  it('keeps what scripts and emoji need (the zero-width joiner) and real logins', () => {
+    const config = loadConfig({ MARKET_SOURCE_NAME: 'Börse 👩\u200D💻', GITHUB_ACCOUNT: 'a-b-c9' });
+    expect(config.marketSourceName).toBe('Börse 👩\u200D💻');
+    expect(loadConfig({ GITHUB_ACCOUNT: 'a'.repeat(39) }).githubAccount).toHaveLength(39);
+  });
+
+  it('reads MCP_ALLOWED_ORIGINS as origins, as browsers send them', () => {
+    expect(loadConfig({}).mcpAllowedOrigins).toEqual([]);
+    expect(
+      loadConfig({ MCP_ALLOWED_ORIGINS: ' https://Agent.Example , http://localhost:6274/ ' }).mcpAllowedOrigins,
+    ).toEqual(['https://agent.example', 'http://localhost:6274']);
   });
 });
 

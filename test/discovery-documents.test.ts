@@ -195,7 +195,8 @@ describe('the MCP endpoint in the discovery documents (gateway only)', () => {
     expect(body).toContain('{"type":"object","properties":{},"required":[],"additionalProperties":false}');
     expect(body).toMatch(/upstream_unavailable/);
     expect(body).toMatch(/rate_limit_exceeded.*retryAfter/);
-    expect(body).toMatch(/`initialize` and `tools\/list` do not count/);
+    expect(body).toMatch(/every POST to the endpoint counts once/);
+    expect(body).toMatch(/origin_not_allowed|MCP_ALLOWED_ORIGINS/);
     const config = /```json\n(\{\n {2}"mcpServers"[\s\S]*?)\n```/.exec(body);
     expect(JSON.parse(config![1]!)).toEqual({ mcpServers: { 'public-data-preview': { type: 'http', url: MCP_URL } } });
     expect(body).toContain(`curl -s ${MCP_URL}`);

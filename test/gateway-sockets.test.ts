@@ -1,12 +1,15 @@
 // Sockets and hosts (issue #12): a socket answered 408 is released even when its peer never closes,
 // open connections are capped for the server and per client address, and the Host field is checked
-// as RFC 9112 §3.2 requires.
+// as RFC 9112 §3.2 requires. Clients that do not take their answers (issue #21): pipelined requests are
+// answered in turn and bounded, an answer not taken closes the connection after the inactivity limit,
+// and at the connection cap the oldest idle connection makes room for a new client.
 import { connect, type Socket } from 'node:net';
 
-import { describe, expect, it } from 'vitest';
+import { rm } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeUpstreams } from '../fakes/upstreams.ts';
 import { shareUpstreams } from './helpers/shared-upstreams.ts';
-import { get, rawExchange, startTestGateway, type DistFixture, type TestGateway } from './helpers/gateway.ts';
+import { get, makeDist, rawExchange, startTestGateway, type DistFixture, type TestGateway } from './helpers/gateway.ts';
 
 /** 12:00 in Toronto: the fake and every gateway here share this clock. */
 const now = () => Date.parse('2026-11-22T17:00:00.000Z');
@@ -16,11 +19,20 @@ let fixture: DistFixture;
 
 shareUpstreams({ now }, (shared) => void ({ fake, fixture } = shared));
 
+/** A site with one file larger than loopback's socket buffers: a client that does not read stalls it. */
+let bigSite: DistFixture;
+const BIG = 'big.bin';
+beforeAll(async () => void (bigSite = await makeDist({ [BIG]: Buffer.alloc(32 * 2 ** 20, 7) })));
+afterAll(async () => {
+  if (bigSite) await rm(bigSite.base, { recursive: true, force: true });
+});
+
 async function withGateway(
   limits: Parameters<typeof startTestGateway>[3] extends infer O ? (O extends { limits?: infer L } ? L : never) : never,
   test: (gw: TestGateway) => Promise<void>,
+  dist = fixture.dist,
 ): Promise<void> {
-  const gw = await startTestGateway(fake.url, fixture.dist, {}, { limits, now });
+  const gw = await startTestGateway(fake.url, dist, {}, { limits, now });
   try {
     await test(gw);
   } finally {
@@ -83,18 +95,126 @@ describe('connection caps', () => {
     });
   });
 
-  it('the server holds at most maxConnections in all', async () => {
-    await withGateway({ maxConnections: 4 }, async (gw) => {
-      const held = Array.from({ length: 4 }, (_, i) => halfOpenClient(gw.url, `127.0.0.${i + 1}`));
-      await Promise.all(held.map((c) => c.connected));
-      expect(await eventually(async () => (await connections(gw)) === 4)).toBe(true);
-      const extra = halfOpenClient(gw.url, '127.0.0.9');
-      await extra.ended;
-      expect(extra.received()).toBe('');
-      for (const c of held) c.socket.destroy();
-      expect(await eventually(async () => (await connections(gw)) === 0)).toBe(true);
-      expect((await get(gw.url, '/')).status).toBe(200);
+  it('the server holds at most maxConnections in all: busy ones keep a new client out', async () => {
+    await withGateway(
+      { maxConnections: 4 },
+      async (gw) => {
+        const held = await Promise.all(Array.from({ length: 4 }, (_, i) => stalledClient(gw.url, `127.0.0.${i + 1}`)));
+        expect(await eventually(async () => (await connections(gw)) === 4)).toBe(true);
+        const extra = halfOpenClient(gw.url, '127.0.0.9');
+        await extra.ended;
+        expect(extra.received()).toBe('');
+        for (const c of held) c.destroy();
+        expect(await eventually(async () => (await connections(gw)) === 0)).toBe(true);
+        expect((await get(gw.url, '/')).status).toBe(200);
+      },
+      bigSite.dist,
+    );
+  });
+
+  it('at the cap the connection idle longest is closed so that a new client is served', async () => {
+    await withGateway(
+      { maxConnections: 4 },
+      async (gw) => {
+        // One busy connection (its answer stalled), then three that never send a byte, oldest first.
+        const busy = await stalledClient(gw.url, '127.0.0.1');
+        const idle: ReturnType<typeof halfOpenClient>[] = [];
+        for (let i = 0; i < 3; i++) {
+          const client = halfOpenClient(gw.url, `127.0.0.${i + 2}`);
+          await client.connected;
+          expect(await eventually(async () => (await connections(gw)) === i + 2)).toBe(true);
+          idle.push(client);
+        }
+        // A request on the first idle one makes it the most recently active: the second is idle longest.
+        idle[0]!.socket.write('GET / HTTP/1.1\r\nHost: a\r\n\r\n');
+        expect(await eventually(async () => idle[0]!.received().startsWith('HTTP/1.1 200 '))).toBe(true);
+        // The newcomer keeps its connection open: one of the four must make room for it.
+        const newcomer = halfOpenClient(gw.url, '127.0.0.9');
+        await newcomer.connected;
+        newcomer.socket.write('GET / HTTP/1.1\r\nHost: a\r\n\r\n');
+        expect(await eventually(async () => newcomer.received().startsWith('HTTP/1.1 200 '))).toBe(true);
+        await idle[1]!.ended;
+        expect(idle[1]!.received()).toBe('');
+        // The busy one, older still, was kept.
+        expect(busy.destroyed).toBe(false);
+        busy.destroy();
+        for (const c of [...idle, newcomer]) c.socket.destroy();
+      },
+      bigSite.dist,
+    );
+  });
+});
+
+/** A connection that asks for the big file and never reads: its answer stays in progress. */
+async function stalledClient(
+  url: string,
+  localAddress = '127.0.0.1',
+  request = `GET /${BIG} HTTP/1.1\r\nHost: a\r\n\r\n`,
+) {
+  const { port, hostname } = new URL(url);
+  const socket: Socket = connect({ port: Number(port), host: hostname, localAddress });
+  socket.on('error', () => {});
+  await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+  socket.pause();
+  socket.write(request);
+  return socket;
+}
+
+/** The answers of a raw exchange, in order (a body here never contains a status line). */
+const answers = (exchange: string) => exchange.split(/(?=HTTP\/1\.1 \d{3} )/).filter((a) => a !== '');
+const statusLines = (exchange: string) => answers(exchange).map((a) => a.slice(0, a.indexOf('\r\n')));
+
+describe('clients that pipeline or do not read (issue #21)', () => {
+  it('pipelined requests within the bound are all answered, in order, on a kept-alive connection', async () => {
+    await withGateway({ maxPipelined: 4 }, async (gw) => {
+      const paths = ['/', '/developers', '/api', '/llms.txt', '/nowhere'];
+      const answer = await rawExchange(gw.url, paths.map((p) => `GET ${p} HTTP/1.1\r\nHost: a\r\n\r\n`).join(''));
+      expect(statusLines(answer)).toEqual([
+        'HTTP/1.1 200 OK',
+        'HTTP/1.1 200 OK',
+        'HTTP/1.1 200 OK',
+        'HTTP/1.1 200 OK',
+        'HTTP/1.1 404 Not Found',
+      ]);
+      expect(answer).not.toMatch(/\r\nConnection: close\r\n/i);
     });
+  });
+
+  it('past the bound the connection gets the answers it is owed, the last with Connection: close', async () => {
+    await withGateway({ maxPipelined: 3 }, async (gw) => {
+      const answer = await rawExchange(gw.url, 'GET /api HTTP/1.1\r\nHost: a\r\n\r\n'.repeat(40));
+      // The first is answered at once, three may wait behind it; the rest are never answered.
+      expect(statusLines(answer)).toHaveLength(4);
+      const last = answers(answer)[3]!;
+      expect(last.slice(0, last.indexOf('\r\n\r\n'))).toMatch(/\r\nConnection: close(\r\n|$)/i);
+      expect(answers(answer).slice(0, 3).join('')).not.toMatch(/\r\nConnection: close\r\n/i);
+      expect(gw.accessLog().filter((l) => l.path === '/api')).toHaveLength(4);
+    });
+  });
+
+  it('a client that pipelines past the bound and never reads is cut off after the grace', async () => {
+    await withGateway(
+      { maxPipelined: 2, pipelineGraceMs: 200 },
+      async (gw) => {
+        const socket = await stalledClient(gw.url, '127.0.0.1', `GET /${BIG} HTTP/1.1\r\nHost: a\r\n\r\n`.repeat(10));
+        expect(await eventually(async () => (await connections(gw)) === 0)).toBe(true);
+        socket.destroy();
+      },
+      bigSite.dist,
+    );
+  });
+
+  it('an answer the client does not take closes the connection after the inactivity limit', async () => {
+    await withGateway(
+      { timeout: 300 },
+      async (gw) => {
+        const socket = await stalledClient(gw.url);
+        expect(await eventually(async () => (await connections(gw)) === 1)).toBe(true);
+        expect(await eventually(async () => (await connections(gw)) === 0)).toBe(true);
+        socket.destroy();
+      },
+      bigSite.dist,
+    );
   });
 });
 

@@ -118,16 +118,14 @@ describe('MCP endpoint with the SDK client', () => {
     });
   });
 
-  it('calls each tool: schema-valid structuredContent and a short text; the ticker per call, the calendar once', async () => {
+  it('calls each tool: schema-valid structuredContent and its JSON as text; the ticker per call, the calendar once', async () => {
     await withGateway({}, async (_gw, { client }) => {
       for (const [name, schema] of Object.entries(TOOLS)) {
         const result = (await client.callTool({ name, arguments: {} })) as CallToolResult;
         expect(result.isError).toBeFalsy();
         validator.validate(schema, result.structuredContent);
-        const summary = text(result);
-        expect(summary.length).toBeLessThan(400);
-        if (schema === 'MarketData') expect(summary).toMatch(/^MON-USD .*Not financial advice/);
-        else expect(summary).toContain('octocat');
+        // MCP "Tools": a tool with structured content SHOULD also return the serialized JSON as text.
+        expect(JSON.parse(text(result))).toEqual(result.structuredContent);
       }
       // The same payload as the HTTP route (same clock, same cached calendar).
       const http = await get(_gw.url, '/api/v1/github-contributions');
@@ -156,11 +154,12 @@ describe('MCP endpoint with the SDK client', () => {
     });
   });
 
-  it('shares one quota with the HTTP data routes; initialize and tools/list do not count', async () => {
-    await withGateway({ RATE_LIMIT_QUOTA: '3' }, async (gw, { client, responses }) => {
+  it('shares one quota with the HTTP data routes, every POST counted once before anything else', async () => {
+    // The session's initialize and its notification were two POSTs: two of the seven.
+    await withGateway({ RATE_LIMIT_QUOTA: '7' }, async (gw, { client, responses }) => {
       await client.listTools();
       await client.listTools();
-      expect(responses.every((r) => r.headers.get('ratelimit') === null)).toBe(true);
+      expect(responses.at(-1)!.headers.get('ratelimit')).toMatch(/^"public-api";r=3;t=\d+$/);
 
       expect((await get(gw.url, '/api/v1/mon-price')).status).toBe(200);
 
@@ -168,7 +167,7 @@ describe('MCP endpoint with the SDK client', () => {
       const ok = (await client.callTool({ name: 'getGithubContributions' })) as CallToolResult;
       expect(ok.isError).toBeFalsy();
       const callResponse = responses[seen]!;
-      expect(callResponse.headers.get('ratelimit-policy')).toBe('"public-api";q=3;w=60');
+      expect(callResponse.headers.get('ratelimit-policy')).toBe('"public-api";q=7;w=60');
       expect(callResponse.headers.get('ratelimit')).toMatch(/^"public-api";r=1;t=\d+$/);
       expect(callResponse.headers.get('cache-control')).toBe('private, no-store');
 
@@ -194,8 +193,18 @@ describe('MCP endpoint with the SDK client', () => {
       expect(after.status).toBe(429);
       expect(JSON.parse(after.text)).toMatchObject({ code: 'rate_limit_exceeded' });
 
-      const mcpLines = gw.accessLog().filter((l) => l.path === '/mcp' && l.quota !== '-');
-      expect(mcpLines.map((l) => l.quota)).toEqual(['allowed', 'limited']);
+      const mcpLines = gw.accessLog().filter((l) => l.path === '/mcp' && l.method === 'POST');
+      expect(mcpLines.map((l) => l.quota)).toEqual([...Array(5).fill('allowed'), 'limited']);
+
+      // Past the quota, what is not a tool call is the 429 problem itself, and nothing is executed.
+      const list = await get(gw.url, '/mcp', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }),
+      });
+      expect(list.status).toBe(429);
+      expect(list.headers['retry-after']).toMatch(/^\d+$/);
+      expect(JSON.parse(list.text)).toMatchObject({ code: 'rate_limit_exceeded', status: 429 });
     });
   });
 
@@ -251,14 +260,14 @@ describe('MCP endpoint over plain HTTP', () => {
       const r = await get(gw.url, '/mcp', {
         method: 'OPTIONS',
         headers: {
-          origin: 'https://agent.example',
+          origin: 'https://example.test',
           'access-control-request-method': 'POST',
           'access-control-request-headers': 'content-type, mcp-protocol-version',
         },
       });
       expect(r.status).toBe(204);
       expect(r.headers['access-control-allow-origin']).toBe('*');
-      expect(r.headers['access-control-allow-methods']).toContain('POST');
+      expect(r.headers['access-control-allow-methods']).toBe('POST');
       const allowed = r.headers['access-control-allow-headers']!.toLowerCase();
       for (const h of ['content-type', 'accept', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'])
         expect(allowed).toContain(h);
@@ -313,6 +322,103 @@ describe('MCP endpoint over plain HTTP', () => {
       expect(r.status).toBe(400);
       expect(JSON.parse(r.text)).toMatchObject({ error: { code: -32700 } });
       expect(r.text).not.toMatch(/\n\s+at /);
+    });
+  });
+
+  const post = (gw: TestGateway, body: unknown, headers: Record<string, string> = {}) =>
+    get(gw.url, '/mcp', { method: 'POST', headers: { ...postHeaders, ...headers }, body: JSON.stringify(body) });
+  const listRequest = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/list' });
+
+  it.each(['2025-06-18', '2025-11-25'])(
+    'refuses a batch under protocol version %s (batches were removed): an error, nothing executed',
+    async (version) => {
+      await withGateway({}, async (gw) => {
+        const call = { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'getV1MonPrice' } };
+        const r = await post(gw, [listRequest(1), listRequest(2), call], { 'mcp-protocol-version': version });
+        expect(r.status).toBe(400);
+        const answer = JSON.parse(r.text) as Record<string, unknown>;
+        expect(answer).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+        expect(answer.result).toBeUndefined();
+        expect(fake.calls.ticker).toBe(0);
+      });
+    },
+  );
+
+  it('answers a batch under 2025-03-26, which has them, and refuses one of more than ten messages', async () => {
+    await withGateway({}, async (gw) => {
+      const two = await post(gw, [listRequest(1), listRequest(2)], { 'mcp-protocol-version': '2025-03-26' });
+      expect(two.status).toBe(200);
+      expect((JSON.parse(two.text) as Array<{ id: number }>).map((m) => m.id).sort()).toEqual([1, 2]);
+      const many = Array.from({ length: 11 }, (_, i) => listRequest(i));
+      const r = await post(gw, many, { 'mcp-protocol-version': '2025-03-26' });
+      expect(r.status).toBe(400);
+      expect(JSON.parse(r.text)).toMatchObject({ error: { code: -32600 } });
+    });
+  });
+
+  it('serves tools/list from prepared bytes: the same tools as through the SDK, with its transport checks', async () => {
+    await withGateway({}, async (gw, { client }) => {
+      const r = await post(gw, listRequest('a-b' as unknown as number), { 'mcp-protocol-version': '2025-11-25' });
+      expect(r.status).toBe(200);
+      expect(r.headers['content-type']).toBe('application/json');
+      expect(r.headers['content-length']).toBe(String(r.body.length));
+      const answer = JSON.parse(r.text) as { id: string; result: { tools: unknown[] } };
+      expect(answer.id).toBe('a-b');
+      expect(answer.result).toEqual(await client.listTools());
+      // What the transport refuses is still refused.
+      const version = await post(gw, listRequest(1), { 'mcp-protocol-version': '1999-01-01' });
+      expect(version.status).toBe(400);
+      const accept = await post(gw, listRequest(1), { accept: 'application/json' });
+      expect(accept.status).toBe(406);
+    });
+  });
+
+  it.each([
+    ['arguments that are no object', { name: 'getV1MonPrice', arguments: 'x' }],
+    ['arguments that are a list', { name: 'getV1MonPrice', arguments: [] }],
+    ['no tool name', { arguments: {} }],
+    ['an unknown tool', { name: 'deleteEverything' }],
+  ])('answers a tool call with %s with the JSON-RPC error -32602 (Invalid params)', async (_, params) => {
+    await withGateway({}, async (gw) => {
+      const r = await post(gw, { jsonrpc: '2.0', id: 5, method: 'tools/call', params });
+      expect(r.status).toBe(200);
+      expect(JSON.parse(r.text)).toMatchObject({ jsonrpc: '2.0', id: 5, error: { code: -32602 } });
+      expect(fake.calls.ticker).toBe(0);
+    });
+  });
+
+  it.each([
+    ['a foreign origin', 'http://evil.example'],
+    ['an opaque origin', 'null'],
+    ['the site on another scheme', 'http://example.test'],
+    ['an allowed origin with a path', 'https://agent.example/x'],
+  ])('answers a request from %s with the 403 problem and runs nothing', async (_, origin) => {
+    await withGateway({ MCP_ALLOWED_ORIGINS: 'https://agent.example' }, async (gw) => {
+      const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'getV1MonPrice' } };
+      const r = await post(gw, call, { origin });
+      expect(r.status).toBe(403);
+      expect(r.headers['content-type']).toBe('application/problem+json');
+      const problem = JSON.parse(r.text) as Record<string, unknown>;
+      validator.validate('ProblemDetails', problem);
+      expect(problem).toMatchObject({ status: 403, code: 'origin_not_allowed' });
+      const preflight = await get(gw.url, '/mcp', {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'POST' },
+      });
+      expect(preflight.status).toBe(403);
+      expect(fake.calls.ticker).toBe(0);
+    });
+  });
+
+  it.each([
+    ['no Origin', undefined],
+    ["the site's own origin", 'https://example.test'],
+    ['an origin of MCP_ALLOWED_ORIGINS', 'https://agent.example'],
+  ])('answers a request with %s', async (_, origin) => {
+    await withGateway({ MCP_ALLOWED_ORIGINS: 'https://agent.example' }, async (gw) => {
+      const r = await post(gw, listRequest(1), origin === undefined ? {} : { origin });
+      expect(r.status).toBe(200);
+      expect(JSON.parse(r.text)).toMatchObject({ id: 1, result: { tools: expect.any(Array) } });
     });
   });
 });

@@ -266,7 +266,7 @@ export function openApiDocument(config: Config, schemas: Map<string, JsonSchema>
       `an unknown \`/api/...\` path is a 404 problem (\`${PROBLEM_TYPES.api_route_not_found.code}\`). Both are ProblemDetails documents, explained with examples on the developer page.`,
     '',
     `**Model Context Protocol (gateway only).** The gateway, not a static host, also serves ${url(MCP_ENDPOINT.path)}: Streamable HTTP, stateless, whose four tools are these four operations, named by operationId, with the input schema above and the payload schema as output schema. ` +
-      'A tool call counts once against the same quota as these paths.',
+      'Every POST to it counts once against the same quota as these paths.',
     '',
     `**Versioning.** \`/api/v1/...\` is the explicit v1 contract; the unversioned paths are stable aliases of v1. An incompatible change gets a new major path ` +
       '(`/api/v2/`). Nothing is deprecated, so no `Deprecation` (RFC 9745) or `Sunset` (RFC 8594) header is sent.',

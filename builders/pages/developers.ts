@@ -27,7 +27,7 @@ import {
 } from '../../contract/service.ts';
 import type { JsonSchema } from '../../contract/schemas.ts';
 import { secondsUntil } from '../../domain/calendar.ts';
-import { DATA_TOOLS, MCP_SERVER_NAME } from '../../contract/mcp-tools.ts';
+import { BATCHES_REMOVED_IN, DATA_TOOLS, MCP_MAX_BATCH, MCP_SERVER_NAME } from '../../contract/mcp-tools.ts';
 import type { Artifact, BuildContext } from '../artifact.ts';
 import { apiIndex } from '../discovery/api-index.ts';
 import { formatDays } from '../../render/format.ts';
@@ -50,6 +50,7 @@ export const PROBLEM_HEADERS: Record<ProblemCode, string> = {
   api_route_not_found: 'None.',
   method_not_allowed: `\`Allow: ${ALLOW_HEADER}\` (RFC 9110 requires it on a 405).`,
   rate_limit_exceeded: '`Retry-After` (whole seconds, minimum 0), `RateLimit` and `RateLimit-Policy`.',
+  origin_not_allowed: 'None.',
 };
 
 /** Each problem as the gateway sends it: the 502 of the market route, the 429 under the example allowance. */
@@ -60,6 +61,7 @@ const PROBLEM_EXAMPLES: Record<ProblemCode, { detail: string; error?: string }> 
   rate_limit_exceeded: {
     detail: PROBLEM_DETAILS.rate_limit_exceeded(RATE_LIMIT_EXAMPLE.quota, RATE_LIMIT_EXAMPLE.windowSeconds),
   },
+  origin_not_allowed: { detail: PROBLEM_DETAILS.origin_not_allowed },
 };
 
 const refTitle = (ref: string, schemas: Map<string, JsonSchema>) =>
@@ -227,11 +229,13 @@ function mcpSection(base: string): string[] {
       DATA_TOOLS.map((t) => `| \`${t.name}\` | ${t.resource.schema} | \`GET ${t.operation.path}\` |`).join('\n'),
     [
       `- \`tools/list\` gives exactly these four tools, named by operationId. Each input schema is \`${JSON.stringify(FUNCTION_TOOL_INPUT_SCHEMA)}\`; each output schema is the payload schema above, self-contained (its references under \`$defs\`).`,
-      '- `tools/call` returns the payload as `structuredContent` plus a short text. The rules are those of the HTTP routes: the market ticker is fetched on every call, the calendar is kept until the next midnight in ' +
+      '- `tools/call` returns the payload as `structuredContent` and the same JSON as a text item. The rules are those of the HTTP routes: the market ticker is fetched on every call, the calendar is kept until the next midnight in ' +
         `${CONSTANTS.timeZone}.`,
       `- A failure is a tool error (\`isError: true\`) whose text is the [problem document](#problem-types): \`${PROBLEM_TYPES.upstream_unavailable.code}\` when the upstream gave nothing usable, ` +
-        `\`${PROBLEM_TYPES.rate_limit_exceeded.code}\` with \`retryAfter\`, the seconds to wait. An argument outside the empty input schema is refused as a tool error; an unknown tool is a JSON-RPC error (\`-32602\`).`,
-      '- One quota: each data tool call counts once in the same per-client bucket as the four data URLs; `initialize` and `tools/list` do not count. The HTTP answer to a counted call carries `RateLimit` and `RateLimit-Policy`.',
+        `\`${PROBLEM_TYPES.rate_limit_exceeded.code}\` with \`retryAfter\`, the seconds to wait. An argument outside the empty input schema is refused as a tool error; an unknown tool or malformed params are a JSON-RPC error (\`-32602\`).`,
+      '- One quota: every POST to the endpoint counts once, before anything in it is done, in the same per-client bucket as the four data URLs, and its answer carries `RateLimit` and `RateLimit-Policy`. Past the quota a tool call gets the tool error above and any other message the 429 problem.',
+      `- One message per POST under protocol version ${BATCHES_REMOVED_IN} and later, which removed JSON-RPC batches (a batch is refused with \`-32600\`, nothing of it run); older versions may batch up to ${MCP_MAX_BATCH} messages.`,
+      `- A request carrying an \`Origin\` header is answered only for this site's origin and the origins the operator lists in \`MCP_ALLOWED_ORIGINS\`; any other origin gets the [403 problem](#${PROBLEM_TYPES.origin_not_allowed.fragment}) (the transport's defence against DNS rebinding). Programs send no \`Origin\`.`,
       `- Every message is a \`POST\`; \`GET\` and \`DELETE\` answer 405 with \`Allow: ${MCP_ENDPOINT.methods.join(', ')}\` (no event stream, no session to end). Browser agents may call it from any origin (CORS).`,
     ].join('\n'),
     'Client configuration, for clients that read an `mcpServers` map of remote (Streamable HTTP) servers:',

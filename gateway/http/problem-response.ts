@@ -9,6 +9,7 @@ import {
   PROBLEM_TYPES,
   UPSTREAM_ERROR_TEXT,
   type ProblemCode,
+  type ProblemDetails,
 } from '../../contract/problems.ts';
 import type { DataResourceId } from '../../contract/service.ts';
 import { COMMON_HEADERS } from './common-headers.ts';
@@ -20,7 +21,10 @@ export interface PreparedAnswer {
   headers: string[];
 }
 
-export type PreparedProblem = PreparedAnswer;
+/** A problem prepared once: its answer, and the document itself for those who pass it on as a value (MCP). */
+export interface PreparedProblem extends PreparedAnswer {
+  document: ProblemDetails;
+}
 
 /**
  * The gateway's own fixed answers (problems, plain-text errors, MCP transport errors): never cached by
@@ -54,6 +58,8 @@ export interface Problems {
   /** Prepared only when a quota is configured: without one no request is ever limited. */
   rateLimited: PreparedProblem | undefined;
   upstream: Record<DataResourceId, PreparedProblem>;
+  /** The MCP endpoint's answer to an Origin it does not serve. */
+  originNotAllowed: PreparedProblem;
 }
 
 /** Response headers a browser script on another origin may read (Fetch standard, CORS-safelisted ones aside). */
@@ -63,13 +69,16 @@ export const EXPOSED_HEADERS = [
 ] as const;
 
 export function prepareProblems(siteUrl: string, quota: { quota: number; window: number } | undefined): Problems {
-  const make = (code: ProblemCode, detail: string, error?: string, extra: string[] = []): PreparedProblem =>
-    prepareAnswer(
+  const make = (code: ProblemCode, detail: string, error?: string, extra: string[] = []): PreparedProblem => {
+    const document = problem(siteUrl, code, detail, error);
+    const answer = prepareAnswer(
       PROBLEM_TYPES[code].status,
       PROBLEM_CONTENT_TYPE,
-      Buffer.from(JSON.stringify(problem(siteUrl, code, detail, error))),
+      Buffer.from(JSON.stringify(document)),
       [...EXPOSED_HEADERS, ...extra],
     );
+    return { ...answer, document };
+  };
   const upstream = Object.fromEntries(
     DATA_RESOURCES.map((r) => [
       r.id,
@@ -85,6 +94,7 @@ export function prepareProblems(siteUrl: string, quota: { quota: number; window:
     ]),
     rateLimited: quota && make('rate_limit_exceeded', PROBLEM_DETAILS.rate_limit_exceeded(quota.quota, quota.window)),
     upstream,
+    originNotAllowed: make('origin_not_allowed', PROBLEM_DETAILS.origin_not_allowed),
   };
 }
 

@@ -6,6 +6,7 @@ import { join, relative, sep } from 'node:path';
 import {
   API_INDEX,
   CACHE_CONTROL,
+  CARD_RESPONSE_HEADERS,
   CARDS,
   DATA_RESOURCES,
   DISCOVERY,
@@ -50,6 +51,9 @@ export class DistMissingError extends Error {
 
 /** Headers of every HTML page (contract/service.ts), as a flat name/value list. */
 const PAGE_HEADERS: readonly string[] = Object.entries(PAGE_RESPONSE_HEADERS).flat();
+
+/** Headers of every card (contract/service.ts), as a flat name/value list. */
+const CARD_HEADERS: readonly string[] = Object.entries(CARD_RESPONSE_HEADERS).flat();
 
 /** RFC 9727 §3: the home page, the API index and the catalog itself point at the catalog with a Link header (as the static-host rules do). */
 const CATALOG_LINK = ['Link', `<${DISCOVERY.apiCatalog.path}>; rel="api-catalog"`] as const;
@@ -153,6 +157,7 @@ function prepareEntry(
   const rep = prepare(body, contentTypeFor(file), { copies });
   const extra: string[] = [...COMMON_HEADERS];
   if (rep.contentType.startsWith('text/html')) extra.push(...PAGE_HEADERS);
+  if (CARD_FILES.has(file)) extra.push(...CARD_HEADERS);
   if (file === DISCOVERY.apiCatalog.file || file === API_INDEX.file || file === 'index.html')
     extra.push(...CATALOG_LINK);
   const serve = (v: Variant | undefined): ServedVariant | undefined =>

@@ -33,6 +33,8 @@ export interface QuotaDecision {
   outcome: QuotaOutcome;
   /** RateLimit-Policy and RateLimit (and Retry-After when limited), when enforcement accounted for the request. */
   headers: string[] | undefined;
+  /** When limited: the seconds until the window ends, the Retry-After value (for those who pass it on). */
+  retryAfterSeconds?: number;
 }
 
 export interface QuotaSettings {
@@ -77,7 +79,7 @@ export function createQuota(settings: QuotaSettings): Quota {
     if (count <= quota) return { outcome: 'allowed', headers };
     // RFC 9110 §10.2.3: Retry-After as delay-seconds.
     headers.push('Retry-After', String(secondsLeft));
-    return { outcome: 'limited', headers };
+    return { outcome: 'limited', headers, retryAfterSeconds: secondsLeft };
   };
 
   const unavailable = (error: unknown) => {

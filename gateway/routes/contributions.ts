@@ -21,6 +21,8 @@ import { singleFlight } from './single-flight.ts';
 export const FAILURE_MEMORY_MS = 10_000;
 
 export interface CalendarResponse {
+  /** The payload as a value (the MCP tools), and below as the bytes the HTTP route sends. */
+  payload: GitHubContributions;
   rep: Representation;
   /** The next Toronto midnight after the payload's day: the end of its validity, in Unix ms. */
   expiresAtMs: number;
@@ -37,6 +39,7 @@ export function contributionsRoute(sources: Sources, validator: Validator, now: 
   const flight = singleFlight<CalendarResponse>();
 
   const toResponse = (payload: GitHubContributions): CalendarResponse => ({
+    payload,
     // Refreshed once a day: a mid-range brotli quality keeps the refresh quick for the waiting requests.
     rep: prepare(Buffer.from(JSON.stringify(payload)), resource.contentType, { brotliQuality: 9 }),
     expiresAtMs: Date.parse(payload.nextRefreshAt),

@@ -4,7 +4,7 @@
 // in flight, each answer from a fetch begun after its request arrived), and after it answers 429 with a
 // Retry-After it is not asked again before then: requests meanwhile get the 502 problem at once.
 import { UpstreamError } from '../../lib/errors.ts';
-import type { Candle } from '../../domain/market.ts';
+import type { Candle, MarketData } from '../../domain/market.ts';
 import { CONSTANTS, dataResource } from '../../contract/service.ts';
 import type { Validator } from '../../contract/schemas.ts';
 import { fetchMarketData, type Sources } from '../../upstreams/sources.ts';
@@ -13,9 +13,12 @@ import { singleFlight } from './single-flight.ts';
 
 export interface MarketRoute {
   /**
-   * The serialised MarketData of this instant; rejects when the upstream gave no usable data (with an
-   * UpstreamError whose retryAfterMs says when to ask again, while the provider asked for quiet).
+   * The MarketData of this instant, checked against its schema; rejects when the upstream gave no
+   * usable data (with an UpstreamError whose retryAfterMs says when to ask again, while the provider
+   * asked for quiet).
    */
+  data(): Promise<MarketData>;
+  /** The same, serialised (the HTTP route's body). */
   body(): Promise<Buffer>;
 }
 
@@ -47,34 +50,30 @@ export function marketRoute(sources: Sources, validator: Validator, now: () => n
     );
   };
 
-  return {
-    async body() {
-      const nowMs = now();
-      if (nowMs < quietUntilMs) {
-        throw new UpstreamError(
-          'coinbase',
-          'rate limited: the provider asked not to be called before its Retry-After',
-          {
-            status: 429,
-            retryAfterMs: quietUntilMs - nowMs,
-          },
-        );
-      }
-      let used: CandleHistory | undefined;
-      try {
-        const data = await fetchMarketData(live, nowMs, async (start, end) => {
-          used = await candles(start, end, nowMs);
-          return used.rows;
-        });
-        validator.validate(dataResource('market').schema, data);
-        return Buffer.from(JSON.stringify(data));
-      } catch (error) {
-        // History that made an unusable answer is not reused: the next request fetches it again.
-        if (used !== undefined && history === used) history = undefined;
-        if (error instanceof UpstreamError && error.status === 429 && error.retryAfterMs !== undefined)
-          quietUntilMs = Math.max(quietUntilMs, now() + error.retryAfterMs);
-        throw error;
-      }
-    },
+  const data = async (): Promise<MarketData> => {
+    const nowMs = now();
+    if (nowMs < quietUntilMs) {
+      throw new UpstreamError('coinbase', 'rate limited: the provider asked not to be called before its Retry-After', {
+        status: 429,
+        retryAfterMs: quietUntilMs - nowMs,
+      });
+    }
+    let used: CandleHistory | undefined;
+    try {
+      const data = await fetchMarketData(live, nowMs, async (start, end) => {
+        used = await candles(start, end, nowMs);
+        return used.rows;
+      });
+      validator.validate(dataResource('market').schema, data);
+      return data;
+    } catch (error) {
+      // History that made an unusable answer is not reused: the next request fetches it again.
+      if (used !== undefined && history === used) history = undefined;
+      if (error instanceof UpstreamError && error.status === 429 && error.retryAfterMs !== undefined)
+        quietUntilMs = Math.max(quietUntilMs, now() + error.retryAfterMs);
+      throw error;
+    }
   };
+
+  return { data, body: async () => Buffer.from(JSON.stringify(await data())) };
 }

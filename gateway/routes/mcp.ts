@@ -1,22 +1,24 @@
 // POST /mcp: the Model Context Protocol over Streamable HTTP, stateless, with the official SDK. Its four
 // tools are the four data operations (contract/mcp-tools.ts); a call reads the same live routes as the HTTP
-// paths (the ticker per call, the calendar cache) and counts once in the same per-client quota bucket.
+// paths (the ticker per call, the calendar cache) and takes their payloads and problems as values.
+// Before the SDK sees anything: the Origin is checked, the POST is counted once in the data routes'
+// per-client quota bucket, batches are refused where the protocol removed them, and tools/list is
+// answered from bytes prepared at start.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { GitHubContributions } from '../../domain/contributions.ts';
-import type { MarketData } from '../../domain/market.ts';
 import { CACHE_CONTROL, CONSTANTS, MCP_ENDPOINT, type DataResource } from '../../contract/service.ts';
 import type { JsonSchema } from '../../contract/schemas.ts';
 import {
+  BATCHES_REMOVED_IN,
   DATA_TOOLS,
   FUNCTION_TOOL_INPUT_SCHEMA,
+  MCP_MAX_BATCH,
   selfContainedSchema,
-  type DataTool,
 } from '../../contract/mcp-tools.ts';
 import type { ClientIdentity } from '../quota/client-identity.ts';
 import type { ContributionsRoute } from './contributions.ts';
 import type { MarketRoute } from './market.ts';
-import { prepareAnswer, type Problems } from '../http/problem-response.ts';
+import { prepareAnswer, type PreparedAnswer, type Problems } from '../http/problem-response.ts';
 import { DISABLED_QUOTA, type Quota, type QuotaDecision, type QuotaOutcome } from '../quota/quota.ts';
 import { COMMON_HEADERS } from '../http/common-headers.ts';
 
@@ -25,6 +27,8 @@ export interface McpDeps {
   /** The name and title agents see in `initialize`. */
   serverName: string;
   serverTitle: string;
+  /** The origins whose pages may call the endpoint: the site's own and MCP_ALLOWED_ORIGINS. */
+  allowedOrigins: readonly string[];
   problems: Problems;
   quota: Quota;
   identify: ClientIdentity;
@@ -48,14 +52,12 @@ const ALLOW = MCP_ENDPOINT.methods.join(', ');
 
 /**
  * CORS for browser agents (Fetch standard §3.2): a POST with `Content-Type: application/json` and the
- * transport's own headers needs a preflight. GET and DELETE are allowed through it too, so that a
- * browser client sees the real 405 below (which the SDK's client reads as "no event stream offered")
- * instead of a network error.
+ * transport's own headers needs a preflight. Only POST is allowed: GET and DELETE answer 405 here.
  */
 const PREFLIGHT_HEADERS = [
   ...COMMON_HEADERS,
   'Access-Control-Allow-Methods',
-  'GET, POST, DELETE',
+  ALLOW,
   'Access-Control-Allow-Headers',
   'Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID',
   'Access-Control-Max-Age',
@@ -66,12 +68,12 @@ const EXPOSED = [
   'RateLimit, RateLimit-Policy, Mcp-Session-Id, Mcp-Protocol-Version',
 ] as const;
 
-/** A JSON-RPC error answered before the SDK sees the request (the same shape the SDK's transport writes). */
-const rpcError = (status: number, message: string, extra: string[] = []) =>
+/** A JSON-RPC error of the transport, answered without the SDK (the same shape its transport writes). */
+const transportError = (status: number, code: number, message: string, extra: string[] = []) =>
   prepareAnswer(
     status,
     MCP_ENDPOINT.contentType,
-    Buffer.from(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null })),
+    Buffer.from(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null })),
     extra,
   );
 /**
@@ -79,11 +81,24 @@ const rpcError = (status: number, message: string, extra: string[] = []) =>
  * text/event-stream in response to this HTTP GET, or else return HTTP 405 Method Not Allowed"; a
  * stateless server has no stream to offer and no session to DELETE. RFC 9110 §15.5.6: a 405 carries Allow.
  */
-const METHOD_NOT_ALLOWED = rpcError(405, 'Method not allowed.', ['Allow', ALLOW]);
-const TOO_LARGE = rpcError(413, `Payload Too Large: a message must not exceed ${MCP_MAX_BODY_BYTES} bytes.`, [
-  'Connection',
-  'close',
-]);
+const METHOD_NOT_ALLOWED = transportError(405, -32000, 'Method not allowed.', ['Allow', ALLOW]);
+const TOO_LARGE = transportError(
+  413,
+  -32000,
+  `Payload Too Large: a message must not exceed ${MCP_MAX_BODY_BYTES} bytes.`,
+  ['Connection', 'close'],
+);
+/** JSON-RPC "Invalid Request": nothing of the batch is executed. */
+const BATCH_REMOVED = transportError(
+  400,
+  -32600,
+  `Invalid Request: protocol versions from ${BATCHES_REMOVED_IN} on have no JSON-RPC batches; send one message per request.`,
+);
+const BATCH_TOO_LONG = transportError(
+  400,
+  -32600,
+  `Invalid Request: a batch must not exceed ${MCP_MAX_BATCH} messages.`,
+);
 
 /** The server never asks the client for input (no elicitation), so it never validates against a client's schema. */
 const NO_ELICITATION = {
@@ -99,9 +114,56 @@ const NO_ELICITATION = {
  */
 let sdk: Promise<typeof import('./mcp-sdk.ts')> | undefined;
 const loadSdk = () => (sdk ??= import('./mcp-sdk.ts'));
+type Sdk = Awaited<ReturnType<typeof loadSdk>>;
+
+/** A JSON-RPC request as read from the body: only what the route looks at before the SDK. */
+interface RpcRequest {
+  jsonrpc: '2.0';
+  id: string | number;
+  method: string;
+  params?: { name?: unknown };
+}
+
+function asRequest(message: unknown): RpcRequest | undefined {
+  if (message === null || typeof message !== 'object' || Array.isArray(message)) return undefined;
+  const m = message as Record<string, unknown>;
+  const idOk = typeof m.id === 'string' || (typeof m.id === 'number' && Number.isInteger(m.id));
+  const paramsOk =
+    m.params === undefined || (m.params !== null && typeof m.params === 'object' && !Array.isArray(m.params));
+  return m.jsonrpc === '2.0' && idOk && typeof m.method === 'string' && paramsOk
+    ? (m as unknown as RpcRequest)
+    : undefined;
+}
+
+/** The MCP-Protocol-Version header (node types an unknown header as possibly repeated). */
+function protocolVersion(req: IncomingMessage): string | undefined {
+  const value = req.headers['mcp-protocol-version'];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** tools/call params: a tool name, and arguments that are absent or an object (MCP "Tools"). */
+function toolCallParamsValid(params: RpcRequest['params']): boolean {
+  if (params === undefined || typeof params.name !== 'string') return false;
+  const args = (params as { arguments?: unknown }).arguments;
+  return args === undefined || (args !== null && typeof args === 'object' && !Array.isArray(args));
+}
+
+const INVALID_PARAMS = {
+  code: -32602,
+  message: 'Invalid params: tools/call takes a tool name and, optionally, arguments as an object.',
+};
+
+/** A JSON-RPC error answering one request. */
+const rpcError = (id: string | number, error: { code: number; message: string }) =>
+  Buffer.from(JSON.stringify({ jsonrpc: '2.0', id, error }));
+
+/** `{"jsonrpc":"2.0","id":<id>,"result":<result>}` around a result serialised beforehand. */
+const rpcResult = (id: string | number, result: Buffer) =>
+  Buffer.concat([Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`), result, Buffer.from('}')]);
 
 export function mcpRoute(deps: McpDeps): McpRoute {
   const { problems, quota, identify, market, contributions, reportError } = deps;
+  const allowedOrigins = new Set(deps.allowedOrigins);
   const tools = new Map(DATA_TOOLS.map((t) => [t.name, t]));
   const toolList: Tool[] = DATA_TOOLS.map((t) => ({
     name: t.name,
@@ -117,43 +179,34 @@ export function mcpRoute(deps: McpDeps): McpRoute {
       openWorldHint: true,
     },
   }));
+  /** tools/list never changes: its result is serialised once, here (about 10 KB). */
+  const toolListResult = Buffer.from(JSON.stringify({ tools: toolList }));
   const instructions =
     `Read-only public data of ${deps.serverTitle}: a ${CONSTANTS.product} market preview (not financial advice) and a GitHub contribution calendar. ` +
     'Every tool takes no arguments; the v1 tools and their unversioned aliases return the same payloads. ' +
     'A tool error carries an RFC 9457 problem document: upstream_unavailable (retry later) or rate_limit_exceeded (wait retryAfter seconds).';
 
-  const problemResult = (body: Buffer | object): CallToolResult => ({
-    isError: true,
-    content: [{ type: 'text', text: Buffer.isBuffer(body) ? body.toString('utf8') : JSON.stringify(body) }],
-  });
+  const problemResult = (text: string): CallToolResult => ({ isError: true, content: [{ type: 'text', text }] });
 
-  const read = async (resource: DataResource): Promise<MarketData | GitHubContributions> => {
-    // The bytes the HTTP route would send, parsed: the same payload by construction.
-    if (resource.id === 'market') return JSON.parse((await market.body()).toString('utf8')) as MarketData;
+  /**
+   * The payload as a value (structured content) and as JSON text: MCP "Tools", structured content:
+   * a tool that returns it SHOULD also return the serialized JSON in a text content block.
+   */
+  const payloadResult = async (resource: DataResource): Promise<CallToolResult> => {
+    if (resource.id === 'market') {
+      const data = await market.data();
+      return { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: { ...data } };
+    }
     const current = await contributions.current();
-    return JSON.parse(current.rep.identity.body.toString('utf8')) as GitHubContributions;
+    // The route serialised it once already: those bytes are the text.
+    return {
+      content: [{ type: 'text', text: current.rep.identity.body.toString('utf8') }],
+      structuredContent: { ...current.payload },
+    };
   };
 
-  const summary = (tool: DataTool, payload: MarketData | GitHubContributions): string => {
-    if ('product' in payload)
-      return (
-        `${payload.product} ${payload.value} ${payload.currency} as of ${payload.asOf}; ${payload.changePercent.toFixed(2)}% over seven days ` +
-        `(low ${payload.low}, high ${payload.high}; source: ${payload.source}). Not financial advice. The full ${tool.resource.schema} payload is the structured content.`
-      );
-    return (
-      `${payload.username}: ${payload.totalContributions} public contributions from ${payload.startDate} to ${payload.endDate} (${payload.timeZone}); ` +
-      `next refresh ${payload.nextRefreshAt}. The full ${tool.resource.schema} payload is the structured content.`
-    );
-  };
-
-  /** One HTTP request: a fresh SDK server and transport (a stateless transport serves exactly one request). */
-  const exchange = (
-    { Server, CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError }: Awaited<ReturnType<typeof loadSdk>>,
-    req: IncomingMessage,
-    record: (outcome: QuotaOutcome) => void,
-  ) => {
-    let accounted: QuotaDecision | undefined;
-    let client: string | null | undefined;
+  /** One HTTP request: a fresh SDK server (a stateless transport serves exactly one request). */
+  const sdkServer = ({ Server, CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError }: Sdk) => {
     const server = new Server(
       { name: deps.serverName, title: deps.serverTitle, version: '1' },
       { capabilities: { tools: {} }, instructions, jsonSchemaValidator: NO_ELICITATION },
@@ -164,100 +217,155 @@ export function mcpRoute(deps: McpDeps): McpRoute {
       // MCP "Tools", error handling: an unknown tool is a protocol error (-32602), not a tool result.
       if (tool === undefined)
         throw new McpError(ErrorCode.InvalidParams, `Unknown tool; the tools are ${[...tools.keys()].join(', ')}.`);
-      // docs/data-rules.md: counted before anything else is done, in the bucket of the four data URLs.
-      client ??= quota === DISABLED_QUOTA ? null : identify(req);
-      const decision = await quota.check(client);
-      record(decision.outcome);
-      if (decision.headers) accounted = decision;
-      if (decision.outcome === 'limited') {
-        const headers = decision.headers!;
-        const retryAfter = Number(headers[headers.indexOf('Retry-After') + 1]);
-        // No header reaches the model: the seconds to wait travel in the problem document itself.
-        const body = JSON.parse(problems.rateLimited!.body.toString('utf8')) as Record<string, unknown>;
-        return problemResult({ ...body, retryAfter });
-      }
       const args = request.params.arguments;
       // docs/api.md's input schema: no properties, additionalProperties false. Refused as a tool error
       // (MCP 2025-11-25: input validation errors are tool execution errors, so a model can correct itself).
       if (args !== undefined && Object.keys(args).length > 0)
-        return {
-          isError: true,
-          content: [
-            {
-              type: 'text',
-              text: `${tool.name} takes no arguments: its input schema is ${JSON.stringify(FUNCTION_TOOL_INPUT_SCHEMA)}.`,
-            },
-          ],
-        };
-      let payload: MarketData | GitHubContributions;
+        return problemResult(
+          `${tool.name} takes no arguments: its input schema is ${JSON.stringify(FUNCTION_TOOL_INPUT_SCHEMA)}.`,
+        );
       try {
-        payload = await read(tool.resource);
+        return await payloadResult(tool.resource);
       } catch (error) {
         reportError(`${tool.resource.id}: ${error instanceof Error ? error.message : String(error)}`);
-        return problemResult(problems.upstream[tool.resource.id].body);
+        return problemResult(problems.upstream[tool.resource.id].body.toString('utf8'));
       }
-      return {
-        content: [{ type: 'text', text: summary(tool, payload) }],
-        structuredContent: payload as unknown as Record<string, unknown>,
-      };
     });
-    return { server, accounted: () => accounted };
+    return server;
   };
 
-  const send = (res: ServerResponse, status: number, headers: string[], body?: Buffer) => {
+  const send = (res: ServerResponse, status: number, headers: readonly string[], body?: Buffer) => {
     if (deps.closing()) res.shouldKeepAlive = false;
-    res.writeHead(status, headers);
+    res.writeHead(status, headers as string[]);
     res.end(body);
+  };
+  const sendPrepared = (res: ServerResponse, answer: PreparedAnswer, extra?: readonly string[]) =>
+    send(res, answer.status, extra ? [...answer.headers, ...extra] : answer.headers, answer.body);
+
+  /** A JSON-RPC answer: `headers` are the transport's, then the route's own. */
+  const sendRpc = (res: ServerResponse, status: number, headers: string[], body: Buffer, decision: QuotaDecision) => {
+    headers.push('Content-Length', String(body.length), 'Cache-Control', CACHE_CONTROL.perClient);
+    headers.push(...COMMON_HEADERS, ...EXPOSED);
+    // docs/api.md#limits: the headers when enforcement accounted for the request. Retry-After stays out of
+    // a 200: there it would not mean "retry this request".
+    if (decision.headers) headers.push(...withoutRetryAfter(decision.headers));
+    send(res, status, headers, body);
+  };
+
+  /** A JSON-RPC answer of the route's own making (no transport headers). */
+  const sendRpcOk = (res: ServerResponse, body: Buffer, decision: QuotaDecision) =>
+    sendRpc(res, 200, ['Content-Type', MCP_ENDPOINT.contentType], body, decision);
+
+  /**
+   * Past the quota nothing of the request is executed. A tools/call gets the tool error a model reads
+   * (the 429 problem with the seconds to wait in it, since no header reaches the model); anything else
+   * the 429 problem itself.
+   */
+  const answerLimited = (res: ServerResponse, message: unknown, decision: QuotaDecision) => {
+    const request = asRequest(message);
+    const limited = problems.rateLimited!;
+    if (request?.method !== 'tools/call') return sendPrepared(res, limited, decision.headers);
+    const text = JSON.stringify({ ...limited.document, retryAfter: decision.retryAfterSeconds });
+    const result = Buffer.from(JSON.stringify(problemResult(text)));
+    sendRpcOk(res, rpcResult(request.id, result), decision);
+  };
+
+  /** Whether the SDK's transport would take this request as it is (else it answers the error itself). */
+  const transportAccepts = (req: IncomingMessage, { SUPPORTED_PROTOCOL_VERSIONS }: Sdk) => {
+    const accept = req.headers.accept ?? '';
+    const version = protocolVersion(req);
+    return (
+      accept.includes('application/json') &&
+      accept.includes('text/event-stream') &&
+      (req.headers['content-type'] ?? '').includes('application/json') &&
+      (version === undefined || SUPPORTED_PROTOCOL_VERSIONS.includes(version))
+    );
   };
 
   return {
     async handle(req, res, record) {
+      // MCP transport, security: "Servers MUST validate the Origin header on all incoming connections
+      // to prevent DNS rebinding attacks. If the Origin header is present and invalid, servers MUST
+      // respond with HTTP 403 Forbidden." A program sends none; a page only from an allowed origin.
+      const origin = req.headers.origin;
+      if (origin !== undefined && !allowedOrigins.has(origin)) {
+        req.resume();
+        return sendPrepared(res, problems.originNotAllowed);
+      }
       const method = req.method;
       if (method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined)
         return send(res, 204, PREFLIGHT_HEADERS);
       if (method !== 'POST') {
         // A body on a refused request means nothing; drop it without buffering.
         req.resume();
-        return send(res, METHOD_NOT_ALLOWED.status, METHOD_NOT_ALLOWED.headers, METHOD_NOT_ALLOWED.body);
+        return sendPrepared(res, METHOD_NOT_ALLOWED);
       }
       const body = await readBody(req, MCP_MAX_BODY_BYTES);
       if (body === undefined) {
         // The rest of the body is never read: the connection closes after this answer.
         res.shouldKeepAlive = false;
-        return send(res, TOO_LARGE.status, TOO_LARGE.headers, TOO_LARGE.body);
+        return sendPrepared(res, TOO_LARGE);
       }
-      // MCP transport, security: "Servers MUST validate the Origin header ... to prevent DNS rebinding
-      // attacks". Every origin is valid here: the tools read public data without credentials, which any
-      // page may already read through CORS, so a rebound name reaches nothing it could not.
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(req.headers))
-        if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-      // The origin is a placeholder: the transport reads only the path, and the Host header is not trusted.
-      const request = new Request(`http://gateway.invalid${MCP_ENDPOINT.path}`, { method, headers, body });
-      const loaded = await loadSdk();
-      const { server, accounted } = exchange(loaded, req, record);
-      const transport = new loaded.WebStandardStreamableHTTPServerTransport({
-        sessionIdGenerator: undefined,
-        enableJsonResponse: true,
-      });
+      // docs/data-rules.md: counted before anything else is done, in the bucket of the four data URLs: once
+      // per POST, whatever it holds, so that what a refused request costs is this count and no more.
+      const decision = await quota.check(quota === DISABLED_QUOTA ? null : identify(req));
+      record(decision.outcome);
+      let message: unknown;
       try {
-        await server.connect(transport);
-        const answer = await transport.handleRequest(request);
-        const bytes = Buffer.from(await answer.arrayBuffer());
-        const out: string[] = [];
-        answer.headers.forEach((value, name) => out.push(name, value));
-        out.push('Content-Length', String(bytes.length), 'Cache-Control', CACHE_CONTROL.perClient);
-        out.push(...COMMON_HEADERS, ...EXPOSED);
-        const decision = accounted();
-        // docs/api.md#limits: the headers when enforcement accounted for the request. Retry-After stays in
-        // the tool error: on this 200 it would not mean "retry this request".
-        if (decision?.headers) out.push(...withoutRetryAfter(decision.headers));
-        send(res, answer.status, out, bytes);
-      } finally {
-        await server.close();
+        message = JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'));
+      } catch {
+        message = undefined; // the SDK's transport answers the parse error
       }
+      if (decision.outcome === 'limited') return answerLimited(res, message, decision);
+      if (Array.isArray(message)) {
+        const version = protocolVersion(req);
+        if (version !== undefined && version >= BATCHES_REMOVED_IN) return sendPrepared(res, BATCH_REMOVED);
+        if (message.length > MCP_MAX_BATCH) return sendPrepared(res, BATCH_TOO_LONG);
+      }
+      const request = asRequest(message);
+      // JSON-RPC 2.0: params of the wrong shape are -32602 (the SDK would call them an internal error).
+      if (request?.method === 'tools/call' && !toolCallParamsValid(request.params))
+        return sendRpcOk(res, rpcError(request.id, INVALID_PARAMS), decision);
+      const loaded = await loadSdk();
+      if (request?.method === 'tools/list' && transportAccepts(req, loaded))
+        return sendRpcOk(res, rpcResult(request.id, toolListResult), decision);
+      await answerWithSdk(loaded, req, res, body, message, decision);
     },
   };
+
+  async function answerWithSdk(
+    loaded: Sdk,
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: Uint8Array<ArrayBuffer>,
+    message: unknown,
+    decision: QuotaDecision,
+  ) {
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers))
+      if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+    // The origin is a placeholder: the transport reads only the path, and the Host header is not trusted.
+    const request = new Request(`http://gateway.invalid${MCP_ENDPOINT.path}`, { method: 'POST', headers, body });
+    const server = sdkServer(loaded);
+    const transport = new loaded.WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    try {
+      await server.connect(transport);
+      // Parsed once, above: the transport takes the value (a malformed body it parses and refuses itself).
+      const answer = await transport.handleRequest(
+        request,
+        message === undefined ? undefined : { parsedBody: message },
+      );
+      const bytes = Buffer.from(await answer.arrayBuffer());
+      const out: string[] = [];
+      answer.headers.forEach((value, name) => out.push(name, value));
+      sendRpc(res, answer.status, out, bytes, decision);
+    } finally {
+      await server.close();
+    }
+  }
 }
 
 /** The request body, or undefined when it passes `maxBytes` (announced by Content-Length or as it arrives). */

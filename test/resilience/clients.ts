@@ -316,3 +316,63 @@ export async function halfOpenClients(
   await Promise.all(Array.from({ length: count }, one));
   return report;
 }
+
+/** What a flood of connections saw: how many opened, and how many the gateway closed before the end. */
+export interface FloodReport {
+  opened: number;
+  /** Failed to connect at all (refused, reset at accept). */
+  refused: number;
+  closedByServer: number;
+}
+
+/** Local addresses 127.0.0.2, 127.0.0.3, … (each is its own client of the per-address cap). */
+export const loopbackAddresses = (count: number): string[] =>
+  Array.from({ length: count }, (_, i) => `127.0.0.${2 + i}`);
+
+/**
+ * Opens `count` connections spread over `addresses` (round robin), each sending `request` once (or
+ * nothing) and never reading: the socket is paused, so the kernel's buffers fill and the gateway's
+ * writes stall. Resolves once all are open (or failed); `release()` closes those still open and
+ * returns the report.
+ */
+export async function openFlood(
+  host: string,
+  port: number,
+  count: number,
+  addresses: readonly string[],
+  request: string | undefined,
+): Promise<{ report: FloodReport; release: () => FloodReport }> {
+  const report: FloodReport = { opened: 0, refused: 0, closedByServer: 0 };
+  const sockets = new Set<Socket>();
+  let releasing = false;
+  const one = (i: number) =>
+    new Promise<void>((resolve) => {
+      const socket = connect({ port, host, localAddress: addresses[i % addresses.length] });
+      socket.on('connect', () => {
+        report.opened++;
+        sockets.add(socket);
+        if (request !== undefined) socket.write(request);
+        socket.pause();
+        resolve();
+      });
+      socket.on('error', () => {});
+      socket.on('close', () => {
+        if (!sockets.delete(socket)) {
+          report.refused++;
+          return resolve();
+        }
+        if (!releasing) report.closedByServer++;
+      });
+    });
+  // In slices, so the listen backlog is not overrun by the attack's own connects.
+  for (let i = 0; i < count; i += 256)
+    await Promise.all(Array.from({ length: Math.min(256, count - i) }, (_, j) => one(i + j)));
+  return {
+    report,
+    release: () => {
+      releasing = true;
+      for (const s of sockets) s.destroy();
+      return report;
+    },
+  };
+}

@@ -1,5 +1,6 @@
 // The fault schedule of one resilience run: upstream phases (healthy, slow, 429, down, garbage…), Redis
-// outages, a hung Redis, a store answering nonsense, slowloris clients and slow request bodies, laid out
+// outages, a hung Redis, a store answering nonsense, slowloris clients, slow request bodies, clients that
+// pipeline and never read, and a flood of idle connections past the connection cap, laid out
 // over the run from a seed so that a failing run can be replayed with the same faults.
 import type { GithubMode, MarketMode } from '../../fakes/upstreams.ts';
 
@@ -35,7 +36,11 @@ export type Event =
   /** Clients that send half a request and never close their side, even after the server's answer. */
   | { atMs: number; kind: 'half-open'; count: number }
   /** The public HTML calendar serves a crafted 1 MB page while a build (no token) reads it. */
-  | { atMs: number; kind: 'hostile-page' };
+  | { atMs: number; kind: 'hostile-page' }
+  /** Connections from several addresses that each pipeline `pipelined` page requests and never read. */
+  | { atMs: number; kind: 'slow-readers'; count: number; addresses: number; pipelined: number }
+  /** Connections that send nothing, past the gateway's connection cap, held for `forMs`. */
+  | { atMs: number; kind: 'idle-flood'; count: number; addresses: number; forMs: number };
 
 export interface Schedule {
   phases: UpstreamPhase[];
@@ -98,6 +103,8 @@ export function planSchedule(durationMs: number, seed: number): Schedule {
     { atMs: at(0.75), kind: 'slowloris', silent: 20, trickle: 5 },
     { atMs: at(0.2), kind: 'half-open', count: 30 },
     { atMs: at(0.5), kind: 'hostile-page' },
+    { atMs: at(0.3), kind: 'slow-readers', count: 512, addresses: 4, pipelined: 200 },
+    { atMs: at(0.72), kind: 'idle-flood', count: 5000, addresses: 20, forMs: at(0.06) },
   ];
   return { phases, events };
 }

@@ -2,7 +2,8 @@
 // bounded time while faults are injected: upstreams flapping between healthy, slow, 429, down and
 // garbage; our own Redis killed and restarted, frozen (SIGSTOP) under bursts, and replaced by a store
 // that answers +OK to everything; slowloris connections; slowly streamed POST bodies; half-open clients that
-// never close; a build reading a crafted (hostile) calendar page.
+// never close; clients that pipeline 200 requests and never read; 5,000 idle connections past the
+// connection cap; a build reading a crafted (hostile) calendar page.
 // Every answer must be a schema-valid 200 carrying only data the fake served, or a correct problem
 // document; memory must stay bounded; once the faults stop the gateway must answer normally; SIGTERM
 // must end it cleanly. Prints the counts and exits 1 on any violation (2 on a usage error).
@@ -10,6 +11,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runMain } from '../../lib/run-main.ts';
 import {
+  openDescriptors,
   ProcessGroup,
   rssBytes,
   startGateway,
@@ -28,6 +30,8 @@ import { heapGrowthProblem, HeapProbe, inspectorUrl, type HeapSample } from './h
 import {
   burst,
   halfOpenClients,
+  loopbackAddresses,
+  openFlood,
   runLoad,
   send,
   slowBodies,
@@ -78,6 +82,34 @@ const CLIENTS = 12;
  * generously. Not a performance figure: the old parser took minutes on such a page.
  */
 const HOSTILE_BUILD_MS = 30_000;
+/**
+ * Descriptors the gateway may still hold, above its count before the slow readers came, once it has
+ * let them go: the load's own connections come and go meanwhile.
+ */
+const SLOW_READER_MARGIN = 60;
+/**
+ * Liveness bound for letting the slow readers go: past its pipelining bound a connection is cut after
+ * 1 s, and any connection whose answer is not taken after the 30 s inactivity limit.
+ */
+const SLOW_READER_RELEASE_MS = 35_000;
+/** Fresh requests made while the idle flood holds its connections; each must be answered 200. */
+const FRESH_DURING_FLOOD = 5;
+
+interface SlowReaderReport {
+  opened: number;
+  /** Gateway descriptors before, at the peak, and when it had let them go (or at the bound). */
+  fdsBefore: number;
+  fdsPeak: number;
+  fdsAfter: number;
+  releasedAfterMs: number | undefined;
+}
+
+interface IdleFloodReport {
+  opened: number;
+  refused: number;
+  fds: number;
+  fresh: string[];
+}
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -220,7 +252,11 @@ async function run(
     slowlorisConnections: 0,
     slowBodies: 0,
     halfOpen: 0,
+    slowReaders: 0,
+    idleConnections: 0,
   };
+  const slowReaderReports: SlowReaderReport[] = [];
+  const idleFloodReports: IdleFloodReport[] = [];
   const slowlorisReports: SlowlorisReport[] = [];
   const halfOpenReports: HalfOpenReport[] = [];
   const hostileBuilds: string[] = [];
@@ -351,6 +387,66 @@ async function run(
             tally,
             `${report.ended - report.released} half-open connections kept by the gateway after its answer`,
           );
+        return;
+      }
+      case 'slow-readers': {
+        const fdsBefore = openDescriptors(gateway.pid);
+        const request = `GET /developers HTTP/1.1\r\nHost: ${hostname}:${port}\r\n\r\n`.repeat(event.pipelined);
+        const started = performance.now();
+        const flood = await openFlood(hostname, Number(port), event.count, loopbackAddresses(event.addresses), request);
+        faults.slowReaders += flood.report.opened;
+        const report: SlowReaderReport = {
+          opened: flood.report.opened,
+          fdsBefore,
+          fdsPeak: openDescriptors(gateway.pid),
+          fdsAfter: Number.NaN,
+          releasedAfterMs: undefined,
+        };
+        // They never read: the gateway must let them go all the same (memory is judged by the RSS check).
+        while (performance.now() - started < SLOW_READER_RELEASE_MS && !gatewayDied) {
+          report.fdsAfter = openDescriptors(gateway.pid);
+          report.fdsPeak = Math.max(report.fdsPeak, report.fdsAfter);
+          if (report.fdsAfter <= fdsBefore + SLOW_READER_MARGIN) {
+            report.releasedAfterMs = performance.now() - started;
+            break;
+          }
+          await new Promise((r) => setTimeout(r, 250));
+        }
+        flood.release();
+        slowReaderReports.push(report);
+        if (report.releasedAfterMs === undefined)
+          violation(
+            tally,
+            `${event.count} clients that pipeline and never read: the gateway still held ${report.fdsAfter - fdsBefore} more descriptors after ${SLOW_READER_RELEASE_MS / 1000} s`,
+          );
+        return;
+      }
+      case 'idle-flood': {
+        const flood = await openFlood(
+          hostname,
+          Number(port),
+          event.count,
+          loopbackAddresses(event.addresses),
+          undefined,
+        );
+        faults.idleConnections += flood.report.opened;
+        const report: IdleFloodReport = {
+          opened: flood.report.opened,
+          refused: flood.report.refused,
+          fds: openDescriptors(gateway.pid),
+          fresh: [],
+        };
+        // Past the connection cap the oldest idle connection makes room: a new client is served.
+        for (let i = 0; i < FRESH_DURING_FLOOD; i++) {
+          const o = await send(base, { method: 'GET', path: '/', weight: 0 }, false, HUNG_MS);
+          report.fresh.push(o.kind === 'response' ? `${o.response.status} in ${o.ms.toFixed(0)} ms` : o.error);
+          if (o.kind === 'transport' || o.response.status !== 200)
+            violation(tally, `a fresh GET / during an idle flood of ${event.count}: ${report.fresh.at(-1)}`);
+          else record(o, 'an idle flood');
+        }
+        await new Promise((r) => setTimeout(r, event.forMs));
+        flood.release();
+        idleFloodReports.push(report);
         return;
       }
       case 'hostile-page': {
@@ -502,7 +598,8 @@ async function run(
     );
   say(
     `faults injected: market faulty phases ${faults.marketFaultPhases}, GitHub faulty phases ${faults.githubFaultPhases} (of ${schedule.phases.length}), ` +
-      `Redis stopped ${faults.redisStops}× and restarted ${faults.redisStarts}×, hung ${faults.redisHangs}×, replaced by a +OK store ${faults.nonsenseStores}×, slowloris connections ${faults.slowlorisConnections}, slow POST bodies ${faults.slowBodies}, half-open clients ${faults.halfOpen}`,
+      `Redis stopped ${faults.redisStops}× and restarted ${faults.redisStarts}×, hung ${faults.redisHangs}×, replaced by a +OK store ${faults.nonsenseStores}×, slowloris connections ${faults.slowlorisConnections}, slow POST bodies ${faults.slowBodies}, half-open clients ${faults.halfOpen}, ` +
+      `slow readers ${faults.slowReaders}, idle connections ${faults.idleConnections}`,
   );
   for (const r of slowlorisReports) {
     say(
@@ -525,6 +622,17 @@ async function run(
           : ''),
     );
   }
+  for (const r of slowReaderReports)
+    say(
+      `slow readers: ${r.opened} connections pipelining and never reading; gateway descriptors ${r.fdsBefore} before, peak ${r.fdsPeak}, ` +
+        (r.releasedAfterMs === undefined
+          ? `still ${r.fdsAfter} at the bound`
+          : `${r.fdsAfter} ${(r.releasedAfterMs / 1000).toFixed(1)} s after they connected`),
+    );
+  for (const r of idleFloodReports)
+    say(
+      `idle flood: ${r.opened} connections opened (${r.refused} refused), gateway descriptors ${r.fds}; fresh GET /: ${r.fresh.join(', ')}`,
+    );
   if (hostileBuilds.length) say(`builds reading a hostile 1 MB calendar page: ${hostileBuilds.join(', ')}`);
   say(
     `slow POST bodies: ${slowBodyOutcomes.map((o) => (o.kind === 'response' ? `${o.response.path} ${o.response.status} in ${(o.ms / 1000).toFixed(1)} s` : `${o.spec.path} ${o.error}`)).join(', ')}`,
