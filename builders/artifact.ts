@@ -3,6 +3,7 @@ import type { Config } from '../lib/config.ts';
 import type { GitHubContributions } from '../domain/contributions.ts';
 import type { MarketData } from '../domain/market.ts';
 import type { Validator } from '../contract/schemas.ts';
+import type { ServiceTables } from '../contract/service.ts';
 
 export interface Artifact {
   /** Path relative to dist/, with forward slashes, e.g. "api/index.json". */
@@ -12,6 +13,8 @@ export interface Artifact {
 
 export interface BuildContext {
   config: Config;
+  /** The deployment's routes, cards and zone (MARKET_PRODUCT, CALENDAR_TIME_ZONE). */
+  service: ServiceTables;
   /** The build's "now" (SOURCE_DATE_EPOCH when set), in Unix milliseconds. */
   nowMs: number;
   /** The snapshots this build produced; null when that upstream failed (its pages say so, nothing is invented). */

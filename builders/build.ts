@@ -10,8 +10,8 @@ import type { GitHubContributions } from '../domain/contributions.ts';
 import { ConfigError, UpstreamError } from '../lib/errors.ts';
 import type { MarketData } from '../domain/market.ts';
 import { oneLine } from '../lib/one-line.ts';
-import { CARDS, dataResource, type DataResourceId } from '../contract/service.ts';
-import { createValidator } from '../contract/schemas.ts';
+import { dataResource, serviceTables, type DataResourceId } from '../contract/service.ts';
+import { createValidator, loadSchemas } from '../contract/schemas.ts';
 import { createSources, fetchContributions, fetchMarketData } from '../upstreams/sources.ts';
 import type { Artifact } from './artifact.ts';
 import { writeFileAtomic } from './atomic-write.ts';
@@ -39,20 +39,22 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
   const log = options.log ?? ((line) => process.stdout.write(`${line}\n`));
   const warn = options.warn ?? ((line) => process.stderr.write(`${line}\n`));
   const nowMs = options.nowMs ?? config.sourceDateEpochMs ?? Date.now();
-  const validator = createValidator();
+  const service = serviceTables(config);
+  const validator = createValidator(loadSchemas(service));
   const sources = createSources(config);
 
   const settle = async <T>(resource: DataResourceId, work: () => Promise<T>): Promise<T | Error> => {
     try {
       const payload = await work();
-      validator.validate(dataResource(resource).schema, payload);
+      validator.validate(dataResource(service, resource).schema, payload);
       return payload;
     } catch (error) {
       return error instanceof Error ? error : new Error(String(error));
     }
   };
   const [market, contributions] = await Promise.all([
-    settle<MarketData>('market', () => fetchMarketData(sources, nowMs)),
+    // MARKET_PRODUCT=off: no market dataset, so nothing to fetch and nothing missing.
+    sources.market === undefined ? null : settle<MarketData>('market', () => fetchMarketData(sources.market!, nowMs)),
     settle<GitHubContributions>('contributions', () => fetchContributions(sources, nowMs)),
   ]);
 
@@ -62,7 +64,8 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
     ['market', market],
     ['contributions', contributions],
   ] as const) {
-    const resource = dataResource(id);
+    if (result === null) continue;
+    const resource = dataResource(service, id);
     if (result instanceof Error) {
       failures.push({ resource: id, error: result });
       warn(failureLine(resource.title, result));
@@ -70,7 +73,7 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
       // current. Its paths are the contract's own (docs/api.md#published-paths), so this holds even where no manifest
       // says a build wrote it (see prune.ts).
       // Its cards picture the same data: they go too (builders/cards.ts does not draw them).
-      const stale = [...resource.snapshotFiles, ...CARDS.filter((c) => c.resource === id).map((c) => c.file)];
+      const stale = [...resource.snapshotFiles, ...service.cards.filter((c) => c.resource === id).map((c) => c.file)];
       // Their compressed copies go with them: a static host would serve those as current.
       await Promise.all(
         stale
@@ -85,6 +88,7 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
 
   const context = {
     config,
+    service,
     nowMs,
     market: market instanceof Error ? null : market,
     contributions: contributions instanceof Error ? null : contributions,
@@ -141,6 +145,8 @@ export function siteIdentity(config: Config, simulated: boolean): SiteIdentity {
     SITE_URL: config.siteUrl,
     GITHUB_ACCOUNT: config.githubAccount,
     MARKET_SOURCE_NAME: config.marketSourceName,
+    MARKET_PRODUCT: config.marketProduct ?? 'off',
+    CALENDAR_TIME_ZONE: config.calendarTimeZone,
     DEMO_SIMULATED: String(simulated),
   };
 }

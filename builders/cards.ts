@@ -1,4 +1,4 @@
-// The embeddable SVG cards (docs/api.md#published-paths): the contribution calendar and the MON-USD chart as standalone
+// The embeddable SVG cards (docs/api.md#published-paths): the contribution calendar and the market product's chart as standalone
 // images, light and dark, for a GitHub profile README or any page (`<img>`, `<picture>`). Drawn from this
 // build's snapshots by the very functions that draw the home page's charts (charts/), with the colours as
 // presentation attributes. Rules of an image that others embed: no script, no event attribute, no link or
@@ -7,7 +7,7 @@
 // A card whose snapshot is missing is not drawn at all, as the snapshot is not written.
 import type { GitHubContributions } from '../domain/contributions.ts';
 import type { MarketData } from '../domain/market.ts';
-import { CARDS, type CardRef } from '../contract/service.ts';
+import type { CardRef } from '../contract/service.ts';
 import type { Artifact, BuildContext } from './artifact.ts';
 import { formatCount, formatFixed, formatInstant, formatPercent, valueDecimals } from '../render/format.ts';
 import { heatmapLayout, heatmapLegendSvg, renderHeatmap } from '../render/charts/heatmap.ts';
@@ -139,7 +139,7 @@ export function cardBody(
 
 /** The cards whose snapshot this build has. */
 export function renderCards(ctx: BuildContext): Artifact[] {
-  return CARDS.flatMap((card) => {
+  return ctx.service.cards.flatMap((card) => {
     const body = cardBody(card, ctx);
     return body === null ? [] : [{ file: card.file, body }];
   });

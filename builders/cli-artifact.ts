@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
-import { DISCOVERY } from '../contract/service.ts';
+import { DEFAULT_SERVICE, DISCOVERY, type ServiceTables } from '../contract/service.ts';
 import { loadSchemas, type JsonSchema } from '../contract/schemas.ts';
 import type { Artifact, BuildContext } from './artifact.ts';
 
@@ -16,7 +16,7 @@ const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.
   .version;
 
 export async function renderCli(ctx: BuildContext): Promise<Artifact[]> {
-  return [{ file: DISCOVERY.cli.file, body: await bundleCli(ctx.config.siteUrl) }];
+  return [{ file: DISCOVERY.cli.file, body: await bundleCli(ctx.config.siteUrl, ctx.service) }];
 }
 
 /** Keywords that only describe (cli/schema-check.ts ANNOTATIONS, `$id` kept for `$ref`): left out of cli.mjs. */
@@ -40,7 +40,11 @@ export function cliSchemas(schemas: Map<string, JsonSchema> = loadSchemas()): Re
   );
 }
 
-export async function bundleCli(defaultBaseUrl: string, schemas = cliSchemas()): Promise<string> {
+export async function bundleCli(
+  defaultBaseUrl: string,
+  service: ServiceTables = DEFAULT_SERVICE,
+  schemas = cliSchemas(loadSchemas(service)),
+): Promise<string> {
   const result = await esbuild.build({
     entryPoints: [ENTRY],
     bundle: true,
@@ -57,6 +61,10 @@ export async function bundleCli(defaultBaseUrl: string, schemas = cliSchemas()):
     define: {
       __CLI_DEFAULT_BASE_URL__: JSON.stringify(defaultBaseUrl),
       __CLI_VERSION__: JSON.stringify(VERSION),
+      // The deployment's market product and calendar zone (cli/deployment.ts).
+      __CLI_SERVICE__: JSON.stringify(
+        JSON.stringify({ marketProduct: service.marketProduct, calendarTimeZone: service.calendarTimeZone }),
+      ),
       // A string of JSON, parsed once at start: a JSON literal is also the cheapest form for V8 to load.
       __CLI_SCHEMAS__: JSON.stringify(JSON.stringify(schemas)),
     },

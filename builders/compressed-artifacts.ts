@@ -3,17 +3,18 @@
 // without compressing anything per request or at start. Host configuration files are not served, so
 // they get none; the extension-less data snapshots are compressed as the JSON they are.
 import { COMPRESSED_SUFFIX, compressedCopiesAsync, type CompressedCoding } from '../lib/compressed-copies.ts';
-import { DATA_RESOURCES } from '../contract/service.ts';
 import { contentTypeFor, isCompressible } from '../contract/content-types.ts';
+import { isSnapshotFile } from '../contract/service.ts';
 import type { Artifact } from './artifact.ts';
 
-const SNAPSHOT_TYPES = new Map(DATA_RESOURCES.flatMap((r) => r.snapshotFiles.map((f) => [f, r.contentType])));
 const HOST_CONFIG_FILES = new Set(['serve.json', '_headers', '_redirects', '.nojekyll']);
 const CODINGS: readonly CompressedCoding[] = ['br', 'gzip'];
 
 /** Whether the build compresses `file` (and so owns the `.br`/`.gz` beside it). */
 export function getsCopies(file: string): boolean {
-  return !HOST_CONFIG_FILES.has(file) && isCompressible(SNAPSHOT_TYPES.get(file) ?? contentTypeFor(file));
+  return (
+    !HOST_CONFIG_FILES.has(file) && isCompressible(isSnapshotFile(file) ? 'application/json' : contentTypeFor(file))
+  );
 }
 
 /** The copies of `artifacts` worth keeping (smaller than the file), as artifacts of their own. */

@@ -29,7 +29,7 @@ const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 export async function renderSite(ctx: BuildContext): Promise<Artifact[]> {
   const { config } = ctx;
   const content = loadContent();
-  const schemas = loadSchemas();
+  const schemas = loadSchemas(ctx.service);
 
   const index = apiIndex(config, ctx.simulated);
   // The index is validated like every payload: a generator bug stops the build instead of shipping.

@@ -7,10 +7,10 @@ import {
   API_INDEX,
   CACHE_CONTROL,
   CARD_RESPONSE_HEADERS,
-  CARDS,
   COMMON_RESPONSE_HEADERS,
   CONSTANTS,
-  DATA_RESOURCES,
+  serviceTables,
+  type ServiceTables,
   DISCOVERY,
   PAGE_RESPONSE_HEADERS,
 } from '../contract/service.ts';
@@ -32,7 +32,7 @@ export const MARKDOWN_CONTENT_TYPE = DISCOVERY.developersMarkdown.contentType;
 
 /**
  * The contribution calendar's Cache-Control on a static host. docs/api.md's `s-maxage` is "the seconds until
- * the next midnight in America/Toronto" at response time, which a fixed header cannot say: a build-time
+ * the next midnight in the calendar's zone" at response time, which a fixed header cannot say: a build-time
  * number would keep a shared cache serving the old calendar past midnight. So shared caches revalidate
  * every time (max-age=0, cheap with the ETag) and may serve stale for the same 300 s while they do.
  */
@@ -40,7 +40,8 @@ const STATIC_CONTRIBUTIONS_CACHE_CONTROL = `public, max-age=0, stale-while-reval
 
 export function headerRules(config: Config, files: string[]): HeaderRule[] {
   const rules: HeaderRule[] = [];
-  for (const resource of DATA_RESOURCES) {
+  const service = serviceTables(config);
+  for (const resource of service.resources) {
     const cacheControl = resource.id === 'market' ? CACHE_CONTROL.market : STATIC_CONTRIBUTIONS_CACHE_CONTROL;
     // Extension-less snapshots: without a rule a static host guesses no type (or octet-stream).
     for (const file of resource.snapshotFiles)
@@ -51,7 +52,7 @@ export function headerRules(config: Config, files: string[]): HeaderRule[] {
   }
   // The cards: an SVG type every host knows, but the cache rule of the data they picture.
   const written = new Set(files);
-  for (const card of CARDS.filter((c) => written.has(c.file)))
+  for (const card of service.cards.filter((c) => written.has(c.file)))
     rules.push({
       path: card.path,
       headers: {
@@ -103,10 +104,10 @@ function requestPath(filePath: string): string | undefined {
 }
 
 /** `/api` is the index file; each alias is served from its v1 file (same bytes, no redirect). */
-export function rewrites(): Rewrite[] {
+export function rewrites(service: ServiceTables): Rewrite[] {
   return [
     { from: API_INDEX.path, to: `/${API_INDEX.file}` },
-    ...DATA_RESOURCES.map((r) => ({ from: r.alias.path, to: r.v1.path })),
+    ...service.resources.map((r) => ({ from: r.alias.path, to: r.v1.path })),
   ];
 }
 
@@ -125,7 +126,7 @@ export function serveJson(config: Config, files: string[]): Record<string, unkno
   return {
     cleanUrls: true,
     directoryListing: false,
-    rewrites: rewrites().map((r) => ({ source: r.from, destination: r.to })),
+    rewrites: rewrites(serviceTables(config)).map((r) => ({ source: r.from, destination: r.to })),
     headers: [
       ...rules.map(toServe),
       { source: '**/*.md', headers: [{ key: 'Content-Type', value: MARKDOWN_CONTENT_TYPE }] },
@@ -170,8 +171,8 @@ export function headersFile(config: Config, files: string[]): string {
 }
 
 /** Netlify and Cloudflare Pages `_redirects`: status 200 makes each line a rewrite, not a redirect. */
-export function redirectsFile(): string {
-  return `${rewrites()
+export function redirectsFile(service: ServiceTables): string {
+  return `${rewrites(service)
     .map((r) => `${r.from} ${r.to} 200`)
     .join('\n')}\n`;
 }
@@ -180,7 +181,7 @@ export function renderStaticHostConfig(config: Config, files: string[]): Artifac
   return [
     { file: 'serve.json', body: `${JSON.stringify(serveJson(config, files), null, 2)}\n` },
     { file: '_headers', body: headersFile(config, files) },
-    { file: '_redirects', body: redirectsFile() },
+    { file: '_redirects', body: redirectsFile(serviceTables(config)) },
     // GitHub Pages runs Jekyll unless told not to, and Jekyll drops dot-folders such as .well-known/.
     { file: '.nojekyll', body: '' },
   ];

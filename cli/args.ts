@@ -1,5 +1,6 @@
 // Command-line arguments -> one invocation, or a UsageError (exit status 2). Pure: no I/O.
 import { DEFAULT_TIMEOUT_SECONDS, isCommand, type CommandName } from './commands.ts';
+import { DEPLOYMENT } from './deployment.ts';
 import { UsageError } from './errors.ts';
 
 export type Invocation =
@@ -55,10 +56,12 @@ export function parseArgs(argv: readonly string[], defaultBaseUrl: string): Invo
   const [first, ...rest] = positionals;
   if (first === 'help') {
     // `help` and `help <command>` print the whole help: it is short enough to read in one screen.
-    if (rest.length > 0 && !isCommand(rest[0]!)) throw new UsageError(`unknown command ${JSON.stringify(rest[0])}`);
+    if (rest.length > 0 && !isCommand(rest[0]!, DEPLOYMENT))
+      throw new UsageError(`unknown command ${JSON.stringify(rest[0])}`);
     return { kind: 'help', json };
   }
-  if (first !== undefined && !isCommand(first)) throw new UsageError(`unknown command ${JSON.stringify(first)}`);
+  if (first !== undefined && !isCommand(first, DEPLOYMENT))
+    throw new UsageError(`unknown command ${JSON.stringify(first)}`);
   if (help) return { kind: 'help', json };
   if (version) {
     if (first !== undefined) throw new UsageError(`--version takes no command (got ${JSON.stringify(first)})`);

@@ -4,7 +4,7 @@
 // Paths come from where the site writes them: the API index and discovery documents from the route table
 // (contract/service.ts), the content documents from the page table (contract/pages.ts, `CONTENT_DOCUMENTS`).
 // Both modules import nothing, so the bundled cli.mjs stays dependency-free.
-import { API_INDEX, CONSTANTS, DISCOVERY, dataResource } from '../contract/service.ts';
+import { API_INDEX, DISCOVERY, type ServiceTables } from '../contract/service.ts';
 import { CONTENT_DOCUMENTS } from '../contract/pages.ts';
 
 export type CommandName = 'profile' | 'writings' | 'skills' | 'api' | 'catalog' | 'price' | 'contributions';
@@ -125,46 +125,56 @@ const DOCUMENT_COMMANDS: readonly CommandSpec[] = [
   },
 ];
 
-const MARKET = dataResource('market');
-const CALENDAR = dataResource('contributions');
 /** The data commands print the payload itself with --json: its members are the schema's (schemas/). */
 const field = (name: string, type: string, description: string): JsonField => ({ name, type, description });
 
-const DATA_COMMANDS: readonly CommandSpec[] = [
-  {
-    name: 'price',
-    synopsis: 'price',
-    summary: `${CONSTANTS.product} now: value, 7-day change, low and high, as-of time, and a sparkline of the week. Not financial advice.`,
-    reads: [MARKET.v1.path],
-    json: [
-      field('product', 'string', '"MON-USD"'),
-      field('value', 'number', 'latest value in USD'),
-      field('changePercent', 'number', 'change from the first point of the window, unrounded'),
-      field('low', 'number', 'lowest value of the window'),
-      field('high', 'number', 'highest value of the window'),
-      field('asOf', 'string', "the provider's time of the latest value (ISO 8601)"),
-      field('points', '{time, value}[]', 'hourly closes, oldest first; time in Unix seconds'),
-      field('currency, source, windowSeconds', 'string, string, integer', 'the rest of MarketData'),
-    ],
-  },
-  {
-    name: 'contributions',
-    synopsis: 'contributions',
-    summary: 'The contribution calendar: total, window and a seven-row heatmap of the year.',
-    reads: [CALENDAR.v1.path],
-    json: [
-      field('username', 'string', 'the GitHub account'),
-      field('totalContributions', 'integer', 'sum over the 365 days'),
-      field('startDate', 'string', 'first day of the window (YYYY-MM-DD)'),
-      field('endDate', 'string', 'last day: today in America/Toronto'),
-      field('days', '{date, count, level}[]', '365 entries, oldest first; level 0 to 4'),
-      field('timeZone, nextRefreshAt', 'string, string', 'the rest of GitHubContributions'),
-    ],
-  },
-];
+/** `price` for the deployment's market product (none with MARKET_PRODUCT=off), then `contributions`. */
+function dataCommands(service: ServiceTables): CommandSpec[] {
+  const { market, contributions } = service;
+  const price: CommandSpec[] =
+    market === undefined
+      ? []
+      : [
+          {
+            name: 'price',
+            synopsis: 'price',
+            summary: `${service.marketProduct} now: value, 7-day change, low and high, as-of time, and a sparkline of the week. Not financial advice.`,
+            reads: [market.v1.path],
+            json: [
+              field('product', 'string', JSON.stringify(service.marketProduct)),
+              field('value', 'number', 'latest value in USD'),
+              field('changePercent', 'number', 'change from the first point of the window, unrounded'),
+              field('low', 'number', 'lowest value of the window'),
+              field('high', 'number', 'highest value of the window'),
+              field('asOf', 'string', "the provider's time of the latest value (ISO 8601)"),
+              field('points', '{time, value}[]', 'hourly closes, oldest first; time in Unix seconds'),
+              field('currency, source, windowSeconds', 'string, string, integer', 'the rest of MarketData'),
+            ],
+          },
+        ];
+  return [
+    ...price,
+    {
+      name: 'contributions',
+      synopsis: 'contributions',
+      summary: 'The contribution calendar: total, window and a seven-row heatmap of the year.',
+      reads: [contributions.v1.path],
+      json: [
+        field('username', 'string', 'the GitHub account'),
+        field('totalContributions', 'integer', 'sum over the 365 days'),
+        field('startDate', 'string', 'first day of the window (YYYY-MM-DD)'),
+        field('endDate', 'string', `last day: today in ${service.calendarTimeZone}`),
+        field('days', '{date, count, level}[]', '365 entries, oldest first; level 0 to 4'),
+        field('timeZone, nextRefreshAt', 'string, string', 'the rest of GitHubContributions'),
+      ],
+    },
+  ];
+}
 
-/** Every command, in the order the help lists them: the site's documents, then the two datasets. */
-export const COMMANDS: readonly CommandSpec[] = [...DOCUMENT_COMMANDS, ...DATA_COMMANDS];
+/** Every command of a deployment, in the order the help lists them: the site's documents, then the datasets. */
+export function commands(service: ServiceTables): CommandSpec[] {
+  return [...DOCUMENT_COMMANDS, ...dataCommands(service)];
+}
 
 export const WRITING: SubcommandSpec = {
   synopsis: 'writings <slug>',
@@ -185,9 +195,9 @@ export const WRITING: SubcommandSpec = {
  * Every command line, in the one order `--help`, `--help --json`, the usage line and the developer
  * page's reference list them: `writings <slug>` right after `writings`.
  */
-export const COMMAND_REFERENCE: readonly (CommandSpec | SubcommandSpec)[] = COMMANDS.flatMap((c) =>
-  c.name === 'writings' ? [c, WRITING] : [c],
-);
+export function commandReference(service: ServiceTables): (CommandSpec | SubcommandSpec)[] {
+  return commands(service).flatMap((c) => (c.name === 'writings' ? [c, WRITING] : [c]));
+}
 
 export interface OptionSpec {
   flag: string;
@@ -230,6 +240,6 @@ export const ENVIRONMENT = [
 
 export const DEFAULT_TIMEOUT_SECONDS = 10;
 
-export function isCommand(name: string): name is CommandName {
-  return COMMANDS.some((c) => c.name === name);
+export function isCommand(name: string, service: ServiceTables): name is CommandName {
+  return commands(service).some((c) => c.name === name);
 }

@@ -1,11 +1,12 @@
 // `--help` (text or JSON) and the short usage printed with a usage error, generated from cli/commands.ts.
-import { COMMAND_REFERENCE, ENVIRONMENT, EXIT_STATUSES, OPTIONS, PROGRAM, USAGE, type JsonField } from './commands.ts';
+import { DEPLOYMENT } from './deployment.ts';
+import { commandReference, ENVIRONMENT, EXIT_STATUSES, OPTIONS, PROGRAM, USAGE, type JsonField } from './commands.ts';
 import { style, table, wrapIndented, type Terminal } from './terminal.ts';
 
 export function usageLines(): string[] {
   return [
     `Usage: ${USAGE}`,
-    `Commands: ${[...COMMAND_REFERENCE.map((c) => c.synopsis), 'help'].join(', ')}`,
+    `Commands: ${[...commandReference(DEPLOYMENT).map((c) => c.synopsis), 'help'].join(', ')}`,
     `Run "node ${PROGRAM} --help" for details.`,
   ];
 }
@@ -29,7 +30,7 @@ export function helpLines(term: Terminal, defaultBaseUrl: string): string[] {
     h('Commands'),
     ...table(
       [
-        ...COMMAND_REFERENCE.map((c) => [c.synopsis, `${c.summary} Reads ${c.reads.join(', ')}.`]),
+        ...commandReference(DEPLOYMENT).map((c) => [c.synopsis, `${c.summary} Reads ${c.reads.join(', ')}.`]),
         ['help', 'Print this help (same as --help).'],
       ],
       term.width,
@@ -49,7 +50,7 @@ export function helpLines(term: Terminal, defaultBaseUrl: string): string[] {
     '',
     ...title('JSON fields (--json prints exactly one JSON object)'),
     ...table(
-      COMMAND_REFERENCE.map((c) => [c.synopsis, fields(c.json)]),
+      commandReference(DEPLOYMENT).map((c) => [c.synopsis, fields(c.json)]),
       term.width,
     ),
     ...wrapIndented(
@@ -86,7 +87,7 @@ export function helpJson(defaultBaseUrl: string): Record<string, unknown> {
   return {
     usage: USAGE,
     defaultBaseUrl,
-    commands: COMMAND_REFERENCE.map((c) => ({
+    commands: commandReference(DEPLOYMENT).map((c) => ({
       name: c.synopsis,
       summary: c.summary,
       reads: c.reads,

@@ -1,7 +1,8 @@
 // The CLI's edge: arguments in, documents fetched, one output printed, an exit status out (0, 1 or 2).
 // Every failure arrives here as a value and leaves as exactly one line on stderr.
 import { describeApi, parseCatalog } from './api-docs.ts';
-import { API_INDEX, DISCOVERY, dataResource, type SchemaName } from '../contract/service.ts';
+import { API_INDEX, DISCOVERY, type SchemaName } from '../contract/service.ts';
+import { DEPLOYMENT } from './deployment.ts';
 import { renderContributions, renderPrice } from './pictures.ts';
 import { CONTENT_DOCUMENTS } from '../contract/pages.ts';
 import { PROGRAM, type CommandName } from './commands.ts';
@@ -192,13 +193,14 @@ const COMMANDS: Record<CommandName, (inv: Invoked) => Promise<Output>> = {
   },
 
   async price(inv) {
-    const market = dataResource('market');
+    // `price` parses only where the deployment has a market (cli/args.ts).
+    const market = DEPLOYMENT.market!;
     const { value } = await read<MarketData>(inv, market.v1.path, market.schema);
     return output(value, renderPrice);
   },
 
   async contributions(inv) {
-    const calendar = dataResource('contributions');
+    const calendar = DEPLOYMENT.contributions;
     const { value } = await read<GitHubContributions>(inv, calendar.v1.path, calendar.schema);
     return output(value, renderContributions);
   },

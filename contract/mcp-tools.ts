@@ -1,7 +1,7 @@
 // The four data operations as function tools (docs/api.md#endpoints): the operationId is the tool name, the
 // input schema is docs/api.md's empty object, the output schema is the payload's schema from schemas/. Read by
 // the gateway's MCP endpoint and by the documents that describe it.
-import { CONSTANTS, DATA_RESOURCES, type DataOperation, type DataResource } from './service.ts';
+import { CONSTANTS, type DataOperation, type DataResource, type ServiceTables } from './service.ts';
 import type { JsonSchema } from './schemas.ts';
 
 /**
@@ -26,10 +26,16 @@ export const BATCHES_REMOVED_IN = '2025-06-18';
 /** Messages in one batch under the older versions that still have them (the SDK alone allows 100). */
 export const MCP_MAX_BATCH = 10;
 
+const COUNT_WORDS = ['no', 'one', 'two', 'three', 'four'];
+
 /** How the endpoint is described wherever it is listed (API index, llms.txt, developer page, OpenAPI). */
-export const MCP_SUMMARY =
-  'Model Context Protocol over Streamable HTTP (stateless): four tools, the four data operations named by operationId, each returning its payload as structured content. ' +
-  'Every POST to it counts once against the same quota as the data URLs. Gateway only: a static host has no such endpoint.';
+export function mcpSummary(service: ServiceTables): string {
+  const n = COUNT_WORDS[service.resources.length * 2] ?? String(service.resources.length * 2);
+  return (
+    `Model Context Protocol over Streamable HTTP (stateless): ${n} tools, the ${n} data operations named by operationId, each returning its payload as structured content. ` +
+    'Every POST to it counts once against the same quota as the data URLs. Gateway only: a static host has no such endpoint.'
+  );
+}
 
 export interface DataTool {
   /** The operationId. */
@@ -40,12 +46,12 @@ export interface DataTool {
   operation: DataOperation;
 }
 
-function description(resource: DataResource, op: DataOperation): string {
+function description(service: ServiceTables, resource: DataResource, op: DataOperation): string {
   const other = op.alias ? resource.v1 : resource.alias;
   const what =
     resource.id === 'market'
-      ? `Returns the ${CONSTANTS.product} market preview: the latest ticker price (fetched live on every call), seven days of hourly closes, the change over the window, low, high and the provider timestamp, in ${CONSTANTS.currency}. It is not financial advice or a trading recommendation.`
-      : `Returns the public daily contribution counts of one fixed GitHub account over a rolling ${CONSTANTS.contributionDays}-day window in ${CONSTANTS.timeZone}, with the total and the next refresh time (the calendar is kept until the next midnight there).`;
+      ? `Returns the ${service.marketProduct} market preview: the latest ticker price (fetched live on every call), seven days of hourly closes, the change over the window, low, high and the provider timestamp, in ${CONSTANTS.currency}. It is not financial advice or a trading recommendation.`
+      : `Returns the public daily contribution counts of one fixed GitHub account over a rolling ${CONSTANTS.contributionDays}-day window in ${service.calendarTimeZone}, with the total and the next refresh time (the calendar is kept until the next midnight there).`;
   return [
     what,
     `The ${resource.schema} payload of GET ${op.path}; ${other.operationId} (${other.path}, the ${op.alias ? 'explicit v1 path' : 'unversioned alias'}) returns the same payload.`,
@@ -53,16 +59,18 @@ function description(resource: DataResource, op: DataOperation): string {
   ].join(' ');
 }
 
-/** The four tools, in the order of the route table (v1, then its alias). */
-export const DATA_TOOLS: readonly DataTool[] = DATA_RESOURCES.flatMap((resource) =>
-  [resource.v1, resource.alias].map((operation) => ({
-    name: operation.operationId,
-    title: `${resource.title}${operation.alias ? ' (unversioned alias)' : ' (v1)'}`,
-    description: description(resource, operation),
-    resource,
-    operation,
-  })),
-);
+/** The tools (four, or two without a market), in the order of the route table (v1, then its alias). */
+export function dataTools(service: ServiceTables): DataTool[] {
+  return service.resources.flatMap((resource) =>
+    [resource.v1, resource.alias].map((operation) => ({
+      name: operation.operationId,
+      title: `${resource.title}${operation.alias ? ' (unversioned alias)' : ' (v1)'}`,
+      description: description(service, resource, operation),
+      resource,
+      operation,
+    })),
+  );
+}
 
 /**
  * A schema from schemas/ made self-contained for consumers that cannot fetch other files (an MCP

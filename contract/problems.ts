@@ -2,7 +2,7 @@
 // carries an element whose id is each fragment, so every `type` URL resolves (docs/api.md#published-paths).
 
 import type { ProblemDetails as PayloadProblemDetails } from './payload-types.ts';
-import { API_INDEX, DATA_METHODS, DATA_PATHS, DISCOVERY, type DataResourceId } from './service.ts';
+import { API_INDEX, DATA_METHODS, DISCOVERY, type DataResourceId, type ServiceTables } from './service.ts';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
@@ -82,14 +82,15 @@ export const PROBLEM_DETAILS = {
     market: 'The market-data provider gave no usable answer to this request.',
     contributions: 'The contribution source gave no usable answer for the current calendar window.',
   },
-  api_route_not_found: `No public API route matches this path. The data routes are ${[...DATA_PATHS.keys()].join(', ')}; the index is ${API_INDEX.path}.`,
+  api_route_not_found: (service: ServiceTables) =>
+    `No public API route matches this path. The data routes are ${[...service.paths.keys()].join(', ')}; the index is ${API_INDEX.path}.`,
   method_not_allowed: `This resource is read-only: it answers ${DATA_METHODS.join(' and ')} only.`,
   rate_limit_exceeded: (quota: number, windowSeconds: number) =>
     `This client has used its ${quota} requests of the current ${windowSeconds}-second window on the data routes.`,
   origin_not_allowed: 'The MCP endpoint does not answer pages of this origin.',
 } as const satisfies Record<ProblemCode, unknown> & {
   upstream_unavailable: Record<DataResourceId, string>;
-  api_route_not_found: string;
+  api_route_not_found: (service: ServiceTables) => string;
   method_not_allowed: string;
   rate_limit_exceeded: (quota: number, windowSeconds: number) => string;
   origin_not_allowed: string;

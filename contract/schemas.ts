@@ -3,7 +3,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import type { SchemaName } from './service.ts';
+import { DEFAULT_SERVICE, type SchemaName, type ServiceOptions } from './service.ts';
+import { DEFAULT_MARKET_PRODUCT, DEFAULT_TIME_ZONE } from '../lib/service-defaults.ts';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under some bundlers.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
@@ -14,16 +15,39 @@ export const SCHEMAS_DIR = new URL('../schemas/', import.meta.url);
 
 export type JsonSchema = Record<string, unknown> & { $id: string; title: string };
 
-/** Every schema file, keyed by its title. */
-export function loadSchemas(dir: URL = SCHEMAS_DIR): Map<string, JsonSchema> {
+/**
+ * Every schema file, keyed by its title, for one deployment. The committed files are written for the
+ * defaults (MON-USD, America/Toronto): a deployment with another product or zone (MARKET_PRODUCT,
+ * CALENDAR_TIME_ZONE) gets them with its own in every `const` and description, so that what ajv
+ * checks, the OpenAPI document and the developer page all say the configured values. With the
+ * defaults, the files are returned as they are.
+ */
+export function loadSchemas(
+  service: ServiceOptions = DEFAULT_SERVICE,
+  dir: URL = SCHEMAS_DIR,
+): Map<string, JsonSchema> {
   const schemas = new Map<string, JsonSchema>();
   for (const file of readdirSync(dir)
     .filter((f) => f.endsWith('.schema.json'))
     .sort()) {
-    const schema = JSON.parse(readFileSync(new URL(file, dir), 'utf8')) as JsonSchema;
+    const text = specialise(readFileSync(new URL(file, dir), 'utf8'), service);
+    const schema = JSON.parse(text) as JsonSchema;
     schemas.set(schema.title, schema);
   }
   return schemas;
+}
+
+/**
+ * The defaults appear in the files only as whole JSON string values or inside descriptions; both names
+ * are unambiguous (a product id, an IANA zone), so a textual substitution is exact. With
+ * MARKET_PRODUCT=off the market schemas still load (ajv needs no gaps), but nothing publishes them.
+ */
+function specialise(text: string, service: ServiceOptions): string {
+  let out = text;
+  if (service.marketProduct !== null && service.marketProduct !== DEFAULT_MARKET_PRODUCT)
+    out = out.replaceAll(DEFAULT_MARKET_PRODUCT, service.marketProduct);
+  if (service.calendarTimeZone !== DEFAULT_TIME_ZONE) out = out.replaceAll(DEFAULT_TIME_ZONE, service.calendarTimeZone);
+  return out;
 }
 
 export class SchemaValidationError extends Error {

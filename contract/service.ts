@@ -1,5 +1,6 @@
 // The route table: every public path, alias, operationId and problem type, declared once.
 // The builders (snapshots, OpenAPI, catalog, developer page) and the gateway all read it.
+import { DEFAULT_MARKET_PRODUCT, DEFAULT_TIME_ZONE } from '../lib/service-defaults.ts';
 
 export type DataResourceId = 'market' | 'contributions';
 /** The titles of the schema files under schemas/. */
@@ -38,40 +39,98 @@ export interface DataResource {
   snapshotFiles: string[];
 }
 
-export const DATA_RESOURCES: readonly DataResource[] = [
-  {
+/** What a deployment publishes: the market product (null: no market dataset) and the calendar's zone. */
+export interface ServiceOptions {
+  /** A Coinbase Exchange product quoted in USD (`<BASE>-USD`), or null for MARKET_PRODUCT=off. */
+  marketProduct: string | null;
+  /** The calendar's IANA zone. */
+  calendarTimeZone: string;
+}
+
+/**
+ * The route table of one deployment, derived from its configuration: every program reads its paths,
+ * operationIds, cards and zone from here, so a fork that publishes BTC-USD in Europe/Berlin changes
+ * them all at once and nothing keeps naming the default product.
+ */
+export interface ServiceTables extends ServiceOptions {
+  /** The data resources, the market first when there is one. */
+  resources: readonly DataResource[];
+  /** The data paths (v1 and alias), each with its resource. */
+  paths: ReadonlyMap<string, DataResource>;
+  cards: readonly CardRef[];
+  market: DataResource | undefined;
+  contributions: DataResource;
+}
+
+/**
+ * The names a product gives its routes (docs/api.md#endpoints): `BTC-USD` → slug `btc` (paths
+ * `/api/v1/btc-price`, cards `btc-price.svg`) and `Btc` (operationIds `getV1BtcPrice`, `getBtcPrice`).
+ */
+export function productNames(product: string): { slug: string; name: string } {
+  const base = product.slice(0, product.indexOf('-'));
+  const slug = base.toLowerCase();
+  return { slug, name: slug.charAt(0).toUpperCase() + slug.slice(1) };
+}
+
+function marketResource(product: string): DataResource {
+  const { slug, name } = productNames(product);
+  return {
     id: 'market',
     title: 'Market preview',
-    summary: 'MON-USD: seven days of hourly closes plus the live ticker, in USD. Not financial advice.',
+    summary: `${product}: seven days of hourly closes plus the live ticker, in USD. Not financial advice.`,
     schema: 'MarketData',
     contentType: JSON_CONTENT_TYPE,
-    v1: { path: '/api/v1/mon-price', operationId: 'getV1MonPrice', alias: false },
-    alias: { path: '/api/mon-price', operationId: 'getMonPrice', alias: true },
-    snapshotFiles: ['api/v1/mon-price', 'api/mon-price'],
-  },
-  {
+    v1: { path: `/api/v1/${slug}-price`, operationId: `getV1${name}Price`, alias: false },
+    alias: { path: `/api/${slug}-price`, operationId: `get${name}Price`, alias: true },
+    snapshotFiles: [`api/v1/${slug}-price`, `api/${slug}-price`],
+  };
+}
+
+function contributionsResource(timeZone: string): DataResource {
+  return {
     id: 'contributions',
     title: 'Contribution calendar',
-    summary: 'Rolling 365-day public contribution calendar of one GitHub account, in America/Toronto.',
+    summary: `Rolling 365-day public contribution calendar of one GitHub account, in ${timeZone}.`,
     schema: 'GitHubContributions',
     contentType: JSON_CONTENT_TYPE,
     v1: { path: '/api/v1/github-contributions', operationId: 'getV1GithubContributions', alias: false },
     alias: { path: '/api/github-contributions', operationId: 'getGithubContributions', alias: true },
     snapshotFiles: ['api/v1/github-contributions', 'api/github-contributions'],
-  },
-];
+  };
+}
 
-/** The four data paths, each with its resource. */
-export const DATA_PATHS: ReadonlyMap<string, DataResource> = new Map(
-  DATA_RESOURCES.flatMap((r) => [
-    [r.v1.path, r],
-    [r.alias.path, r],
-  ]),
-);
+export function serviceTables(options: ServiceOptions): ServiceTables {
+  const market = options.marketProduct === null ? undefined : marketResource(options.marketProduct);
+  const contributions = contributionsResource(options.calendarTimeZone);
+  const resources = market === undefined ? [contributions] : [market, contributions];
+  const cards = [
+    card('contributions', 'github-contributions', 'light'),
+    card('contributions', 'github-contributions', 'dark'),
+  ];
+  if (market !== undefined) {
+    const { slug } = productNames(options.marketProduct!);
+    cards.push(card('market', `${slug}-price`, 'light'), card('market', `${slug}-price`, 'dark'));
+  }
+  return {
+    marketProduct: options.marketProduct,
+    calendarTimeZone: options.calendarTimeZone,
+    resources,
+    paths: new Map(
+      resources.flatMap((r) => [
+        [r.v1.path, r],
+        [r.alias.path, r],
+      ]),
+    ),
+    cards,
+    market,
+    contributions,
+  };
+}
 
-export function dataResource(id: DataResourceId): DataResource {
-  const resource = DATA_RESOURCES.find((r) => r.id === id);
-  if (!resource) throw new Error(`unknown data resource ${id}`);
+/** A resource of the tables; the market's absence (MARKET_PRODUCT=off) is a caller's bug here. */
+export function dataResource(service: ServiceTables, id: DataResourceId): DataResource {
+  const resource = service.resources.find((r) => r.id === id);
+  if (!resource) throw new Error(`no ${id} resource in this deployment`);
   return resource;
 }
 
@@ -120,12 +179,6 @@ const card = (resource: DataResourceId, name: string, scheme: CardScheme): CardR
   const file = `cards/${name}${scheme === 'dark' ? '-dark' : ''}.svg`;
   return { resource, scheme, path: `/${file}`, file, contentType: 'image/svg+xml' };
 };
-export const CARDS: readonly CardRef[] = [
-  card('contributions', 'github-contributions', 'light'),
-  card('contributions', 'github-contributions', 'dark'),
-  card('market', 'mon-price', 'light'),
-  card('market', 'mon-price', 'dark'),
-];
 
 /**
  * docs/api.md#published-paths, "Gateway only": the Model Context Protocol endpoint (Streamable HTTP, stateless), whose
@@ -147,8 +200,6 @@ export const CONSTANTS = {
   staleWhileRevalidateSeconds: 300,
   apiIndexMaxAgeSeconds: 3600,
   quotaStoreBudgetMs: 50,
-  timeZone: 'America/Toronto',
-  product: 'MON-USD',
   currency: 'USD',
   rateLimitPolicyName: 'public-api',
 } as const;
@@ -219,3 +270,32 @@ export const CACHE_CONTROL = {
   contributions: (sMaxAge: number | string) =>
     `public, max-age=0, s-maxage=${sMaxAge}, stale-while-revalidate=${CONSTANTS.staleWhileRevalidateSeconds}`,
 } as const;
+
+/** The tables of a deployment with no variable set: MON-USD and America/Toronto. */
+export const DEFAULT_SERVICE = /* @__PURE__ */ serviceTables({
+  marketProduct: DEFAULT_MARKET_PRODUCT,
+  calendarTimeZone: DEFAULT_TIME_ZONE,
+});
+
+/**
+ * The one sentence that says what a deployment publishes, as the API index, OpenAPI and llms.txt open:
+ * two resources, or the calendar alone with MARKET_PRODUCT=off.
+ */
+export function resourcesSentence(service: ServiceTables): string {
+  return service.marketProduct === null
+    ? 'One public, read-only JSON resource that feeds the portfolio preview: a GitHub contribution calendar.'
+    : `Two public, read-only JSON resources that feed the portfolio preview: a ${service.marketProduct} market preview (not financial advice) and a GitHub contribution calendar.`;
+}
+
+/** "all four data URLs" (two resources, each with its alias) or "both data URLs" (the calendar alone). */
+export function dataUrlsPhrase(service: ServiceTables): string {
+  return service.resources.length === 1 ? 'both data URLs' : 'all four data URLs';
+}
+
+/**
+ * Whether a dist/ file is a data snapshot: every snapshotFiles entry is an extension-less file under
+ * api/ (the index is api/index.json), whatever product names it. Snapshots are JSON.
+ */
+export function isSnapshotFile(file: string): boolean {
+  return file.startsWith('api/') && !file.slice(file.lastIndexOf('/') + 1).includes('.');
+}

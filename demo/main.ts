@@ -129,7 +129,7 @@ async function main(): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 
-  fake = await startFakeUpstreams({ account, token: DEMO_TOKEN });
+  fake = await startFakeUpstreams({ account, token: DEMO_TOKEN, product: config.marketProduct ?? undefined });
   // The fake records every request for tests; a long-running demo must not keep them all.
   const forget = setInterval(() => fake?.resetCalls(), 60_000);
   forget.unref();

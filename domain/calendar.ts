@@ -1,4 +1,5 @@
-// The rolling 365-day window and its refresh boundary, in America/Toronto (docs/data-rules.md).
+// The rolling 365-day window and its refresh boundary, in the calendar's zone (CALENDAR_TIME_ZONE, default
+// America/Toronto; docs/data-rules.md).
 // luxon carries the zone rules, so daylight-saving days (23 or 25 hours) and leap days need no special cases.
 import { DateTime } from 'luxon';
 import { CONSTANTS } from '../contract/service.ts';
@@ -6,22 +7,19 @@ import { CONSTANTS } from '../contract/service.ts';
 export interface CalendarWindow {
   /** First date, inclusive: today - 364 days. */
   startDate: string;
-  /** Last date, inclusive: today in America/Toronto. */
+  /** Last date, inclusive: today in the calendar's zone. */
   endDate: string;
   /** Every date of the window, ascending. */
   dates: string[];
-  /** The next midnight in America/Toronto, ISO 8601 with its offset. */
+  /** The next midnight in the calendar's zone, ISO 8601 with its offset. */
   nextRefreshAt: string;
   /** The same instant in Unix milliseconds. */
   nextRefreshAtMs: number;
 }
 
-function torontoNow(nowMs: number): DateTime {
-  return DateTime.fromMillis(nowMs, { zone: CONSTANTS.timeZone });
-}
-
-export function calendarWindow(nowMs: number): CalendarWindow {
-  const today = torontoNow(nowMs).startOf('day');
+/** The window that ends on today's date in `timeZone` (an IANA zone, checked where the configuration is read). */
+export function calendarWindow(nowMs: number, timeZone: string): CalendarWindow {
+  const today = DateTime.fromMillis(nowMs, { zone: timeZone }).startOf('day');
   // Calendar dates carry no zone: stepping them as UTC days is exact and far cheaper than luxon per day.
   const lastUtc = Date.UTC(today.year, today.month - 1, today.day);
   const dates: string[] = [];

@@ -10,7 +10,7 @@ export type { GitHubContributions } from '../contract/payload-types.ts';
 export type ContributionDay = GitHubContributionDay;
 
 /**
- * Picks the 365 Toronto-window dates out of what GitHub returned. GitHub's date labels are used as they
+ * Picks the 365 dates of the window in `timeZone` out of what GitHub returned. GitHub's date labels are used as they
  * are: they are UTC days and no API setting changes that, so the zone only chooses which labels to publish.
  */
 export function buildContributions(
@@ -18,6 +18,7 @@ export function buildContributions(
   username: string,
   upstreamDays: readonly ContributionDay[],
   nowMs: number,
+  timeZone: string,
 ): GitHubContributions {
   const byDate = new Map<string, ContributionDay>();
   for (const day of upstreamDays) {
@@ -32,10 +33,17 @@ export function buildContributions(
     }
     byDate.set(day.date, { date: day.date, count: day.count, level: day.level });
   }
-  const window = calendarWindow(nowMs);
+  const window = calendarWindow(nowMs, timeZone);
+  // East of UTC the window's last date can lie after GitHub's own today: GitHub labels every
+  // contribution with its UTC date, and no instant of a UTC date that has not begun has passed, so
+  // such a day has no contributions yet. It is the one day that is known without asking
+  // (docs/data-rules.md); every other date must come from the upstream.
+  const utcToday = new Date(nowMs).toISOString().slice(0, 10);
+  for (const date of window.dates)
+    if (date > utcToday && !byDate.has(date)) byDate.set(date, { date, count: 0, level: 0 });
   const missing = window.dates.filter((date) => !byDate.has(date));
   if (missing.length > 0) {
-    // Nothing is filled in: a calendar with invented zeros would be a fabricated answer.
+    // Nothing else is filled in: a calendar with invented zeros would be a fabricated answer.
     throw new UpstreamError(
       upstream,
       `${missing.length} of ${CONSTANTS.contributionDays} dates missing (first ${missing[0]}) for ${window.startDate}..${window.endDate}`,
@@ -48,7 +56,8 @@ export function buildContributions(
     startDate: window.startDate,
     endDate: window.endDate,
     days,
-    timeZone: CONSTANTS.timeZone,
+    // The schema's `const` is the configured zone (contract/schemas.ts); the generated type names the default.
+    timeZone: timeZone as GitHubContributions['timeZone'],
     nextRefreshAt: window.nextRefreshAt,
   };
 }

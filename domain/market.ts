@@ -25,7 +25,14 @@ export function marketWindow(nowMs: number): { startSeconds: number; endSeconds:
   return { startSeconds: endSeconds - CONSTANTS.marketWindowSeconds, endSeconds };
 }
 
-export function buildMarketData(ticker: Ticker, candles: readonly Candle[], nowMs: number, source: string): MarketData {
+/** `product` is the configured `<BASE>-USD` product; `source` names its provider (MARKET_SOURCE_NAME). */
+export function buildMarketData(
+  ticker: Ticker,
+  candles: readonly Candle[],
+  nowMs: number,
+  source: string,
+  product: string,
+): MarketData {
   if (!Number.isFinite(ticker.price) || ticker.price <= 0) {
     throw new UpstreamError('coinbase', `ticker price ${ticker.price} is not a positive number`);
   }
@@ -53,7 +60,9 @@ export function buildMarketData(ticker: Ticker, candles: readonly Candle[], nowM
   const first = points[0]!.value;
   const values = [...points.map((p) => p.value), ticker.price];
   return {
-    product: CONSTANTS.product,
+    // The schema's `const` is the configured product (contract/schemas.ts specialises it); the type
+    // generated from the committed file names the default.
+    product: product as MarketData['product'],
     currency: CONSTANTS.currency,
     source,
     windowSeconds: CONSTANTS.marketWindowSeconds,

@@ -1,4 +1,4 @@
-// Deterministic upstream data for the fakes: a week of MON-USD prices and a year of contributions,
+// Deterministic upstream data for the fakes: a week of market prices (MON-USD by default) and a year of contributions,
 // generated from the clock so that every window the code computes finds its data.
 import { DateTime } from 'luxon';
 

@@ -54,6 +54,8 @@ export interface FakeUpstreamOptions {
   /** The token GraphQL accepts. */
   token?: string;
   slowMs?: number;
+  /** The one product the provider lists (default MON-USD); any other answers 404 NotFound, as Coinbase does. */
+  product?: string;
 }
 
 export interface RecordedRequest {
@@ -101,6 +103,7 @@ export async function startFakeUpstreams(options: FakeUpstreamOptions = {}): Pro
   const account = options.account ?? 'octocat';
   const token = options.token ?? 'test-token';
   const slowMs = options.slowMs ?? 30_000;
+  const product = options.product ?? 'MON-USD';
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
 
@@ -147,8 +150,8 @@ export async function startFakeUpstreams(options: FakeUpstreamOptions = {}): Pro
   };
 
   const handleMarket = (req: IncomingMessage, res: ServerResponse, url: URL) => {
-    const isTicker = url.pathname === '/products/MON-USD/ticker';
-    const isCandles = url.pathname === '/products/MON-USD/candles';
+    const isTicker = url.pathname === `/products/${product}/ticker`;
+    const isCandles = url.pathname === `/products/${product}/candles`;
     if (!req.headers['user-agent']) return json(res, 400, { message: 'User-Agent header is required.' });
     if (!isTicker && !isCandles) return json(res, 404, { message: 'NotFound' });
     if (isTicker) state.calls.ticker++;

@@ -5,10 +5,9 @@ import {
   ALLOW_HEADER,
   CACHE_CONTROL,
   DATA_METHODS,
-  DATA_PATHS,
-  dataResource,
   MCP_ENDPOINT,
   type DataResource,
+  type ServiceTables,
 } from '../contract/service.ts';
 import { UpstreamError } from '../lib/errors.ts';
 import { secondsUntil } from '../domain/calendar.ts';
@@ -43,7 +42,10 @@ export interface HandlerDeps {
   problems: Problems;
   quota: Quota;
   identify: ClientIdentity;
-  market: MarketRoute;
+  /** The deployment's data routes (MARKET_PRODUCT, CALENDAR_TIME_ZONE). */
+  service: ServiceTables;
+  /** Absent with MARKET_PRODUCT=off, and then no market path is routed. */
+  market: MarketRoute | undefined;
   contributions: ContributionsRoute;
   mcp: McpRoute;
   now: () => number;
@@ -123,7 +125,6 @@ const DATA_COMMON = [...COMMON_HEADERS, ...EXPOSED_HEADERS];
 /** What every step of a request reads: the dependencies and the tables built once at start. */
 interface Context extends HandlerDeps {
   routes: Map<string, Route>;
-  marketResource: DataResource;
   contributionsResource: DataResource;
   /** The calendar's shared header lists (sharedHeaders). */
   shared: WeakMap<Variant, { sMaxAge: number; ok: string[]; notModified: string[] }>;
@@ -132,13 +133,12 @@ interface Context extends HandlerDeps {
 export function requestHandler(deps: HandlerDeps): (req: IncomingMessage, res: ServerResponse) => void {
   const routes = new Map<string, Route>();
   for (const [path, entry] of deps.table.routes) routes.set(path, { kind: 'static', entry });
-  for (const [path, resource] of DATA_PATHS) routes.set(path, { kind: 'data', resource });
+  for (const [path, resource] of deps.service.paths) routes.set(path, { kind: 'data', resource });
   routes.set(MCP_ENDPOINT.path, { kind: 'mcp' });
   const ctx: Context = {
     ...deps,
     routes,
-    marketResource: dataResource('market'),
-    contributionsResource: dataResource('contributions'),
+    contributionsResource: deps.service.contributions,
     shared: new WeakMap(),
   };
   return (req, res) => handle(ctx, req, res);
@@ -286,7 +286,7 @@ function serveData(
     exchange.quota = decision.outcome;
     // Only a configured quota limits a request, and with one the 429 is prepared.
     if (decision.outcome === 'limited') return sendProblem(ctx, res, ctx.problems.rateLimited!, decision.headers);
-    if (resource.id === 'market') serveMarket(ctx, res, decision);
+    if (resource.id === 'market') serveMarket(ctx, res, resource, decision);
     else serveContributions(ctx, req, res, decision);
   };
   // Without a quota the client need not even be identified.
@@ -296,14 +296,15 @@ function serveData(
   } else proceed(decision);
 }
 
-function serveMarket(ctx: Context, res: ServerResponse, decision: QuotaDecision): void {
-  ctx.market
-    .body()
+function serveMarket(ctx: Context, res: ServerResponse, resource: DataResource, decision: QuotaDecision): void {
+  // Routed only when the deployment has a market (requestHandler's table from service.paths).
+  ctx
+    .market!.body()
     .then(
       (body) => {
         const headers = [
           'Content-Type',
-          ctx.marketResource.contentType,
+          resource.contentType,
           'Content-Length',
           String(body.length),
           'Cache-Control',
@@ -314,7 +315,7 @@ function serveMarket(ctx: Context, res: ServerResponse, decision: QuotaDecision)
         head(ctx, res, 200, headers);
         res.end(body);
       },
-      (error: unknown) => upstreamFailed(ctx, res, ctx.marketResource, decision, error),
+      (error: unknown) => upstreamFailed(ctx, res, resource, decision, error),
     )
     // A throw while answering must reach the one error edge, not become an unhandled rejection.
     .catch((error: unknown) => fail(ctx, res, error));

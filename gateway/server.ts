@@ -3,7 +3,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Config } from '../lib/config.ts';
-import { ALLOW_HEADER } from '../contract/service.ts';
+import { ALLOW_HEADER, serviceTables } from '../contract/service.ts';
 import { createValidator, loadSchemas } from '../contract/schemas.ts';
 import { MCP_SERVER_NAME } from '../contract/mcp-tools.ts';
 import { createSources, type Sources } from '../upstreams/sources.ts';
@@ -92,8 +92,9 @@ export async function startGateway(config: Config, options: GatewayOptions): Pro
   // Throttled on the real clock: the injected one may stand still in tests.
   const errorLine = throttledLines(plainLine, () => performance.now());
 
-  const table = loadStaticFiles(options.distDir);
-  const schemas = loadSchemas();
+  const service = serviceTables(config);
+  const table = loadStaticFiles(options.distDir, service);
+  const schemas = loadSchemas(service);
   const validator = createValidator(schemas, { checkSchemas: false });
   const sources = options.sources ?? createSources(config);
 
@@ -122,19 +123,22 @@ export async function startGateway(config: Config, options: GatewayOptions): Pro
   let closing = false;
   const problems = prepareProblems(
     config.siteUrl,
+    service,
     config.rateLimitQuota === undefined ? undefined : { quota: config.rateLimitQuota, window: config.rateLimitWindow },
   );
   const identify = clientIdentity(trustedProxies);
-  const market = marketRoute(sources, validator, now);
-  const contributions = contributionsRoute(sources, validator, now);
+  const market = sources.market && marketRoute(sources.market, service.market!, validator, now);
+  const contributions = contributionsRoute(sources, service.contributions, validator, now);
   const handler = requestHandler({
     table,
     problems,
     quota,
     identify,
+    service,
     market,
     contributions,
     mcp: mcpRoute({
+      service,
       schemas,
       serverName: MCP_SERVER_NAME,
       serverTitle: config.site.title,

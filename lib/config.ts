@@ -2,11 +2,13 @@
 // Parsed once where the program starts; every invalid value is a ConfigError naming its variable.
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
+import { IANAZone } from 'luxon';
 import { resolve } from 'node:path';
 import { ConfigError } from './errors.ts';
 import { INVISIBLE_FORMATTING } from './unicode.ts';
 import { redisTarget } from './redis-url.ts';
 import { SIMULATED_MARKET_SOURCE } from './simulated.ts';
+import { DEFAULT_MARKET_PRODUCT, DEFAULT_TIME_ZONE } from './service-defaults.ts';
 
 export interface SiteFile {
   siteUrl: string;
@@ -44,6 +46,10 @@ export interface Config {
   demoSimulated: boolean;
   /** Origins allowed on /mcp besides the site's own (MCP_ALLOWED_ORIGINS), each as a browser sends it. */
   mcpAllowedOrigins: string[];
+  /** MARKET_PRODUCT: a Coinbase Exchange product `<BASE>-USD`, or null for `off` (no market dataset). */
+  marketProduct: string | null;
+  /** CALENDAR_TIME_ZONE: the calendar's IANA zone. */
+  calendarTimeZone: string;
 }
 
 export const SITE_FILE_URL = new URL('../site/site.json', import.meta.url);
@@ -105,7 +111,42 @@ export function loadConfig(env: Env = process.env, site: SiteFile = readSiteFile
       .map((entry) => entry.trim())
       .filter((entry) => entry !== '')
       .map((entry) => browserOrigin('MCP_ALLOWED_ORIGINS', entry)),
+    marketProduct: marketProduct(get('MARKET_PRODUCT') ?? DEFAULT_MARKET_PRODUCT),
+    calendarTimeZone: timeZone(get('CALENDAR_TIME_ZONE') ?? DEFAULT_TIME_ZONE),
   };
+}
+
+/**
+ * A Coinbase Exchange product id is `<BASE>-<QUOTE>` in capitals (`BTC-USD`, `1INCH-USD`). Only USD
+ * quotes are taken: every value, label and schema of the market preview says USD. The base becomes a
+ * path segment and an operationId, so it is letters and digits only.
+ */
+const USD_PRODUCT = /^([A-Z0-9]{1,20})-USD$/;
+
+function marketProduct(value: string): string | null {
+  if (value.toLowerCase() === 'off') return null;
+  const product = value.toUpperCase();
+  if (!USD_PRODUCT.test(product))
+    throw new ConfigError(
+      'MARKET_PRODUCT',
+      `${JSON.stringify(value.slice(0, 40))} is not a Coinbase Exchange product quoted in USD (<BASE>-USD, e.g. BTC-USD) or off`,
+    );
+  return product;
+}
+
+/**
+ * An IANA zone name as luxon (and so Intl) knows it. Offsets (`+05:00`) are refused: a fixed offset
+ * has no midnight rule of a place. A name in other capitals (`europe/berlin`) is published as the
+ * database spells it.
+ */
+function timeZone(value: string): string {
+  if (!/^[A-Za-z][A-Za-z0-9_+\-/]{0,63}$/.test(value) || !IANAZone.isValidZone(value))
+    throw new ConfigError(
+      'CALENDAR_TIME_ZONE',
+      `${JSON.stringify(value.slice(0, 64))} is not an IANA time zone (e.g. Europe/Berlin)`,
+    );
+  const spelled = new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone;
+  return spelled.toLowerCase() === value.toLowerCase() ? spelled : value;
 }
 
 /** GitHub's login rule: 1 to 39 characters, letters, digits and hyphens, no hyphen first, last or doubled. */

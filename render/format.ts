@@ -51,17 +51,17 @@ export function formatFixed(value: number, decimals: number): string {
   return value.toFixed(decimals);
 }
 
-const MONTH_NAMES = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const monthAbbreviations = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /** "Nov 17" for a Unix time, in UTC like every time on the page. */
 export function formatDayLabel(timeSeconds: number): string {
   const d = new Date(timeSeconds * 1000);
-  return `${MONTH_NAMES[d.getUTCMonth()]} ${d.getUTCDate()}`;
+  return `${monthAbbreviations[d.getUTCMonth()]} ${d.getUTCDate()}`;
 }
 
 /** "Nov" for an ISO date's month. */
 export function monthName(date: string): string {
-  return MONTH_NAMES[Number(date.slice(5, 7)) - 1] ?? '';
+  return monthAbbreviations[Number(date.slice(5, 7)) - 1] ?? '';
 }
 
 /** "2026-11-22 14:00 UTC" for a Unix time. */

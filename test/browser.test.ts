@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CARDS, CONTENT_SECURITY_POLICY, DATA_RESOURCES } from '../contract/service.ts';
+import { DEFAULT_SERVICE, CONTENT_SECURITY_POLICY } from '../contract/service.ts';
 import type { SiteFiles } from './helpers/site-dist.ts';
 import type { StaticServer } from './helpers/site-serve.ts';
 import { availability, DESKTOP, PHONE, SCHEMES, SCREENSHOT_DIR, siteInBrowser } from './helpers/site-browser.ts';
@@ -176,7 +176,7 @@ describe.runIf(availability.available || availability.mustFail)('the site in Chr
 
   it('the API routes the page script reads are the v1 data paths', async () => {
     const html = await site.read('index.html');
-    for (const r of DATA_RESOURCES) expect(html).toContain(`data-source="${r.v1.path}"`);
+    for (const r of DEFAULT_SERVICE.resources) expect(html).toContain(`data-source="${r.v1.path}"`);
   });
 
   it('at 390 px the whole year lies within the screen and the market chart has at least three day labels, in both schemes', async () => {
@@ -321,7 +321,7 @@ describe.runIf(availability.available || availability.mustFail)('the site in Chr
         }
         return out;
       },
-      CARDS.map((c) => c.path),
+      DEFAULT_SERVICE.cards.map((c) => c.path),
     );
     for (const r of results) {
       expect(r, String(r.path)).toMatchObject({ complete: true, parseError: false, root: 'svg', bad: [] });
@@ -330,7 +330,7 @@ describe.runIf(availability.available || availability.mustFail)('the site in Chr
       expect(r.desc).toMatch(/As of \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/);
     }
     await page.setContent(
-      `<body style="margin:0;background:#888">${CARDS.map((c) => `<img src="${server.url}${c.path}" alt="">`).join('<br>')}</body>`,
+      `<body style="margin:0;background:#888">${DEFAULT_SERVICE.cards.map((c) => `<img src="${server.url}${c.path}" alt="">`).join('<br>')}</body>`,
     );
     await page.waitForFunction(() => Array.from(document.images).every((i) => i.complete && i.naturalWidth > 0));
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'cards.png'), fullPage: true });

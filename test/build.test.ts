@@ -238,7 +238,7 @@ describe('the HTML calendar at the hours and dates of the field', () => {
       expect(result.code).toBe(0);
       const calendar = await readJson('api/v1/github-contributions');
       validator.validate('GitHubContributions', calendar);
-      const window = calendarWindow(buildMs);
+      const window = calendarWindow(buildMs, 'America/Toronto');
       const expected = window.dates.map(contributionOn);
       expect(calendar).toMatchObject({ startDate: window.startDate, endDate: window.endDate, days: expected });
       expect(calendar.totalContributions).toBe(expected.reduce((sum, d) => sum + d.count, 0));

@@ -21,7 +21,7 @@ const daysIn = (range: DateRange) => datesOf(range).map((date) => ({ date, count
 
 /** What the client would gather at `nowMs` from a GitHub that answers by `rule`: the days and the request count. */
 function gather(nowMs: number, rule: DefaultViewRule) {
-  const window = calendarWindow(nowMs);
+  const window = calendarWindow(nowMs, 'America/Toronto');
   const first = daysIn(defaultViewRange(nowMs, rule));
   const years = calendarYearsMissing(window.dates, first);
   const extra = years.flatMap((year) => {
@@ -76,7 +76,7 @@ describe('when the default view is not enough', () => {
   it('a Saturday evening in Toronto (UTC Sunday) under the 52-week rule lacks the first date; one year view fills it', () => {
     for (const instant of ['2026-11-29T01:30:00Z', '2026-07-05T01:30:00Z']) {
       const nowMs = Date.parse(instant);
-      const window = calendarWindow(nowMs);
+      const window = calendarWindow(nowMs, 'America/Toronto');
       const first = daysIn(defaultViewRange(nowMs, 'fifty-two-weeks'));
       expect(calendarYearsMissing(window.dates, first), instant).toEqual([Number(window.startDate.slice(0, 4))]);
       expect(first.some((d) => d.date === window.startDate)).toBe(false);
@@ -92,7 +92,7 @@ describe('when the default view is not enough', () => {
 
   it('a window dated 200 days back spanning two calendar years asks for the older year only', () => {
     const githubNow = Date.parse('2026-11-29T01:30:00Z');
-    const window = calendarWindow(githubNow - 200 * 86_400_000);
+    const window = calendarWindow(githubNow - 200 * 86_400_000, 'America/Toronto');
     expect(window.startDate.slice(0, 4)).not.toBe(window.endDate.slice(0, 4));
     const first = daysIn(defaultViewRange(githubNow, 'fifty-two-weeks'));
     expect(calendarYearsMissing(window.dates, first)).toEqual([2025]);

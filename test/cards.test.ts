@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GitHubContributions } from '../domain/contributions.ts';
 import type { MarketData } from '../domain/market.ts';
-import { CACHE_CONTROL, CARD_CONTENT_SECURITY_POLICY, CARDS } from '../contract/service.ts';
+import { CACHE_CONTROL, CARD_CONTENT_SECURITY_POLICY, DEFAULT_SERVICE } from '../contract/service.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import { get, startTestGateway, type TestGateway } from './helpers/gateway.ts';
 import { runProgram, upstreamEnv } from './helpers/run.ts';
@@ -36,23 +36,26 @@ afterAll(async () => {
 
 describe('the cards in dist/', () => {
   it('are the four published paths, light and dark', async () => {
-    expect(CARDS.map((c) => c.path).sort()).toEqual([
+    expect(DEFAULT_SERVICE.cards.map((c) => c.path).sort()).toEqual([
       '/cards/github-contributions-dark.svg',
       '/cards/github-contributions.svg',
       '/cards/mon-price-dark.svg',
       '/cards/mon-price.svg',
     ]);
     const files = await site.files();
-    for (const card of CARDS) expect(files).toContain(card.file);
+    for (const card of DEFAULT_SERVICE.cards) expect(files).toContain(card.file);
   });
 
-  it.each(CARDS.map((c) => [c.file, c] as const))('%s keeps every rule of an embeddable image', async (file) => {
-    const svg = await site.read(file);
-    expect(cardViolations(svg)).toEqual([]);
-    expect(Buffer.byteLength(svg)).toBeLessThan(30 * 1024);
-    expect(svg).toMatch(/as of \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/);
-    expect(svg).toMatch(/Source: /);
-  });
+  it.each(DEFAULT_SERVICE.cards.map((c) => [c.file, c] as const))(
+    '%s keeps every rule of an embeddable image',
+    async (file) => {
+      const svg = await site.read(file);
+      expect(cardViolations(svg)).toEqual([]);
+      expect(Buffer.byteLength(svg)).toBeLessThan(30 * 1024);
+      expect(svg).toMatch(/as of \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/);
+      expect(svg).toMatch(/Source: /);
+    },
+  );
 
   it('the market cards state the value, the provider, the as-of time and the no-advice line', async () => {
     const market = await site.json<MarketData>('api/v1/mon-price');
@@ -82,7 +85,7 @@ describe('the cards in dist/', () => {
   it('the dark cards are dark and the light ones light', async () => {
     const background = (svg: string) => /<rect x="0.5" y="0.5"[^>]* fill="(#[0-9a-f]{6})"/.exec(svg)![1]!;
     const luminance = (hex: string) => [1, 3, 5].reduce((sum, i) => sum + parseInt(hex.slice(i, i + 2), 16), 0) / 3;
-    for (const card of CARDS) {
+    for (const card of DEFAULT_SERVICE.cards) {
       const lum = luminance(background(await site.read(card.file)));
       if (card.scheme === 'dark') expect(lum, card.file).toBeLessThan(64);
       else expect(lum, card.file).toBeGreaterThan(192);
@@ -91,7 +94,7 @@ describe('the cards in dist/', () => {
 });
 
 describe('the cards over HTTP', () => {
-  it.each(CARDS.map((c) => [c.path, c] as const))(
+  it.each(DEFAULT_SERVICE.cards.map((c) => [c.path, c] as const))(
     '%s: the gateway sends image/svg+xml with the cache rule of its data',
     async (path, card) => {
       const r = await get(gateway.url, path);
@@ -103,7 +106,7 @@ describe('the cards over HTTP', () => {
     },
   );
 
-  it.each(CARDS.map((c) => [c.path, c] as const))(
+  it.each(DEFAULT_SERVICE.cards.map((c) => [c.path, c] as const))(
     "%s: the gateway sends a Content-Security-Policy of default-src 'none', which takes nothing the card uses",
     async (path, card) => {
       const r = await get(gateway.url, path);
@@ -114,7 +117,7 @@ describe('the cards over HTTP', () => {
     },
   );
 
-  it.each(CARDS.map((c) => [c.path, c] as const))(
+  it.each(DEFAULT_SERVICE.cards.map((c) => [c.path, c] as const))(
     '%s: `serve dist` (serve.json) sends image/svg+xml with the cache rule of its data',
     async (path, card) => {
       const r = await fetch(`${serve.url}${path}`);
@@ -136,7 +139,7 @@ describe('the cards over HTTP', () => {
           return [path!, lines.map((l) => l.trim())] as const;
         }),
     );
-    for (const card of CARDS) {
+    for (const card of DEFAULT_SERVICE.cards) {
       expect(blocks.get(card.path), card.path).toEqual([
         'Content-Type: image/svg+xml',
         `Cache-Control: ${CACHE_CONTROL.card(card.resource)}`,
@@ -154,11 +157,11 @@ describe('a card whose data are unavailable', () => {
     const env = { ...upstreamEnv(upstream.url), SITE_URL: TEST_SITE_URL, UPSTREAM_TIMEOUT_MS: '3000' };
     try {
       expect((await runProgram('build', ['--out', dir], env)).code).toBe(0);
-      for (const card of CARDS) expect((await stat(join(dir, card.file))).isFile()).toBe(true);
+      for (const card of DEFAULT_SERVICE.cards) expect((await stat(join(dir, card.file))).isFile()).toBe(true);
       upstream.market.mode = 'server-error';
       const failed = await runProgram('build', ['--out', dir], env);
       expect(failed.code).toBe(1);
-      for (const card of CARDS) {
+      for (const card of DEFAULT_SERVICE.cards) {
         const exists = await stat(join(dir, card.file)).then(
           () => true,
           () => false,

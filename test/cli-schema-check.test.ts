@@ -9,7 +9,7 @@ import { cliSchemas } from '../builders/cli-artifact.ts';
 import { jsonBoundExceeded } from '../cli/json-body.ts';
 import { ANNOTATIONS, FORMATS, schemaError, SUPPORTED_KEYWORDS } from '../cli/schema-check.ts';
 import { CONTENT_DOCUMENTS } from '../contract/pages.ts';
-import { API_INDEX, DATA_RESOURCES, DISCOVERY, type SchemaName } from '../contract/service.ts';
+import { API_INDEX, DEFAULT_SERVICE, DISCOVERY, type SchemaName } from '../contract/service.ts';
 import { createValidator, loadSchemas, SchemaValidationError } from '../contract/schemas.ts';
 import { sharedSite } from './helpers/site-dist.ts';
 
@@ -32,7 +32,7 @@ const ajvValid = (name: SchemaName, value: unknown) => {
 
 /** Every document of a real build that claims a schema, with the schema it claims. */
 const CLAIMED: Array<[string, SchemaName]> = [
-  ...DATA_RESOURCES.map((r) => [r.v1.path.slice(1), r.schema] as [string, SchemaName]),
+  ...DEFAULT_SERVICE.resources.map((r) => [r.v1.path.slice(1), r.schema] as [string, SchemaName]),
   [API_INDEX.file, 'ApiIndex'],
   ...Object.values(CONTENT_DOCUMENTS).flatMap((d) => (d.schema ? [[d.file, d.schema] as [string, SchemaName]] : [])),
 ];

@@ -1,3 +1,4 @@
+import { DEFAULT_SERVICE } from '../contract/service.ts';
 // The CLI's pure parts, without a process or a socket: arguments, the content documents (the writings'
 // feed, plain text for a terminal), bounded JSON parsing, the API documents, wrapping and colour rules, error lines, what
 // is left of a hostile site's text, and the reference the developer page embeds.
@@ -5,11 +6,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { describeApi, operationsFromIndex, parseCatalog } from '../cli/api-docs.ts';
 import { parseArgs, parseBaseUrl } from '../cli/args.ts';
-import { COMMAND_REFERENCE, COMMANDS, WRITING } from '../cli/commands.ts';
+import { commandReference, commands, WRITING } from '../cli/commands.ts';
 import { UsageError } from '../cli/errors.ts';
 import { SiteError } from '../cli/errors.ts';
 import { documentUrl, errorLine, httpError, nextHop } from '../cli/http.ts';
-import { CLI_REFERENCE_MARKDOWN } from '../builders/pages/cli-reference.ts';
+import { cliReferenceMarkdown } from '../builders/pages/cli-reference.ts';
 import { jsonText, printable, printableValue } from '../cli/safe-text.ts';
 import { renderText, style, table, visibleLength, wantsColor, widthOf, wrap } from '../cli/terminal.ts';
 import { slugOf, writingOf, writingsOf, type JsonFeed } from '../cli/content.ts';
@@ -311,18 +312,18 @@ describe('terminal', () => {
 
 describe('the reference on the developer page', () => {
   it('names every command, option, exit status and --json field', () => {
-    for (const c of COMMAND_REFERENCE) {
-      expect(CLI_REFERENCE_MARKDOWN).toContain(`\`${c.synopsis}\``);
-      for (const f of c.json) expect(CLI_REFERENCE_MARKDOWN).toContain(`\`${f.name}\``);
+    for (const c of commandReference(DEFAULT_SERVICE)) {
+      expect(cliReferenceMarkdown(DEFAULT_SERVICE)).toContain(`\`${c.synopsis}\``);
+      for (const f of c.json) expect(cliReferenceMarkdown(DEFAULT_SERVICE)).toContain(`\`${f.name}\``);
     }
     for (const text of ['--json', '--base-url <url>', '--help', '| 0 |', '| 1 |', '| 2 |', 'NO_COLOR', 'npx'])
-      expect(CLI_REFERENCE_MARKDOWN).toContain(text);
+      expect(cliReferenceMarkdown(DEFAULT_SERVICE)).toContain(text);
   });
 });
 
 describe('the command list', () => {
   it('is every command once, with writings <slug> right after writings', () => {
-    expect(COMMAND_REFERENCE.map((c) => c.synopsis)).toEqual([
+    expect(commandReference(DEFAULT_SERVICE).map((c) => c.synopsis)).toEqual([
       'profile',
       'writings',
       'writings <slug>',
@@ -332,7 +333,7 @@ describe('the command list', () => {
       'price',
       'contributions',
     ]);
-    expect(COMMAND_REFERENCE.filter((c) => c !== WRITING)).toEqual(COMMANDS);
+    expect(commandReference(DEFAULT_SERVICE).filter((c) => c !== WRITING)).toEqual(commands(DEFAULT_SERVICE));
   });
 });
 

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_DOCUMENTS } from '../contract/pages.ts';
 import { MAX_BODY_BYTES } from '../cli/http.ts';
 import { MAX_JSON_DEPTH } from '../cli/json-body.ts';
-import { API_INDEX, DATA_PATHS, DISCOVERY } from '../contract/service.ts';
+import { API_INDEX, DEFAULT_SERVICE, DISCOVERY } from '../contract/service.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import {
   FIXTURE_ABOUT,
@@ -241,7 +241,7 @@ describe.each([
     const doc = json(await run(['api', '--json']));
     expect(doc.authentication).toBe('none');
     const paths = (doc.operations as Array<{ path: string }>).map((o) => o.path);
-    for (const path of DATA_PATHS.keys()) {
+    for (const path of DEFAULT_SERVICE.paths.keys()) {
       expect(paths).toContain(path);
       expect(text.stdout).toContain(path);
     }

@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { Validator as OpenApiValidator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSiteFile } from '../lib/config.ts';
-import { API_INDEX, DATA_PATHS, DISCOVERY } from '../contract/service.ts';
+import { API_INDEX, DEFAULT_SERVICE, DISCOVERY } from '../contract/service.ts';
 import { createValidator } from '../contract/schemas.ts';
 import { SIMULATED_MARKET_SOURCE, SIMULATED_NOTICE_TITLE, simulatedNoticeMarkdown } from '../lib/simulated.ts';
 import { cleanEnv, ROOT } from './helpers/run.ts';
@@ -125,7 +125,7 @@ describe('npm run demo', () => {
   });
 
   it('serves every data route with 200 and a schema-valid body built from the simulated provider', async () => {
-    for (const [path, resource] of DATA_PATHS) {
+    for (const [path, resource] of DEFAULT_SERVICE.paths) {
       const res = await get(path);
       expect(res.status, path).toBe(200);
       expect(res.headers.get('content-type'), path).toMatch(/^application\/json/);
@@ -167,7 +167,7 @@ describe('npm run demo', () => {
   );
 
   it('names the simulated provider as the market source, never the real one', async () => {
-    for (const [path, resource] of DATA_PATHS) {
+    for (const [path, resource] of DEFAULT_SERVICE.paths) {
       if (resource.id !== 'market') continue;
       const body = (await (await get(path)).json()) as { source?: unknown };
       expect(body.source, path).toBe(SIMULATED_MARKET_SOURCE);

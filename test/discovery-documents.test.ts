@@ -1,9 +1,9 @@
 // /api, /.well-known/api-catalog, /llms.txt, /llms-full.txt, /sitemap.xml, robots.txt and the developer
 // page, each checked against its standard and against the shared sources it is generated from.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_REFERENCE_MARKDOWN } from '../builders/pages/cli-reference.ts';
+import { cliReferenceMarkdown } from '../builders/pages/cli-reference.ts';
 import { PROBLEM_TYPES } from '../contract/problems.ts';
-import { API_INDEX_LINK, DATA_RESOURCES, DISCOVERY } from '../contract/service.ts';
+import { API_INDEX_LINK, DEFAULT_SERVICE, DISCOVERY } from '../contract/service.ts';
 import { createValidator, loadSchemas } from '../contract/schemas.ts';
 import { sharedSite, TEST_SITE_URL, type SiteFiles } from './helpers/site-dist.ts';
 
@@ -16,7 +16,9 @@ beforeAll(async () => {
 afterAll(() => site.close());
 
 const isAbsolute = (url: string) => /^https?:\/\/[^/]+/.test(url) && new URL(url).href.length > 0;
-const DATA_URLS = DATA_RESOURCES.flatMap((r) => [r.v1.path, r.alias.path]).map((p) => `${TEST_SITE_URL}${p}`);
+const DATA_URLS = DEFAULT_SERVICE.resources
+  .flatMap((r) => [r.v1.path, r.alias.path])
+  .map((p) => `${TEST_SITE_URL}${p}`);
 
 describe('/api', () => {
   it('validates against schemas/ApiIndex and says authentication none', async () => {
@@ -27,7 +29,7 @@ describe('/api', () => {
     expect(index.openapi).toBe(`${TEST_SITE_URL}/openapi.json`);
     expect(index.apiCatalog).toBe(`${TEST_SITE_URL}/.well-known/api-catalog`);
     expect(index.routes.map((r: Json) => [r.path, r.operationId, r.alias.path, r.alias.operationId])).toEqual(
-      DATA_RESOURCES.map((r) => [r.v1.path, r.v1.operationId, r.alias.path, r.alias.operationId]),
+      DEFAULT_SERVICE.resources.map((r) => [r.v1.path, r.v1.operationId, r.alias.path, r.alias.operationId]),
     );
   });
 });
@@ -142,7 +144,7 @@ describe('/developers and /developers.md', () => {
 
   it('documents every endpoint, operationId and schema field, with example requests and responses', async () => {
     const md = await site.read('developers.md');
-    for (const r of DATA_RESOURCES) {
+    for (const r of DEFAULT_SERVICE.resources) {
       for (const op of [r.v1, r.alias]) {
         expect(md).toContain(`\`${op.path}\``);
         expect(md).toContain(`\`${op.operationId}\``);
@@ -173,7 +175,8 @@ describe('/developers and /developers.md', () => {
     expect(md).toMatch(/financial advice/);
     expect(md).toContain(`curl -O ${TEST_SITE_URL}/cli.mjs && node cli.mjs --help`);
     expect(md).toContain(
-      CLI_REFERENCE_MARKDOWN.trim()
+      cliReferenceMarkdown(DEFAULT_SERVICE)
+        .trim()
         .split('\n')
         .find((l) => l.trim() && !l.startsWith('#'))!
         .trim(),
@@ -183,7 +186,7 @@ describe('/developers and /developers.md', () => {
 
 describe('the MCP endpoint in the discovery documents (gateway only)', () => {
   const MCP_URL = `${TEST_SITE_URL}/mcp`;
-  const TOOL_NAMES = DATA_RESOURCES.flatMap((r) => [r.v1.operationId, r.alias.operationId]);
+  const TOOL_NAMES = DEFAULT_SERVICE.resources.flatMap((r) => [r.v1.operationId, r.alias.operationId]);
 
   it('/developers.md documents /mcp: the four tools, the rules, a client configuration, and "gateway only"', async () => {
     const md = await site.read('developers.md');

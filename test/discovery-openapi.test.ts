@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MarketData } from '../domain/market.ts';
 import { PROBLEM_CONTENT_TYPE } from '../contract/problems.ts';
 import { CONTENT_DOCUMENTS } from '../contract/pages.ts';
-import { DATA_RESOURCES } from '../contract/service.ts';
+import { DEFAULT_SERVICE } from '../contract/service.ts';
 import { createValidator, loadSchemas } from '../contract/schemas.ts';
 import { describeProblems, lintOpenApi } from '../builders/lint-openapi.ts';
 import { sharedSite, TEST_SITE_URL, type SiteFiles } from './helpers/site-dist.ts';
@@ -123,7 +123,7 @@ describe('/openapi.json', () => {
   });
 
   it('answers 200 with the schema of the resource and its Cache-Control, RateLimit and RateLimit-Policy headers', () => {
-    for (const resource of DATA_RESOURCES) {
+    for (const resource of DEFAULT_SERVICE.resources) {
       for (const op of [resource.v1, resource.alias]) {
         const ok = doc.paths[op.path].get.responses['200'];
         expect(ok.content['application/json'].schema).toEqual({ $ref: `#/components/schemas/${resource.schema}` });

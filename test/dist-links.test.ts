@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkDist } from '../builders/dist-check/check.ts';
 import { classifyLink, extractLinks } from '../builders/dist-check/links.ts';
 import { startPagesHost, type PagesHost } from '../builders/dist-check/pages-host.ts';
-import { API_INDEX, DATA_RESOURCES, DISCOVERY } from '../contract/service.ts';
+import { API_INDEX, DEFAULT_SERVICE, DISCOVERY } from '../contract/service.ts';
 import { buildSite, type BuiltSite } from './helpers/site-dist.ts';
 import { runProgram } from './helpers/run.ts';
 
@@ -159,7 +159,7 @@ describe('a site built for a sub-path SITE_URL, on a Pages-like host under that 
   it('npm run check:dist fails, naming the link and its documents, when a link breaks', async () => {
     // A file the documents link goes missing (run last: it changes the shared build): the llms files
     // and the catalog link the alias snapshot.
-    const removed = DATA_RESOURCES[0]!.alias.path;
+    const removed = DEFAULT_SERVICE.resources[0]!.alias.path;
     await rm(join(site.dir, removed.slice(1)));
     const result = await runProgram('check-dist', ['--dir', site.dir], { SITE_URL: FORK_URL });
     expect(result.code).toBe(1);

@@ -6,7 +6,7 @@ import {
   API_INDEX,
   API_INDEX_LINK,
   CONTENT_SECURITY_POLICY,
-  DATA_PATHS,
+  DEFAULT_SERVICE,
   DISCOVERY,
   PAGE_RESPONSE_HEADERS,
 } from '../contract/service.ts';
@@ -52,7 +52,7 @@ describe('a real build served by the gateway', () => {
 
   it("answers the four data paths live, one calendar fetch for all of them, never from the build's snapshot files", async () => {
     const before = fake.calls.html + fake.calls.graphql;
-    for (const path of DATA_PATHS.keys()) expect((await get(gw.url, path)).status, path).toBe(200);
+    for (const path of DEFAULT_SERVICE.paths.keys()) expect((await get(gw.url, path)).status, path).toBe(200);
     expect(fake.calls.html + fake.calls.graphql - before).toBe(1);
   });
 

@@ -548,5 +548,5 @@ describe('the static site from dist/', () => {
 });
 
 it('calendarWindow agrees with the clock used above', () => {
-  expect(calendarWindow(START).endDate).toBe('2026-11-22');
+  expect(calendarWindow(START, 'America/Toronto').endDate).toBe('2026-11-22');
 });

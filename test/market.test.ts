@@ -23,7 +23,13 @@ describe('buildMarketData', () => {
       { time: lastHour, close: 0.04 },
       { time: lastHour - HOUR, close: 0.03 },
     ];
-    const data = buildMarketData(ticker(0.05, '2026-11-22T14:03:07.512345Z'), candles, NOW, 'Coinbase Exchange');
+    const data = buildMarketData(
+      ticker(0.05, '2026-11-22T14:03:07.512345Z'),
+      candles,
+      NOW,
+      'Coinbase Exchange',
+      'MON-USD',
+    );
     expect(data.points).toEqual([
       { time: lastHour - 2 * HOUR, value: 0.02 },
       { time: lastHour - HOUR, value: 0.03 },
@@ -53,6 +59,7 @@ describe('buildMarketData', () => {
       ],
       NOW,
       'X',
+      'MON-USD',
     );
     expect(data.points.map((p) => p.time)).toEqual([
       lastHour - HOUR,
@@ -70,6 +77,7 @@ describe('buildMarketData', () => {
       ],
       NOW,
       'X',
+      'MON-USD',
     );
     expect(data.points).toHaveLength(3);
     expect(data.points[1]!.time - data.points[0]!.time).toBe(10 * HOUR);
@@ -88,6 +96,7 @@ describe('buildMarketData', () => {
       ],
       NOW,
       'X',
+      'MON-USD',
     );
     expect(data.points.map((p) => p.value)).toEqual([0.01, 0.02, 0.03]);
     expect(data.high).toBe(0.03);
@@ -103,6 +112,7 @@ describe('buildMarketData', () => {
       ],
       NOW,
       'X',
+      'MON-USD',
     );
     expect(data.points).toEqual([
       { time: lastHour - HOUR, value: 0.02 },
@@ -123,6 +133,7 @@ describe('buildMarketData', () => {
       ],
       NOW,
       'X',
+      'MON-USD',
     );
     expect(data.points).toHaveLength(2);
   });
@@ -147,7 +158,7 @@ describe('buildMarketData', () => {
       ticker(0.03, '2026-11-22T13:00:00Z'),
     ],
   ])('%s is an unusable upstream', (_name, candles, t) => {
-    expect(() => buildMarketData(t, candles, NOW, 'X')).toThrow(UpstreamError);
+    expect(() => buildMarketData(t, candles, NOW, 'X', 'MON-USD')).toThrow(UpstreamError);
   });
 });
 

@@ -1,3 +1,4 @@
+import { serviceTables } from '../contract/service.ts';
 // The site generators as pure functions: renderSite with a constructed BuildContext, the charts, the
 // content parser, the twin format and the static-host rules, without a build or a network.
 import { describe, expect, it } from 'vitest';
@@ -53,6 +54,7 @@ function calendar(): GitHubContributions {
 function context(overrides: Partial<BuildContext> = {}, env: Record<string, string> = {}): BuildContext {
   return {
     config: loadConfig(env),
+    service: serviceTables(loadConfig(env)),
     nowMs: NOW,
     market: market(),
     contributions: calendar(),

@@ -5,7 +5,7 @@ import {
   API_INDEX_LINK,
   CACHE_CONTROL,
   CONTENT_SECURITY_POLICY,
-  DATA_RESOURCES,
+  DEFAULT_SERVICE,
   PAGE_RESPONSE_HEADERS,
 } from '../contract/service.ts';
 import { sharedSite, type SiteFiles } from './helpers/site-dist.ts';
@@ -28,7 +28,7 @@ const get = (path: string, method = 'GET') => fetch(`${server.url}${path}`, { me
 
 describe('serve dist (the real serve package)', () => {
   it.each(
-    DATA_RESOURCES.flatMap(
+    DEFAULT_SERVICE.resources.flatMap(
       (r) =>
         [
           [r.v1.path, r.id],
@@ -42,7 +42,7 @@ describe('serve dist (the real serve package)', () => {
     expect(res.headers.get('cache-control')).toBe(
       id === 'market' ? CACHE_CONTROL.market : 'public, max-age=0, stale-while-revalidate=300',
     );
-    const resource = DATA_RESOURCES.find((r) => r.id === id)!;
+    const resource = DEFAULT_SERVICE.resources.find((r) => r.id === id)!;
     expect(await res.text()).toBe(await site.read(resource.snapshotFiles[0]!));
   });
 
@@ -148,7 +148,7 @@ describe('Netlify / Cloudflare Pages / GitHub Pages files', () => {
           ] as const;
         }),
     );
-    for (const r of DATA_RESOURCES)
+    for (const r of DEFAULT_SERVICE.resources)
       for (const file of r.snapshotFiles) expect(blocks.get(`/${file}`)?.['Content-Type']).toBe('application/json');
     expect(blocks.get('/api/v1/mon-price')?.['Cache-Control']).toBe(CACHE_CONTROL.market);
     expect(blocks.get('/api')).toEqual({ 'Content-Type': 'application/json', 'Cache-Control': CACHE_CONTROL.apiIndex });
@@ -173,7 +173,7 @@ describe('Netlify / Cloudflare Pages / GitHub Pages files', () => {
   it('_redirects rewrites (status 200) /api to the index file and each alias to its v1 file; .nojekyll exists', async () => {
     const lines = (await site.read('_redirects')).trim().split('\n');
     expect(lines).toContain('/api /api/index.json 200');
-    for (const r of DATA_RESOURCES) expect(lines).toContain(`${r.alias.path} ${r.v1.path} 200`);
+    for (const r of DEFAULT_SERVICE.resources) expect(lines).toContain(`${r.alias.path} ${r.v1.path} 200`);
     expect(await site.read('.nojekyll')).toBe('');
   });
 });

@@ -18,7 +18,7 @@ function everyDate(from: string, to: string): string[] {
 
 describe('calendarWindow', () => {
   it('on an ordinary day: 365 ascending dates ending today, refresh at the next midnight with its offset', () => {
-    const w = calendarWindow(Date.parse('2026-11-22T14:00:00Z')); // 09:00 in Toronto (EST, -05:00)
+    const w = calendarWindow(Date.parse('2026-11-22T14:00:00Z'), 'America/Toronto'); // 09:00 in Toronto (EST, -05:00)
     expect(w.endDate).toBe('2026-11-22');
     expect(w.startDate).toBe('2025-11-23');
     expect(w.dates).toHaveLength(365);
@@ -29,14 +29,14 @@ describe('calendarWindow', () => {
 
   it('just before Toronto midnight the UTC date has already turned, the Toronto one has not', () => {
     const now = Date.parse('2026-11-23T04:59:59.500Z'); // 23:59:59.5 on the 22nd in Toronto
-    const w = calendarWindow(now);
+    const w = calendarWindow(now, 'America/Toronto');
     expect(w.endDate).toBe('2026-11-22');
     expect(w.nextRefreshAt).toBe('2026-11-23T00:00:00.000-05:00');
     expect(secondsUntil(w.nextRefreshAtMs, now)).toBe(1); // at least 1, never 0
   });
 
   it('just after Toronto midnight the window moves by one day', () => {
-    const w = calendarWindow(Date.parse('2026-11-23T05:00:00.001Z'));
+    const w = calendarWindow(Date.parse('2026-11-23T05:00:00.001Z'), 'America/Toronto');
     expect(w.endDate).toBe('2026-11-23');
     expect(w.startDate).toBe('2025-11-24');
     expect(w.nextRefreshAt).toBe('2026-11-24T00:00:00.000-05:00');
@@ -44,18 +44,18 @@ describe('calendarWindow', () => {
 
   it('on the spring-forward day (2026-03-08, 23 hours) the refresh is at EDT midnight', () => {
     const now = Date.parse('2026-03-08T12:00:00Z'); // 08:00 EDT
-    const w = calendarWindow(now);
+    const w = calendarWindow(now, 'America/Toronto');
     expect(w.endDate).toBe('2026-03-08');
     expect(w.nextRefreshAt).toBe('2026-03-09T00:00:00.000-04:00');
     expect(secondsUntil(w.nextRefreshAtMs, now)).toBe(16 * 3600);
     // midnight that started the day was still EST
-    expect(calendarWindow(Date.parse('2026-03-08T04:59:59Z')).endDate).toBe('2026-03-07');
-    expect(calendarWindow(Date.parse('2026-03-08T05:00:00Z')).endDate).toBe('2026-03-08');
+    expect(calendarWindow(Date.parse('2026-03-08T04:59:59Z'), 'America/Toronto').endDate).toBe('2026-03-07');
+    expect(calendarWindow(Date.parse('2026-03-08T05:00:00Z'), 'America/Toronto').endDate).toBe('2026-03-08');
   });
 
   it('on the fall-back day (2026-11-01, 25 hours) the refresh is at EST midnight', () => {
     const now = Date.parse('2026-11-01T04:30:00Z'); // 00:30 EDT
-    const w = calendarWindow(now);
+    const w = calendarWindow(now, 'America/Toronto');
     expect(w.endDate).toBe('2026-11-01');
     expect(w.nextRefreshAt).toBe('2026-11-02T00:00:00.000-05:00');
     expect(secondsUntil(w.nextRefreshAtMs, now)).toBe(24.5 * 3600);
@@ -64,7 +64,7 @@ describe('calendarWindow', () => {
   });
 
   it('with 2028-02-29 inside the window: still 365 dates, the leap day included once', () => {
-    const w = calendarWindow(Date.parse('2028-06-01T16:00:00Z'));
+    const w = calendarWindow(Date.parse('2028-06-01T16:00:00Z'), 'America/Toronto');
     expect(w.endDate).toBe('2028-06-01');
     expect(w.startDate).toBe('2027-06-03');
     expect(w.dates.filter((d) => d === '2028-02-29')).toHaveLength(1);
@@ -79,7 +79,7 @@ describe('buildContributions', () => {
 
   it('publishes exactly the 365 window dates, totals their counts, and ignores days outside', () => {
     const days = upstream('2025-11-16', '2026-11-23'); // whole weeks plus the UTC tomorrow
-    const payload = buildContributions('github-graphql', 'octocat', days, now);
+    const payload = buildContributions('github-graphql', 'octocat', days, now, 'America/Toronto');
     expect(payload.days).toHaveLength(365);
     expect(payload.days[0]!.date).toBe('2025-11-23');
     expect(payload.days.at(-1)!.date).toBe('2026-11-22');
@@ -94,20 +94,22 @@ describe('buildContributions', () => {
 
   it('uses GitHub date labels as they are, never shifted between zones', () => {
     const days = upstream('2025-11-16', '2026-11-22');
-    const payload = buildContributions('github-html', 'octocat', days, now);
+    const payload = buildContributions('github-html', 'octocat', days, now, 'America/Toronto');
     const byDate = new Map(days.map((d) => [d.date, d]));
     for (const day of payload.days) expect(day).toEqual(byDate.get(day.date));
   });
 
   it('a missing date is an unusable upstream, nothing is filled in', () => {
     const days = upstream('2025-11-16', '2026-11-22').filter((d) => d.date !== '2026-06-01');
-    expect(() => buildContributions('github-html', 'octocat', days, now)).toThrow(/missing \(first 2026-06-01\)/);
+    expect(() => buildContributions('github-html', 'octocat', days, now, 'America/Toronto')).toThrow(
+      /missing \(first 2026-06-01\)/,
+    );
   });
 
   it('a calendar that ends before today (Toronto) is unusable', () => {
-    expect(() => buildContributions('github-html', 'octocat', upstream('2025-11-16', '2026-11-21'), now)).toThrow(
-      UpstreamError,
-    );
+    expect(() =>
+      buildContributions('github-html', 'octocat', upstream('2025-11-16', '2026-11-21'), now, 'America/Toronto'),
+    ).toThrow(UpstreamError);
   });
 
   it.each([
@@ -117,12 +119,12 @@ describe('buildContributions', () => {
   ])('rejects %s', (_name, bad) => {
     const days = upstream('2025-11-16', '2026-11-22');
     days[100] = { ...days[100]!, ...bad };
-    expect(() => buildContributions('github-html', 'octocat', days, now)).toThrow(UpstreamError);
+    expect(() => buildContributions('github-html', 'octocat', days, now, 'America/Toronto')).toThrow(UpstreamError);
   });
 
   it('rejects a date given twice with different values', () => {
     const days = upstream('2025-11-16', '2026-11-22');
     days.push({ ...days[200]!, count: days[200]!.count + 1 });
-    expect(() => buildContributions('github-graphql', 'octocat', days, now)).toThrow(/twice/);
+    expect(() => buildContributions('github-graphql', 'octocat', days, now, 'America/Toronto')).toThrow(/twice/);
   });
 });

@@ -61,7 +61,7 @@ const http = (timeoutMs = 2000) => ({ userAgent: 'test-agent/1', timeoutMs });
 describe('market client', () => {
   it('sends a User-Agent and retries a 503 once before succeeding', async () => {
     const s = await scripted([json(503, { message: 'unavailable' }), json(200, TICKER)]);
-    const ticker = await coinbaseClient(s.url, http()).ticker();
+    const ticker = await coinbaseClient(s.url, 'MON-USD', http()).ticker();
     expect(ticker.price).toBe(0.030113);
     expect(s.seen).toHaveLength(2);
     expect(s.seen.every((r) => r.headers['user-agent'] === 'test-agent/1')).toBe(true);
@@ -69,7 +69,9 @@ describe('market client', () => {
 
   it('gives up after a bounded number of retries', async () => {
     const s = await scripted([json(500, { message: 'Internal server error' })]);
-    await expect(coinbaseClient(s.url, http(5000)).ticker()).rejects.toThrow(/answered 500: Internal server error/);
+    await expect(coinbaseClient(s.url, 'MON-USD', http(5000)).ticker()).rejects.toThrow(
+      /answered 500: Internal server error/,
+    );
     expect(s.seen).toHaveLength(3);
   });
 
@@ -78,13 +80,13 @@ describe('market client', () => {
       json(429, { message: 'Public rate limit exceeded' }, { 'retry-after': '0' }),
       json(200, TICKER),
     ]);
-    await expect(coinbaseClient(s.url, http()).ticker()).resolves.toMatchObject({ price: 0.030113 });
+    await expect(coinbaseClient(s.url, 'MON-USD', http()).ticker()).resolves.toMatchObject({ price: 0.030113 });
     expect(s.seen).toHaveLength(2);
   });
 
   it('does not wait for a 429 Retry-After beyond the deadline', async () => {
     const s = await scripted([json(429, { message: 'Public rate limit exceeded' }, { 'retry-after': '3600' })]);
-    const failure = coinbaseClient(s.url, http()).ticker();
+    const failure = coinbaseClient(s.url, 'MON-USD', http()).ticker();
     await expect(failure).rejects.toBeInstanceOf(UpstreamError);
     await expect(failure).rejects.toThrow(/429: Public rate limit exceeded/);
     expect(s.seen).toHaveLength(1);
@@ -92,18 +94,18 @@ describe('market client', () => {
 
   it('does not retry a 404', async () => {
     const s = await scripted([json(404, { message: 'NotFound' })]);
-    await expect(coinbaseClient(s.url, http()).ticker()).rejects.toThrow(/404: NotFound/);
+    await expect(coinbaseClient(s.url, 'MON-USD', http()).ticker()).rejects.toThrow(/404: NotFound/);
     expect(s.seen).toHaveLength(1);
   });
 
   it('stops at the deadline when the upstream never answers', async () => {
     const s = await scripted([() => undefined]);
-    await expect(coinbaseClient(s.url, http(300)).ticker()).rejects.toThrow(/timed out after 300 ms/);
+    await expect(coinbaseClient(s.url, 'MON-USD', http(300)).ticker()).rejects.toThrow(/timed out after 300 ms/);
   });
 
   it('keeps its connections to the provider open between requests (a pool, not one TCP connection per ticker)', async () => {
     const s = await scripted([json(200, TICKER)]);
-    const client = coinbaseClient(s.url, http());
+    const client = coinbaseClient(s.url, 'MON-USD', http());
     for (let i = 0; i < 20; i++) await client.ticker();
     expect(s.seen).toHaveLength(20);
     // fetch's pool may open a second connection while the first is being handed back; never one per request.
@@ -112,7 +114,7 @@ describe('market client', () => {
 
   it('asks for hourly candles over the given window in ISO 8601', async () => {
     const s = await scripted([json(200, [[1763820000, 0.02991, 0.03022, 0.03001, 0.03013, 5210.3]])]);
-    await coinbaseClient(s.url, http()).candles(1763216000, 1763820800);
+    await coinbaseClient(s.url, 'MON-USD', http()).candles(1763216000, 1763820800);
     const url = new URL(s.seen[0]!.url!, s.url);
     expect(url.pathname).toBe('/products/MON-USD/candles');
     expect(url.searchParams.get('granularity')).toBe('3600');
@@ -265,7 +267,7 @@ describe('answer size', () => {
         res.write('{');
       },
     ]);
-    const failure = coinbaseClient(s.url, http()).ticker();
+    const failure = coinbaseClient(s.url, 'MON-USD', http()).ticker();
     await expect(failure).rejects.toBeInstanceOf(UpstreamError);
     await expect(failure).rejects.toThrow(`answer larger than ${MAX_MARKET_ANSWER_BYTES} bytes`);
     expect(s.seen).toHaveLength(1);
@@ -285,21 +287,21 @@ describe('answer size', () => {
         res.end(bomb);
       },
     ]);
-    await expect(coinbaseClient(s.url, http()).ticker()).rejects.toThrow(
+    await expect(coinbaseClient(s.url, 'MON-USD', http()).ticker()).rejects.toThrow(
       `answer larger than ${MAX_MARKET_ANSWER_BYTES} bytes`,
     );
   });
 
   it('reads an answer of declared length within the cap whole', async () => {
     const s = await scripted([json(200, TICKER, { 'content-length': String(JSON.stringify(TICKER).length) })]);
-    expect((await coinbaseClient(s.url, http()).ticker()).price).toBe(0.030113);
+    expect((await coinbaseClient(s.url, 'MON-USD', http()).ticker()).price).toBe(0.030113);
   });
 
   it('stops reading a streamed answer once it passes the cap', async () => {
     const sent = { bytes: 0, hungUp: false };
     const limit = 64 * 1024 * 1024;
     const s = await scripted([endless(Buffer.alloc(64 * 1024, 0x20), limit, sent)]);
-    await expect(coinbaseClient(s.url, http(10_000)).candles(0, 3600)).rejects.toThrow(
+    await expect(coinbaseClient(s.url, 'MON-USD', http(10_000)).candles(0, 3600)).rejects.toThrow(
       `answer larger than ${MAX_MARKET_ANSWER_BYTES} bytes`,
     );
     await expect.poll(() => sent.hungUp).toBe(true);
@@ -308,7 +310,7 @@ describe('answer size', () => {
 
   it('a body that never ends times out at the deadline', async () => {
     const s = await scripted([neverEnding('[')]);
-    const failure = coinbaseClient(s.url, http(300)).candles(0, 3600);
+    const failure = coinbaseClient(s.url, 'MON-USD', http(300)).candles(0, 3600);
     await expect(failure).rejects.toThrow(/timed out after 300 ms/);
     await expect(failure).rejects.not.toThrow(/body could not be read/);
   });
@@ -359,7 +361,7 @@ describe('redirects', () => {
 
   it('the market client does not follow a 307', async () => {
     const s = await scripted([redirect(307), json(200, TICKER)]);
-    const failure = coinbaseClient(s.url, http()).ticker();
+    const failure = coinbaseClient(s.url, 'MON-USD', http()).ticker();
     await expect(failure).rejects.toBeInstanceOf(UpstreamError);
     await expect(failure).rejects.toThrow(/redirected \(307\) to \/elsewhere/);
     expect(s.seen.map((r) => r.url)).toEqual(['/products/MON-USD/ticker']);
@@ -384,7 +386,7 @@ describe('redirects', () => {
 describe('upstream text in error lines', () => {
   it('an error message with escapes and line breaks becomes one plain line', async () => {
     const s = await scripted([json(404, { message: hostileMessage })]);
-    const error = await coinbaseClient(s.url, http())
+    const error = await coinbaseClient(s.url, 'MON-USD', http())
       .ticker()
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UpstreamError);

@@ -1,7 +1,6 @@
-// Coinbase Exchange public REST: the MON-USD ticker and hourly candles (docs/upstreams.md).
+// Coinbase Exchange public REST: the configured product's ticker and hourly candles (docs/upstreams.md).
 import { UpstreamError } from '../lib/errors.ts';
 import type { Candle, Ticker } from '../domain/market.ts';
-import { CONSTANTS } from '../contract/service.ts';
 import { upstreamClient, type HttpOptions } from './http.ts';
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
@@ -14,8 +13,9 @@ export interface MarketClient {
   candles(startSeconds: number, endSeconds: number): Promise<Candle[]>;
 }
 
-export function coinbaseClient(baseUrl: string, http: HttpOptions): MarketClient {
-  const product = `${baseUrl}/products/${CONSTANTS.product}`;
+/** `productId` is a checked `<BASE>-USD` id (lib/config.ts): letters, digits and one hyphen, safe in a path. */
+export function coinbaseClient(baseUrl: string, productId: string, http: HttpOptions): MarketClient {
+  const product = `${baseUrl}/products/${productId}`;
   const get = upstreamClient('coinbase', http);
   // Prepared once: the gateway fetches the ticker on every market request.
   const tickerUrl = `${product}/ticker`;

@@ -16,48 +16,66 @@ export interface ContributionSource {
   upstream: UpstreamName;
   /** GITHUB_ACCOUNT: whose calendar it is. */
   account: string;
+  /** CALENDAR_TIME_ZONE: where the window's days end. */
+  timeZone: string;
   days(nowMs: number): Promise<ContributionDay[]>;
 }
 
 export interface MarketSource extends MarketClient {
   /** MARKET_SOURCE_NAME: the payload's `source`. */
   sourceName: string;
+  /** MARKET_PRODUCT: the payload's `product`. */
+  product: string;
 }
 
 export interface Sources {
-  market: MarketSource;
+  /** Absent with MARKET_PRODUCT=off: the deployment has no market dataset. */
+  market: MarketSource | undefined;
   contributions: ContributionSource;
 }
 
 export function createSources(config: Config): Sources {
   const http = { userAgent: userAgent(config.siteUrl), timeoutMs: config.upstreamTimeoutMs };
-  const market = coinbaseClient(config.marketApiUrl, http);
-  let contributions: Omit<ContributionSource, 'account'>;
+  const zone = config.calendarTimeZone;
+  let contributions: Omit<ContributionSource, 'account' | 'timeZone'>;
   if (config.githubToken) {
     const fetchDays = githubGraphqlClient(config.githubApiUrl, config.githubToken, config.githubAccount, http);
-    contributions = { upstream: 'github-graphql', days: (nowMs) => fetchDays(calendarWindow(nowMs)) };
+    contributions = { upstream: 'github-graphql', days: (nowMs) => fetchDays(calendarWindow(nowMs, zone)) };
   } else {
     const fetchDays = githubHtmlClient(config.githubWebUrl, config.githubAccount, http);
-    contributions = { upstream: 'github-html', days: (nowMs) => fetchDays(calendarWindow(nowMs).dates) };
+    // The page never holds a date after GitHub's UTC today (domain/contributions.ts knows those are empty).
+    const asked = (nowMs: number) => {
+      const utcToday = new Date(nowMs).toISOString().slice(0, 10);
+      return calendarWindow(nowMs, zone).dates.filter((date) => date <= utcToday);
+    };
+    contributions = { upstream: 'github-html', days: (nowMs) => fetchDays(asked(nowMs)) };
   }
   return {
-    market: { ...market, sourceName: config.marketSourceName },
-    contributions: { ...contributions, account: config.githubAccount },
+    market:
+      config.marketProduct === null
+        ? undefined
+        : {
+            ...coinbaseClient(config.marketApiUrl, config.marketProduct, http),
+            sourceName: config.marketSourceName,
+            product: config.marketProduct,
+          },
+    contributions: { ...contributions, account: config.githubAccount, timeZone: zone },
   };
 }
 
 /** Ticker and candles fetched together; the candle fetch can be swapped for a cached one (the gateway's). */
 export async function fetchMarketData(
-  sources: Sources,
+  market: MarketSource,
   nowMs: number,
-  candles: MarketClient['candles'] = sources.market.candles,
+  candles: MarketClient['candles'] = market.candles,
 ): Promise<MarketData> {
   const { startSeconds, endSeconds } = marketWindow(nowMs);
-  const [ticker, rows] = await Promise.all([sources.market.ticker(), candles(startSeconds, endSeconds)]);
-  return buildMarketData(ticker, rows, nowMs, sources.market.sourceName);
+  const [ticker, rows] = await Promise.all([market.ticker(), candles(startSeconds, endSeconds)]);
+  return buildMarketData(ticker, rows, nowMs, market.sourceName, market.product);
 }
 
 export async function fetchContributions(sources: Sources, nowMs: number): Promise<GitHubContributions> {
   const days = await sources.contributions.days(nowMs);
-  return buildContributions(sources.contributions.upstream, sources.contributions.account, days, nowMs);
+  const { upstream, account, timeZone } = sources.contributions;
+  return buildContributions(upstream, account, days, nowMs, timeZone);
 }

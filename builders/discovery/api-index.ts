@@ -6,28 +6,31 @@ import {
   CACHE_CONTROL,
   CONSTANTS,
   DATA_METHODS,
-  DATA_RESOURCES,
   DISCOVERY,
   MCP_ENDPOINT,
+  dataUrlsPhrase,
+  resourcesSentence,
+  serviceTables,
   type DataResource,
 } from '../../contract/service.ts';
-import { DATA_TOOLS, MCP_SUMMARY } from '../../contract/mcp-tools.ts';
+import { dataTools, mcpSummary } from '../../contract/mcp-tools.ts';
 import { simulatedNoticeLine } from '../../lib/simulated.ts';
 import { absoluteUrl } from '../../contract/pages.ts';
 
 /** The Cache-Control rule of a 200, in words where it depends on the request (docs/api.md#response-headers). */
-function cacheControlRule(resource: DataResource): string {
+function cacheControlRule(resource: DataResource, timeZone: string): string {
   if (resource.id === 'market') return CACHE_CONTROL.market;
-  return `${CACHE_CONTROL.contributions(`<seconds until the next midnight in ${CONSTANTS.timeZone}>`)}; or ${CACHE_CONTROL.perClient} when quota headers are present`;
+  return `${CACHE_CONTROL.contributions(`<seconds until the next midnight in ${timeZone}>`)}; or ${CACHE_CONTROL.perClient} when quota headers are present`;
 }
 
 export function apiIndex(config: Config, simulated = false): Record<string, unknown> {
   const url = (path: string) => absoluteUrl(config.siteUrl, path);
+  const service = serviceTables(config);
   return {
     name: `${config.site.title} public data API`,
     // A demo's index says so first, in words and as a flag, so that no reader takes its data for real.
     ...(simulated ? { simulated: true } : {}),
-    description: `${simulated ? `${simulatedNoticeLine(config.site.marketSourceName)} ` : ''}Two public, read-only JSON resources that feed the portfolio preview: a ${CONSTANTS.product} market preview (not financial advice) and a GitHub contribution calendar. No parameters, no request body, no authentication.`,
+    description: `${simulated ? `${simulatedNoticeLine(config.site.marketSourceName)} ` : ''}${resourcesSentence(service)} No parameters, no request body, no authentication.`,
     version: '1',
     authentication: 'none',
     documentation: url(DISCOVERY.developers.path),
@@ -35,7 +38,7 @@ export function apiIndex(config: Config, simulated = false): Record<string, unkn
     openapi: url(DISCOVERY.openapi.path),
     apiCatalog: url(DISCOVERY.apiCatalog.path),
     cli: url(DISCOVERY.cli.path),
-    routes: DATA_RESOURCES.map((r) => ({
+    routes: service.resources.map((r) => ({
       id: r.id,
       title: r.title,
       summary: r.summary,
@@ -46,7 +49,7 @@ export function apiIndex(config: Config, simulated = false): Record<string, unkn
       methods: [...DATA_METHODS],
       schema: r.schema,
       contentType: r.contentType,
-      cacheControl: cacheControlRule(r),
+      cacheControl: cacheControlRule(r, service.calendarTimeZone),
     })),
     problemTypes: Object.values(PROBLEM_TYPES).map((p) => ({
       type: problemTypeUrl(config.siteUrl, p.code),
@@ -58,14 +61,13 @@ export function apiIndex(config: Config, simulated = false): Record<string, unkn
       url: url(MCP_ENDPOINT.path),
       transport: 'streamable-http',
       availability: 'gateway only',
-      tools: DATA_TOOLS.map((t) => t.name),
-      description: MCP_SUMMARY,
+      tools: dataTools(service).map((t) => t.name),
+      description: mcpSummary(service),
     },
     rateLimit: {
       policy: CONSTANTS.rateLimitPolicyName,
       headers: ['RateLimit', 'RateLimit-Policy'],
-      description:
-        'Optional shared per-client fixed-window quota over all four data URLs. The headers appear only when enforcement accounted for the request; a 429 problem carries Retry-After.',
+      description: `Optional shared per-client fixed-window quota over ${dataUrlsPhrase(service)}. The headers appear only when enforcement accounted for the request; a 429 problem carries Retry-After.`,
     },
   };
 }

@@ -2,8 +2,8 @@
 // `- [name](url): notes` lines, with the optional extras under `## Optional`. The links point at the
 // Markdown twins. llms-full.txt is the convention's companion: the twins' Markdown in llms.txt order.
 import type { Config } from '../../lib/config.ts';
-import { API_INDEX_LINK, CONSTANTS, DATA_RESOURCES, DISCOVERY, MCP_ENDPOINT } from '../../contract/service.ts';
-import { DATA_TOOLS } from '../../contract/mcp-tools.ts';
+import { API_INDEX_LINK, DISCOVERY, MCP_ENDPOINT, serviceTables } from '../../contract/service.ts';
+import { dataTools } from '../../contract/mcp-tools.ts';
 import type { Writing } from '../content/site-content.ts';
 import { twinBody } from '../content/twins.ts';
 import { absoluteUrl, CONTENT_DOCUMENTS, PAGES, type PageRef } from '../../contract/pages.ts';
@@ -28,13 +28,16 @@ const line = (name: string, url: string, notes: string) => `- [${name}](${url})$
 export function llmsTxt(config: Config, input: LlmsInput): string {
   const url = (path: string) => absoluteUrl(config.siteUrl, path);
   const md = (p: LlmsPage) => line(p.name, url(`/${p.page.markdownFile}`), p.notes);
+  const service = serviceTables(config);
+  const market =
+    service.marketProduct === null ? '' : `a ${service.marketProduct} market preview (not financial advice) and `;
   return (
     [
       `# ${config.site.title}`,
       `> ${config.site.tagline}`,
       ...(input.notice ? [input.notice] : []),
       `Personal site of ${config.site.author} with a public, read-only JSON API (no authentication) that feeds its portfolio preview: ` +
-        `a ${CONSTANTS.product} market preview (not financial advice) and the GitHub contribution calendar of \`${config.githubAccount}\`. ` +
+        `${market}the GitHub contribution calendar of \`${config.githubAccount}\`. ` +
         'Every page below is linked as its Markdown twin; the HTML page is the same URL without `.md`.',
       `## Pages\n\n${input.pages.map(md).join('\n')}`,
       `## Writings\n\n${input.writings.length ? input.writings.map(md).join('\n') : 'Nothing published yet.'}`,
@@ -51,11 +54,13 @@ export function llmsTxt(config: Config, input: LlmsInput): string {
             'every operation, schema, header and problem response',
           ),
           line('API catalog', url(DISCOVERY.apiCatalog.path), 'RFC 9727 linkset of the endpoints'),
-          ...DATA_RESOURCES.map((r) => line(r.title, url(r.v1.path), `${r.summary} Alias: ${url(r.alias.path)}`)),
+          ...service.resources.map((r) => line(r.title, url(r.v1.path), `${r.summary} Alias: ${url(r.alias.path)}`)),
           line(
             'MCP endpoint (gateway only)',
             url(MCP_ENDPOINT.path),
-            `Model Context Protocol, Streamable HTTP, stateless; tools ${DATA_TOOLS.map((t) => t.name).join(', ')} return the payloads above. A static host has no /mcp`,
+            `Model Context Protocol, Streamable HTTP, stateless; tools ${dataTools(service)
+              .map((t) => t.name)
+              .join(', ')} return the payloads above. A static host has no /mcp`,
           ),
         ].join('\n'),
       '## Optional\n\n' +

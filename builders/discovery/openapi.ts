@@ -16,11 +16,12 @@ import {
   ALLOW_HEADER,
   CACHE_CONTROL,
   CONSTANTS,
-  DATA_RESOURCES,
+  serviceTables,
   DISCOVERY,
   MCP_ENDPOINT,
   type DataOperation,
   type DataResource,
+  type ServiceTables,
 } from '../../contract/service.ts';
 import type { JsonSchema } from '../../contract/schemas.ts';
 import { FUNCTION_TOOL_INPUT_SCHEMA } from '../../contract/mcp-tools.ts';
@@ -66,7 +67,7 @@ export function componentSchemas(schemas: Map<string, JsonSchema>): Record<strin
  * such as the API index's, validate documents that are not operations here, and a component no
  * operation uses would be dead weight to every reader and generator.
  */
-function usedSchemas(schemas: Map<string, JsonSchema>): Map<string, JsonSchema> {
+function usedSchemas(schemas: Map<string, JsonSchema>, resources: readonly DataResource[]): Map<string, JsonSchema> {
   const byId = new Map([...schemas.values()].map((s) => [s.$id, s]));
   const used = new Map<string, JsonSchema>();
   const visit = (schema: JsonSchema | undefined) => {
@@ -77,29 +78,34 @@ function usedSchemas(schemas: Map<string, JsonSchema>): Map<string, JsonSchema> 
       return value;
     });
   };
-  for (const name of [...DATA_RESOURCES.map((r) => r.schema), 'ProblemDetails']) visit(schemas.get(name));
+  for (const name of [...resources.map((r) => r.schema), 'ProblemDetails']) visit(schemas.get(name));
   return used;
 }
+
+/** Operation counts in words, as the description reads (two or four). */
+const countWord = (n: number) => ['no', 'one', 'two', 'three', 'four'][n] ?? String(n);
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Stands for the s-maxage in the calendar's Cache-Control until the pattern puts a positive integer there. */
 const SECONDS = '<seconds>';
+
+/** The calendar's Cache-Control, whose s-maxage counts to the next midnight in its zone (CALENDAR_TIME_ZONE). */
+const cacheControlContributions = (timeZone: string): Json => ({
+  description:
+    `\`${CACHE_CONTROL.contributions(SECONDS)}\` where ${SECONDS} is the whole seconds ` +
+    `until the next midnight in ${timeZone} (at least 1); or \`${CACHE_CONTROL.perClient}\` when the response carries per-client quota headers.`,
+  required: true,
+  schema: {
+    type: 'string',
+    pattern: `^(${escapeRegExp(CACHE_CONTROL.contributions(SECONDS)).replace(SECONDS, '[1-9][0-9]*')}|${escapeRegExp(CACHE_CONTROL.perClient)})$`,
+  },
+});
 
 const HEADERS: Record<string, Json> = {
   CacheControlMarket: {
     description: `Always \`${CACHE_CONTROL.market}\`: the ticker is fetched on each request.`,
     required: true,
     schema: { type: 'string', const: CACHE_CONTROL.market },
-  },
-  CacheControlContributions: {
-    description:
-      `\`${CACHE_CONTROL.contributions(SECONDS)}\` where ${SECONDS} is the whole seconds ` +
-      `until the next midnight in ${CONSTANTS.timeZone} (at least 1); or \`${CACHE_CONTROL.perClient}\` when the response carries per-client quota headers.`,
-    required: true,
-    schema: {
-      type: 'string',
-      pattern: `^(${escapeRegExp(CACHE_CONTROL.contributions(SECONDS)).replace(SECONDS, '[1-9][0-9]*')}|${escapeRegExp(CACHE_CONTROL.perClient)})$`,
-    },
   },
   RateLimit: {
     description:
@@ -197,12 +203,13 @@ const snapshotOf = (resource: DataResource, snapshots: Snapshots) =>
  * operationId is the function-tool name, so HEAD is described on the GET operation rather than given
  * operationIds of its own that a tool builder would take for four more tools.
  */
-function operation(resource: DataResource, op: DataOperation, snapshots: Snapshots): Json {
+function operation(service: ServiceTables, resource: DataResource, op: DataOperation, snapshots: Snapshots): Json {
   const v1 = resource.v1.path;
   const aliasNote = op.alias
     ? ` Stable alias of \`${v1}\`: the same payload, returned directly (no redirect); it never switches version silently.`
     : ' The explicit version 1 contract.';
-  const cache = header(resource.id === 'market' ? 'CacheControlMarket' : 'CacheControlContributions');
+  const cache =
+    resource.id === 'market' ? header('CacheControlMarket') : cacheControlContributions(service.calendarTimeZone);
   const okHeaders = {
     'Cache-Control': cache,
     RateLimit: header('RateLimit'),
@@ -244,28 +251,32 @@ function operation(resource: DataResource, op: DataOperation, snapshots: Snapsho
 
 export function openApiDocument(config: Config, schemas: Map<string, JsonSchema>, snapshots: Snapshots): Json {
   const url = (path: string) => absoluteUrl(config.siteUrl, path);
+  const service = serviceTables(config);
+  const opCount = service.resources.length * 2;
   const paths: Json = {};
-  for (const resource of DATA_RESOURCES) {
+  for (const resource of service.resources) {
     for (const op of [resource.alias, resource.v1]) {
-      paths[op.path] = { get: operation(resource, op, snapshots) };
+      paths[op.path] = { get: operation(service, resource, op, snapshots) };
     }
   }
   const description = [
     // OpenAPI descriptions are CommonMark: the operator's strings go in as text.
-    `Two public, read-only JSON resources that feed the portfolio preview of ${markdownText(config.site.title)}: a ${CONSTANTS.product} market preview ` +
-      `(source: ${markdownText(config.marketSourceName)}; not a trading recommendation or financial advice) and the public contribution calendar of GitHub account ` +
-      `\`${config.githubAccount}\` over a rolling ${CONSTANTS.contributionDays}-day window in ${CONSTANTS.timeZone}.`,
+    (service.marketProduct === null
+      ? `One public, read-only JSON resource that feeds the portfolio preview of ${markdownText(config.site.title)}: the public contribution calendar of GitHub account `
+      : `Two public, read-only JSON resources that feed the portfolio preview of ${markdownText(config.site.title)}: a ${service.marketProduct} market preview ` +
+        `(source: ${markdownText(config.marketSourceName)}; not a trading recommendation or financial advice) and the public contribution calendar of GitHub account `) +
+      `\`${config.githubAccount}\` over a rolling ${CONSTANTS.contributionDays}-day window in ${service.calendarTimeZone}.`,
     '',
     'No authentication: `security` is empty at the top and on every operation. No operation takes parameters or a request body.',
     '',
     `**Function tools.** Each operation can be called as a function tool: its \`operationId\` is the tool name and its input schema is ` +
       `\`${JSON.stringify(FUNCTION_TOOL_INPUT_SCHEMA)}\`, given on every operation as the \`${INPUT_SCHEMA_EXTENSION}\` extension.`,
     '',
-    `**HEAD.** Every data path also answers HEAD with the GET status and headers and no body; HEAD is described on each GET operation rather than as operations of its own, so the four operationIds stay the four tool names. ` +
+    `**HEAD.** Every data path also answers HEAD with the GET status and headers and no body; HEAD is described on each GET operation rather than as operations of its own, so the ${countWord(opCount)} operationIds stay the ${countWord(opCount)} tool names. ` +
       `Any other method is a 405 problem (\`${PROBLEM_TYPES.method_not_allowed.code}\`) with \`Allow: ${ALLOW_HEADER}\`; ` +
       `an unknown \`/api/...\` path is a 404 problem (\`${PROBLEM_TYPES.api_route_not_found.code}\`). Both are ProblemDetails documents, explained with examples on the developer page.`,
     '',
-    `**Model Context Protocol (gateway only).** The gateway, not a static host, also serves ${url(MCP_ENDPOINT.path)}: Streamable HTTP, stateless, whose four tools are these four operations, named by operationId, with the input schema above and the payload schema as output schema. ` +
+    `**Model Context Protocol (gateway only).** The gateway, not a static host, also serves ${url(MCP_ENDPOINT.path)}: Streamable HTTP, stateless, whose ${countWord(opCount)} tools are these ${countWord(opCount)} operations, named by operationId, with the input schema above and the payload schema as output schema. ` +
       'Every POST to it counts once against the same quota as these paths.',
     '',
     `**Versioning.** \`/api/v1/...\` is the explicit v1 contract; the unversioned paths are stable aliases of v1. An incompatible change gets a new major path ` +
@@ -278,7 +289,10 @@ export function openApiDocument(config: Config, schemas: Map<string, JsonSchema>
     info: {
       title: `${config.site.title} public data API`,
       version: '1',
-      summary: `Read-only ${CONSTANTS.product} market preview and GitHub contribution calendar.`,
+      summary:
+        service.marketProduct === null
+          ? 'Read-only GitHub contribution calendar.'
+          : `Read-only ${service.marketProduct} market preview and GitHub contribution calendar.`,
       description,
       contact: { name: config.site.author, url: url(DISCOVERY.developers.path) },
       // SPDX identifier (OpenAPI 3.1 License Object): the repository's LICENSE file.
@@ -287,13 +301,13 @@ export function openApiDocument(config: Config, schemas: Map<string, JsonSchema>
     servers: [{ url: config.siteUrl, description: 'This site' }],
     security: [],
     externalDocs: { description: 'Developer documentation', url: url(DISCOVERY.developers.path) },
-    tags: DATA_RESOURCES.map((r) => ({ name: r.title, description: r.summary })),
+    tags: service.resources.map((r) => ({ name: r.title, description: r.summary })),
     paths,
     components: {
-      schemas: componentSchemas(usedSchemas(schemas)),
+      schemas: componentSchemas(usedSchemas(schemas, service.resources)),
       responses: responses(config.siteUrl),
       examples: Object.fromEntries(
-        DATA_RESOURCES.flatMap((r) => {
+        service.resources.flatMap((r) => {
           const value = snapshotOf(r, snapshots);
           return value ? [[exampleName(r), { summary: `The snapshot of this build (${r.v1.path})`, value }]] : [];
         }),

@@ -4,7 +4,7 @@
 // requests each one. Anything but a direct 200 is a failure, named with the documents that link to it.
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DATA_RESOURCES, DISCOVERY, MCP_ENDPOINT } from '../../contract/service.ts';
+import { DISCOVERY, isSnapshotFile, MCP_ENDPOINT } from '../../contract/service.ts';
 import { classifyLink, documentKind, extractLinks } from './links.ts';
 import { startPagesHost } from './pages-host.ts';
 
@@ -25,10 +25,9 @@ export interface DistCheckReport {
 }
 
 /** Extension-less files that are JSON documents (docs/api.md#published-paths). */
-const JSON_FILES: ReadonlySet<string> = new Set([
-  ...DATA_RESOURCES.flatMap((r) => r.snapshotFiles),
-  DISCOVERY.apiCatalog.file,
-]);
+const JSON_FILES: Pick<ReadonlySet<string>, 'has'> = {
+  has: (file) => isSnapshotFile(file) || file === DISCOVERY.apiCatalog.file,
+};
 /** Host configuration for `serve`, not a published document (its paths are rewrite rules, not links). */
 const NOT_DOCUMENTS: ReadonlySet<string> = new Set(['serve.json']);
 const CONCURRENCY = 8;

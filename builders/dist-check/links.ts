@@ -6,7 +6,7 @@
 export type DocumentKind = 'html' | 'markdown' | 'xml' | 'json';
 
 /** The kind of a dist/ file, or undefined for files that hold no links to check (CSS, scripts, images). */
-export function documentKind(file: string, jsonFiles: ReadonlySet<string>): DocumentKind | undefined {
+export function documentKind(file: string, jsonFiles: Pick<ReadonlySet<string>, 'has'>): DocumentKind | undefined {
   if (file.endsWith('.html')) return 'html';
   if (file.endsWith('.md') || file.endsWith('.txt')) return 'markdown';
   if (file.endsWith('.xml')) return 'xml';

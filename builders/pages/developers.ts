@@ -2,7 +2,7 @@
 // rendered to HTML. Every fact comes from a shared source: routes and constants from contract/service.ts,
 // problem types from contract/problems.ts, field tables from the schema descriptions, examples from this
 // build's real snapshots, the CLI reference from cli-reference.ts.
-import { CLI_REFERENCE_MARKDOWN } from './cli-reference.ts';
+import { cliReferenceMarkdown } from './cli-reference.ts';
 import {
   PROBLEM_CONTENT_TYPE,
   PROBLEM_DETAILS,
@@ -20,14 +20,14 @@ import {
   CACHE_CONTROL,
   CONSTANTS,
   DATA_METHODS,
-  DATA_RESOURCES,
+  type ServiceTables,
   DISCOVERY,
   MCP_ENDPOINT,
   type DataResource,
 } from '../../contract/service.ts';
 import type { JsonSchema } from '../../contract/schemas.ts';
 import { secondsUntil } from '../../domain/calendar.ts';
-import { BATCHES_REMOVED_IN, DATA_TOOLS, MCP_MAX_BATCH, MCP_SERVER_NAME } from '../../contract/mcp-tools.ts';
+import { BATCHES_REMOVED_IN, dataTools, MCP_MAX_BATCH, MCP_SERVER_NAME } from '../../contract/mcp-tools.ts';
 import type { Artifact, BuildContext } from '../artifact.ts';
 import { apiIndex } from '../discovery/api-index.ts';
 import { formatDays } from '../../render/format.ts';
@@ -44,6 +44,9 @@ export const DEVELOPERS_DESCRIPTION =
 
 type Schema = Record<string, unknown>;
 
+/** Counts in words, as the page reads (two or four tools and data URLs). */
+const COUNT: Record<number, string> = { 2: 'two', 4: 'four' };
+
 /** The extra headers of each problem (docs/api.md#errors); a Record so that a new code cannot be forgotten. */
 export const PROBLEM_HEADERS: Record<ProblemCode, string> = {
   upstream_unavailable: '`RateLimit` and `RateLimit-Policy` when quota enforcement accounted for the request.',
@@ -53,16 +56,22 @@ export const PROBLEM_HEADERS: Record<ProblemCode, string> = {
   origin_not_allowed: 'None.',
 };
 
-/** Each problem as the gateway sends it: the 502 of the market route, the 429 under the example allowance. */
-const PROBLEM_EXAMPLES: Record<ProblemCode, { detail: string; error?: string }> = {
-  upstream_unavailable: { detail: PROBLEM_DETAILS.upstream_unavailable.market, error: UPSTREAM_ERROR_TEXT.market },
-  api_route_not_found: { detail: PROBLEM_DETAILS.api_route_not_found },
+/**
+ * Each problem as the gateway sends it: the 502 of the first data route (the market's, where there is
+ * one), the 429 under the example allowance.
+ */
+const problemExamples = (service: ServiceTables): Record<ProblemCode, { detail: string; error?: string }> => ({
+  upstream_unavailable: {
+    detail: PROBLEM_DETAILS.upstream_unavailable[service.resources[0]!.id],
+    error: UPSTREAM_ERROR_TEXT[service.resources[0]!.id],
+  },
+  api_route_not_found: { detail: PROBLEM_DETAILS.api_route_not_found(service) },
   method_not_allowed: { detail: PROBLEM_DETAILS.method_not_allowed },
   rate_limit_exceeded: {
     detail: PROBLEM_DETAILS.rate_limit_exceeded(RATE_LIMIT_EXAMPLE.quota, RATE_LIMIT_EXAMPLE.windowSeconds),
   },
   origin_not_allowed: { detail: PROBLEM_DETAILS.origin_not_allowed },
-};
+});
 
 const refTitle = (ref: string, schemas: Map<string, JsonSchema>) =>
   [...schemas.values()].find((s) => s.$id === ref.replace(/#.*$/, ''))?.title ?? ref;
@@ -161,10 +170,10 @@ function exampleBody(resource: DataResource, ctx: BuildContext): { json: string;
   };
 }
 
-function cacheText(resource: DataResource): string {
+function cacheText(resource: DataResource, timeZone: string): string {
   return resource.id === 'market'
     ? `\`Cache-Control: ${CACHE_CONTROL.market}\`, always. The ticker is fetched on every request; candle history may be reused in memory for up to ${CONSTANTS.candleReuseSeconds / 60} minutes.`
-    : `\`Cache-Control: ${CACHE_CONTROL.contributions('<seconds>')}\`, where \`<seconds>\` is the whole seconds until the next midnight in ${CONSTANTS.timeZone} (the instant in \`nextRefreshAt\`); or \`${CACHE_CONTROL.perClient}\` when the answer carries per-client quota headers. The server keeps one rolling-year answer in memory until that midnight.`;
+    : `\`Cache-Control: ${CACHE_CONTROL.contributions('<seconds>')}\`, where \`<seconds>\` is the whole seconds until the next midnight in ${timeZone} (the instant in \`nextRefreshAt\`); or \`${CACHE_CONTROL.perClient}\` when the answer carries per-client quota headers. The server keeps one rolling-year answer in memory until that midnight.`;
 }
 
 /** The s-maxage the gateway would have sent with this build's calendar, at build time. */
@@ -207,33 +216,34 @@ function endpointSection(resource: DataResource, ctx: BuildContext, schemas: Map
     fieldTable(resource.schema, schemas),
     ...nested,
     '#### Caching',
-    cacheText(resource),
+    cacheText(resource, ctx.service.calendarTimeZone),
   ].join('\n\n');
 }
 
 /** `## Model Context Protocol (gateway only)`: the tools, their rules, and a client configuration. */
-function mcpSection(base: string): string[] {
+function mcpSection(base: string, service: ServiceTables): string[] {
+  const tools = dataTools(service);
   const endpoint = absoluteUrl(base, MCP_ENDPOINT.path);
   const config = { mcpServers: { [MCP_SERVER_NAME]: { type: 'http', url: endpoint } } };
   const call = JSON.stringify({
     jsonrpc: '2.0',
     id: 1,
     method: 'tools/call',
-    params: { name: DATA_TOOLS[0]!.name, arguments: {} },
+    params: { name: tools[0]!.name, arguments: {} },
   });
   return [
     '## Model Context Protocol (gateway only)',
     `Where the gateway runs, \`${endpoint}\` is a [Model Context Protocol](https://modelcontextprotocol.io) endpoint for agents: Streamable HTTP, stateless (no session, no \`Mcp-Session-Id\`), answers as JSON. ` +
       `**Gateway only:** a static host has no \`${MCP_ENDPOINT.path}\`, as it has no live ticker.`,
     '| Tool | Returns | Same payload as |\n|---|---|---|\n' +
-      DATA_TOOLS.map((t) => `| \`${t.name}\` | ${t.resource.schema} | \`GET ${t.operation.path}\` |`).join('\n'),
+      tools.map((t) => `| \`${t.name}\` | ${t.resource.schema} | \`GET ${t.operation.path}\` |`).join('\n'),
     [
-      `- \`tools/list\` gives exactly these four tools, named by operationId. Each input schema is \`${JSON.stringify(FUNCTION_TOOL_INPUT_SCHEMA)}\`; each output schema is the payload schema above, self-contained (its references under \`$defs\`).`,
-      '- `tools/call` returns the payload as `structuredContent` and the same JSON as a text item. The rules are those of the HTTP routes: the market ticker is fetched on every call, the calendar is kept until the next midnight in ' +
-        `${CONSTANTS.timeZone}.`,
+      `- \`tools/list\` gives exactly these ${COUNT[tools.length]} tools, named by operationId. Each input schema is \`${JSON.stringify(FUNCTION_TOOL_INPUT_SCHEMA)}\`; each output schema is the payload schema above, self-contained (its references under \`$defs\`).`,
+      `- \`tools/call\` returns the payload as \`structuredContent\` and the same JSON as a text item. The rules are those of the HTTP routes: ${service.market ? 'the market ticker is fetched on every call, ' : ''}the calendar is kept until the next midnight in ` +
+        `${service.calendarTimeZone}.`,
       `- A failure is a tool error (\`isError: true\`) whose text is the [problem document](#problem-types): \`${PROBLEM_TYPES.upstream_unavailable.code}\` when the upstream gave nothing usable, ` +
         `\`${PROBLEM_TYPES.rate_limit_exceeded.code}\` with \`retryAfter\`, the seconds to wait. An argument outside the empty input schema is refused as a tool error; an unknown tool or malformed params are a JSON-RPC error (\`-32602\`).`,
-      '- One quota: every POST to the endpoint counts once, before anything in it is done, in the same per-client bucket as the four data URLs, and its answer carries `RateLimit` and `RateLimit-Policy`. Past the quota a tool call gets the tool error above and any other message the 429 problem.',
+      `- One quota: every POST to the endpoint counts once, before anything in it is done, in the same per-client bucket as the ${COUNT[service.resources.length * 2]} data URLs, and its answer carries \`RateLimit\` and \`RateLimit-Policy\`. Past the quota a tool call gets the tool error above and any other message the 429 problem.`,
       `- One message per POST under protocol version ${BATCHES_REMOVED_IN} and later, which removed JSON-RPC batches (a batch is refused with \`-32600\`, nothing of it run); older versions may batch up to ${MCP_MAX_BATCH} messages.`,
       `- A request carrying an \`Origin\` header is answered only for this site's origin and the origins the operator lists in \`MCP_ALLOWED_ORIGINS\`; any other origin gets the [403 problem](#${PROBLEM_TYPES.origin_not_allowed.fragment}) (the transport's defence against DNS rebinding). Programs send no \`Origin\`.`,
       `- Every message is a \`POST\`; \`GET\` and \`DELETE\` answer 405 with \`Allow: ${MCP_ENDPOINT.methods.join(', ')}\` (no event stream, no session to end). Browser agents may call it from any origin (CORS).`,
@@ -248,9 +258,9 @@ function mcpSection(base: string): string[] {
   ];
 }
 
-function problemSection(siteUrl: string, code: ProblemCode): string {
+function problemSection(siteUrl: string, service: ServiceTables, code: ProblemCode): string {
   const t = PROBLEM_TYPES[code];
-  const ex = PROBLEM_EXAMPLES[code];
+  const ex = problemExamples(service)[code];
   return [
     // The anchor gives the HTML heading its id (markdown.ts) and makes the fragment resolve in the twin too.
     `### <a id="${t.fragment}"></a>${t.title}`,
@@ -307,17 +317,21 @@ function contentSection(url: (path: string) => string, schemas: Map<string, Json
 }
 
 export function developersBody(ctx: BuildContext, schemas: Map<string, JsonSchema>): string {
-  const { config } = ctx;
+  const { config, service } = ctx;
   const base = config.siteUrl;
   const url = (path: string) => absoluteUrl(base, path);
+  const dataUrls = COUNT[service.resources.length * 2];
   const codes = Object.keys(PROBLEM_TYPES) as ProblemCode[];
   const discovery = Object.values(DISCOVERY);
   const indexExample = JSON.stringify(apiIndex(config, ctx.simulated), null, 2);
   return [
     `# ${DEVELOPERS_TITLE}`,
-    `${markdownText(config.site.title)} publishes two public, read-only JSON resources that feed the portfolio preview on the [home page](${url('/')}): ` +
-      `a **market preview** of \`${CONSTANTS.product}\` (the latest ticker plus ${formatDays(MARKET_WINDOW_DAYS)} of hourly closes, in ${CONSTANTS.currency}, from ${markdownText(config.marketSourceName)}) ` +
-      `and a **contribution calendar** (the public daily contribution counts of GitHub account \`${config.githubAccount}\` over a rolling ${CONSTANTS.contributionDays}-day window in ${CONSTANTS.timeZone}).`,
+    (service.marketProduct === null
+      ? `${markdownText(config.site.title)} publishes one public, read-only JSON resource that feeds the portfolio preview on the [home page](${url('/')}): a `
+      : `${markdownText(config.site.title)} publishes two public, read-only JSON resources that feed the portfolio preview on the [home page](${url('/')}): ` +
+        `a **market preview** of \`${service.marketProduct}\` (the latest ticker plus ${formatDays(MARKET_WINDOW_DAYS)} of hourly closes, in ${CONSTANTS.currency}, from ${markdownText(config.marketSourceName)}) ` +
+        `and a `) +
+      `**contribution calendar** (the public daily contribution counts of GitHub account \`${config.githubAccount}\` over a rolling ${CONSTANTS.contributionDays}-day window in ${service.calendarTimeZone}).`,
     `> **No financial advice.** ${NO_ADVICE}`,
     `Base URL: \`${base}\`. Every route takes no parameters and no request body, and needs **no authentication**: no key, no signup, no header. ` +
       `When an upstream source gives no usable data the service answers with a problem document, never with invented values.`,
@@ -335,16 +349,18 @@ export function developersBody(ctx: BuildContext, schemas: Map<string, JsonSchem
     ].join('\n'),
     '## Endpoints',
     '| Method | Path | operationId | Response |\n|---|---|---|---|\n' +
-      DATA_RESOURCES.flatMap((r) =>
-        [r.alias, r.v1].map(
-          (op) =>
-            `| ${DATA_METHODS.join(', ')} | [\`${op.path}\`](${url(op.path)}) | \`${op.operationId}\` | ${r.schema}, \`${r.contentType}\` |`,
-        ),
-      ).join('\n') +
+      service.resources
+        .flatMap((r) =>
+          [r.alias, r.v1].map(
+            (op) =>
+              `| ${DATA_METHODS.join(', ')} | [\`${op.path}\`](${url(op.path)}) | \`${op.operationId}\` | ${r.schema}, \`${r.contentType}\` |`,
+          ),
+        )
+        .join('\n') +
       `\n| GET | [\`${API_INDEX.path}\`](${url(API_INDEX_LINK)}) | none | API index, \`${API_INDEX.contentType}\` (the file \`${API_INDEX_LINK}\` on any static host) |`,
     `Any other method on a data route is a [405 problem](#${PROBLEM_TYPES.method_not_allowed.fragment}); any other \`/api/...\` path is a [404 problem](#${PROBLEM_TYPES.api_route_not_found.fragment}). ` +
       `As function tools, the operationId is the tool name and the input schema is \`${JSON.stringify(FUNCTION_TOOL_INPUT_SCHEMA)}\` (the \`${INPUT_SCHEMA_EXTENSION}\` extension of each operation in [the contract](${url(DISCOVERY.openapi.path)})).`,
-    ...DATA_RESOURCES.map((r) => endpointSection(r, ctx, schemas)),
+    ...service.resources.map((r) => endpointSection(r, ctx, schemas)),
     '### API index',
     `\`GET ${API_INDEX.path}\` describes the data routes, this page, the contract and the authentication policy (\`"authentication": "none"\`). ` +
       `It is a discovery document, not a replacement for the payload schemas. \`Cache-Control: ${CACHE_CONTROL.apiIndex}\`. ` +
@@ -359,18 +375,18 @@ export function developersBody(ctx: BuildContext, schemas: Map<string, JsonSchem
       `\`service-doc\` (this page and its [Markdown copy](${url(DISCOVERY.developersMarkdown.path)})) and \`service-meta\` ([the API index](${url(API_INDEX_LINK)})) for each. ` +
       `Every HTML page has a Markdown twin at its path plus \`.md\` (\`/index.md\` for \`/\`). [\`/sitemap.xml\`](${url(DISCOVERY.sitemap.path)}) lists the published HTML pages only.`,
     ...contentSection(url, schemas),
-    ...mcpSection(base),
+    ...mcpSection(base, service),
     '## Headers and caching',
     [
-      `- Market preview: ${cacheText(DATA_RESOURCES[0]!)}`,
-      `- Contribution calendar: ${cacheText(DATA_RESOURCES[1]!)} The calendar reports what the public source provides; completeness is not promised.`,
+      ...(service.market ? [`- Market preview: ${cacheText(service.market, service.calendarTimeZone)}`] : []),
+      `- Contribution calendar: ${cacheText(service.contributions, service.calendarTimeZone)} The calendar reports what the public source provides; completeness is not promised.`,
       `- API index: \`Cache-Control: ${CACHE_CONTROL.apiIndex}\`.`,
       `- Problem answers: \`Cache-Control: ${CACHE_CONTROL.problem}\`; a 429 is never stored by caches (RFC 6585).`,
       '- Responses that carry quota headers are never shared-cacheable.',
       '- HEAD answers carry the same headers as GET (Content-Length included) and no body.',
     ].join('\n'),
     '## Quota and rate-limit headers',
-    `A deployment may enforce a shared, per-client, fixed-window quota on GET and HEAD requests to the four data URLs. All four share one bucket: switching between an alias and its v1 path does not reset the allowance. ` +
+    `A deployment may enforce a shared, per-client, fixed-window quota on GET and HEAD requests to the ${dataUrls} data URLs. All ${dataUrls} share one bucket: switching between an alias and its v1 path does not reset the allowance. ` +
       'HTML pages and discovery documents are not counted. When enforcement accounted for the request, the answer carries headers in the format of `draft-ietf-httpapi-ratelimit-headers-11` (an IETF draft, not an RFC):',
     fence(
       'http',
@@ -383,8 +399,8 @@ export function developersBody(ctx: BuildContext, schemas: Map<string, JsonSchem
     ].join('\n'),
     '## Versioning and deprecation',
     [
-      `- \`${DATA_RESOURCES.map((r) => r.v1.path).join('` and `')}\` are the explicit version 1 contract.`,
-      `- \`${DATA_RESOURCES.map((r) => r.alias.path).join('` and `')}\` are stable aliases of v1: the same payloads, returned directly, no redirects; they never switch version silently.`,
+      `- \`${service.resources.map((r) => r.v1.path).join('` and `')}\` are the explicit version 1 contract.`,
+      `- \`${service.resources.map((r) => r.alias.path).join('` and `')}\` are stable aliases of v1: the same payloads, returned directly, no redirects; they never switch version silently.`,
       '- v1 keeps field names, types, units and meanings stable. Timestamps and upstream values change by design.',
       '- An incompatible contract gets a new major-version path such as `/api/v2/`.',
       '- Nothing is deprecated and no removal is scheduled, so no `Deprecation` or `Sunset` header is sent today. After a future deprecation, answers carry `Deprecation` (RFC 9745, a Structured Field date such as `@1798761600`); after a scheduled removal also `Sunset` (RFC 8594, an HTTP date not earlier than the deprecation).',
@@ -399,11 +415,11 @@ export function developersBody(ctx: BuildContext, schemas: Map<string, JsonSchem
         )
         .join('\n'),
     fieldTable('ProblemDetails', schemas),
-    ...codes.map((c) => problemSection(base, c)),
+    ...codes.map((c) => problemSection(base, service, c)),
     '## Command-line tool',
     `A read-only, dependency-free Node.js script (Node 18 or newer, using only its built-ins) reads the same public resources. Get it and see its help:`,
     fence('sh', `curl -O ${url(DISCOVERY.cli.path)} && node cli.mjs --help`),
-    nestHeadings(CLI_REFERENCE_MARKDOWN.trim(), 3),
+    nestHeadings(cliReferenceMarkdown(service).trim(), 3),
     '## Static hosting and the gateway',
     'The whole site, these documents and the two data snapshots are plain files, so any static host can serve them (content types and cache rules come from its configuration). ' +
       'A static host cannot compute anything per request: the live ticker, the quota and its headers, an `s-maxage` that counts down to midnight, problem documents for failed upstreams ' +

@@ -16,8 +16,8 @@ import { WRITINGS_DESCRIPTION } from './writings.ts';
  * A writing carries a date, not an instant; both formats want an RFC 3339 date-time. Midnight of that
  * date where the author lives (the site's zone) keeps the date a reader's feed reader shows the same.
  */
-export function publishedAt(date: string): string {
-  return DateTime.fromISO(date, { zone: CONSTANTS.timeZone }).toISO({ suppressMilliseconds: true })!;
+export function publishedAt(date: string, timeZone: string): string {
+  return DateTime.fromISO(date, { zone: timeZone }).toISO({ suppressMilliseconds: true })!;
 }
 
 export function jsonFeed(ctx: BuildContext, writings: Writing[]): JsonFeed {
@@ -38,7 +38,7 @@ export function jsonFeed(ctx: BuildContext, writings: Writing[]): JsonFeed {
         url: page,
         title: w.title,
         summary: w.summary,
-        date_published: publishedAt(w.date),
+        date_published: publishedAt(w.date, ctx.service.calendarTimeZone),
         content_html: renderMarkdown(w.body),
         content_text: markdownToText(w.body),
       };

@@ -1,7 +1,7 @@
 // The home page (/) and its twin (/index.md): the profile, and the portfolio preview the two data
 // resources exist to feed, drawn from this build's snapshots and refreshed by the page script.
 import type { Artifact, BuildContext } from '../artifact.ts';
-import { CONSTANTS, dataResource } from '../../contract/service.ts';
+import { CONSTANTS } from '../../contract/service.ts';
 import { formatDays } from '../../render/format.ts';
 import type { ProfileDocument } from '../../contract/content-documents.ts';
 import type { Profile } from '../content/site-content.ts';
@@ -65,8 +65,8 @@ export const NO_ADVICE =
 
 export function homeHtml(ctx: BuildContext, profile: Profile): string {
   const { config } = ctx;
-  const market = dataResource('market');
-  const calendar = dataResource('contributions');
+  const market = ctx.service.market;
+  const calendar = ctx.service.contributions;
   const source = ctx.market?.source ?? config.marketSourceName;
   const snapshot = `Snapshot taken when this site was built (${new Date(ctx.nowMs).toISOString().slice(0, 16).replace('T', ' ')} UTC).`;
   const figure = (id: string, title: string, apiPath: string, body: string, after: string) =>
@@ -86,8 +86,12 @@ ${after}
 <p class="lede">${escapeHtml(config.site.tagline)}</p>
 <p class="meta">${escapeHtml(profile.location)}</p>
 <section class="preview" aria-label="Portfolio preview">
-${figure('market', `${escapeHtml(market.title)}: ${CONSTANTS.product}, last ${formatDays(MARKET_WINDOW_DAYS)}`, market.v1.path, marketBodyHtml(ctx.market), `<p class="disclaimer">Source: ${escapeHtml(source)}, values in ${CONSTANTS.currency}. ${NO_ADVICE}</p>`)}
-${figure('contributions', `${escapeHtml(calendar.title)}: the last ${formatDays(CONSTANTS.contributionDays)}`, calendar.v1.path, contributionsBodyHtml(ctx.contributions), `<p class="disclaimer">Public contributions of <a href="${escapeHtml(githubProfileUrl(config.githubAccount))}">${escapeHtml(config.githubAccount)}</a> on GitHub, days as GitHub labels them; completeness depends on what the public source provides.</p>`)}
+${
+  market === undefined
+    ? ''
+    : `${figure('market', `${escapeHtml(market.title)}: ${escapeHtml(ctx.service.marketProduct!)}, last ${formatDays(MARKET_WINDOW_DAYS)}`, market.v1.path, marketBodyHtml(ctx.market), `<p class="disclaimer">Source: ${escapeHtml(source)}, values in ${CONSTANTS.currency}. ${NO_ADVICE}</p>`)}
+`
+}${figure('contributions', `${escapeHtml(calendar.title)}: the last ${formatDays(CONSTANTS.contributionDays)}`, calendar.v1.path, contributionsBodyHtml(ctx.contributions), `<p class="disclaimer">Public contributions of <a href="${escapeHtml(githubProfileUrl(config.githubAccount))}">${escapeHtml(config.githubAccount)}</a> on GitHub, days as GitHub labels them; completeness depends on what the public source provides.</p>`)}
 </section>
 <section aria-labelledby="about"><h2 id="about">About</h2>
 ${renderMarkdown(profile.about)}

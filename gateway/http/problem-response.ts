@@ -1,7 +1,7 @@
 // RFC 9457 problem responses, prepared once per gateway: the body comes from contract/problems.ts, its
 // `status` equals the HTTP status, and nothing from an exception (message, stack) ever reaches it.
 import type { ServerResponse } from 'node:http';
-import { ALLOW_HEADER, CACHE_CONTROL, DATA_RESOURCES } from '../../contract/service.ts';
+import { ALLOW_HEADER, CACHE_CONTROL, type ServiceTables } from '../../contract/service.ts';
 import {
   problem,
   PROBLEM_CONTENT_TYPE,
@@ -68,7 +68,11 @@ export const EXPOSED_HEADERS = [
   'RateLimit, RateLimit-Policy, Retry-After, ETag',
 ] as const;
 
-export function prepareProblems(siteUrl: string, quota: { quota: number; window: number } | undefined): Problems {
+export function prepareProblems(
+  siteUrl: string,
+  service: ServiceTables,
+  quota: { quota: number; window: number } | undefined,
+): Problems {
   const make = (code: ProblemCode, detail: string, error?: string, extra: string[] = []): PreparedProblem => {
     const document = problem(siteUrl, code, detail, error);
     const answer = prepareAnswer(
@@ -80,13 +84,13 @@ export function prepareProblems(siteUrl: string, quota: { quota: number; window:
     return { ...answer, document };
   };
   const upstream = Object.fromEntries(
-    DATA_RESOURCES.map((r) => [
+    service.resources.map((r) => [
       r.id,
       make('upstream_unavailable', PROBLEM_DETAILS.upstream_unavailable[r.id], UPSTREAM_ERROR_TEXT[r.id]),
     ]),
   ) as Record<DataResourceId, PreparedProblem>;
   return {
-    routeNotFound: make('api_route_not_found', PROBLEM_DETAILS.api_route_not_found),
+    routeNotFound: make('api_route_not_found', PROBLEM_DETAILS.api_route_not_found(service)),
     // RFC 9110 §15.5.6: "The origin server MUST generate an Allow header field in a 405 response".
     methodNotAllowed: make('method_not_allowed', PROBLEM_DETAILS.method_not_allowed, undefined, [
       'Allow',

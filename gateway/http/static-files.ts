@@ -7,10 +7,9 @@ import {
   API_INDEX,
   CACHE_CONTROL,
   CARD_RESPONSE_HEADERS,
-  CARDS,
-  DATA_RESOURCES,
   DISCOVERY,
   PAGE_RESPONSE_HEADERS,
+  type ServiceTables,
 } from '../../contract/service.ts';
 import {
   COMPRESSED_SUFFIX,
@@ -60,13 +59,13 @@ const CATALOG_LINK = ['Link', `<${DISCOVERY.apiCatalog.path}>; rel="api-catalog"
 
 /** Hosting configuration the site generator writes for other hosts; not site content. */
 const HOST_CONFIG_FILES = new Set(['serve.json', '_headers', '_redirects']);
-const SNAPSHOT_FILES = new Set(DATA_RESOURCES.flatMap((r) => r.snapshotFiles));
-/** The cards picture a snapshot: they are cached like the data they show (CACHE_CONTROL.card). */
-const CARD_FILES = new Map(CARDS.map((c) => [c.file, c]));
 const MAX_DEPTH = 32;
 
 /** Reads every servable file under distDir. Throws DistMissingError when distDir is not a folder. */
-export function loadStaticFiles(distDir: string): StaticTable {
+export function loadStaticFiles(distDir: string, service: ServiceTables): StaticTable {
+  const SNAPSHOT_FILES = new Set(service.resources.flatMap((r) => r.snapshotFiles));
+  /** The cards picture a snapshot: they are cached like the data they show (CACHE_CONTROL.card). */
+  const CARD_FILES = new Map(service.cards.map((c) => [c.file, c]));
   let root: string;
   try {
     root = realpathSync(distDir);
@@ -90,7 +89,7 @@ export function loadStaticFiles(distDir: string): StaticTable {
           : card
             ? CACHE_CONTROL.card(card.resource)
             : CACHE_CONTROL.static;
-      entry = prepareEntry(file, files.get(file)!, cacheControl, isApiPath(`/${file}`), copies.get(file));
+      entry = prepareEntry(file, files.get(file)!, cacheControl, isApiPath(`/${file}`), copies.get(file), !!card);
       entries.set(file, entry);
     }
     return entry;
@@ -153,11 +152,12 @@ function prepareEntry(
   cacheControl: string,
   api: boolean,
   copies: CompressedCopies | undefined,
+  card = false,
 ): StaticEntry {
   const rep = prepare(body, contentTypeFor(file), { copies });
   const extra: string[] = [...COMMON_HEADERS];
   if (rep.contentType.startsWith('text/html')) extra.push(...PAGE_HEADERS);
-  if (CARD_FILES.has(file)) extra.push(...CARD_HEADERS);
+  if (card) extra.push(...CARD_HEADERS);
   if (file === DISCOVERY.apiCatalog.file || file === API_INDEX.file || file === 'index.html')
     extra.push(...CATALOG_LINK);
   const serve = (v: Variant | undefined): ServedVariant | undefined =>

@@ -1,5 +1,5 @@
-// The contribution calendar: one rolling-year response kept in memory until the next midnight in
-// America/Toronto, refreshed by one upstream fetch shared by every request that arrives meanwhile.
+// The contribution calendar: one rolling-year response kept in memory until the next midnight in the
+// calendar's zone (CALENDAR_TIME_ZONE), refreshed by one upstream fetch shared by every request that arrives meanwhile.
 // A failed refresh is remembered for a few seconds (FAILURE_MEMORY_MS): requests meanwhile get the 502
 // problem at once rather than each fetching and parsing a bad page again. An expired answer is never
 // served: after midnight it is either today's calendar or the 502 problem.
@@ -7,7 +7,7 @@
 // upstream as it was then, possibly with another source or another account, and the gateway's answer
 // must say what the upstream says now (an unusable upstream is a 502, not yesterday's build's 200).
 import type { GitHubContributions } from '../../domain/contributions.ts';
-import { dataResource } from '../../contract/service.ts';
+import type { DataResource } from '../../contract/service.ts';
 import type { Validator } from '../../contract/schemas.ts';
 import { fetchContributions, type Sources } from '../../upstreams/sources.ts';
 import { calendarWindow } from '../../domain/calendar.ts';
@@ -24,7 +24,7 @@ export interface CalendarResponse {
   /** The payload as a value (the MCP tools), and below as the bytes the HTTP route sends. */
   payload: GitHubContributions;
   rep: Representation;
-  /** The next Toronto midnight after the payload's day: the end of its validity, in Unix ms. */
+  /** The next midnight (in the calendar's zone) after the payload's day: the end of its validity, in Unix ms. */
   expiresAtMs: number;
 }
 
@@ -33,8 +33,12 @@ export interface ContributionsRoute {
   current(): CalendarResponse | Promise<CalendarResponse>;
 }
 
-export function contributionsRoute(sources: Sources, validator: Validator, now: () => number): ContributionsRoute {
-  const resource = dataResource('contributions');
+export function contributionsRoute(
+  sources: Sources,
+  resource: DataResource,
+  validator: Validator,
+  now: () => number,
+): ContributionsRoute {
   let cached: CalendarResponse | undefined;
   const flight = singleFlight<CalendarResponse>();
 
@@ -52,7 +56,7 @@ export function contributionsRoute(sources: Sources, validator: Validator, now: 
 
   const refresh = (): Promise<CalendarResponse> => {
     const nowMs = now();
-    inflightUntilMs = calendarWindow(nowMs).nextRefreshAtMs;
+    inflightUntilMs = calendarWindow(nowMs, sources.contributions.timeZone).nextRefreshAtMs;
     return flight.start(() =>
       fetchContributions(sources, nowMs)
         .then((payload) => {

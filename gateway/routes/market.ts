@@ -5,9 +5,9 @@
 // Retry-After it is not asked again before then: requests meanwhile get the 502 problem at once.
 import { UpstreamError } from '../../lib/errors.ts';
 import type { Candle, MarketData } from '../../domain/market.ts';
-import { CONSTANTS, dataResource } from '../../contract/service.ts';
+import { CONSTANTS, type DataResource } from '../../contract/service.ts';
 import type { Validator } from '../../contract/schemas.ts';
-import { fetchMarketData, type Sources } from '../../upstreams/sources.ts';
+import { fetchMarketData, type MarketSource } from '../../upstreams/sources.ts';
 import { freshFlight } from './fresh-flight.ts';
 import { singleFlight } from './single-flight.ts';
 
@@ -27,11 +27,16 @@ interface CandleHistory {
   fetchedAtMs: number;
 }
 
-export function marketRoute(sources: Sources, validator: Validator, now: () => number): MarketRoute {
+export function marketRoute(
+  source: MarketSource,
+  resource: DataResource,
+  validator: Validator,
+  now: () => number,
+): MarketRoute {
   const reuseMs = CONSTANTS.candleReuseSeconds * 1000;
   let history: CandleHistory | undefined;
   const flight = singleFlight<CandleHistory>();
-  const live: Sources = { ...sources, market: { ...sources.market, ticker: freshFlight(sources.market.ticker) } };
+  const live: MarketSource = { ...source, ticker: freshFlight(source.ticker) };
   /** Until when the provider asked not to be called (its 429's Retry-After), on the route's clock. */
   let quietUntilMs = 0;
 
@@ -41,7 +46,7 @@ export function marketRoute(sources: Sources, validator: Validator, now: () => n
     return (
       flight.pending ??
       flight.start(() =>
-        sources.market.candles(startSeconds, endSeconds).then((rows) => {
+        source.candles(startSeconds, endSeconds).then((rows) => {
           // Age counts from when the fetch began: the rows cannot be newer than that.
           history = { rows, fetchedAtMs: nowMs };
           return history;
@@ -64,7 +69,7 @@ export function marketRoute(sources: Sources, validator: Validator, now: () => n
         used = await candles(start, end, nowMs);
         return used.rows;
       });
-      validator.validate(dataResource('market').schema, data);
+      validator.validate(resource.schema, data);
       return data;
     } catch (error) {
       // History that made an unusable answer is not reused: the next request fetches it again.

@@ -6,11 +6,11 @@
 // answered from bytes prepared at start.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { CACHE_CONTROL, CONSTANTS, MCP_ENDPOINT, type DataResource } from '../../contract/service.ts';
+import { CACHE_CONTROL, MCP_ENDPOINT, type DataResource, type ServiceTables } from '../../contract/service.ts';
 import type { JsonSchema } from '../../contract/schemas.ts';
 import {
   BATCHES_REMOVED_IN,
-  DATA_TOOLS,
+  dataTools,
   FUNCTION_TOOL_INPUT_SCHEMA,
   MCP_MAX_BATCH,
   selfContainedSchema,
@@ -23,6 +23,8 @@ import { DISABLED_QUOTA, type Quota, type QuotaDecision, type QuotaOutcome } fro
 import { COMMON_HEADERS } from '../http/common-headers.ts';
 
 export interface McpDeps {
+  /** The deployment's data operations: the tools. */
+  service: ServiceTables;
   schemas: Map<string, JsonSchema>;
   /** The name and title agents see in `initialize`. */
   serverName: string;
@@ -32,7 +34,8 @@ export interface McpDeps {
   problems: Problems;
   quota: Quota;
   identify: ClientIdentity;
-  market: MarketRoute;
+  /** Absent with MARKET_PRODUCT=off, and then no market tool is listed. */
+  market: MarketRoute | undefined;
   contributions: ContributionsRoute;
   /** One line on stderr. */
   reportError: (line: string) => void;
@@ -164,8 +167,9 @@ const rpcResult = (id: string | number, result: Buffer) =>
 export function mcpRoute(deps: McpDeps): McpRoute {
   const { problems, quota, identify, market, contributions, reportError } = deps;
   const allowedOrigins = new Set(deps.allowedOrigins);
-  const tools = new Map(DATA_TOOLS.map((t) => [t.name, t]));
-  const toolList: Tool[] = DATA_TOOLS.map((t) => ({
+  const dataToolList = dataTools(deps.service);
+  const tools = new Map(dataToolList.map((t) => [t.name, t]));
+  const toolList: Tool[] = dataToolList.map((t) => ({
     name: t.name,
     title: t.title,
     description: t.description,
@@ -182,7 +186,7 @@ export function mcpRoute(deps: McpDeps): McpRoute {
   /** tools/list never changes: its result is serialised once, here (about 10 KB). */
   const toolListResult = Buffer.from(JSON.stringify({ tools: toolList }));
   const instructions =
-    `Read-only public data of ${deps.serverTitle}: a ${CONSTANTS.product} market preview (not financial advice) and a GitHub contribution calendar. ` +
+    `Read-only public data of ${deps.serverTitle}: ${deps.service.marketProduct === null ? 'a GitHub contribution calendar' : `a ${deps.service.marketProduct} market preview (not financial advice) and a GitHub contribution calendar`}. ` +
     'Every tool takes no arguments; the v1 tools and their unversioned aliases return the same payloads. ' +
     'A tool error carries an RFC 9457 problem document: upstream_unavailable (retry later) or rate_limit_exceeded (wait retryAfter seconds).';
 
@@ -194,7 +198,8 @@ export function mcpRoute(deps: McpDeps): McpRoute {
    */
   const payloadResult = async (resource: DataResource): Promise<CallToolResult> => {
     if (resource.id === 'market') {
-      const data = await market.data();
+      // A market tool is listed only when the deployment has a market route.
+      const data = await market!.data();
       return { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: { ...data } };
     }
     const current = await contributions.current();

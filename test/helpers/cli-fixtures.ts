@@ -5,7 +5,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { CONTENT_DOCUMENTS } from '../../contract/pages.ts';
-import { API_INDEX, DATA_RESOURCES, DISCOVERY } from '../../contract/service.ts';
+import { API_INDEX, DEFAULT_SERVICE, DISCOVERY } from '../../contract/service.ts';
 
 export const FIXTURE_WRITINGS = [
   {
@@ -79,7 +79,7 @@ export function fixtureApiIndex(siteUrl: string): Record<string, unknown> {
     documentation: `${siteUrl}/developers`,
     openapi: `${siteUrl}/openapi.json`,
     apiCatalog: `${siteUrl}/.well-known/api-catalog`,
-    routes: DATA_RESOURCES.map((r) => ({
+    routes: DEFAULT_SERVICE.resources.map((r) => ({
       id: r.id,
       title: r.title,
       summary: r.summary,
@@ -143,7 +143,7 @@ export async function writeFixtureSite(dir: string, siteUrl: string): Promise<vo
     JSON.stringify({ url: `${siteUrl}/skills`, groups: FIXTURE_SKILLS }),
   );
 
-  const operations = DATA_RESOURCES.flatMap((r) =>
+  const operations = DEFAULT_SERVICE.resources.flatMap((r) =>
     [r.v1, r.alias].map((op) => ({ ...op, summary: r.summary, title: r.title })),
   );
   await writeDocument(dir, API_INDEX.file, JSON.stringify(fixtureApiIndex(siteUrl)));

@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
 import { CONTENT_DOCUMENTS } from '../../contract/pages.ts';
-import { API_INDEX, DATA_PATHS, DISCOVERY } from '../../contract/service.ts';
+import { API_INDEX, DEFAULT_SERVICE, DISCOVERY } from '../../contract/service.ts';
 import { ROOT } from './run.ts';
 
 export interface Site {
@@ -45,7 +45,7 @@ const MAPPED = new Map<string, { file: string; contentType: string }>([
   [API_INDEX.path, API_INDEX],
   ...Object.values(DISCOVERY).map((d) => [d.path, d] as const),
   ...Object.values(CONTENT_DOCUMENTS).map((d) => [d.path, d] as const),
-  ...[...DATA_PATHS.keys()].map((p) => [p, { file: p.slice(1), contentType: 'application/json' }] as const),
+  ...[...DEFAULT_SERVICE.paths.keys()].map((p) => [p, { file: p.slice(1), contentType: 'application/json' }] as const),
 ]);
 
 /** A static file server that knows the route table and nothing else: no gateway, no quota, no upstream. */

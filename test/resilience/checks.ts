@@ -3,7 +3,7 @@
 // response in, the list of violations out.
 import { contributionOn, closeAt } from '../../fakes/data.ts';
 import { PROBLEM_CONTENT_TYPE, PROBLEM_TYPES, type ProblemCode } from '../../contract/problems.ts';
-import { ALLOW_HEADER, CACHE_CONTROL, CONSTANTS, DATA_PATHS } from '../../contract/service.ts';
+import { ALLOW_HEADER, CACHE_CONTROL, CONSTANTS, DEFAULT_SERVICE } from '../../contract/service.ts';
 import type { Validator } from '../../contract/schemas.ts';
 
 export interface Observed {
@@ -42,7 +42,7 @@ export function checkResponse(r: Observed, ctx: CheckContext): string[] {
   if (STACK_FRAME.test(text)) fail('the body carries a stack trace');
   for (const secret of ctx.secrets) if (text.includes(secret)) fail('the body carries the upstream token');
 
-  const resource = DATA_PATHS.get(r.path);
+  const resource = DEFAULT_SERVICE.paths.get(r.path);
   const isApi = r.path === '/api' || r.path.startsWith('/api/');
   const isRead = r.method === 'GET' || r.method === 'HEAD';
   const contentType = header(r.headers, 'content-type') ?? '';
