@@ -4,6 +4,7 @@
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { freePort } from '../fakes/ports.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import { GATEWAY_NODE_FLAGS } from '../gateway/node-flags.ts';
 import { get, makeDist, runGatewayToExit, spawnGateway, type DistFixture } from './helpers/gateway.ts';
@@ -221,6 +222,42 @@ describe('a fresh clone: dist/ missing', () => {
       fake.market.mode = 'ok';
       expect((await get(gw.url, '/api/mon-price')).status).toBe(200);
       expect(await gw.stop()).toBe(0);
+    } finally {
+      await rm(dist, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('npm start without SITE_URL', () => {
+  it('links to the PORT it listens on, and builds again when started on another port', async () => {
+    const dist = join(fixture.base, 'port-dist');
+    const links = async () => ({
+      sitemap: await readFile(join(dist, 'sitemap.xml'), 'utf8'),
+      canonical: /<link rel="canonical" href="([^"]+)">/.exec(await readFile(join(dist, 'index.html'), 'utf8'))?.[1],
+    });
+    try {
+      const ports = [await freePort()];
+      while (ports.length < 2) {
+        const port = await freePort();
+        if (port !== ports[0]) ports.push(port);
+      }
+      for (const port of ports) {
+        const gw = await spawnStart(env({ DIST_DIR: dist, PORT: String(port) }));
+        expect(gw.url).toBe(`http://127.0.0.1:${port}`);
+        expect(gw.stderr()).toContain(
+          port === ports[0]
+            ? 'port-dist is missing; building it first'
+            : `was built with other settings than SITE_URL=http://localhost:${port}; building it first`,
+        );
+        const { sitemap, canonical } = await links();
+        expect(sitemap).toContain(`<loc>http://localhost:${port}/</loc>`);
+        expect(sitemap).not.toContain('localhost:8080');
+        expect(canonical).toBe(`http://localhost:${port}/`);
+        expect(JSON.parse((await get(gw.url, '/api/nope')).text).type).toMatch(
+          new RegExp(`^http://localhost:${port}/developers#`),
+        );
+        expect(await gw.stop()).toBe(0);
+      }
     } finally {
       await rm(dist, { recursive: true, force: true });
     }
