@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { freePort } from '../fakes/ports.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import { GATEWAY_NODE_FLAGS } from '../gateway/node-flags.ts';
+import { listFiles } from './helpers/files.ts';
 import { get, makeDist, runGatewayToExit, spawnGateway, type DistFixture } from './helpers/gateway.ts';
 import { ROOT, runProgram, upstreamEnv } from './helpers/run.ts';
 
@@ -222,6 +223,61 @@ describe('a fresh clone: dist/ missing', () => {
       fake.market.mode = 'ok';
       expect((await get(gw.url, '/api/mon-price')).status).toBe(200);
       expect(await gw.stop()).toBe(0);
+    } finally {
+      await rm(dist, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a dist/ whose last build lacked a snapshot (an offline first start)', () => {
+  it('is built again at the next start: the snapshot and its cards appear once the upstream answers', async () => {
+    const dist = join(fixture.base, 'offline-first-dist');
+    const market = ['api/v1/mon-price', 'api/mon-price', 'cards/mon-price.svg', 'cards/mon-price-dark.svg'];
+    const present = async () => {
+      const files = new Set(await listFiles(dist));
+      return market.filter((file) => files.has(file));
+    };
+    try {
+      fake.market.mode = 'server-error';
+      const offline = await spawnStart(env({ DIST_DIR: dist, UPSTREAM_TIMEOUT_MS: '1500' }));
+      expect(offline.stderr()).toMatch(/is missing; building it first/);
+      expect(offline.stderr()).toMatch(/build: market preview not written: /);
+      expect(await present()).toEqual([]);
+      expect((await get(offline.url, '/cards/mon-price.svg')).status).toBe(404);
+      expect(await readFile(join(dist, 'index.html'), 'utf8')).toContain('data-unavailable="market"');
+      expect(await offline.stop()).toBe(0);
+
+      // Still down: one line saying why it builds again, the failure once more, and the gateway serves anyway.
+      const stillDown = await spawnStart(env({ DIST_DIR: dist, UPSTREAM_TIMEOUT_MS: '1500' }));
+      const reason = `build: ${dist} lacks the market preview snapshot; building it again`;
+      expect(
+        stillDown
+          .stderr()
+          .split('\n')
+          .filter((line) => line.startsWith('build: ')),
+      ).toEqual([reason, expect.stringMatching(/^build: market preview not written: /)]);
+      expect(await present()).toEqual([]);
+      expect(await stillDown.stop()).toBe(0);
+
+      fake.market.mode = 'ok';
+      const online = await spawnStart(env({ DIST_DIR: dist }));
+      expect(
+        online
+          .stderr()
+          .split('\n')
+          .filter((line) => line.startsWith('build: ')),
+      ).toEqual([reason]);
+      expect(await present()).toEqual(market);
+      expect((await get(online.url, '/cards/mon-price.svg')).status).toBe(200);
+      expect(await readFile(join(dist, 'index.html'), 'utf8')).not.toContain('data-unavailable');
+      expect(await online.stop()).toBe(0);
+
+      // Complete now: the next start builds nothing and asks no upstream.
+      fake.resetCalls();
+      const again = await spawnStart(env({ DIST_DIR: dist }));
+      expect(again.stderr()).not.toContain('build: ');
+      expect(fake.calls.ticker + fake.calls.candles + fake.calls.html).toBe(0);
+      expect(await again.stop()).toBe(0);
     } finally {
       await rm(dist, { recursive: true, force: true });
     }
