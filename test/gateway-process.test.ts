@@ -156,11 +156,15 @@ describe('the gateway program', () => {
     expect(result.stderr).toMatch(/cannot start: .*not-a-folder/);
   });
 
-  it('refuses to start when the port is taken: one line, exit 1', async () => {
+  it('refuses to start when the port is taken: one line naming the port and the way out, exit 1', async () => {
     const first = await spawnGateway(env());
-    const result = await runGatewayToExit(env({ PORT: new URL(first.url).port }));
+    const port = Number(new URL(first.url).port);
+    const result = await runGatewayToExit(env({ PORT: String(port) }));
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/cannot start: .*EADDRINUSE/);
+    expect(result.stderr.trimEnd().split('\n')).toEqual([
+      `gateway: cannot start: port ${port} on 127.0.0.1 is taken (EADDRINUSE); stop what listens there or set PORT to another port (PORT=${port + 1} npm start)`,
+    ]);
+    expect(result.stdout).toBe('');
     expect(await first.stop()).toBe(0);
   });
 });
