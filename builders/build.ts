@@ -10,7 +10,13 @@ import type { GitHubContributions } from '../domain/contributions.ts';
 import { ConfigError, UpstreamError } from '../lib/errors.ts';
 import type { MarketData } from '../domain/market.ts';
 import { oneLine } from '../lib/one-line.ts';
-import { dataResource, serviceTables, type DataResourceId } from '../contract/service.ts';
+import {
+  dataResource,
+  serviceTables,
+  type DataResource,
+  type DataResourceId,
+  type ServiceTables,
+} from '../contract/service.ts';
 import { createValidator, loadSchemas } from '../contract/schemas.ts';
 import { createSources, fetchContributions, fetchMarketData } from '../upstreams/sources.ts';
 import type { Artifact } from './artifact.ts';
@@ -181,16 +187,27 @@ export function buildArgs(argv: string[], config: Pick<Config, 'distDir'>): { ou
 }
 
 /**
- * Why `outDir` must be built for this configuration, or undefined when it need not be: it is missing,
- * or its last build recorded other site settings (SITE_URL, the account...), whose documents would say
- * other things than a gateway serving them. A folder no build recorded settings for is left as it is.
+ * Why `outDir` must be built for this configuration, as the line `--if-stale` prints, or undefined when it
+ * need not be: it is missing; or its last build recorded other site settings (SITE_URL, the account...),
+ * whose documents would say other things than a gateway serving them; or it lacks a data snapshot, which
+ * the last build could not fetch and which this one may (an offline first start would otherwise leave
+ * the cards missing and the home page saying "unavailable" until someone runs the build by hand). A
+ * folder no build recorded settings for is left as it is.
  */
 export async function staleReason(config: Config, outDir: string): Promise<string | undefined> {
-  if (!existsSync(outDir)) return `${outDir} is missing`;
+  if (!existsSync(outDir)) return `${outDir} is missing; building it first`;
   const { identity } = await previousBuild(outDir);
   if (identity === undefined) return undefined;
   const changes = identityChanges(identity, siteIdentity(config, config.demoSimulated));
-  return changes.length ? `${outDir} was built with other settings than ${changes.join(', ')}` : undefined;
+  if (changes.length) return `${outDir} was built with other settings than ${changes.join(', ')}; building it first`;
+  const missing = missingSnapshots(serviceTables(config), outDir).map((r) => r.title.toLowerCase());
+  if (missing.length === 0) return undefined;
+  return `${outDir} lacks the ${missing.join(' and ')} snapshot${missing.length > 1 ? 's' : ''}; building it again`;
+}
+
+/** The data resources with a snapshot file absent from `outDir`; their paths are the contract's own. */
+export function missingSnapshots(service: ServiceTables, outDir: string): DataResource[] {
+  return service.resources.filter((r) => r.snapshotFiles.some((file) => !existsSync(join(outDir, file))));
 }
 
 /**
@@ -220,7 +237,7 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
   if (ifStale) {
     const reason = await staleReason(config, outDir);
     if (reason === undefined) return 0;
-    process.stderr.write(`build: ${reason}; building it first\n`);
+    process.stderr.write(`build: ${reason}\n`);
     await build(config, { outDir, simulated: config.demoSimulated, log: () => {} });
     return 0;
   }

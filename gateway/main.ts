@@ -38,6 +38,14 @@ async function main(): Promise<number | undefined> {
       err(`invalid configuration: HOST "${config.host}" is not an address of this machine (${code})`);
       return 2;
     }
+    if (code === 'EADDRINUSE') {
+      // The demo's hint (demo/main.ts), in the gateway's words: a site's links name its port, so the way
+      // out is another PORT (and the build --if-stale of `npm start` rewrites the links for it).
+      err(
+        `cannot start: port ${config.port} on ${config.host} is taken (EADDRINUSE); stop what listens there or set PORT to another port (PORT=${config.port === 65535 ? 8081 : config.port + 1} npm start)`,
+      );
+      return 1;
+    }
     err(`cannot start: ${message(error)}`);
     return 1;
   }

@@ -83,9 +83,11 @@ export function loadConfig(env: Env = process.env, site: SiteFile = readSiteFile
   // Checked whole here, before the gateway listens: the store reads it again with the same function.
   if (redisUrl !== undefined) redisTarget(redisUrl);
   const demoSimulated = get('DEMO_SIMULATED') === '1';
+  const listenHost = host(get('HOST') ?? '127.0.0.1');
+  const port = integer('PORT', get('PORT') ?? '8080', 0, 65535);
   return {
     site,
-    siteUrl: origin('SITE_URL', get('SITE_URL') ?? site.siteUrl),
+    siteUrl: origin('SITE_URL', get('SITE_URL') ?? defaultSiteUrl(site.siteUrl, listenHost, port)),
     githubAccount,
     githubToken: get('GITHUB_TOKEN'),
     githubApiUrl: origin('GITHUB_API_URL', get('GITHUB_API_URL') ?? 'https://api.github.com'),
@@ -98,8 +100,8 @@ export function loadConfig(env: Env = process.env, site: SiteFile = readSiteFile
       get('SOURCE_DATE_EPOCH'),
       (v) => integer('SOURCE_DATE_EPOCH', v, 0, 253402300799) * 1000,
     ),
-    host: host(get('HOST') ?? '127.0.0.1'),
-    port: integer('PORT', get('PORT') ?? '8080', 0, 65535),
+    host: listenHost,
+    port,
     rateLimitQuota: optional(quota, (v) => integer('RATE_LIMIT_QUOTA', v, 1, 1_000_000_000)),
     rateLimitWindow: integer('RATE_LIMIT_WINDOW', get('RATE_LIMIT_WINDOW') ?? '60', 1, 31_536_000),
     rateLimitRedisUrl: redisUrl,
@@ -148,6 +150,29 @@ function timeZone(value: string): string {
   const spelled = new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone;
   return spelled.toLowerCase() === value.toLowerCase() ? spelled : value;
 }
+
+/** The site URL site/site.json ships with: it stands for "wherever `npm start` listens", not for a chosen address. */
+export const STOCK_SITE_URL = 'http://localhost:8080';
+
+/**
+ * SITE_URL when the variable is unset: the site file's, unless that is still the stock value, which then
+ * names the address the gateway actually listens on (`PORT=9000 npm start` links to port 9000, not 8080).
+ * A loopback or wildcard address reads as `localhost`; PORT=0 (any free port) is not known until the
+ * gateway listens, after the build has written the links, so it keeps the stock value, as does an IPv6
+ * address with a zone (fe80::1%eth0), which has no URL form.
+ */
+export function defaultSiteUrl(siteFileUrl: string, listenHost: string, port: number): string {
+  if (siteFileUrl !== STOCK_SITE_URL || port === 0 || listenHost.includes('%')) return siteFileUrl;
+  const name = LOCAL_ADDRESSES.has(listenHost)
+    ? 'localhost'
+    : listenHost.includes(':')
+      ? `[${listenHost}]`
+      : listenHost;
+  return `http://${name}:${port}`;
+}
+
+/** Listen addresses a browser on this machine reaches as `localhost`. */
+const LOCAL_ADDRESSES = new Set(['127.0.0.1', '0.0.0.0', '::', '::1', 'localhost']);
 
 /** GitHub's login rule: 1 to 39 characters, letters, digits and hyphens, no hyphen first, last or doubled. */
 const GITHUB_LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/;

@@ -1,7 +1,7 @@
 // docs/configuration.md#variables: defaults from site/site.json, overrides from the environment, one clear error per bad value.
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig, readSiteFile } from '../lib/config.ts';
+import { loadConfig, readSiteFile, STOCK_SITE_URL } from '../lib/config.ts';
 import { parseTrustProxy } from '../gateway/quota/ip-ranges.ts';
 import { ConfigError } from '../lib/errors.ts';
 import { SIMULATED_MARKET_SOURCE } from '../lib/simulated.ts';
@@ -218,6 +218,24 @@ describe('TRUST_PROXY ranges', () => {
     expect(mapped.has('192.168.77.1')).toBe(true);
     expect(mapped.has('::ffff:192.168.77.1')).toBe(true);
     expect(mapped.has('192.169.0.1')).toBe(false);
+  });
+
+  it('without SITE_URL, names the HOST and PORT the gateway listens on while the site file holds the stock value', () => {
+    const site = readSiteFile();
+    expect(site.siteUrl).toBe(STOCK_SITE_URL);
+    expect(loadConfig({ PORT: '9000' }).siteUrl).toBe('http://localhost:9000');
+    for (const HOST of ['127.0.0.1', '0.0.0.0', '::', '::1', 'localhost'])
+      expect(loadConfig({ HOST, PORT: '9001' }).siteUrl).toBe('http://localhost:9001');
+    expect(loadConfig({ HOST: '192.0.2.7', PORT: '9002' }).siteUrl).toBe('http://192.0.2.7:9002');
+    expect(loadConfig({ HOST: '2001:db8::7', PORT: '9003' }).siteUrl).toBe('http://[2001:db8::7]:9003');
+    expect(loadConfig({ HOST: 'preview.internal', PORT: '80' }).siteUrl).toBe('http://preview.internal');
+    // Any free port: unknown when the build writes the links.
+    expect(loadConfig({ PORT: '0' }).siteUrl).toBe(STOCK_SITE_URL);
+    // SITE_URL, or a site file naming its own address, wins over the listen address.
+    expect(loadConfig({ PORT: '9000', SITE_URL: 'https://ada.example.org' }).siteUrl).toBe('https://ada.example.org');
+    expect(loadConfig({ PORT: '9000' }, { ...site, siteUrl: 'https://ada.example.org/' }).siteUrl).toBe(
+      'https://ada.example.org',
+    );
   });
 
   it('accepts host names and addresses for HOST', () => {

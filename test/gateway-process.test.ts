@@ -4,8 +4,10 @@
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { freePort } from '../fakes/ports.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import { GATEWAY_NODE_FLAGS } from '../gateway/node-flags.ts';
+import { listFiles } from './helpers/files.ts';
 import { get, makeDist, runGatewayToExit, spawnGateway, type DistFixture } from './helpers/gateway.ts';
 import { ROOT, runProgram, upstreamEnv } from './helpers/run.ts';
 
@@ -154,11 +156,15 @@ describe('the gateway program', () => {
     expect(result.stderr).toMatch(/cannot start: .*not-a-folder/);
   });
 
-  it('refuses to start when the port is taken: one line, exit 1', async () => {
+  it('refuses to start when the port is taken: one line naming the port and the way out, exit 1', async () => {
     const first = await spawnGateway(env());
-    const result = await runGatewayToExit(env({ PORT: new URL(first.url).port }));
+    const port = Number(new URL(first.url).port);
+    const result = await runGatewayToExit(env({ PORT: String(port) }));
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/cannot start: .*EADDRINUSE/);
+    expect(result.stderr.trimEnd().split('\n')).toEqual([
+      `gateway: cannot start: port ${port} on 127.0.0.1 is taken (EADDRINUSE); stop what listens there or set PORT to another port (PORT=${port + 1} npm start)`,
+    ]);
+    expect(result.stdout).toBe('');
     expect(await first.stop()).toBe(0);
   });
 });
@@ -221,6 +227,97 @@ describe('a fresh clone: dist/ missing', () => {
       fake.market.mode = 'ok';
       expect((await get(gw.url, '/api/mon-price')).status).toBe(200);
       expect(await gw.stop()).toBe(0);
+    } finally {
+      await rm(dist, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a dist/ whose last build lacked a snapshot (an offline first start)', () => {
+  it('is built again at the next start: the snapshot and its cards appear once the upstream answers', async () => {
+    const dist = join(fixture.base, 'offline-first-dist');
+    const market = ['api/v1/mon-price', 'api/mon-price', 'cards/mon-price.svg', 'cards/mon-price-dark.svg'];
+    const present = async () => {
+      const files = new Set(await listFiles(dist));
+      return market.filter((file) => files.has(file));
+    };
+    try {
+      fake.market.mode = 'server-error';
+      const offline = await spawnStart(env({ DIST_DIR: dist, UPSTREAM_TIMEOUT_MS: '1500' }));
+      expect(offline.stderr()).toMatch(/is missing; building it first/);
+      expect(offline.stderr()).toMatch(/build: market preview not written: /);
+      expect(await present()).toEqual([]);
+      expect((await get(offline.url, '/cards/mon-price.svg')).status).toBe(404);
+      expect(await readFile(join(dist, 'index.html'), 'utf8')).toContain('data-unavailable="market"');
+      expect(await offline.stop()).toBe(0);
+
+      // Still down: one line saying why it builds again, the failure once more, and the gateway serves anyway.
+      const stillDown = await spawnStart(env({ DIST_DIR: dist, UPSTREAM_TIMEOUT_MS: '1500' }));
+      const reason = `build: ${dist} lacks the market preview snapshot; building it again`;
+      expect(
+        stillDown
+          .stderr()
+          .split('\n')
+          .filter((line) => line.startsWith('build: ')),
+      ).toEqual([reason, expect.stringMatching(/^build: market preview not written: /)]);
+      expect(await present()).toEqual([]);
+      expect(await stillDown.stop()).toBe(0);
+
+      fake.market.mode = 'ok';
+      const online = await spawnStart(env({ DIST_DIR: dist }));
+      expect(
+        online
+          .stderr()
+          .split('\n')
+          .filter((line) => line.startsWith('build: ')),
+      ).toEqual([reason]);
+      expect(await present()).toEqual(market);
+      expect((await get(online.url, '/cards/mon-price.svg')).status).toBe(200);
+      expect(await readFile(join(dist, 'index.html'), 'utf8')).not.toContain('data-unavailable');
+      expect(await online.stop()).toBe(0);
+
+      // Complete now: the next start builds nothing and asks no upstream.
+      fake.resetCalls();
+      const again = await spawnStart(env({ DIST_DIR: dist }));
+      expect(again.stderr()).not.toContain('build: ');
+      expect(fake.calls.ticker + fake.calls.candles + fake.calls.html).toBe(0);
+      expect(await again.stop()).toBe(0);
+    } finally {
+      await rm(dist, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('npm start without SITE_URL', () => {
+  it('links to the PORT it listens on, and builds again when started on another port', async () => {
+    const dist = join(fixture.base, 'port-dist');
+    const links = async () => ({
+      sitemap: await readFile(join(dist, 'sitemap.xml'), 'utf8'),
+      canonical: /<link rel="canonical" href="([^"]+)">/.exec(await readFile(join(dist, 'index.html'), 'utf8'))?.[1],
+    });
+    try {
+      const ports = [await freePort()];
+      while (ports.length < 2) {
+        const port = await freePort();
+        if (port !== ports[0]) ports.push(port);
+      }
+      for (const port of ports) {
+        const gw = await spawnStart(env({ DIST_DIR: dist, PORT: String(port) }));
+        expect(gw.url).toBe(`http://127.0.0.1:${port}`);
+        expect(gw.stderr()).toContain(
+          port === ports[0]
+            ? 'port-dist is missing; building it first'
+            : `was built with other settings than SITE_URL=http://localhost:${port}; building it first`,
+        );
+        const { sitemap, canonical } = await links();
+        expect(sitemap).toContain(`<loc>http://localhost:${port}/</loc>`);
+        expect(sitemap).not.toContain('localhost:8080');
+        expect(canonical).toBe(`http://localhost:${port}/`);
+        expect(JSON.parse((await get(gw.url, '/api/nope')).text).type).toMatch(
+          new RegExp(`^http://localhost:${port}/developers#`),
+        );
+        expect(await gw.stop()).toBe(0);
+      }
     } finally {
       await rm(dist, { recursive: true, force: true });
     }

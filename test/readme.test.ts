@@ -34,6 +34,15 @@ describe('README.md', () => {
     for (const text of ['npm start', 'npm test', 'npm run demo', '(docs/deploying.md)']) expect(head).toContain(text);
   });
 
+  it('shows a picture of the home page from the repository in its first 40 lines: a PNG of a few tens of KiB', () => {
+    const head = README.split('\n').slice(0, 40).join('\n');
+    const image = /!\[[^\]]+\]\(([^)\s]+\.png)\)/.exec(head)?.[1];
+    expect(image).toBe('docs/home.png');
+    const png = readFileSync(join(ROOT, image!));
+    expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    expect(png.length).toBeLessThanOrEqual(100 * 1024);
+  });
+
   it("lists exactly the package's scripts in its commands table", () => {
     const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
       scripts: Record<string, string>;

@@ -1,0 +1,1 @@
+export declare function toPalettePng(png: Buffer): Buffer;
