@@ -10,7 +10,7 @@ import { basename, dirname, join, resolve, sep } from 'node:path';
 import type { Config } from '../lib/config.ts';
 import { BodyTooLarge, readCapped } from '../lib/capped-body.ts';
 import { oneLine } from '../lib/one-line.ts';
-import { CONSTANTS, DATA_RESOURCES, dataResource, type DataResourceId } from '../contract/service.ts';
+import { DATA_RESOURCES, dataResource, type DataResourceId } from '../contract/service.ts';
 import type { Validator } from '../contract/schemas.ts';
 import type { GitHubContributions } from '../domain/contributions.ts';
 import type { MarketData } from '../domain/market.ts';
@@ -130,10 +130,12 @@ export function reusedLine<K extends DataResourceId>(
   previous: { payload: SnapshotPayloads[K]; ageMs: number },
 ): string {
   const { title } = dataResource(id);
+  const calendar = previous.payload as GitHubContributions;
+  // The calendar's zone as the payload names it: reusablePrevious checked it is the configured one.
   const age =
     id === 'market'
       ? `${formatAge(previous.ageMs)} old (as of ${(previous.payload as MarketData).asOf})`
-      : `at most ${formatAge(previous.ageMs)} old (it ends today, ${(previous.payload as GitHubContributions).endDate} in ${CONSTANTS.timeZone})`;
+      : `at most ${formatAge(previous.ageMs)} old (it ends today, ${calendar.endDate} in ${calendar.timeZone})`;
   return `build: ${title.toLowerCase()}: republished the previous snapshot from ${oneLine(dir, 300)}, ${age}`;
 }
 

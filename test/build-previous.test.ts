@@ -8,10 +8,11 @@ import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PREVIOUS_MAX_BYTES, reusablePrevious } from '../builders/previous.ts';
+import { formatAge, PREVIOUS_MAX_BYTES, reusablePrevious, reusedLine } from '../builders/previous.ts';
 import { loadConfig } from '../lib/config.ts';
 import { CARDS, dataResource } from '../contract/service.ts';
 import { createValidator } from '../contract/schemas.ts';
+import type { GitHubContributions } from '../domain/contributions.ts';
 import type { MarketData } from '../domain/market.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import { runProgram, upstreamEnv, type RunResult } from './helpers/run.ts';
@@ -200,11 +201,16 @@ describe('reading the previous site (builders/previous.ts)', () => {
     expect(market).toMatchObject({ reused: true, body: text.market });
     await plant(CALENDAR[0]!, text.calendar);
     // 11:00 in Toronto: the day began eleven hours ago
-    expect(await reusablePrevious(dir, 'contributions', anHourLater)).toMatchObject({
-      reused: true,
-      body: text.calendar,
-      ageMs: 11 * HOUR,
-    });
+    const calendar = await reusablePrevious(dir, 'contributions', anHourLater);
+    expect(calendar).toMatchObject({ reused: true, body: text.calendar, ageMs: 11 * HOUR });
+    expect(reusedLine('contributions', dir, calendar as { payload: GitHubContributions; ageMs: number })).toBe(
+      `build: contribution calendar: republished the previous snapshot from ${dir}, at most 11 h 0 min old (it ends today, 2026-11-23 in America/Toronto)`,
+    );
+    expect([40_000, 59 * 60_000 + 59_999, 2 * HOUR + 5 * 60_000].map(formatAge)).toEqual([
+      '40 s',
+      '59 min',
+      '2 h 5 min',
+    ]);
   });
 
   it('refuses another account, another source, and the market once it is more than 3 h old or in the future', async () => {
