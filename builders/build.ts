@@ -1,7 +1,8 @@
 // `npm run build`: fetch both upstreams, build and validate the snapshots, render the site, write dist/.
 // Exit status (docs/configuration.md#commands): 0 all written; 1 an upstream gave no usable data (its snapshot is not
-// written, everything else is); 2 a configuration error.
-import { existsSync } from 'node:fs';
+// written, everything else is) and, with `--previous <dir>`, no still-valid previous snapshot stood in for it;
+// 2 a configuration or usage error.
+import { existsSync, statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -24,6 +25,7 @@ import { writeFileAtomic } from './atomic-write.ts';
 import { renderCli } from './cli-artifact.ts';
 import { compressedArtifacts, copyFiles, getsCopies } from './compressed-artifacts.ts';
 import { identityChanges, nameList, previousBuild, pruneStale, recordBuild, type SiteIdentity } from './prune.ts';
+import { notReusedLine, reusablePrevious, reusedLine, type SnapshotPayloads } from './previous.ts';
 import { renderSite } from './render-site.ts';
 
 export interface BuildOptions {
@@ -32,11 +34,16 @@ export interface BuildOptions {
   simulated?: boolean;
   log?: (line: string) => void;
   warn?: (line: string) => void;
+  /** `--previous <dir>`: a copy of the last published site, whose snapshots stand in for a failed upstream's. */
+  previousDir?: string;
 }
 
 export interface BuildResult {
+  /** 1 when a dataset is missing: its upstream failed and no previous snapshot stood in for it. */
   exitCode: 0 | 1;
   failures: Array<{ resource: DataResourceId; error: Error }>;
+  /** The failed datasets republished from `previousDir`, with their age. */
+  reused: Array<{ resource: DataResourceId; ageMs: number }>;
   files: string[];
 }
 
@@ -65,39 +72,56 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
   ]);
 
   const failures: BuildResult['failures'] = [];
+  const reused: BuildResult['reused'] = [];
   const artifacts: Artifact[] = [];
-  for (const [id, result] of [
-    ['market', market],
-    ['contributions', contributions],
-  ] as const) {
-    if (result === null) continue;
+  /** What this build publishes of a dataset: its fresh payload, else (with --previous) its previous snapshot, else nothing. */
+  const publish = async <K extends DataResourceId>(
+    id: K,
+    result: SnapshotPayloads[K] | Error,
+  ): Promise<SnapshotPayloads[K] | null> => {
     const resource = dataResource(service, id);
-    if (result instanceof Error) {
-      failures.push({ resource: id, error: result });
-      warn(failureLine(resource.title, result));
-      // A snapshot left from an earlier build would now be stale: remove it rather than publish it as
-      // current. Its paths are the contract's own (docs/api.md#published-paths), so this holds even where no manifest
-      // says a build wrote it (see prune.ts).
-      // Its cards picture the same data: they go too (builders/cards.ts does not draw them).
-      const stale = [...resource.snapshotFiles, ...service.cards.filter((c) => c.resource === id).map((c) => c.file)];
-      // Their compressed copies go with them: a static host would serve those as current.
-      await Promise.all(
-        stale
-          .flatMap((file) => [file, ...copyFiles(file)])
-          .map((file) => rm(join(options.outDir, file), { force: true })),
-      );
-      continue;
+    if (!(result instanceof Error)) {
+      const body = JSON.stringify(result);
+      for (const file of resource.snapshotFiles) artifacts.push({ file, body });
+      return result;
     }
-    const body = JSON.stringify(result);
-    for (const file of resource.snapshotFiles) artifacts.push({ file, body });
-  }
+    failures.push({ resource: id, error: result });
+    warn(failureLine(resource.title, result));
+    if (options.previousDir !== undefined) {
+      const previous = await reusablePrevious(options.previousDir, id, { config, service, nowMs, validator });
+      if (previous.reused) {
+        // Its bytes unchanged at every path of the snapshot; the pages and cards are drawn from it as from a fresh one.
+        reused.push({ resource: id, ageMs: previous.ageMs });
+        warn(reusedLine(id, options.previousDir, previous));
+        for (const file of resource.snapshotFiles) artifacts.push({ file, body: previous.body });
+        return previous.payload;
+      }
+      warn(notReusedLine(id, options.previousDir, previous.reason));
+    }
+    // A snapshot left from an earlier build would now be stale: remove it rather than publish it as
+    // current. Its paths are the contract's own (docs/api.md#published-paths), so this holds even where no manifest
+    // says a build wrote it (see prune.ts).
+    // Its cards picture the same data: they go too (builders/cards.ts does not draw them).
+    const stale = [...resource.snapshotFiles, ...service.cards.filter((c) => c.resource === id).map((c) => c.file)];
+    // Their compressed copies go with them: a static host would serve those as current.
+    await Promise.all(
+      stale
+        .flatMap((file) => [file, ...copyFiles(file)])
+        .map((file) => rm(join(options.outDir, file), { force: true })),
+    );
+    return null;
+  };
+  // One after the other, so that the stderr lines keep the order of the datasets.
+  // MARKET_PRODUCT=off: no market dataset, nothing fetched and nothing missing.
+  const publishedMarket = market === null ? null : await publish('market', market);
+  const publishedContributions = await publish('contributions', contributions);
 
   const context = {
     config,
     service,
     nowMs,
-    market: market instanceof Error ? null : market,
-    contributions: contributions instanceof Error ? null : contributions,
+    market: publishedMarket,
+    contributions: publishedContributions,
     validator,
     simulated: options.simulated ?? config.demoSimulated,
   };
@@ -140,9 +164,9 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
   if (foreign.length)
     log(`  not written by a build, left in place and published with the rest: ${oneLine(nameList(foreign), 2000)}`);
   log(
-    `built ${artifacts.length} files in ${Math.round(performance.now() - started)} ms${failures.length ? `, ${failures.length} upstream(s) failed` : ''}`,
+    `built ${artifacts.length} files in ${Math.round(performance.now() - started)} ms${failures.length ? `, ${failures.length} upstream(s) failed` : ''}${reused.length ? `, ${reused.length} previous snapshot(s) republished` : ''}`,
   );
-  return { exitCode: failures.length ? 1 : 0, failures, files: written };
+  return { exitCode: failures.length > reused.length ? 1 : 0, failures, reused, files: written };
 }
 
 /** What this build writes into the site from the configuration (see prune.ts, SiteIdentity). */
@@ -171,19 +195,38 @@ export function formatSize(bytes: number): string {
   return bytes < 1000 ? `${bytes} B` : `${(bytes / 1000).toFixed(1)} kB`;
 }
 
-/** The command line: `--out <dir>` (else DIST_DIR as loadConfig read it) and `--if-stale`. Throws on any other argument. */
-export function buildArgs(argv: string[], config: Pick<Config, 'distDir'>): { outDir: string; ifStale: boolean } {
+export interface BuildArgs {
+  outDir: string;
+  ifStale: boolean;
+  /** `--previous <dir>`, resolved: a folder that exists (an empty one is a first deploy). */
+  previousDir: string | undefined;
+}
+
+/**
+ * The command line: `--out <dir>` (else DIST_DIR as loadConfig read it), `--if-stale` and `--previous <dir>`.
+ * Throws on any other argument, and when the previous site's folder is not there: a typo there would
+ * otherwise pass for a first deploy and silently drop a dataset through an outage.
+ */
+export function buildArgs(argv: string[], config: Pick<Config, 'distDir'>): BuildArgs {
   const { values } = parseArgs({
     args: argv,
-    options: { out: { type: 'string' }, 'if-stale': { type: 'boolean' } },
+    options: { out: { type: 'string' }, 'if-stale': { type: 'boolean' }, previous: { type: 'string' } },
     strict: true,
     allowPositionals: false,
   });
   const ifStale = values['if-stale'] === true;
-  if (values.out === undefined) return { outDir: config.distDir, ifStale };
+  let previousDir: string | undefined;
+  if (values.previous !== undefined) {
+    const previous = values.previous.trim();
+    if (previous === '') throw new Error("option '--previous <dir>' needs a folder");
+    previousDir = resolve(previous);
+    if (!statSync(previousDir, { throwIfNoEntry: false })?.isDirectory())
+      throw new Error(`option '--previous <dir>': ${JSON.stringify(oneLine(previousDir, 300))} is not a folder`);
+  }
+  if (values.out === undefined) return { outDir: config.distDir, ifStale, previousDir };
   const out = values.out.trim();
   if (out === '') throw new Error("option '--out <dir>' needs a folder");
-  return { outDir: resolve(out), ifStale };
+  return { outDir: resolve(out), ifStale, previousDir };
 }
 
 /**
@@ -218,7 +261,7 @@ export function missingSnapshots(service: ServiceTables, outDir: string): DataRe
  */
 export async function main(argv = process.argv.slice(2)): Promise<number> {
   let config: Config;
-  let args: { outDir: string; ifStale: boolean };
+  let args: BuildArgs;
   try {
     config = loadConfig();
     args = buildArgs(argv, config);
@@ -229,18 +272,19 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
     }
     // parseArgs' own messages name the option ("Unknown option '--bogus'"); a usage error, like a bad variable.
     process.stderr.write(
-      `build: ${oneLine((error as Error).message, 1000)} (usage: npm run build [-- --out <dir>] [--if-stale])\n`,
+      `build: ${oneLine((error as Error).message, 1000)} (usage: npm run build [-- --out <dir>] [--if-stale] [--previous <dir>])\n`,
     );
     return 2;
   }
-  const { outDir, ifStale } = args;
+  const { outDir, ifStale, previousDir } = args;
   if (ifStale) {
     const reason = await staleReason(config, outDir);
     if (reason === undefined) return 0;
-    process.stderr.write(`build: ${reason}\n`);
-    await build(config, { outDir, simulated: config.demoSimulated, log: () => {} });
+    process.stderr.write(`build: ${reason}
+`);
+    await build(config, { outDir, simulated: config.demoSimulated, log: () => {}, previousDir });
     return 0;
   }
-  const result = await build(config, { outDir, simulated: config.demoSimulated });
+  const result = await build(config, { outDir, simulated: config.demoSimulated, previousDir });
   return result.exitCode;
 }

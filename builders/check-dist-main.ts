@@ -1,30 +1,45 @@
 // Entry point of `npm run check:dist`: checks the built dist/ (or `--dir <dir>`, or DIST_DIR) on a
 // Pages-like host under SITE_URL's base path (builders/dist-check/). Run with the build's SITE_URL.
 // Exit 0: every link resolves with 200; 1: some do not (listed, one per line); 2: usage or configuration.
+// `--allow-missing-data` (the Publish workflow, which deploys a build that exited 1): a dataset the build left
+// out whole is named on stdout instead of failing the check (builders/dist-check/check.ts).
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { loadConfig } from '../lib/config.ts';
 import { oneLine } from '../lib/one-line.ts';
 import { runMain } from '../lib/run-main.ts';
 import { checkDist } from './dist-check/check.ts';
+import { RESOURCE_TITLES, serviceTables, type ServiceTables } from '../contract/service.ts';
 
 const MAX_LISTED = 50;
 
 async function main(argv = process.argv.slice(2)): Promise<number> {
   let siteUrl: string;
   let dir: string;
+  let allowMissingData: boolean;
+  let service: ServiceTables;
   try {
     const config = loadConfig();
-    const { values } = parseArgs({ args: argv, options: { dir: { type: 'string' } }, strict: true });
+    const { values } = parseArgs({
+      args: argv,
+      options: { dir: { type: 'string' }, 'allow-missing-data': { type: 'boolean' } },
+      strict: true,
+    });
+    allowMissingData = values['allow-missing-data'] === true;
     siteUrl = config.siteUrl;
+    service = serviceTables(config);
     dir = values.dir === undefined ? config.distDir : resolve(values.dir);
   } catch (error) {
     process.stderr.write(
-      `check:dist: ${oneLine((error as Error).message, 1000)} (usage: npm run check:dist [-- --dir <dir>])\n`,
+      `check:dist: ${oneLine((error as Error).message, 1000)} (usage: npm run check:dist [-- --dir <dir>] [--allow-missing-data])\n`,
     );
     return 2;
   }
-  const report = await checkDist(dir, siteUrl);
+  const report = await checkDist(dir, siteUrl, { allowMissingData, service });
+  for (const id of report.missingData)
+    process.stdout.write(
+      `check:dist: ${RESOURCE_TITLES[id].toLowerCase()} not published (the build left it out): its paths and cards not requested\n`,
+    );
   const where = `${report.checked} site URLs linked from ${report.documents} documents in ${dir}, served like GitHub Pages under ${siteUrl}/`;
   if (report.failures.length === 0) {
     process.stdout.write(`check:dist: ok: ${where} all answer 200\n`);

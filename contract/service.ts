@@ -72,11 +72,17 @@ export function productNames(product: string): { slug: string; name: string } {
   return { slug, name: slug.charAt(0).toUpperCase() + slug.slice(1) };
 }
 
+/** Each dataset's title, whatever the deployment's product or zone. */
+export const RESOURCE_TITLES: Readonly<Record<DataResourceId, string>> = {
+  market: 'Market preview',
+  contributions: 'Contribution calendar',
+};
+
 function marketResource(product: string): DataResource {
   const { slug, name } = productNames(product);
   return {
     id: 'market',
-    title: 'Market preview',
+    title: RESOURCE_TITLES.market,
     summary: `${product}: seven days of hourly closes plus the live ticker, in USD. Not financial advice.`,
     schema: 'MarketData',
     contentType: JSON_CONTENT_TYPE,
@@ -89,7 +95,7 @@ function marketResource(product: string): DataResource {
 function contributionsResource(timeZone: string): DataResource {
   return {
     id: 'contributions',
-    title: 'Contribution calendar',
+    title: RESOURCE_TITLES.contributions,
     summary: `Rolling 365-day public contribution calendar of one GitHub account, in ${timeZone}.`,
     schema: 'GitHubContributions',
     contentType: JSON_CONTENT_TYPE,

@@ -2,8 +2,13 @@
 // Toronto midnight in winter and in summer, Pages gets the hidden files and the site URL Pages serves it
 // at, each job holds only the permissions it needs, every action is pinned by commit and no checkout
 // keeps its token, the test job installs the browser and redis-server
-// the suite starts on every Node line CI promises, and the scheduled publish does neither.
-import { readdirSync, readFileSync } from 'node:fs';
+// the suite starts on every Node line CI promises, and the scheduled publish does neither. The publish
+// build is given the live site's snapshots (--previous) and its step, run by a real shell against a stub npm,
+// lets exit 0 and 1 go on to deploy and fails on anything else.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -136,6 +141,9 @@ const publish = load('publish.yml');
 const PACKAGE = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { engines: { node: string } };
 const ci = load('ci.yml');
 const schedules = ((publish.on.schedule ?? []) as Array<{ cron: string }>).map((s) => s.cron);
+/** The publish job's build step (it runs `npm run build -- --previous <dir>` and judges its exit status). */
+const buildStep = () => publish.jobs.build!.steps.find((s) => /^npm run build\b/m.test(s.run ?? ''))!;
+const checkStep = () => publish.jobs.build!.steps.find((s) => /^npm run check:dist\b/.test(s.run?.trim() ?? ''))!;
 
 const TORONTO = 'America/Toronto';
 /** A scheduled run must start within this long after Toronto midnight. */
@@ -217,18 +225,18 @@ describe('.github/workflows', () => {
     expect(run!.setZone(TORONTO).toISODate()).toBe(date);
   });
 
-  it('deploys to Pages only after a successful build, with hidden files so /.well-known/ survives', () => {
+  it('deploys to Pages only after the build job built, checked and uploaded, with hidden files so /.well-known/ survives', () => {
     const { build, deploy } = publish.jobs;
     expect(build).toBeDefined();
     expect(deploy).toBeDefined();
     const upload = build!.steps.find((s) => s.uses?.startsWith('actions/upload-pages-artifact@'));
     expect(upload?.with?.path).toMatch(/^(\.\/)?dist\/?$/);
     expect(upload?.with?.['include-hidden-files']).toBe(true);
-    // the upload comes after the build step, so a failed build (exit 1) never uploads
-    const buildIndex = build!.steps.findIndex((s) => s.run?.trim() === 'npm run build');
+    // the upload comes after the build step, so a build that fails its step (exit 2) never uploads
+    const buildIndex = build!.steps.indexOf(buildStep());
     expect(buildIndex).toBeGreaterThanOrEqual(0);
     // the built dist/ is checked as Pages will serve it, between the build and the upload
-    const checkIndex = build!.steps.findIndex((s) => s.run?.trim() === 'npm run check:dist');
+    const checkIndex = build!.steps.indexOf(checkStep());
     expect(checkIndex).toBeGreaterThan(buildIndex);
     expect(build!.steps.indexOf(upload!)).toBeGreaterThan(checkIndex);
     expect(build!.steps.slice(buildIndex).every((s) => !('continue-on-error' in s))).toBe(true);
@@ -244,8 +252,8 @@ describe('.github/workflows', () => {
     expect(pages).toBeGreaterThanOrEqual(0);
     const id = (steps[pages] as { id?: string }).id;
     expect(id).toBeTruthy();
-    const build = steps.find((s) => s.run?.trim() === 'npm run build')!;
-    const check = steps.find((s) => s.run?.trim() === 'npm run check:dist')!;
+    const build = buildStep();
+    const check = checkStep();
     expect(steps.indexOf(build)).toBeGreaterThan(pages);
     expect(build.env?.GITHUB_TOKEN).toMatch(/secrets\.GITHUB_TOKEN/);
     // the variable first, then configure-pages' base_url (https://<owner>.github.io/<repo> for a fork)
@@ -313,6 +321,46 @@ describe('.github/workflows', () => {
       expect(runs).not.toMatch(/apt-get|chromium|redis-server|playwright/);
       expect(runs).not.toMatch(/^\s*npm (test|run test)/m);
       expect(job.services ?? {}).toEqual({});
+    }
+  });
+  it("copies the live site's snapshots before the build, with the same site URL, and builds with them as --previous", () => {
+    const steps = publish.jobs.build!.steps;
+    const fetch = steps.find((s) => /\.build\/fetch-previous\.mjs\b/.test(s.run ?? ''));
+    expect(fetch, 'a step running .build/fetch-previous.mjs').toBeDefined();
+    // it bundles the entry itself: npm run build bundles only when it runs, after this step
+    expect(fetch!.run).toMatch(/^node tools\/bundle\.mjs && node \.build\/fetch-previous\.mjs --out (\S+)$/);
+    const folder = /--out (\S+)$/.exec(fetch!.run!.trim())![1];
+    expect(steps.indexOf(fetch!)).toBeLessThan(steps.indexOf(buildStep()));
+    expect(fetch!.env?.SITE_URL).toBe(buildStep().env?.SITE_URL);
+    expect(buildStep().run).toContain(`npm run build -- --previous ${folder} || status=$?`);
+    expect(fetch).not.toHaveProperty('continue-on-error');
+    // a dataset the build left out (exit 1) must not fail the check, or the deploy would be skipped
+    expect(checkStep().run?.trim()).toBe('npm run check:dist -- --allow-missing-data');
+  });
+
+  it.each([
+    [0, 0],
+    [1, 0],
+    [2, 2],
+    [3, 3],
+    [130, 130],
+  ])('the build step, when the build exits %i, ends with %i (0 and 1 go on to deploy)', (build, step) => {
+    // The step's own script, run by the shell GitHub runs it with (`sh -e`; bash where the image has it),
+    // with an `npm` on PATH that records its arguments and exits as told.
+    const bin = mkdtempSync(join(tmpdir(), 'workflow-'));
+    try {
+      writeFileSync(join(bin, 'npm'), `#!/bin/sh\necho "$@" > "${bin}/args"\nexit ${build}\n`, { mode: 0o755 });
+      for (const shell of ['sh', 'bash']) {
+        const result = spawnSync(shell, ['-e', '-c', buildStep().run!], {
+          env: { PATH: `${bin}:${process.env.PATH}` },
+          encoding: 'utf8',
+        });
+        expect(result.status, shell).toBe(step);
+        expect(readFileSync(join(bin, 'args'), 'utf8')).toMatch(/^run build -- --previous \S+$/m);
+        expect(result.stdout.includes('::warning'), shell).toBe(build === 1);
+      }
+    } finally {
+      rmSync(bin, { recursive: true, force: true });
     }
   });
 });

@@ -16,6 +16,7 @@ export const ENTRIES = {
   bench: 'bench/main.ts',
   resilience: 'test/resilience/main.ts',
   'check-dist': 'builders/check-dist-main.ts',
+  'fetch-previous': 'builders/fetch-previous-main.ts',
   'lint-openapi': 'builders/lint-openapi-main.ts',
   'fake-upstreams': 'fakes/main.ts',
 };

@@ -4,7 +4,14 @@
 // requests each one. Anything but a direct 200 is a failure, named with the documents that link to it.
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DISCOVERY, isSnapshotFile, MCP_ENDPOINT } from '../../contract/service.ts';
+import {
+  DEFAULT_SERVICE,
+  DISCOVERY,
+  isSnapshotFile,
+  MCP_ENDPOINT,
+  type DataResourceId,
+  type ServiceTables,
+} from '../../contract/service.ts';
 import { classifyLink, documentKind, extractLinks } from './links.ts';
 import { startPagesHost } from './pages-host.ts';
 
@@ -19,6 +26,8 @@ export interface LinkFailure {
 
 export interface DistCheckReport {
   documents: number;
+  /** Datasets whose snapshot the build left out, their links not requested (only with `allowMissingData`). */
+  missingData: DataResourceId[];
   /** Distinct site URLs requested. */
   checked: number;
   failures: LinkFailure[];
@@ -52,8 +61,24 @@ export function publicPath(file: string): string {
   return `/${file}`;
 }
 
+export interface DistCheckOptions {
+  /**
+   * A dataset the build left out (its upstream failed, exit 1: none of its snapshot files is in the folder)
+   * is not a broken link: a static host answers its paths and its cards' with 404, as documented
+   * (docs/deploying.md#static-host-configuration). Its links are then not requested. A dataset with
+   * only some of its files is still a failure.
+   */
+  allowMissingData?: boolean;
+  /** The deployment's datasets and cards (MARKET_PRODUCT); the defaults' when not given. */
+  service?: ServiceTables;
+}
+
 /** `siteUrl`: origin plus optional base path, without a trailing slash (lib/config.ts). */
-export async function checkDist(distDir: string, siteUrl: string): Promise<DistCheckReport> {
+export async function checkDist(
+  distDir: string,
+  siteUrl: string,
+  options: DistCheckOptions = {},
+): Promise<DistCheckReport> {
   const base = new URL(siteUrl).pathname.replace(/\/+$/, '');
   const absolute = (path: string) => `${siteUrl}${path === '/' ? '/' : path}`;
   /** Site path (below the base path) → files linking to it. */
@@ -63,8 +88,17 @@ export async function checkDist(distDir: string, siteUrl: string): Promise<DistC
   const add = (map: Map<string, Set<string>>, key: string, file: string) =>
     (map.get(key) ?? map.set(key, new Set()).get(key)!).add(file);
 
-  const documents = (await listFiles(distDir)).filter(
-    (f) => !NOT_DOCUMENTS.has(f) && documentKind(f, JSON_FILES) !== undefined,
+  const service = options.service ?? DEFAULT_SERVICE;
+  const files = await listFiles(distDir);
+  const documents = files.filter((f) => !NOT_DOCUMENTS.has(f) && documentKind(f, JSON_FILES) !== undefined);
+  const missingData = options.allowMissingData
+    ? service.resources.filter((r) => r.snapshotFiles.every((f) => !files.includes(f))).map((r) => r.id)
+    : [];
+  const leftOut = new Set(
+    [
+      ...service.resources.filter((r) => missingData.includes(r.id)).flatMap((r) => r.snapshotFiles),
+      ...service.cards.filter((c) => missingData.includes(c.resource)).map((c) => c.file),
+    ].map(publicPath),
   );
   for (const file of documents) {
     if (file !== '404.html') add(targets, publicPath(file), file); // the document is reachable itself
@@ -79,7 +113,7 @@ export async function checkDist(distDir: string, siteUrl: string): Promise<DistC
     for (const link of links) {
       const target = classifyLink(link, absolute(publicPath(file)), siteUrl);
       if (target.kind === 'site') {
-        if (!GATEWAY_ONLY.has(target.path)) add(targets, target.path, file);
+        if (!GATEWAY_ONLY.has(target.path) && !leftOut.has(target.path)) add(targets, target.path, file);
       } else if (target.kind === 'outside-base') add(outside, target.url, file);
     }
   }
@@ -108,5 +142,5 @@ export async function checkDist(distDir: string, siteUrl: string): Promise<DistC
     await host.close();
   }
   failures.sort((a, b) => a.url.localeCompare(b.url));
-  return { documents: documents.length, checked: targets.size, failures };
+  return { documents: documents.length, missingData, checked: targets.size, failures };
 }

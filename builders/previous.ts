@@ -1,0 +1,217 @@
+// The previous site's snapshots, for publishing through an upstream's outage (`npm run build -- --previous
+// <dir>`, docs/deploying.md#publishing-through-an-outage). The Publish workflow first copies the live site's
+// snapshots into a folder (fetchPrevious); when an upstream then gives no usable data, the build reads that
+// dataset's snapshot back (reusablePrevious) and publishes its bytes unchanged while domain/reuse.ts says it
+// is still valid. `<dir>` is someone else's folder: only the known snapshot paths are read, no symbolic link
+// is followed, and no file larger than PREVIOUS_MAX_BYTES is read past that size.
+import { constants } from 'node:fs';
+import { mkdir, open, realpath, rm } from 'node:fs/promises';
+import { basename, dirname, join, resolve, sep } from 'node:path';
+import type { Config } from '../lib/config.ts';
+import { BodyTooLarge, readCapped } from '../lib/capped-body.ts';
+import { oneLine } from '../lib/one-line.ts';
+import { dataResource, RESOURCE_TITLES, type DataResourceId, type ServiceTables } from '../contract/service.ts';
+import type { Validator } from '../contract/schemas.ts';
+import type { GitHubContributions } from '../domain/contributions.ts';
+import type { MarketData } from '../domain/market.ts';
+import { calendarReuse, marketReuse } from '../domain/reuse.ts';
+import { writeFileAtomic } from './atomic-write.ts';
+
+/** Far above a real snapshot (the calendar is about 20 kB, the market about 7 kB), as for an upstream's answer. */
+export const PREVIOUS_MAX_BYTES = 1024 * 1024;
+
+/** What each dataset's snapshot holds. */
+export interface SnapshotPayloads {
+  market: MarketData;
+  contributions: GitHubContributions;
+}
+
+/** The one file of a dataset read from the previous site: its v1 file (the alias holds the same bytes). */
+export function previousFile(service: ServiceTables, id: DataResourceId): string {
+  return dataResource(service, id).snapshotFiles[0]!;
+}
+
+export type PreviousSnapshot<T> =
+  /** `body`: the file's bytes, as published; `ageMs`: how old its data are at most (domain/reuse.ts). */
+  { reused: true; body: string; payload: T; ageMs: number } | { reused: false; reason: string };
+
+/**
+ * The previous snapshot of `id` in `dir`, when it may be published again now: it is a regular file inside
+ * `dir` of at most PREVIOUS_MAX_BYTES, UTF-8 JSON exactly as a build writes it (JSON.stringify of its
+ * content, so nothing was added, reordered or padded), valid against its schema, and domain/reuse.ts
+ * finds it the configured dataset's and still valid at `nowMs`. Otherwise the reason, for one line.
+ */
+export async function reusablePrevious<K extends DataResourceId>(
+  dir: string,
+  id: K,
+  context: { config: Config; service: ServiceTables; nowMs: number; validator: Validator },
+): Promise<PreviousSnapshot<SnapshotPayloads[K]>> {
+  const file = previousFile(context.service, id);
+  const read = await readInside(dir, file);
+  if (typeof read === 'string') return { reused: false, reason: `${file} ${read}` };
+  let text: string;
+  let payload: unknown;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(read);
+    payload = JSON.parse(text);
+  } catch {
+    return { reused: false, reason: `${file} is not UTF-8 JSON` };
+  }
+  if (JSON.stringify(payload) !== text)
+    return { reused: false, reason: `${file} is not a snapshot as a build writes it (its bytes were changed)` };
+  try {
+    context.validator.validate(dataResource(context.service, id).schema, payload);
+  } catch (error) {
+    return { reused: false, reason: `${file}: ${(error as Error).message}` };
+  }
+  const decision =
+    id === 'market'
+      ? marketReuse(payload as MarketData, context.nowMs, {
+          source: context.config.marketSourceName,
+          product: context.service.marketProduct ?? '',
+        })
+      : calendarReuse(payload as GitHubContributions, context.nowMs, {
+          username: context.config.githubAccount,
+          timeZone: context.service.calendarTimeZone,
+        });
+  if (!decision.reusable) return { reused: false, reason: decision.reason };
+  return { reused: true, body: text, payload: payload as SnapshotPayloads[K], ageMs: decision.ageMs };
+}
+
+/**
+ * `file` (a relative path from the route table) under `dir`, or why not: missing, reached through a
+ * symbolic link, not a regular file (a FIFO is opened without blocking and refused), or too large.
+ */
+async function readInside(dir: string, file: string): Promise<Uint8Array | string> {
+  let folder: string;
+  try {
+    const root = await realpath(dir);
+    const expected = dirname(join(root, file));
+    folder = await realpath(expected);
+    // A folder on the way that is a link (to elsewhere, or even within `dir`) is not followed.
+    if (folder !== expected) return 'is reached through a symbolic link';
+  } catch {
+    return 'is missing';
+  }
+  let handle;
+  try {
+    handle = await open(join(folder, basename(file)), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return 'is missing';
+    if (code === 'ELOOP') return 'is a symbolic link';
+    return `cannot be read (${code ?? 'error'})`;
+  }
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) return 'is not a regular file';
+    if (stats.size > PREVIOUS_MAX_BYTES) return `is larger than ${PREVIOUS_MAX_BYTES} bytes`;
+    // Read one byte past the cap: a file that grew after stat is refused rather than cut.
+    const buffer = Buffer.alloc(PREVIOUS_MAX_BYTES + 1);
+    let length = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+      if (length > PREVIOUS_MAX_BYTES) return `is larger than ${PREVIOUS_MAX_BYTES} bytes`;
+    }
+    return buffer.subarray(0, length);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** "2 h 5 min", "59 min", "40 s": an age as the build's stderr line gives it. */
+export function formatAge(ms: number): string {
+  const seconds = Math.max(0, Math.floor(ms / 1000));
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  return minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+/** The one stderr line of a dataset republished from `dir`: which, from where, and how old. */
+export function reusedLine<K extends DataResourceId>(
+  id: K,
+  dir: string,
+  previous: { payload: SnapshotPayloads[K]; ageMs: number },
+): string {
+  const title = RESOURCE_TITLES[id];
+  const calendar = previous.payload as GitHubContributions;
+  // The calendar's zone as the payload names it: reusablePrevious checked it is the configured one.
+  const age =
+    id === 'market'
+      ? `${formatAge(previous.ageMs)} old (as of ${(previous.payload as MarketData).asOf})`
+      : `at most ${formatAge(previous.ageMs)} old (it ends today, ${calendar.endDate} in ${calendar.timeZone})`;
+  return `build: ${title.toLowerCase()}: republished the previous snapshot from ${oneLine(dir, 300)}, ${age}`;
+}
+
+/** The one stderr line of a dataset whose previous snapshot could not be republished. */
+export function notReusedLine(id: DataResourceId, dir: string, reason: string): string {
+  return `build: ${RESOURCE_TITLES[id].toLowerCase()}: no previous snapshot republished from ${oneLine(dir, 300)}: ${oneLine(reason, 500)}`;
+}
+
+export interface FetchedPrevious {
+  file: string;
+  url: string;
+  /** fetched: written into the folder; absent: the site answered 404 (a first deploy); failed: anything else. */
+  outcome: 'fetched' | 'absent' | 'failed';
+  /** The size written, or why nothing was. */
+  detail: string;
+}
+
+/**
+ * Copies the live site's snapshots (each dataset's previousFile, from `siteUrl`) into `dir`, for a build
+ * with `--previous <dir>`. Each answer is bounded by PREVIOUS_MAX_BYTES and `timeoutMs`; a redirect is not
+ * followed. A 404 (nothing published yet) or any failure leaves no file at that path: the build then has
+ * no previous snapshot of that dataset, exactly as on a first deploy. Never throws for an answer.
+ */
+export async function fetchPrevious(options: {
+  siteUrl: string;
+  /** The deployment's datasets (MARKET_PRODUCT=off has no market to fetch). */
+  service: ServiceTables;
+  dir: string;
+  timeoutMs: number;
+  userAgent: string;
+}): Promise<FetchedPrevious[]> {
+  const root = resolve(options.dir);
+  await mkdir(root, { recursive: true });
+  return Promise.all(
+    options.service.resources.map(async ({ id }): Promise<FetchedPrevious> => {
+      const file = previousFile(options.service, id);
+      const url = `${options.siteUrl}/${file}`;
+      const target = resolve(root, file);
+      if (!target.startsWith(root + sep)) throw new Error(`snapshot path escapes the folder: ${file}`);
+      const none = async (outcome: 'absent' | 'failed', detail: string): Promise<FetchedPrevious> => {
+        await rm(target, { force: true });
+        return { file, url, outcome, detail };
+      };
+      try {
+        const response = await fetch(url, {
+          redirect: 'manual',
+          headers: { 'user-agent': options.userAgent },
+          signal: AbortSignal.timeout(options.timeoutMs),
+        });
+        if (response.status !== 200) {
+          void response.body?.cancel().catch(() => undefined);
+          if (response.status === 404) return await none('absent', 'not published (404)');
+          const location = response.headers.get('location');
+          return await none(
+            'failed',
+            `answered ${response.status}${location ? ` (to ${oneLine(location, 200)})` : ''}`,
+          );
+        }
+        const body = await readCapped(response, PREVIOUS_MAX_BYTES);
+        await writeFileAtomic(target, body);
+        return { file, url, outcome: 'fetched', detail: `${body.byteLength} bytes` };
+      } catch (error) {
+        const reason =
+          error instanceof BodyTooLarge
+            ? `answer larger than ${PREVIOUS_MAX_BYTES} bytes`
+            : (error as Error).name === 'TimeoutError'
+              ? `timed out after ${options.timeoutMs} ms`
+              : `failed: ${(error as Error).message}${(error as Error).cause instanceof Error ? ` (${((error as Error).cause as Error).message})` : ''}`;
+        return none('failed', oneLine(reason, 500));
+      }
+    }),
+  );
+}
