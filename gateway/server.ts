@@ -23,6 +23,7 @@ import { oneLine } from '../lib/one-line.ts';
 import { MAX_ERROR_LINE, throttledLines } from './http/error-lines.ts';
 import { fdWriter } from './http/log-writer.ts';
 import { loadStaticFiles } from './http/static-files.ts';
+import { gatewayOpenApiFile } from './http/openapi-document.ts';
 
 export interface GatewayOptions {
   /** The built site; read once, here. */
@@ -92,8 +93,8 @@ export async function startGateway(config: Config, options: GatewayOptions): Pro
   // Throttled on the real clock: the injected one may stand still in tests.
   const errorLine = throttledLines(plainLine, () => performance.now());
 
-  const table = loadStaticFiles(options.distDir);
   const schemas = loadSchemas();
+  const table = loadStaticFiles(options.distDir, (files) => [gatewayOpenApiFile(config, schemas, files)]);
   const validator = createValidator(schemas, { checkSchemas: false });
   const sources = options.sources ?? createSources(config);
 
