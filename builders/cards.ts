@@ -14,6 +14,7 @@ import { heatmapLayout, heatmapLegendSvg, renderHeatmap } from '../render/charts
 import { MARKET_CHART, renderSparkline } from '../render/charts/sparkline.ts';
 import { THEMES, type ChartTheme } from '../render/charts/theme.ts';
 import { escapeHtml } from '../render/html.ts';
+import { textWidth, wrapText } from '../render/text-width.ts';
 
 /** Far below the 30 KiB a card may weigh (test/cards.test.ts). */
 export const CARD_MAX_BYTES = 30 * 1024;
@@ -21,6 +22,13 @@ export const CARD_MAX_BYTES = 30 * 1024;
 /** System fonts only: a card must not fetch a font. */
 const FONT = "-apple-system, BlinkMacSystemFont, 'Segoe UI', 'Noto Sans', Helvetica, Arial, sans-serif";
 const PAD = 16;
+/** The cards' text sizes (the frame's font-size and the footers') and the distance between their lines. */
+const FONT_SIZE = 12;
+const SMALL_FONT_SIZE = 11;
+const LINE = 16;
+const SMALL_LINE = 14;
+/** The least room between a left-aligned text and a right-aligned figure on the same line. */
+const GAP = 12;
 
 export const MARKET_NOTICE = 'Illustration only: not a trading recommendation or financial advice.';
 const SIMULATED = 'SIMULATED DATA (demo), not real';
@@ -37,7 +45,7 @@ interface Frame {
 function frame({ width, height, title, desc, theme, body }: Frame): string {
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" ` +
-    `role="img" aria-labelledby="card-title card-desc" font-family="${FONT}" font-size="12" fill="${theme.muted}">` +
+    `role="img" aria-labelledby="card-title card-desc" font-family="${FONT}" font-size="${FONT_SIZE}" fill="${theme.muted}">` +
     `<title id="card-title">${escapeHtml(title)}</title><desc id="card-desc">${escapeHtml(desc)}</desc>` +
     `<rect x="0.5" y="0.5" width="${width - 1}" height="${height - 1}" rx="6" fill="${theme.background}" stroke="${theme.border}"/>` +
     `${body}</svg>\n`
@@ -88,11 +96,25 @@ export function marketCard(market: MarketData, theme: ChartTheme, simulated: boo
   const width = 495;
   const decimals = valueDecimals([market.value, market.low, market.high, ...market.points.map((p) => p.value)]);
   const usd = (n: number) => formatFixed(n, decimals);
-  const chartTop = 56;
-  const footer = chartTop + MARKET_CHART.height + 22;
-  const height = footer + 34;
   const asOf = formatInstant(market.asOf);
   const change = formatPercent(market.changePercent);
+  // Laid out by estimated widths (render/text-width.ts): the subtitle wraps before it reaches the change
+  // figure beside it (a demo's label made it run into it), and a long source name wraps inside the card.
+  const subtitle = wrapText(
+    `${simulated ? `${SIMULATED} · ` : ''}last seven days · as of ${asOf}`,
+    width - 2 * PAD - textWidth(change, FONT_SIZE) - GAP,
+    FONT_SIZE,
+    ' · ',
+  );
+  const source = wrapText(
+    `Source: ${market.source}, values in ${market.currency}, times in UTC`,
+    width - 2 * PAD,
+    SMALL_FONT_SIZE,
+  );
+  const chartTop = 56 + (subtitle.length - 1) * LINE;
+  const footer = chartTop + MARKET_CHART.height + 22;
+  const noticeY = footer + (source.length - 1) * SMALL_LINE + 16;
+  const height = noticeY + 18;
   const trendColor = market.changePercent >= 0 ? theme.up : theme.down;
   const title = `${market.product}: ${usd(market.value)} ${market.currency}, ${change} over seven days`;
   const desc =
@@ -100,12 +122,7 @@ export function marketCard(market: MarketData, theme: ChartTheme, simulated: boo
     `low ${usd(market.low)}, high ${usd(market.high)} ${market.currency}. Source: ${market.source}. As of ${asOf}. ${MARKET_NOTICE}`;
   const body =
     text(PAD, 30, market.product, `font-size="15" font-weight="600" fill="${theme.text}"`) +
-    text(
-      PAD,
-      48,
-      `${simulated ? `${SIMULATED} · ` : ''}last seven days · as of ${asOf}`,
-      simulated ? `fill="${theme.down}"` : '',
-    ) +
+    subtitle.map((line, i) => text(PAD, 48 + i * LINE, line, simulated ? `fill="${theme.down}"` : '')).join('') +
     text(
       width - PAD,
       30,
@@ -123,8 +140,8 @@ export function marketCard(market: MarketData, theme: ChartTheme, simulated: boo
       theme,
       box: { x: PAD, y: chartTop, width: width - 2 * PAD },
     }) +
-    text(PAD, footer, `Source: ${market.source}, values in ${market.currency}, times in UTC`, 'font-size="11"') +
-    text(PAD, footer + 16, MARKET_NOTICE, 'font-size="11"');
+    source.map((line, i) => text(PAD, footer + i * SMALL_LINE, line, 'font-size="11"')).join('') +
+    text(PAD, noticeY, MARKET_NOTICE, 'font-size="11"');
   return frame({ width, height, title, desc, theme, body });
 }
 

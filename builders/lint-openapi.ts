@@ -1,10 +1,11 @@
 // The OpenAPI half of `npm run lint` (docs/testing.md): Redocly's maintained lint engine, its `recommended`
-// ruleset, on the document the build writes as /openapi.json. The document is generated here from the
-// same generator (no prior build, no network), so a fresh clone can lint; tests lint the built file.
+// ruleset, on both documents served as /openapi.json: the one the build writes for a static host and the
+// one the gateway generates at start. Both are generated here from the same generator (no prior build, no
+// network), so a fresh clone can lint; tests lint the built file and the gateway's answer.
 import { createConfig, lintFromString, type NormalizedProblem } from '@redocly/openapi-core';
 import { loadConfig } from '../lib/config.ts';
 import { loadSchemas } from '../contract/schemas.ts';
-import { openApiDocument } from './discovery/openapi.ts';
+import { openApiDocument, type OpenApiHost } from '../contract/openapi.ts';
 
 /**
  * Redocly's `recommended` ruleset at its default severities; a warning fails the lint too. One rule is
@@ -27,7 +28,9 @@ export function describeProblems(problems: readonly NormalizedProblem[]): string
   });
 }
 
-/** The OpenAPI document of the committed site configuration, without build snapshots (no network). */
-export function generatedOpenApi(): Record<string, unknown> {
-  return openApiDocument(loadConfig({}), loadSchemas(), { market: null, contributions: null });
+export const OPENAPI_HOSTS: readonly OpenApiHost[] = ['gateway', 'static'];
+
+/** The OpenAPI document of the committed site configuration for `host`, without build snapshots (no network). */
+export function generatedOpenApi(host: OpenApiHost): Record<string, unknown> {
+  return openApiDocument(loadConfig({}), loadSchemas(), { market: null, contributions: null }, host);
 }

@@ -8,7 +8,6 @@ import {
   CACHE_CONTROL,
   CARD_RESPONSE_HEADERS,
   COMMON_RESPONSE_HEADERS,
-  CONSTANTS,
   serviceTables,
   type ServiceTables,
   DISCOVERY,
@@ -30,19 +29,11 @@ export interface Rewrite {
 
 export const MARKDOWN_CONTENT_TYPE = DISCOVERY.developersMarkdown.contentType;
 
-/**
- * The contribution calendar's Cache-Control on a static host. docs/api.md's `s-maxage` is "the seconds until
- * the next midnight in the calendar's zone" at response time, which a fixed header cannot say: a build-time
- * number would keep a shared cache serving the old calendar past midnight. So shared caches revalidate
- * every time (max-age=0, cheap with the ETag) and may serve stale for the same 300 s while they do.
- */
-const STATIC_CONTRIBUTIONS_CACHE_CONTROL = `public, max-age=0, stale-while-revalidate=${CONSTANTS.staleWhileRevalidateSeconds}`;
-
 export function headerRules(config: Config, files: string[]): HeaderRule[] {
   const rules: HeaderRule[] = [];
   const service = serviceTables(config);
   for (const resource of service.resources) {
-    const cacheControl = resource.id === 'market' ? CACHE_CONTROL.market : STATIC_CONTRIBUTIONS_CACHE_CONTROL;
+    const cacheControl = CACHE_CONTROL.staticSnapshot(resource.id);
     // Extension-less snapshots: without a rule a static host guesses no type (or octet-stream).
     for (const file of resource.snapshotFiles)
       rules.push({

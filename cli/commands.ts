@@ -38,12 +38,15 @@ export const USAGE = `node ${PROGRAM} <command> [--json] [--base-url <url>]`;
 
 const { feed: FEED, profile: PROFILE, skills: SKILLS } = CONTENT_DOCUMENTS;
 
+/** A demo site's API index says `simulated: true`; the commands that show its data open with a notice then. */
+const SIMULATED_FLAG_READ = `${API_INDEX.path} (only its \`simulated\` flag: a demo's output opens with a notice)`;
+
 const DOCUMENT_COMMANDS: readonly CommandSpec[] = [
   {
     name: 'profile',
     synopsis: 'profile',
     summary: 'Read the profile: name, tagline, location, about and links.',
-    reads: [PROFILE.path],
+    reads: [PROFILE.path, SIMULATED_FLAG_READ],
     json: [
       { name: 'url', type: 'string', description: 'the profile page (HTML)' },
       { name: 'name', type: 'string', description: 'the person' },
@@ -158,7 +161,7 @@ function dataCommands(service: ServiceTables): CommandSpec[] {
       name: 'contributions',
       synopsis: 'contributions',
       summary: 'The contribution calendar: total, window and a seven-row heatmap of the year.',
-      reads: [contributions.v1.path],
+      reads: [contributions.v1.path, SIMULATED_FLAG_READ],
       json: [
         field('username', 'string', 'the GitHub account'),
         field('totalContributions', 'integer', 'sum over the 365 days'),

@@ -103,7 +103,8 @@ function cell(term: Terminal, level: number): string {
   return color === null || color === undefined ? style(term, 'dim', char) : `\u001b[38;5;${color}m${char}\u001b[39m`;
 }
 
-export function renderContributions(term: Terminal, calendar: GitHubContributions): string[] {
+/** `simulated`: the site says its data is simulated (a demo), so the calendar is not GitHub's. */
+export function renderContributions(term: Terminal, calendar: GitHubContributions, simulated = false): string[] {
   const offset = calendar.days.length ? weekday(calendar.days[0]!.date) : 0;
   const weeks = Math.ceil((offset + calendar.days.length) / 7);
   const labelWidth = 4;
@@ -151,6 +152,10 @@ export function renderContributions(term: Terminal, calendar: GitHubContribution
         INDENT,
       ),
     );
-  lines.push(...wrapIndented(style(term, 'dim', "Source: GitHub's public contribution calendar."), term.width, INDENT));
+  // A demo's calendar comes from a simulated provider: the notice above says so, and no line claims GitHub.
+  if (!simulated)
+    lines.push(
+      ...wrapIndented(style(term, 'dim', "Source: GitHub's public contribution calendar."), term.width, INDENT),
+    );
   return lines.map((l) => (visibleLength(l) === 0 ? '' : l));
 }

@@ -3,8 +3,18 @@ import type { ApiDescription, Catalog } from './api-docs.ts';
 import { PROGRAM } from './commands.ts';
 import type { Profile, Skills, Writing, WritingEntry } from './content.ts';
 import { renderText, style, table, wrapIndented, type Terminal } from './terminal.ts';
+import { SIMULATED_NOTICE_FOR_READERS } from '../lib/simulated.ts';
 
 const heading = (term: Terminal, text: string) => style(term, 'bold', text);
+
+/**
+ * A command's lines, opened by the demo notice when the site says its data is simulated: first, so that
+ * no one reads a number of a demo without it, as on the site's pages.
+ */
+export function withNotice(term: Terminal, simulated: boolean, lines: string[]): string[] {
+  if (!simulated) return lines;
+  return [...wrapIndented(style(term, 'bold', SIMULATED_NOTICE_FOR_READERS), term.width, ''), '', ...lines];
+}
 
 export function renderProfile(term: Terminal, p: Profile): string[] {
   const out = [heading(term, p.name)];

@@ -14,7 +14,15 @@ import { SiteError, UnexpectedBody, UsageError } from './errors.ts';
 import { helpJson, helpLines, usageLines } from './help.ts';
 import { ACCEPT_JSON, documentUrl, fetchDocument, errorLine, type FetchedDocument } from './http.ts';
 import { parseJson, parseJsonObject } from './json-body.ts';
-import { renderApi, renderCatalog, renderProfile, renderSkills, renderWriting, renderWritings } from './render.ts';
+import {
+  renderApi,
+  renderCatalog,
+  renderProfile,
+  renderSkills,
+  renderWriting,
+  renderWritings,
+  withNotice,
+} from './render.ts';
 import { jsonText, printableValue } from './safe-text.ts';
 import { schemaError, type SchemaSet } from './schema-check.ts';
 import { wantsColor, widthOf, type Terminal } from './terminal.ts';
@@ -142,12 +150,29 @@ async function readApiIndex(inv: Invoked): Promise<{ doc: FetchedDocument; index
   }
 }
 
+/**
+ * Whether the site says its data is simulated: the API index's `simulated` flag, which only a demo
+ * build sets (lib/simulated.ts). Asked beside a command's own document; an index that cannot be read
+ * says nothing, and the command still answers.
+ */
+async function saysSimulated(inv: Invoked): Promise<boolean> {
+  try {
+    return (await readApiIndex(inv)).index.simulated === true;
+  } catch (error) {
+    if (error instanceof SiteError) return false;
+    throw error;
+  }
+}
+
 const { feed: FEED, profile: PROFILE, skills: SKILLS } = CONTENT_DOCUMENTS;
 
 const COMMANDS: Record<CommandName, (inv: Invoked) => Promise<Output>> = {
   async profile(inv) {
-    const { value } = await read<Profile>(inv, PROFILE.path, PROFILE.schema);
-    return output(value, renderProfile);
+    const [{ value }, simulated] = await Promise.all([
+      read<Profile>(inv, PROFILE.path, PROFILE.schema),
+      saysSimulated(inv),
+    ]);
+    return output(value, (term, profile) => withNotice(term, simulated, renderProfile(term, profile)));
   },
 
   async writings(inv) {
@@ -188,7 +213,7 @@ const COMMANDS: Record<CommandName, (inv: Invoked) => Promise<Output>> = {
     }
     return output(
       parse(indexDoc, () => describeApi(indexDoc.url, index, openapi)),
-      renderApi,
+      (term, api) => withNotice(term, index.simulated === true, renderApi(term, api)),
     );
   },
 
@@ -201,8 +226,11 @@ const COMMANDS: Record<CommandName, (inv: Invoked) => Promise<Output>> = {
 
   async contributions(inv) {
     const calendar = DEPLOYMENT.contributions;
-    const { value } = await read<GitHubContributions>(inv, calendar.v1.path, calendar.schema);
-    return output(value, renderContributions);
+    const [{ value }, simulated] = await Promise.all([
+      read<GitHubContributions>(inv, calendar.v1.path, calendar.schema),
+      saysSimulated(inv),
+    ]);
+    return output(value, (term, days) => withNotice(term, simulated, renderContributions(term, days, simulated)));
   },
 
   async catalog(inv) {

@@ -263,15 +263,16 @@ export const CACHE_CONTROL = {
   /** Pages and documents served as they are from dist/ revalidate with their ETag on every use, so a redeploy shows at once. */
   static: 'public, max-age=0, must-revalidate',
   /**
-   * A card is the picture of a build's snapshot. The market card is as short-lived as the market preview;
-   * the calendar card revalidates every time and may be served stale for 300 s while it does, as the
-   * calendar snapshot on a static host (builders/static-host.ts), since a fixed header cannot say
-   * "until the next midnight in America/Toronto".
+   * A snapshot on a static host (builders/static-host.ts): the market as short-lived as on the gateway;
+   * the calendar revalidates every time and may be served stale for 300 s while it does, since a fixed
+   * header cannot say "until the next midnight in America/Toronto".
    */
-  card: (resource: DataResourceId) =>
+  staticSnapshot: (resource: DataResourceId) =>
     resource === 'market'
       ? 'private, no-store'
       : `public, max-age=0, stale-while-revalidate=${CONSTANTS.staleWhileRevalidateSeconds}`,
+  /** A card is the picture of a build's snapshot: cached like that snapshot on a static host. */
+  card: (resource: DataResourceId): string => CACHE_CONTROL.staticSnapshot(resource),
   /** docs/api.md#response-headers: `s-maxage=<seconds>`; the documents pass a placeholder such as `'<seconds>'`. */
   contributions: (sMaxAge: number | string) =>
     `public, max-age=0, s-maxage=${sMaxAge}, stale-while-revalidate=${CONSTANTS.staleWhileRevalidateSeconds}`,

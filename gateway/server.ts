@@ -23,6 +23,7 @@ import { oneLine } from '../lib/one-line.ts';
 import { MAX_ERROR_LINE, throttledLines } from './http/error-lines.ts';
 import { fdWriter } from './http/log-writer.ts';
 import { loadStaticFiles } from './http/static-files.ts';
+import { gatewayOpenApiFile } from './http/openapi-document.ts';
 
 export interface GatewayOptions {
   /** The built site; read once, here. */
@@ -93,8 +94,10 @@ export async function startGateway(config: Config, options: GatewayOptions): Pro
   const errorLine = throttledLines(plainLine, () => performance.now());
 
   const service = serviceTables(config);
-  const table = loadStaticFiles(options.distDir, service);
   const schemas = loadSchemas(service);
+  const table = loadStaticFiles(options.distDir, service, (files) => [
+    gatewayOpenApiFile(config, service, schemas, files),
+  ]);
   const validator = createValidator(schemas, { checkSchemas: false });
   const sources = options.sources ?? createSources(config);
 

@@ -19,6 +19,12 @@ export function simulatedNoticeText(imitated: string): string {
   );
 }
 
+/**
+ * The notice as the command-line tool prints it: it knows a site only through its documents, whose API
+ * index says `simulated: true` on a demo, and not which provider the demo imitates.
+ */
+export const SIMULATED_NOTICE_FOR_READERS = `${SIMULATED_NOTICE_TITLE} Every number on this site comes from a simulated provider, not from a real market or GitHub. Do not quote or publish it.`;
+
 /** The notice as one line of plain text (JSON descriptions, llms.txt). */
 export function simulatedNoticeLine(imitated: string): string {
   return `${SIMULATED_NOTICE_TITLE} ${simulatedNoticeText(imitated)}`;

@@ -283,6 +283,45 @@ describe.runIf(availability.available || availability.mustFail)('the site in Chr
     await context.close();
   });
 
+  it('on a phone a tap on the market chart reads out the point under the finger; the chart has a price axis', async () => {
+    const context = await browser.newContext({ viewport: PHONE, hasTouch: true, isMobile: true });
+    const { page, errors } = await open(context);
+    await page.goto(`${server.url}/`);
+    await page.waitForSelector('[data-preview="market"][data-refreshed="true"]');
+    const readout = page.locator('[data-preview="market"] [data-readout]');
+    const chart = page.locator('svg.sparkline');
+    await chart.scrollIntoViewIfNeeded();
+    const box = (await chart.boundingBox())!;
+    expect(await readout.textContent()).toMatch(/^Last point: /);
+    await page.touchscreen.tap(box.x + box.width * 0.3, box.y + box.height * 0.5);
+    await expect.poll(() => readout.textContent()).toMatch(/^\d+\.\d+ USD at \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
+    // The finger has lifted: the tapped point stays marked.
+    expect(await page.locator('.chart-cursor').getAttribute('visibility')).toBe('visible');
+    const first = await readout.textContent();
+    await page.touchscreen.tap(box.x + box.width * 0.8, box.y + box.height * 0.5);
+    await expect.poll(() => readout.textContent()).not.toBe(first);
+    expect(await readout.getAttribute('aria-live')).toBe('polite');
+
+    // The price axis: the high, the middle and the low, in the chart's decimals, inside the chart.
+    // The drawn series' own low and high (the chart the script drew from the API).
+    const market = {
+      low: Number(await chart.getAttribute('data-low')),
+      high: Number(await chart.getAttribute('data-high')),
+    };
+    const decimals = Number(await chart.getAttribute('data-decimals'));
+    const labels = page.locator('svg.sparkline [data-axis="price"] text');
+    expect(await labels.allTextContents()).toEqual(
+      [market.high, (market.high + market.low) / 2, market.low].map((v) => v.toFixed(decimals)),
+    );
+    for (const label of await labels.all()) {
+      const b = (await label.boundingBox())!;
+      expect(b.x).toBeGreaterThanOrEqual(box.x);
+      expect(b.x + b.width).toBeLessThanOrEqual(box.x + box.width);
+    }
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('the four cards render as <img>, parse as SVG and reference nothing outside themselves', async () => {
     const context = await browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();

@@ -16,6 +16,9 @@ import { runProgram, upstreamEnv } from './helpers/run.ts';
 import { sharedSite, TEST_SITE_URL, type SiteFiles } from './helpers/site-dist.ts';
 import { startServeHandler, type StaticServer } from './helpers/site-serve.ts';
 import { cardViolations } from './helpers/svg-card.ts';
+import { marketCard } from '../builders/cards.ts';
+import { THEMES } from '../render/charts/theme.ts';
+import { textWidth } from '../render/text-width.ts';
 
 let site: SiteFiles;
 let fake: FakeUpstreams;
@@ -175,4 +178,75 @@ describe('a card whose data are unavailable', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+});
+
+describe('the market card layout', () => {
+  interface Drawn {
+    x: number;
+    y: number;
+    anchor: string;
+    size: number;
+    bold: boolean;
+    text: string;
+  }
+  const unescape = (s: string) =>
+    s
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&amp;/g, '&');
+  /** The card's own <text> lines (not the chart's, which place themselves in percentages of the chart). */
+  const texts = (svg: string): Drawn[] =>
+    [...svg.matchAll(/<text x="(\d+(?:\.\d+)?)" y="(\d+(?:\.\d+)?)"([^>]*)>([^<]*)<\/text>/g)].map((m) => ({
+      x: Number(m[1]),
+      y: Number(m[2]),
+      anchor: /text-anchor="end"/.test(m[3]!) ? 'end' : 'start',
+      size: Number(/font-size="(\d+)"/.exec(m[3]!)?.[1] ?? 12),
+      bold: /font-weight="600"/.test(m[3]!),
+      text: unescape(m[4]!),
+    }));
+  /** Horizontal extent by the same conservative estimate the layout uses (render/text-width.ts). */
+  const extent = (t: Drawn): [number, number] => {
+    const w = textWidth(t.text, t.size, t.bold);
+    return t.anchor === 'end' ? [t.x - w, t.x] : [t.x, t.x + w];
+  };
+  const LONG_SOURCES = [
+    'Simulated provider (npm run demo)',
+    'A market data provider with a rather long name, Inc. (delayed quotes, fifteen minutes)',
+    'Ünïcödé Märkte & Daten GmbH — Echtzeitkurse für MON-USD und viele weitere Handelspaare',
+  ];
+
+  it.each(LONG_SOURCES.flatMap((source) => [true, false].map((simulated) => [source, simulated] as const)))(
+    'source %j, simulated %s: no two texts on a line overlap, every text stays inside the card',
+    async (source, simulated) => {
+      const market = { ...(await site.json<MarketData>('api/v1/mon-price')), source, changePercent: -12.34 };
+      const svg = marketCard(market, THEMES.light, simulated);
+      const width = Number(/<svg[^>]* width="(\d+)"/.exec(svg)![1]);
+      const height = Number(/<svg[^>]* height="(\d+)"/.exec(svg)![1]);
+      const drawn = texts(svg);
+      // The change figure and the subtitle beside it (the demo label made them run into each other).
+      const change = drawn.find((t) => t.text === '−12.34 %' || t.text === '-12.34 %')!;
+      expect(change).toBeDefined();
+      const subtitle = drawn.filter((t) => t.y === change.y && t !== change);
+      expect(subtitle.length).toBe(1);
+      expect(extent(subtitle[0]!)[1]).toBeLessThan(extent(change)[0]);
+      for (const t of drawn) {
+        const [left, right] = extent(t);
+        expect(left, t.text).toBeGreaterThanOrEqual(0);
+        expect(right, t.text).toBeLessThanOrEqual(width);
+        expect(t.y, t.text).toBeLessThan(height);
+        for (const other of drawn)
+          if (other !== t && other.y === t.y) {
+            const [l2, r2] = extent(other);
+            expect(right <= l2 || r2 <= left, `${t.text} / ${other.text}`).toBe(true);
+          }
+      }
+      // Nothing is lost to the wrapping: the whole source, the as-of time and the demo label are there.
+      const all = drawn.map((t) => t.text).join(' ');
+      expect(all).toContain(`Source: ${source},`);
+      expect(all).toMatch(/as of \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/);
+      if (simulated) expect(all).toContain('SIMULATED DATA (demo)');
+    },
+  );
 });

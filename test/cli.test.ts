@@ -14,6 +14,7 @@ import { CONTENT_DOCUMENTS } from '../contract/pages.ts';
 import { MAX_BODY_BYTES } from '../cli/http.ts';
 import { MAX_JSON_DEPTH } from '../cli/json-body.ts';
 import { API_INDEX, DEFAULT_SERVICE, DISCOVERY } from '../contract/service.ts';
+import { SIMULATED_NOTICE_TITLE } from '../lib/simulated.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import {
   FIXTURE_ABOUT,
@@ -518,6 +519,53 @@ describe('failures against the static server', () => {
       expect(kb).toBeGreaterThan(0);
       expect(kb / 1024).toBeLessThan(256);
     });
+  });
+});
+
+describe('a demo site (its API index says simulated: true)', () => {
+  const run = (args: string[]) => runCli(cli, [...args, '--base-url', staticSite.url], { COLUMNS: '100' });
+  const CLAIM = "Source: GitHub's public contribution calendar.";
+  beforeAll(async () => {
+    const index = JSON.parse(await readFile(join(dist, API_INDEX.file), 'utf8')) as Record<string, unknown>;
+    const demo = { status: 200, contentType: 'application/json', body: JSON.stringify({ ...index, simulated: true }) };
+    for (const path of [API_INDEX.path, `/${API_INDEX.file}`]) staticSite.answers.set(path, demo);
+  });
+  afterAll(() => {
+    for (const path of [API_INDEX.path, `/${API_INDEX.file}`]) staticSite.answers.delete(path);
+  });
+
+  it.each([['profile'], ['api'], ['contributions']])('%s opens with the simulated-data notice', async (command) => {
+    const r = await run([command]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.startsWith(SIMULATED_NOTICE_TITLE)).toBe(true);
+    expect(r.stdout.replace(/\s+/g, ' ')).toContain('not from a real market or GitHub');
+  });
+
+  it("contributions does not claim GitHub's calendar as the source of simulated data", async () => {
+    const r = await run(['contributions']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).not.toContain(CLAIM);
+  });
+
+  it('a real site gets no notice, and contributions names its source', async () => {
+    staticSite.answers.delete(API_INDEX.path);
+    staticSite.answers.delete(`/${API_INDEX.file}`);
+    try {
+      for (const command of ['profile', 'api', 'contributions']) {
+        const r = await run([command]);
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.stdout, command).not.toContain(SIMULATED_NOTICE_TITLE);
+      }
+      expect((await run(['contributions'])).stdout).toContain(CLAIM);
+    } finally {
+      const index = JSON.parse(await readFile(join(dist, API_INDEX.file), 'utf8')) as Record<string, unknown>;
+      const demo = {
+        status: 200,
+        contentType: 'application/json',
+        body: JSON.stringify({ ...index, simulated: true }),
+      };
+      for (const path of [API_INDEX.path, `/${API_INDEX.file}`]) staticSite.answers.set(path, demo);
+    }
   });
 });
 

@@ -1,25 +1,39 @@
 // /openapi.json against the OpenAPI 3.1 schema (a real validator from the npm registry) and against
-// the route table, problem types and schema files it is generated from.
+// the route table, problem types and schema files it is generated from. Two documents: the one the
+// build writes into dist/ for a static host, and the one the gateway serves at the same path, which
+// adds what only the gateway does (the quota's 429 and RateLimit headers, its Cache-Control, problems).
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MarketData } from '../domain/market.ts';
+import type { OpenApiHost } from '../contract/openapi.ts';
 import { PROBLEM_CONTENT_TYPE } from '../contract/problems.ts';
 import { CONTENT_DOCUMENTS } from '../contract/pages.ts';
-import { DEFAULT_SERVICE } from '../contract/service.ts';
+import { CACHE_CONTROL, DEFAULT_SERVICE } from '../contract/service.ts';
 import { createValidator, loadSchemas } from '../contract/schemas.ts';
 import { describeProblems, lintOpenApi } from '../builders/lint-openapi.ts';
 import { sharedSite, TEST_SITE_URL, type SiteFiles } from './helpers/site-dist.ts';
+import { get, startTestGateway, type TestGateway } from './helpers/gateway.ts';
 
 type Json = Record<string, any>;
 let site: SiteFiles;
-let doc: Json;
+let gw: TestGateway;
+const docs = {} as Record<OpenApiHost, Json>;
 
 beforeAll(async () => {
   site = sharedSite();
   expect(site.result.code).toBe(0);
-  doc = await site.json<Json>('openapi.json');
+  docs.static = await site.json<Json>('openapi.json');
+  // No data request is made here: the upstream address only has to be well formed.
+  gw = await startTestGateway('http://127.0.0.1:9', site.dir, { SITE_URL: TEST_SITE_URL });
+  const answer = await get(gw.url, '/openapi.json');
+  expect(answer.status).toBe(200);
+  expect(answer.headers['content-type']).toBe('application/json');
+  docs.gateway = JSON.parse(answer.text) as Json;
 });
-afterAll(() => site.close());
+afterAll(async () => {
+  await gw?.close();
+  site.close();
+});
 
 const BINDING_OPERATION_IDS: Record<string, string> = {
   '/api/mon-price': 'getMonPrice',
@@ -29,20 +43,28 @@ const BINDING_OPERATION_IDS: Record<string, string> = {
 };
 
 /** Follows a local `#/components/...` reference. */
-const deref = (node: Json): Json =>
-  node.$ref
-    ? (node.$ref as string)
-        .slice(2)
-        .split('/')
-        .reduce((n: Json, k) => n[k], doc)
-    : node;
+const derefIn =
+  (doc: Json) =>
+  (node: Json): Json =>
+    node.$ref
+      ? (node.$ref as string)
+          .slice(2)
+          .split('/')
+          .reduce((n: Json, k) => n[k], doc)
+      : node;
 
-const operations = () =>
+const operationsOf = (doc: Json) =>
   Object.entries(doc.paths as Json).flatMap(([path, item]) =>
     Object.entries(item as Json).map(([method, op]) => ({ path, method, op: op as Json })),
   );
 
-describe('/openapi.json', () => {
+describe.each(['gateway', 'static'] as const)('/openapi.json for the %s host', (host) => {
+  let doc: Json;
+  beforeAll(() => {
+    doc = docs[host];
+  });
+  const operations = () => operationsOf(doc);
+
   it('is a valid OpenAPI 3.1 document according to @seriousme/openapi-schema-validator', async () => {
     const validator = new Validator();
     const result = await validator.validate(structuredClone(doc));
@@ -122,6 +144,56 @@ describe('/openapi.json', () => {
     }
   });
 
+  it('uses the real snapshot of the build as the 200 example, valid against its schema', async () => {
+    const validator = createValidator();
+    const market = doc.components.examples.MarketDataSnapshot.value as MarketData;
+    expect(market).toEqual(await site.json('api/v1/mon-price'));
+    validator.validate('MarketData', market);
+    const calendar = doc.components.examples.GitHubContributionsSnapshot.value;
+    expect(calendar).toEqual(await site.json('api/v1/github-contributions'));
+    validator.validate('GitHubContributions', calendar);
+  });
+
+  it('takes components.schemas from schemas/ unchanged except $id/$schema dropped and file $refs rewritten', () => {
+    const files = loadSchemas();
+    // The schemas the operations use; the API index's and the content documents' validate documents that
+    // are not operations.
+    // A static host answers no problem documents, so its document has no ProblemDetails.
+    const notOperations = new Set<string>([
+      'ApiIndex',
+      ...Object.values(CONTENT_DOCUMENTS).map((d) => d.schema ?? ''),
+      ...(host === 'static' ? ['ProblemDetails'] : []),
+    ]);
+    expect(Object.keys(doc.components.schemas).sort()).toEqual(
+      [...files.keys()].filter((t) => !notOperations.has(t)).sort(),
+    );
+    for (const [title, schema] of files) {
+      if (notOperations.has(title)) continue;
+      const expected = JSON.parse(
+        JSON.stringify(schema).replace(
+          /"\$ref":"([A-Za-z]+)\.schema\.json"/g,
+          (_m, name: string) => `"$ref":"#/components/schemas/${name}"`,
+        ),
+      ) as Json;
+      delete expected.$id;
+      delete expected.$schema;
+      expect(doc.components.schemas[title]).toEqual(expected);
+    }
+    expect(doc.components.schemas.MarketData.properties.points.items).toEqual({
+      $ref: '#/components/schemas/MarketPoint',
+    });
+    expect(JSON.stringify(doc)).not.toMatch(/\.schema\.json/);
+  });
+});
+
+describe("the gateway's /openapi.json: what only the gateway does", () => {
+  let doc: Json;
+  let deref: (node: Json) => Json;
+  beforeAll(() => {
+    doc = docs.gateway;
+    deref = derefIn(doc);
+  });
+
   it('answers 200 with the schema of the resource and its Cache-Control, RateLimit and RateLimit-Policy headers', () => {
     for (const resource of DEFAULT_SERVICE.resources) {
       for (const op of [resource.v1, resource.alias]) {
@@ -138,16 +210,6 @@ describe('/openapi.json', () => {
         expect(deref(ok.headers.RateLimit).required).toBe(false);
       }
     }
-  });
-
-  it('uses the real snapshot of the build as the 200 example, valid against its schema', async () => {
-    const validator = createValidator();
-    const market = doc.components.examples.MarketDataSnapshot.value as MarketData;
-    expect(market).toEqual(await site.json('api/v1/mon-price'));
-    validator.validate('MarketData', market);
-    const calendar = doc.components.examples.GitHubContributionsSnapshot.value;
-    expect(calendar).toEqual(await site.json('api/v1/github-contributions'));
-    validator.validate('GitHubContributions', calendar);
   });
 
   it('answers 429 (with Retry-After) and 502 as application/problem+json ProblemDetails', () => {
@@ -175,30 +237,53 @@ describe('/openapi.json', () => {
       /market data is unavailable/i,
     );
   });
+});
 
-  it('takes components.schemas from schemas/ unchanged except $id/$schema dropped and file $refs rewritten', () => {
-    const files = loadSchemas();
-    // The schemas the operations use; the API index's and the content documents' validate documents that
-    // are not operations.
-    const notOperations = new Set<string>(['ApiIndex', ...Object.values(CONTENT_DOCUMENTS).map((d) => d.schema ?? '')]);
-    expect(Object.keys(doc.components.schemas).sort()).toEqual(
-      [...files.keys()].filter((t) => !notOperations.has(t)).sort(),
-    );
-    for (const [title, schema] of files) {
-      if (notOperations.has(title)) continue;
-      const expected = JSON.parse(
-        JSON.stringify(schema).replace(
-          /"\$ref":"([A-Za-z]+)\.schema\.json"/g,
-          (_m, name: string) => `"$ref":"#/components/schemas/${name}"`,
-        ),
-      ) as Json;
-      delete expected.$id;
-      delete expected.$schema;
-      expect(doc.components.schemas[title]).toEqual(expected);
+describe("the static host's /openapi.json (dist/): only what a static host does", () => {
+  let doc: Json;
+  beforeAll(() => {
+    doc = docs.static;
+  });
+
+  it("promises no 429, no 502 and no problem documents: a missing snapshot is the host's 404", () => {
+    for (const { op } of operationsOf(doc)) {
+      expect(Object.keys(op.responses).sort()).toEqual(['200', '404']);
+      expect(op.responses['404'].content).toBeUndefined();
+      expect(op.description).not.toMatch(/quota/);
     }
-    expect(doc.components.schemas.MarketData.properties.points.items).toEqual({
-      $ref: '#/components/schemas/MarketPoint',
-    });
-    expect(JSON.stringify(doc)).not.toMatch(/\.schema\.json/);
+    expect(doc.components.responses).toBeUndefined();
+    expect(JSON.stringify(doc)).not.toContain(PROBLEM_CONTENT_TYPE + '"');
+  });
+
+  it("names no RateLimit header and requires no Cache-Control: the headers are the host's", () => {
+    for (const resource of DEFAULT_SERVICE.resources) {
+      for (const op of [resource.v1, resource.alias]) {
+        const ok = doc.paths[op.path].get.responses['200'];
+        expect(Object.keys(ok.headers)).toEqual(['Cache-Control']);
+        expect(ok.headers['Cache-Control'].required).toBe(false);
+        expect(ok.headers['Cache-Control'].schema).toEqual({ type: 'string' });
+        // The rule the build writes for serve, Netlify and Cloudflare Pages, and that GitHub Pages has none.
+        expect(ok.headers['Cache-Control'].description).toContain(CACHE_CONTROL.staticSnapshot(resource.id));
+        expect(ok.headers['Cache-Control'].description).toContain('GitHub Pages');
+        // The body is JSON; the type is the host's: said, not promised.
+        expect(ok.description).toMatch(/GitHub Pages.*application\/octet-stream/);
+      }
+    }
+  });
+
+  it('says that the live gateway adds the quota', () => {
+    expect(doc.info.description).toMatch(/The live gateway \(`npm start`\) .* adds the quota: 429/);
+    expect(doc.info.description).toContain('`RateLimit` and `RateLimit-Policy` headers');
+    expect(doc.info.description).not.toMatch(/405 problem/);
+  });
+
+  it("differs from the gateway's document only in what the host does: same operations, schemas of the payloads and examples", () => {
+    expect(operationsOf(doc).map((o) => [o.path, o.op.operationId])).toEqual(
+      operationsOf(docs.gateway).map((o) => [o.path, o.op.operationId]),
+    );
+    expect(doc.components.examples).toEqual(docs.gateway.components.examples);
+    const { ProblemDetails, ...payloads } = docs.gateway.components.schemas as Json;
+    expect(ProblemDetails).toBeDefined();
+    expect(doc.components.schemas).toEqual(payloads);
   });
 });

@@ -210,12 +210,13 @@ describe('builds whose upstream failed, and the demo build', () => {
     }
   });
 
-  it('puts a "simulated data (demo)" notice on every HTML page of a demo build', async () => {
+  it('puts a "simulated data (demo)" notice on every HTML page of a demo build, first inside <main>', async () => {
     const site = await buildSite({ env: { DEMO_SIMULATED: '1' } });
     try {
       for (const file of [...HTML_PAGES, '404.html']) {
+        // Inside a landmark (axe's "region" rule), where "Skip to content" lands.
         expect(await site.read(file), file).toMatch(
-          /<p class="notice" role="note" data-simulated="true"><strong>Simulated data \(demo\)\.<\/strong>/,
+          /<main id="content">\s*<p class="notice" role="note" data-simulated="true"><strong>Simulated data \(demo\)\.<\/strong>/,
         );
       }
     } finally {

@@ -14,15 +14,7 @@ export function slugify(text: string): string {
     .replace(/\s/g, '-');
 }
 
-/**
- * Text (an operator's or an upstream's string: MARKET_SOURCE_NAME, the site title) as Markdown that
- * renders as exactly that text: every character that could open HTML, an entity, a link, emphasis, code
- * or a table cell is backslash-escaped (CommonMark §2.4: any ASCII punctuation may be), and a line
- * break, which could start a new block, becomes a space.
- */
-export function markdownText(text: string): string {
-  return text.replace(/[\r\n]+/g, ' ').replace(/[\\`*_[\]<>&!#|~(){}]/g, (c) => `\\${c}`);
-}
+export { markdownText } from '../../lib/markdown-text.ts';
 
 const EXPLICIT_ANCHOR = /^<a id="([A-Za-z][\w-]*)"><\/a>\s*/;
 

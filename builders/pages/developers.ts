@@ -32,7 +32,7 @@ import type { Artifact, BuildContext } from '../artifact.ts';
 import { apiIndex } from '../discovery/api-index.ts';
 import { formatDays } from '../../render/format.ts';
 import { markdownText, renderMarkdown } from '../content/markdown.ts';
-import { FUNCTION_TOOL_INPUT_SCHEMA, INPUT_SCHEMA_EXTENSION } from '../discovery/openapi.ts';
+import { FUNCTION_TOOL_INPUT_SCHEMA, INPUT_SCHEMA_EXTENSION } from '../../contract/openapi.ts';
 import { MARKET_WINDOW_DAYS, NO_ADVICE } from './home.ts';
 import { renderLayout } from './layout.ts';
 import { twin } from '../content/twins.ts';
@@ -207,7 +207,8 @@ function endpointSection(resource: DataResource, ctx: BuildContext, schemas: Map
       `curl -i ${absoluteUrl(base, resource.v1.path)}\ncurl -I ${absoluteUrl(base, resource.alias.path)}   # HEAD: headers only`,
     ),
     '#### Example response',
-    `Header values here are illustrative: the quota headers appear only when quota enforcement accounted for the request, and the calendar's \`s-maxage\` counts down to midnight.`,
+    `Header values here are illustrative and are the gateway's: the quota headers appear only when quota enforcement accounted for the request, and the calendar's \`s-maxage\` counts down to midnight. ` +
+      "On a static host the headers are the host's (see [Static hosting and the gateway](#static-hosting-and-the-gateway)).",
     fence('http', exampleHeaders),
     example
       ? `${example.note}\n\n${fence('json', example.json)}`
@@ -377,6 +378,7 @@ export function developersBody(ctx: BuildContext, schemas: Map<string, JsonSchem
     ...contentSection(url, schemas),
     ...mcpSection(base, service),
     '## Headers and caching',
+    'When the gateway serves:',
     [
       ...(service.market ? [`- Market preview: ${cacheText(service.market, service.calendarTimeZone)}`] : []),
       `- Contribution calendar: ${cacheText(service.contributions, service.calendarTimeZone)} The calendar reports what the public source provides; completeness is not promised.`,
@@ -386,7 +388,7 @@ export function developersBody(ctx: BuildContext, schemas: Map<string, JsonSchem
       '- HEAD answers carry the same headers as GET (Content-Length included) and no body.',
     ].join('\n'),
     '## Quota and rate-limit headers',
-    `A deployment may enforce a shared, per-client, fixed-window quota on GET and HEAD requests to the ${dataUrls} data URLs. All ${dataUrls} share one bucket: switching between an alias and its v1 path does not reset the allowance. ` +
+    `Where the gateway serves, a deployment may enforce a shared, per-client, fixed-window quota on GET and HEAD requests to the ${dataUrls} data URLs. All ${dataUrls} share one bucket: switching between an alias and its v1 path does not reset the allowance. ` +
       'HTML pages and discovery documents are not counted. When enforcement accounted for the request, the answer carries headers in the format of `draft-ietf-httpapi-ratelimit-headers-11` (an IETF draft, not an RFC):',
     fence(
       'http',
@@ -396,6 +398,7 @@ export function developersBody(ctx: BuildContext, schemas: Map<string, JsonSchem
       '- The allowance varies by deployment: read the headers, do not hard-code a number.',
       `- When the quota is used up the answer is a [429 problem](#${PROBLEM_TYPES.rate_limit_exceeded.fragment}) with \`Retry-After\` in whole seconds: wait at least that long.`,
       '- When the quota is not configured, cannot identify a trusted client or its store is unavailable, reads are served normally without `RateLimit` headers. Missing headers do not promise unlimited upstream capacity.',
+      '- A static host keeps no quota: it sends no `RateLimit` headers and no 429.',
     ].join('\n'),
     '## Versioning and deprecation',
     [
@@ -406,7 +409,7 @@ export function developersBody(ctx: BuildContext, schemas: Map<string, JsonSchem
       '- Nothing is deprecated and no removal is scheduled, so no `Deprecation` or `Sunset` header is sent today. After a future deprecation, answers carry `Deprecation` (RFC 9745, a Structured Field date such as `@1798761600`); after a scheduled removal also `Sunset` (RFC 8594, an HTTP date not earlier than the deprecation).',
     ].join('\n'),
     '## Problem types',
-    `Every API error is an RFC 9457 problem document, \`Content-Type: ${PROBLEM_CONTENT_TYPE}\`, whose \`type\` is a link to its section below. \`status\` equals the HTTP status; clients ignore members they do not know.`,
+    `Every API error the gateway answers is an RFC 9457 problem document, \`Content-Type: ${PROBLEM_CONTENT_TYPE}\`, whose \`type\` is a link to its section below. \`status\` equals the HTTP status; clients ignore members they do not know.`,
     '| Status | code | type | Title |\n|---|---|---|---|\n' +
       codes
         .map(
@@ -424,6 +427,8 @@ export function developersBody(ctx: BuildContext, schemas: Map<string, JsonSchem
     'The whole site, these documents and the two data snapshots are plain files, so any static host can serve them (content types and cache rules come from its configuration). ' +
       'A static host cannot compute anything per request: the live ticker, the quota and its headers, an `s-maxage` that counts down to midnight, problem documents for failed upstreams ' +
       `and the [MCP endpoint](#model-context-protocol-gateway-only) \`${MCP_ENDPOINT.path}\` are the work of the optional gateway, which serves the same files and the live routes.`,
+    `On a static host the data paths are the build's snapshot files, with the type and \`Cache-Control\` the host's rules give (the build writes them for \`serve\`, Netlify and Cloudflare Pages: \`${CACHE_CONTROL.staticSnapshot('market')}\` for the market preview, \`${CACHE_CONTROL.staticSnapshot('contributions')}\` for the calendar; GitHub Pages takes no rules), and a missing snapshot is the host's own 404. ` +
+      `Its [\`${DISCOVERY.openapi.path}\`](${url(DISCOVERY.openapi.path)}) promises only that; the gateway serves its own at the same path, with the quota's 429 and headers.`,
   ].join('\n\n');
 }
 

@@ -93,8 +93,8 @@ ${head.join('\n')}
 <nav class="site-nav" aria-label="Site"><ul>${nav}</ul></nav>
 </div></header>
 <div class="wrap">
-${input.simulated ? simulatedNotice(config) : ''}
 <main id="content">
+${input.simulated ? simulatedNotice(config) : ''}
 ${input.main}
 </main>
 </div>

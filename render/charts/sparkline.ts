@@ -124,6 +124,26 @@ export function renderSparkline(input: SparklineInput): string {
   const placement = box
     ? `x="${box.x}" y="${box.y}" width="${box.width}" height="${MARKET_CHART.height}"`
     : `width="100%" height="${MARKET_CHART.height}"`;
+  // The price axis: a dashed line at the high, the middle and the low of the plot, each labelled at the
+  // right edge inside the plot (the high's below its line, the others above theirs, clear of the High and
+  // Low labels outside it), on a halo of the background so that the series may pass behind.
+  const plotY = (value: number) =>
+    plotTop +
+    (high > low ? SPARKLINE.pad + ((high - value) / (high - low)) * (height - 2 * SPARKLINE.pad) : height / 2);
+  const levels = high > low ? [high, (high + low) / 2, low] : [high];
+  const priceLines = levels
+    .map((value) => {
+      const y = round(plotY(value));
+      return `<line x1="0" y1="${y}" x2="100%" y2="${y}"/>`;
+    })
+    .join('');
+  const priceLabels = levels
+    .map((value, i) => {
+      const y = plotY(value);
+      const ty = round(i === 0 && levels.length > 1 ? y + 13 : y - 4);
+      return `<text x="100%" dx="-3" y="${ty}" text-anchor="end">${escapeHtml(formatFixed(value, decimals))}</text>`;
+    })
+    .join('');
   const cursor = interactive
     ? `<g class="chart-cursor" visibility="hidden"><line x1="0" y1="${plotTop}" x2="0" y2="${plotTop + height}" stroke="${theme.muted}"/>` +
       `<circle r="4" cx="0" cy="0" fill="${color}"/></g>`
@@ -133,11 +153,13 @@ export function renderSparkline(input: SparklineInput): string {
     `data-points="${points.length}" data-decimals="${decimals}"${series} ` +
     `font-size="11" fill="${theme.muted}" xmlns="http://www.w3.org/2000/svg">` +
     `<title>${escapeHtml(label)}</title>` +
+    `<g class="chart-grid chart-price-grid" stroke="${theme.grid}" stroke-dasharray="2 3">${priceLines}</g>` +
     `<svg class="sparkline-plot" x="0" y="${plotTop}" width="100%" height="${height}" viewBox="0 0 ${width} ${height}" preserveAspectRatio="none">` +
     `<g class="chart-grid" stroke="${theme.grid}" stroke-dasharray="2 3">${grid}</g>` +
     `<path class="sparkline-area" d="${line} L${round(xy[xy.length - 1]!.x)} ${height} L${round(xy[0]!.x)} ${height} Z" fill="${color}" fill-opacity="0.1" stroke="none"/>` +
     `<path class="sparkline-line" d="${line}" fill="none" stroke="${color}" stroke-width="2" stroke-linejoin="round" vector-effect="non-scaling-stroke"/>` +
     `</svg>` +
+    `<g class="chart-price" paint-order="stroke" stroke="${theme.background}" stroke-width="3" stroke-linejoin="round" data-axis="price">${priceLabels}</g>` +
     `<line class="chart-axis" x1="0" y1="${plotTop + height + 0.5}" x2="100%" y2="${plotTop + height + 0.5}" stroke="${theme.grid}"/>` +
     dayLabels +
     marker('high', high) +

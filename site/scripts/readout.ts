@@ -82,13 +82,19 @@ function marketChart(figure: HTMLElement): void {
     p.readout.textContent = `${formatFixed(p.series.values[i]!, p.series.decimals)} USD at ${formatTime(p.series.times[i]!)}`;
   };
   const hide = () => parts()?.svg.querySelector('.chart-cursor')?.setAttribute('visibility', 'hidden');
-  figure.addEventListener('pointermove', (event) => {
+  const at = (event: PointerEvent) => {
     const p = parts();
     if (!p || !(event.target instanceof Element) || !p.svg.contains(event.target)) return;
     const box = p.svg.getBoundingClientRect();
     if (box.width > 0) show(nearest(p.series, (event.clientX - box.left) / box.width));
+  };
+  figure.addEventListener('pointermove', at);
+  // A tap moves no pointer: it reads out where it lands, as a tap on a day of the heatmap does.
+  figure.addEventListener('pointerdown', at);
+  // A finger leaves as soon as it lifts: the tapped point stays marked until the next tap elsewhere.
+  figure.addEventListener('pointerleave', (event) => {
+    if (event.pointerType !== 'touch') hide();
   });
-  figure.addEventListener('pointerleave', hide);
   figure.addEventListener('focusin', () => {
     const p = parts();
     if (p && document.activeElement === p.svg) show(state.index >= 0 ? state.index : p.series.times.length - 1);

@@ -1,8 +1,11 @@
 // /openapi.json: the OpenAPI 3.1 contract, generated from the route table, the problem types and the
-// JSON Schemas under schemas/ (never a hand-kept copy). Pure: (config, schemas, snapshots) → document.
-import type { Config } from '../../lib/config.ts';
-import type { GitHubContributions } from '../../domain/contributions.ts';
-import type { MarketData } from '../../domain/market.ts';
+// JSON Schemas under schemas/ (never a hand-kept copy). Pure: (config, schemas, snapshots, host) → document.
+// Two hosts serve the same paths with different promises: the gateway answers live, with the quota (429,
+// RateLimit headers) and a Cache-Control of its own; a static host serves the build's files with whatever
+// headers its rules give. The build publishes the static host's document in dist/; the gateway generates
+// its own at start from this same function (gateway/http/openapi-document.ts).
+import type { Config } from '../lib/config.ts';
+import type { GitHubContributions, MarketData } from './payload-types.ts';
 import {
   PROBLEM_CONTENT_TYPE,
   PROBLEM_DETAILS,
@@ -10,8 +13,8 @@ import {
   problem,
   UPSTREAM_ERROR_TEXT,
   type ProblemCode,
-} from '../../contract/problems.ts';
-import { policyHeader, RATE_LIMIT_EXAMPLE, rateLimitHeader } from '../../contract/rate-limit-headers.ts';
+} from './problems.ts';
+import { policyHeader, RATE_LIMIT_EXAMPLE, rateLimitHeader } from './rate-limit-headers.ts';
 import {
   ALLOW_HEADER,
   CACHE_CONTROL,
@@ -22,15 +25,18 @@ import {
   type DataOperation,
   type DataResource,
   type ServiceTables,
-} from '../../contract/service.ts';
-import type { JsonSchema } from '../../contract/schemas.ts';
-import { FUNCTION_TOOL_INPUT_SCHEMA } from '../../contract/mcp-tools.ts';
-import { markdownText } from '../content/markdown.ts';
-import { absoluteUrl } from '../../contract/pages.ts';
+} from './service.ts';
+import type { JsonSchema } from './schemas.ts';
+import { FUNCTION_TOOL_INPUT_SCHEMA } from './mcp-tools.ts';
+import { absoluteUrl } from './pages.ts';
+import { markdownText } from '../lib/markdown-text.ts';
 
 type Json = Record<string, unknown>;
 
-export { FUNCTION_TOOL_INPUT_SCHEMA } from '../../contract/mcp-tools.ts';
+export { FUNCTION_TOOL_INPUT_SCHEMA } from './mcp-tools.ts';
+
+/** Who serves the document's paths: the gateway (`npm start`) or a static host serving dist/. */
+export type OpenApiHost = 'gateway' | 'static';
 export const INPUT_SCHEMA_EXTENSION = 'x-input-schema';
 
 const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -67,7 +73,11 @@ export function componentSchemas(schemas: Map<string, JsonSchema>): Record<strin
  * such as the API index's, validate documents that are not operations here, and a component no
  * operation uses would be dead weight to every reader and generator.
  */
-function usedSchemas(schemas: Map<string, JsonSchema>, resources: readonly DataResource[]): Map<string, JsonSchema> {
+function usedSchemas(
+  schemas: Map<string, JsonSchema>,
+  resources: readonly DataResource[],
+  host: OpenApiHost,
+): Map<string, JsonSchema> {
   const byId = new Map([...schemas.values()].map((s) => [s.$id, s]));
   const used = new Map<string, JsonSchema>();
   const visit = (schema: JsonSchema | undefined) => {
@@ -78,7 +88,9 @@ function usedSchemas(schemas: Map<string, JsonSchema>, resources: readonly DataR
       return value;
     });
   };
-  for (const name of [...resources.map((r) => r.schema), 'ProblemDetails']) visit(schemas.get(name));
+  // A static host answers no problem documents: its errors are its own pages.
+  const problems = host === 'gateway' ? ['ProblemDetails'] : [];
+  for (const name of [...resources.map((r) => r.schema), ...problems]) visit(schemas.get(name));
   return used;
 }
 
@@ -127,6 +139,14 @@ const HEADERS: Record<string, Json> = {
     description: 'RFC 9110: whole seconds to wait before retrying (minimum 0).',
     required: true,
     schema: { type: 'integer', minimum: 0 },
+  },
+  CacheControlStaticHost: {
+    description:
+      'Set by the static host, not by this API. With the rules the build writes beside the files (serve.json for `serve`, ' +
+      `\`_headers\` for Netlify and Cloudflare Pages): \`${CACHE_CONTROL.staticSnapshot('market')}\` for the market preview and ` +
+      `\`${CACHE_CONTROL.staticSnapshot('contributions')}\` for the calendar. A host without header rules (GitHub Pages) sends its own, or none.`,
+    required: false,
+    schema: { type: 'string' },
   },
   CacheControlProblem: {
     description: `\`${CACHE_CONTROL.problem}\`: problem answers are never stored (RFC 6585 for 429).`,
@@ -203,18 +223,23 @@ const snapshotOf = (resource: DataResource, snapshots: Snapshots) =>
  * operationId is the function-tool name, so HEAD is described on the GET operation rather than given
  * operationIds of its own that a tool builder would take for four more tools.
  */
-function operation(service: ServiceTables, resource: DataResource, op: DataOperation, snapshots: Snapshots): Json {
+function operation(
+  service: ServiceTables,
+  resource: DataResource,
+  op: DataOperation,
+  snapshots: Snapshots,
+  host: OpenApiHost,
+): Json {
   const v1 = resource.v1.path;
   const aliasNote = op.alias
     ? ` Stable alias of \`${v1}\`: the same payload, returned directly (no redirect); it never switches version silently.`
     : ' The explicit version 1 contract.';
+  const gateway = host === 'gateway';
   const cache =
     resource.id === 'market' ? header('CacheControlMarket') : cacheControlContributions(service.calendarTimeZone);
-  const okHeaders = {
-    'Cache-Control': cache,
-    RateLimit: header('RateLimit'),
-    'RateLimit-Policy': header('RateLimitPolicy'),
-  };
+  const okHeaders = gateway
+    ? { 'Cache-Control': cache, RateLimit: header('RateLimit'), 'RateLimit-Policy': header('RateLimitPolicy') }
+    : { 'Cache-Control': header('CacheControlStaticHost') };
   const upstream = {
     $ref: `#/components/responses/${resource.id === 'market' ? 'Market' : 'Contributions'}UpstreamUnavailable`,
   };
@@ -228,11 +253,16 @@ function operation(service: ServiceTables, resource: DataResource, op: DataOpera
   return {
     operationId: op.operationId,
     summary: `${resource.title}${op.alias ? ' (unversioned alias)' : ' (v1)'}`,
-    description: `${resource.summary}${aliasNote} Takes no parameters and no body. HEAD is also accepted (RFC 9110): the same status and headers, Content-Length included, and no body; it counts against the same quota.`,
+    description:
+      `${resource.summary}${aliasNote} Takes no parameters and no body. HEAD is also accepted (RFC 9110): the same status and headers, Content-Length included, and no body` +
+      (gateway ? '; it counts against the same quota.' : '.'),
     ...common,
     responses: {
       '200': {
-        description: `The ${resource.schema} payload.`,
+        description: gateway
+          ? `The ${resource.schema} payload.`
+          : `The ${resource.schema} payload of the last build, as a file. Its type is \`${resource.contentType}\` where the host applies the rules the build writes beside the files (serve.json, \`_headers\`); ` +
+            'a host without header rules (GitHub Pages) sends what it guesses for a file without an extension, often `application/octet-stream`: the body is the same JSON.',
         headers: okHeaders,
         content: {
           [resource.contentType]: {
@@ -243,20 +273,32 @@ function operation(service: ServiceTables, resource: DataResource, op: DataOpera
           },
         },
       },
-      '429': { $ref: '#/components/responses/RateLimitExceeded' },
-      '502': upstream,
+      ...(gateway
+        ? { '429': { $ref: '#/components/responses/RateLimitExceeded' }, '502': upstream }
+        : {
+            '404': {
+              description:
+                "No snapshot: the last build got no usable data from this upstream and published none. The host's own not-found answer, not a problem document.",
+            },
+          }),
     },
   };
 }
 
-export function openApiDocument(config: Config, schemas: Map<string, JsonSchema>, snapshots: Snapshots): Json {
+export function openApiDocument(
+  config: Config,
+  schemas: Map<string, JsonSchema>,
+  snapshots: Snapshots,
+  host: OpenApiHost,
+): Json {
+  const gateway = host === 'gateway';
   const url = (path: string) => absoluteUrl(config.siteUrl, path);
   const service = serviceTables(config);
   const opCount = service.resources.length * 2;
   const paths: Json = {};
   for (const resource of service.resources) {
     for (const op of [resource.alias, resource.v1]) {
-      paths[op.path] = { get: operation(service, resource, op, snapshots) };
+      paths[op.path] = { get: operation(service, resource, op, snapshots, host) };
     }
   }
   const description = [
@@ -273,16 +315,25 @@ export function openApiDocument(config: Config, schemas: Map<string, JsonSchema>
       `\`${JSON.stringify(FUNCTION_TOOL_INPUT_SCHEMA)}\`, given on every operation as the \`${INPUT_SCHEMA_EXTENSION}\` extension.`,
     '',
     `**HEAD.** Every data path also answers HEAD with the GET status and headers and no body; HEAD is described on each GET operation rather than as operations of its own, so the ${countWord(opCount)} operationIds stay the ${countWord(opCount)} tool names. ` +
-      `Any other method is a 405 problem (\`${PROBLEM_TYPES.method_not_allowed.code}\`) with \`Allow: ${ALLOW_HEADER}\`; ` +
-      `an unknown \`/api/...\` path is a 404 problem (\`${PROBLEM_TYPES.api_route_not_found.code}\`). Both are ProblemDetails documents, explained with examples on the developer page.`,
+      (gateway
+        ? `Any other method is a 405 problem (\`${PROBLEM_TYPES.method_not_allowed.code}\`) with \`Allow: ${ALLOW_HEADER}\`; ` +
+          `an unknown \`/api/...\` path is a 404 problem (\`${PROBLEM_TYPES.api_route_not_found.code}\`). Both are ProblemDetails documents, explained with examples on the developer page.`
+        : "Any other method, and an unknown `/api/...` path, get the host's own answer."),
     '',
     `**Model Context Protocol (gateway only).** The gateway, not a static host, also serves ${url(MCP_ENDPOINT.path)}: Streamable HTTP, stateless, whose ${countWord(opCount)} tools are these ${countWord(opCount)} operations, named by operationId, with the input schema above and the payload schema as output schema. ` +
-      'Every POST to it counts once against the same quota as these paths.',
+      (gateway
+        ? 'Every POST to it counts once against the same quota as these paths.'
+        : 'Every POST to it counts once against the quota the gateway keeps.'),
     '',
     `**Versioning.** \`/api/v1/...\` is the explicit v1 contract; the unversioned paths are stable aliases of v1. An incompatible change gets a new major path ` +
       '(`/api/v2/`). Nothing is deprecated, so no `Deprecation` (RFC 9745) or `Sunset` (RFC 8594) header is sent.',
     '',
-    `Errors are RFC 9457 problem details (\`${PROBLEM_CONTENT_TYPE}\`) whose \`type\` is a fragment of ${url(DISCOVERY.developers.path)}.`,
+    gateway
+      ? `Errors are RFC 9457 problem details (\`${PROBLEM_CONTENT_TYPE}\`) whose \`type\` is a fragment of ${url(DISCOVERY.developers.path)}.`
+      : '**Static host.** This document describes the files of the last build as a static host serves them: each data path is a snapshot, ' +
+        "its headers are the host's (the rules the build writes for `serve`, Netlify and Cloudflare Pages set the types and Cache-Control), and a missing snapshot is the host's 404. " +
+        `The live gateway (\`npm start\`) serves the same paths with fresh data and adds the quota: 429 problem answers (\`${PROBLEM_TYPES.rate_limit_exceeded.code}\`), ` +
+        `\`RateLimit\` and \`RateLimit-Policy\` headers, a Cache-Control of its own and RFC 9457 problem details (\`${PROBLEM_CONTENT_TYPE}\`) for errors; its own \`/openapi.json\` describes them.`,
   ].join('\n');
   return {
     openapi: '3.1.0',
@@ -304,8 +355,8 @@ export function openApiDocument(config: Config, schemas: Map<string, JsonSchema>
     tags: service.resources.map((r) => ({ name: r.title, description: r.summary })),
     paths,
     components: {
-      schemas: componentSchemas(usedSchemas(schemas, service.resources)),
-      responses: responses(config.siteUrl),
+      schemas: componentSchemas(usedSchemas(schemas, service.resources, host)),
+      ...(gateway ? { responses: responses(config.siteUrl) } : {}),
       examples: Object.fromEntries(
         service.resources.flatMap((r) => {
           const value = snapshotOf(r, snapshots);

@@ -1,0 +1,38 @@
+// The gateway's /openapi.json. dist/openapi.json promises only what a static host does; the gateway
+// serves the same paths live and adds the quota (429, RateLimit headers) and a Cache-Control of its own,
+// so it answers with the gateway's document instead: generated at start by the same function the build
+// uses (contract/openapi.ts), from the same configuration, with the build's snapshots as its examples.
+import type { Config } from '../../lib/config.ts';
+import { openApiDocument, type Snapshots } from '../../contract/openapi.ts';
+import { DISCOVERY, type DataResourceId, type ServiceTables } from '../../contract/service.ts';
+import type { JsonSchema } from '../../contract/schemas.ts';
+
+/**
+ * The build's snapshot of one resource, read from dist/ (it validated it before writing it), or null
+ * when the build published none: then the document has no example, as the build's own would.
+ */
+function snapshot(files: ReadonlyMap<string, Buffer>, service: ServiceTables, id: DataResourceId): unknown {
+  const resource = service.resources.find((r) => r.id === id);
+  const body = resource && files.get(resource.snapshotFiles[0]!);
+  if (body === undefined) return null;
+  try {
+    return JSON.parse(body.toString('utf8')) as unknown;
+  } catch {
+    return null; // a file changed after the build: no example rather than a broken one
+  }
+}
+
+/** The gateway's document as the file the gateway serves at DISCOVERY.openapi.path, serialized as the build writes JSON. */
+export function gatewayOpenApiFile(
+  config: Config,
+  service: ServiceTables,
+  schemas: Map<string, JsonSchema>,
+  files: ReadonlyMap<string, Buffer>,
+): [file: string, body: Buffer] {
+  const snapshots = {
+    market: snapshot(files, service, 'market'),
+    contributions: snapshot(files, service, 'contributions'),
+  } as Snapshots;
+  const document = openApiDocument(config, schemas, snapshots, 'gateway');
+  return [DISCOVERY.openapi.file, Buffer.from(`${JSON.stringify(document, null, 2)}\n`)];
+}
