@@ -24,6 +24,7 @@ import {
   MCP_ENDPOINT,
   type DataOperation,
   type DataResource,
+  type DataResourceId,
   type ServiceTables,
 } from './service.ts';
 import type { JsonSchema } from './schemas.ts';
@@ -113,6 +114,15 @@ const cacheControlContributions = (timeZone: string): Json => ({
   },
 });
 
+/** A snapshot's Cache-Control on a static host: the host's, set by the rules the build writes for this resource. */
+const cacheControlStaticHost = (id: DataResourceId): Json => ({
+  description:
+    'Set by the static host, not by this API. With the rules the build writes beside the files (serve.json for `serve`, ' +
+    `\`_headers\` for Netlify and Cloudflare Pages): \`${CACHE_CONTROL.staticSnapshot(id)}\`. A host without header rules (GitHub Pages) sends its own, or none.`,
+  required: false,
+  schema: { type: 'string' },
+});
+
 const HEADERS: Record<string, Json> = {
   CacheControlMarket: {
     description: `Always \`${CACHE_CONTROL.market}\`: the ticker is fetched on each request.`,
@@ -139,14 +149,6 @@ const HEADERS: Record<string, Json> = {
     description: 'RFC 9110: whole seconds to wait before retrying (minimum 0).',
     required: true,
     schema: { type: 'integer', minimum: 0 },
-  },
-  CacheControlStaticHost: {
-    description:
-      'Set by the static host, not by this API. With the rules the build writes beside the files (serve.json for `serve`, ' +
-      `\`_headers\` for Netlify and Cloudflare Pages): \`${CACHE_CONTROL.staticSnapshot('market')}\` for the market preview and ` +
-      `\`${CACHE_CONTROL.staticSnapshot('contributions')}\` for the calendar. A host without header rules (GitHub Pages) sends its own, or none.`,
-    required: false,
-    schema: { type: 'string' },
   },
   CacheControlProblem: {
     description: `\`${CACHE_CONTROL.problem}\`: problem answers are never stored (RFC 6585 for 429).`,
@@ -239,7 +241,7 @@ function operation(
     resource.id === 'market' ? header('CacheControlMarket') : cacheControlContributions(service.calendarTimeZone);
   const okHeaders = gateway
     ? { 'Cache-Control': cache, RateLimit: header('RateLimit'), 'RateLimit-Policy': header('RateLimitPolicy') }
-    : { 'Cache-Control': header('CacheControlStaticHost') };
+    : { 'Cache-Control': cacheControlStaticHost(resource.id) };
   const upstream = {
     $ref: `#/components/responses/${resource.id === 'market' ? 'Market' : 'Contributions'}UpstreamUnavailable`,
   };

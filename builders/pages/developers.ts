@@ -333,7 +333,7 @@ export function developersBody(ctx: BuildContext, schemas: Map<string, JsonSchem
         `a **market preview** of \`${service.marketProduct}\` (the latest ticker plus ${formatDays(MARKET_WINDOW_DAYS)} of hourly closes, in ${CONSTANTS.currency}, from ${markdownText(config.marketSourceName)}) ` +
         `and a `) +
       `**contribution calendar** (the public daily contribution counts of GitHub account \`${config.githubAccount}\` over a rolling ${CONSTANTS.contributionDays}-day window in ${service.calendarTimeZone}).`,
-    `> **No financial advice.** ${NO_ADVICE}`,
+    ...(service.market ? [`> **No financial advice.** ${NO_ADVICE}`] : []),
     `Base URL: \`${base}\`. Every route takes no parameters and no request body, and needs **no authentication**: no key, no signup, no header. ` +
       `When an upstream source gives no usable data the service answers with a problem document, never with invented values.`,
     '## Contents',
@@ -424,10 +424,10 @@ export function developersBody(ctx: BuildContext, schemas: Map<string, JsonSchem
     fence('sh', `curl -O ${url(DISCOVERY.cli.path)} && node cli.mjs --help`),
     nestHeadings(cliReferenceMarkdown(service).trim(), 3),
     '## Static hosting and the gateway',
-    'The whole site, these documents and the two data snapshots are plain files, so any static host can serve them (content types and cache rules come from its configuration). ' +
-      'A static host cannot compute anything per request: the live ticker, the quota and its headers, an `s-maxage` that counts down to midnight, problem documents for failed upstreams ' +
+    `The whole site, these documents and the ${service.market ? 'two data snapshots' : 'data snapshot'} are plain files, so any static host can serve them (content types and cache rules come from its configuration). ` +
+      `A static host cannot compute anything per request: ${service.market ? 'the live ticker, ' : ''}the quota and its headers, an \`s-maxage\` that counts down to midnight, problem documents for failed upstreams ` +
       `and the [MCP endpoint](#model-context-protocol-gateway-only) \`${MCP_ENDPOINT.path}\` are the work of the optional gateway, which serves the same files and the live routes.`,
-    `On a static host the data paths are the build's snapshot files, with the type and \`Cache-Control\` the host's rules give (the build writes them for \`serve\`, Netlify and Cloudflare Pages: \`${CACHE_CONTROL.staticSnapshot('market')}\` for the market preview, \`${CACHE_CONTROL.staticSnapshot('contributions')}\` for the calendar; GitHub Pages takes no rules), and a missing snapshot is the host's own 404. ` +
+    `On a static host the data paths are the build's snapshot files, with the type and \`Cache-Control\` the host's rules give (the build writes them for \`serve\`, Netlify and Cloudflare Pages: ${service.market ? `\`${CACHE_CONTROL.staticSnapshot('market')}\` for the market preview, ` : ''}\`${CACHE_CONTROL.staticSnapshot('contributions')}\` for the calendar; GitHub Pages takes no rules), and a missing snapshot is the host's own 404. ` +
       `Its [\`${DISCOVERY.openapi.path}\`](${url(DISCOVERY.openapi.path)}) promises only that; the gateway serves its own at the same path, with the quota's 429 and headers.`,
   ].join('\n\n');
 }
