@@ -8,7 +8,7 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): Record
   for (const [k, v] of Object.entries(process.env)) {
     if (
       v !== undefined &&
-      !/^(GITHUB_|MARKET_|RATE_LIMIT_|TRUST_PROXY|SITE_URL|SOURCE_DATE_EPOCH|DIST_DIR|PORT|HOST)/.test(k)
+      !/^(GITHUB_|MARKET_|CALENDAR_|MCP_|RATE_LIMIT_|TRUST_PROXY|SITE_URL|SOURCE_DATE_EPOCH|DIST_DIR|PORT|HOST)/.test(k)
     )
       env[k] = v;
   }

@@ -1,0 +1,89 @@
+// Every way an upstream can fail, as the sources the build and the gateway share see it: an UpstreamError
+// naming that upstream, never a payload. What the build does with such an error (exit 1, that snapshot not
+// written, the other one written, one stderr line) does not depend on the mode: test/build.test.ts runs
+// it once per upstream as a program.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../lib/config.ts';
+import { UpstreamError } from '../lib/errors.ts';
+import { createSources, fetchContributions, fetchMarketData } from '../upstreams/sources.ts';
+import { startFakeUpstreams, type FakeUpstreams, type GithubMode, type MarketMode } from '../fakes/upstreams.ts';
+import { upstreamEnv } from './helpers/run.ts';
+
+// Monday 2026-11-23 15:00 UTC, 10:00 in Toronto: the fakes' clock and the sources' "now".
+const NOW = Date.parse('2026-11-23T15:00:00Z');
+let fake: FakeUpstreams;
+
+beforeAll(async () => {
+  fake = await startFakeUpstreams({ slowMs: 5000, now: () => NOW });
+});
+afterAll(async () => {
+  await fake.close();
+});
+beforeEach(() => {
+  fake.market.mode = 'ok';
+  fake.github = { mode: 'ok' };
+});
+
+const sources = (env: Record<string, string> = {}) =>
+  createSources(loadConfig({ ...upstreamEnv(fake.url), UPSTREAM_TIMEOUT_MS: '1000', ...env }));
+
+/** The rejection of `work`, which must be an UpstreamError. */
+async function upstreamError(work: Promise<unknown>): Promise<UpstreamError> {
+  const error: unknown = await work.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(UpstreamError);
+  return error as UpstreamError;
+}
+
+describe('the market source', () => {
+  it('answers a payload when the provider is healthy (the modes below are what changes)', async () => {
+    await expect(fetchMarketData(sources().market!, NOW)).resolves.toMatchObject({ product: 'MON-USD' });
+  });
+
+  it.each<MarketMode>([
+    'down',
+    'slow',
+    'garbage',
+    'not-json',
+    'rate-limited',
+    'server-error',
+    'not-found',
+    'bad-price',
+    'bad-time',
+    'no-candles',
+  ])('%s: an UpstreamError naming coinbase', async (mode) => {
+    fake.market.mode = mode;
+    const error = await upstreamError(fetchMarketData(sources().market!, NOW));
+    expect(error.upstream).toBe('coinbase');
+    expect(error.message).toMatch(/^coinbase/);
+  });
+});
+
+describe('the contribution sources', () => {
+  it.each<GithubMode>([
+    'down',
+    'slow',
+    'garbage',
+    'rate-limited',
+    'server-error',
+    'markup-drift',
+    'missing-day',
+    'unknown-account',
+  ])('HTML calendar %s: an UpstreamError naming github-html', async (mode) => {
+    fake.github.mode = mode;
+    const error = await upstreamError(fetchContributions(sources(), NOW));
+    expect(error.upstream).toBe('github-html');
+  });
+
+  it.each<GithubMode>(['garbage', 'rate-limited', 'markup-drift', 'missing-day', 'unknown-account', 'bad-token'])(
+    'GraphQL calendar %s: an UpstreamError naming github-graphql, without the token',
+    async (mode) => {
+      fake.github.mode = mode;
+      const error = await upstreamError(fetchContributions(sources({ GITHUB_TOKEN: 'test-token' }), NOW));
+      expect(error.upstream).toBe('github-graphql');
+      expect(error.message).not.toContain('test-token');
+    },
+  );
+});
