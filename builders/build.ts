@@ -11,6 +11,7 @@ import type { GitHubContributions } from '../domain/contributions.ts';
 import { ConfigError, UpstreamError } from '../lib/errors.ts';
 import type { MarketData } from '../domain/market.ts';
 import { oneLine } from '../lib/one-line.ts';
+import { portIsTaken, portTakenReason } from '../lib/port-hint.ts';
 import {
   dataResource,
   serviceTables,
@@ -278,11 +279,17 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
   }
   const { outDir, ifStale, previousDir } = args;
   if (ifStale) {
+    // `npm start` builds, then listens: a taken port is said before any build rewrites dist/ for it.
+    if (config.port !== 0 && (await portIsTaken(config.host, config.port))) {
+      process.stderr.write(`build: nothing built: ${portTakenReason(config.host, config.port)}\n`);
+      return 1;
+    }
     const reason = await staleReason(config, outDir);
     if (reason === undefined) return 0;
-    process.stderr.write(`build: ${reason}
-`);
-    await build(config, { outDir, simulated: config.demoSimulated, log: () => {}, previousDir });
+    process.stderr.write(`build: ${reason}\n`);
+    // Offline, a rebuild keeps what dist/ already holds while it is still valid (the --previous rules),
+    // rather than removing a snapshot because its upstream cannot be reached now.
+    await build(config, { outDir, simulated: config.demoSimulated, log: () => {}, previousDir: previousDir ?? outDir });
     return 0;
   }
   const result = await build(config, { outDir, simulated: config.demoSimulated, previousDir });

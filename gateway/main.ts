@@ -4,6 +4,7 @@
 import { loadConfig, type Config } from '../lib/config.ts';
 import { ConfigError } from '../lib/errors.ts';
 import { oneLine } from '../lib/one-line.ts';
+import { portTakenReason } from '../lib/port-hint.ts';
 import { MAX_ERROR_LINE } from './http/error-lines.ts';
 import { startGateway, type Gateway } from './server.ts';
 
@@ -41,9 +42,7 @@ async function main(): Promise<number | undefined> {
     if (code === 'EADDRINUSE') {
       // The demo's hint (demo/main.ts), in the gateway's words: a site's links name its port, so the way
       // out is another PORT (and the build --if-stale of `npm start` rewrites the links for it).
-      err(
-        `cannot start: port ${config.port} on ${config.host} is taken (EADDRINUSE); stop what listens there or set PORT to another port (PORT=${config.port === 65535 ? 8081 : config.port + 1} npm start)`,
-      );
+      err(`cannot start: ${portTakenReason(config.host, config.port)}`);
       return 1;
     }
     err(`cannot start: ${message(error)}`);

@@ -270,6 +270,51 @@ describe('arguments', () => {
   );
 });
 
+describe('--if-stale, as npm start runs it before the gateway', () => {
+  const startBuild = (env: Record<string, string | undefined> = {}) =>
+    runProgram('build', ['--out', out, '--if-stale'], {
+      ...upstreamEnv(fake.url),
+      UPSTREAM_TIMEOUT_MS: '1500',
+      SOURCE_DATE_EPOCH: String(Math.floor(clock / 1000)),
+      PORT: '0',
+      ...env,
+    });
+
+  it('offline, rebuilding for a missing snapshot keeps the other one while it is still valid', async () => {
+    expect((await build()).code).toBe(0);
+    const calendar = await readFile(join(out, 'api/v1/github-contributions'), 'utf8');
+    for (const file of ['api/v1/mon-price', 'api/mon-price']) await rm(join(out, file));
+    fake.market.mode = 'down';
+    fake.github.mode = 'down';
+    clock += 3_600_000; // an hour later, the same day in Toronto
+    const result = await startBuild();
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/lacks the market preview snapshot/);
+    expect(result.stderr).toMatch(/contribution calendar: republished the previous snapshot/);
+    expect(await readFile(join(out, 'api/v1/github-contributions'), 'utf8')).toBe(calendar);
+    expect(await exists('cards/github-contributions.svg')).toBe(true);
+    expect(await exists('api/v1/mon-price')).toBe(false);
+  });
+
+  it('a taken PORT is said before anything is built: one line, exit 1, nothing written', async () => {
+    const { createServer } = await import('node:net');
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const port = (holder.address() as { port: number }).port;
+    try {
+      const result = await startBuild({ PORT: String(port), HOST: '127.0.0.1' });
+      expect(result.code).toBe(1);
+      expect(result.stderr.trimEnd().split('\n')).toEqual([
+        `build: nothing built: port ${port} on 127.0.0.1 is taken (EADDRINUSE); stop what listens there or set PORT to another port (PORT=${port + 1} npm start)`,
+      ]);
+      expect(await listFiles(out)).toEqual([]);
+      expect(fake.calls.ticker + fake.calls.html).toBe(0);
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
+  });
+});
+
 describe('what an earlier build left behind', () => {
   const plant = async (files: Record<string, string>) => {
     for (const [file, body] of Object.entries(files)) {
