@@ -181,7 +181,7 @@ function problemResponse(
   };
 }
 
-function responses(siteUrl: string): Record<string, Json> {
+function responses(siteUrl: string, service: ServiceTables): Record<string, Json> {
   const quota = { RateLimit: header('RateLimit'), 'RateLimit-Policy': header('RateLimitPolicy') };
   const t = PROBLEM_TYPES;
   return {
@@ -192,14 +192,19 @@ function responses(siteUrl: string): Record<string, Json> {
       { 'Retry-After': header('RetryAfter'), ...quota, 'Cache-Control': header('CacheControlProblem') },
       PROBLEM_DETAILS.rate_limit_exceeded(RATE_LIMIT_EXAMPLE.quota, RATE_LIMIT_EXAMPLE.windowSeconds),
     ),
-    MarketUpstreamUnavailable: problemResponse(
-      siteUrl,
-      'upstream_unavailable',
-      `${t.upstream_unavailable.title}: ${t.upstream_unavailable.condition}`,
-      { ...quota, 'Cache-Control': header('CacheControlProblem') },
-      PROBLEM_DETAILS.upstream_unavailable.market,
-      UPSTREAM_ERROR_TEXT.market,
-    ),
+    // Only the deployment's datasets: MARKET_PRODUCT=off has no market to be unavailable.
+    ...(service.market === undefined
+      ? {}
+      : {
+          MarketUpstreamUnavailable: problemResponse(
+            siteUrl,
+            'upstream_unavailable',
+            `${t.upstream_unavailable.title}: ${t.upstream_unavailable.condition}`,
+            { ...quota, 'Cache-Control': header('CacheControlProblem') },
+            PROBLEM_DETAILS.upstream_unavailable.market,
+            UPSTREAM_ERROR_TEXT.market,
+          ),
+        }),
     ContributionsUpstreamUnavailable: problemResponse(
       siteUrl,
       'upstream_unavailable',
@@ -358,7 +363,7 @@ export function openApiDocument(
     paths,
     components: {
       schemas: componentSchemas(usedSchemas(schemas, service.resources, host)),
-      ...(gateway ? { responses: responses(config.siteUrl) } : {}),
+      ...(gateway ? { responses: responses(config.siteUrl, service) } : {}),
       examples: Object.fromEntries(
         service.resources.flatMap((r) => {
           const value = snapshotOf(r, snapshots);

@@ -203,6 +203,24 @@ describe('MARKET_PRODUCT=off', () => {
     expect(help.stdout).not.toMatch(/\bprice\b/);
     const price = await runNode(join(out, 'cli.mjs'), ['price'], { PATH: process.env.PATH ?? '' }, 30_000);
     expect(price.code).toBe(2);
+
+    // The gateway serving it: its own OpenAPI document and MCP tools say nothing of a market either.
+    const gw = await startTestGateway(btcFake.url, out, { MARKET_PRODUCT: 'off' }, { now: () => CLOCK });
+    try {
+      const openapi = await get(gw.url, '/openapi.json');
+      expect(openapi.status).toBe(200);
+      expect(openapi.text).not.toMatch(/MarketUpstreamUnavailable|MarketData|market preview|MON-USD|-price\b/i);
+      const list = await get(gw.url, '/mcp', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+      const tools = (JSON.parse(list.text) as { result: { tools: Array<{ name: string }> } }).result.tools;
+      expect(tools.map((t) => t.name)).toEqual(['getV1GithubContributions', 'getGithubContributions']);
+      expect((await get(gw.url, '/api/v1/mon-price')).status).toBe(404);
+    } finally {
+      await gw.close();
+    }
   }, 60_000);
 });
 

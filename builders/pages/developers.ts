@@ -235,7 +235,7 @@ function mcpSection(base: string, service: ServiceTables): string[] {
   return [
     '## Model Context Protocol (gateway only)',
     `Where the gateway runs, \`${endpoint}\` is a [Model Context Protocol](https://modelcontextprotocol.io) endpoint for agents: Streamable HTTP, stateless (no session, no \`Mcp-Session-Id\`), answers as JSON. ` +
-      `**Gateway only:** a static host has no \`${MCP_ENDPOINT.path}\`, as it has no live ticker.`,
+      `**Gateway only:** a static host has no \`${MCP_ENDPOINT.path}\`, as it has no live ${service.market ? 'ticker' : 'calendar'}.`,
     '| Tool | Returns | Same payload as |\n|---|---|---|\n' +
       tools.map((t) => `| \`${t.name}\` | ${t.resource.schema} | \`GET ${t.operation.path}\` |`).join('\n'),
     [
