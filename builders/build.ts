@@ -37,6 +37,11 @@ export interface BuildOptions {
   warn?: (line: string) => void;
   /** `--previous <dir>`: a copy of the last published site, whose snapshots stand in for a failed upstream's. */
   previousDir?: string;
+  /**
+   * The previous snapshots are the output folder's own (`--if-stale`): a reuse is said, but not why a
+   * snapshot could not stand in, which the line of the failed upstream already covers.
+   */
+  quietPrevious?: boolean;
 }
 
 export interface BuildResult {
@@ -97,7 +102,7 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
         for (const file of resource.snapshotFiles) artifacts.push({ file, body: previous.body });
         return previous.payload;
       }
-      warn(notReusedLine(id, options.previousDir, previous.reason));
+      if (!options.quietPrevious) warn(notReusedLine(id, options.previousDir, previous.reason));
     }
     // A snapshot left from an earlier build would now be stale: remove it rather than publish it as
     // current. Its paths are the contract's own (docs/api.md#published-paths), so this holds even where no manifest
@@ -289,7 +294,13 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
     process.stderr.write(`build: ${reason}\n`);
     // Offline, a rebuild keeps what dist/ already holds while it is still valid (the --previous rules),
     // rather than removing a snapshot because its upstream cannot be reached now.
-    await build(config, { outDir, simulated: config.demoSimulated, log: () => {}, previousDir: previousDir ?? outDir });
+    await build(config, {
+      outDir,
+      simulated: config.demoSimulated,
+      log: () => {},
+      previousDir: previousDir ?? outDir,
+      quietPrevious: previousDir === undefined,
+    });
     return 0;
   }
   const result = await build(config, { outDir, simulated: config.demoSimulated, previousDir });
