@@ -1,7 +1,7 @@
 // The four data operations as function tools (docs/api.md#endpoints): the operationId is the tool name, the
 // input schema is docs/api.md's empty object, the output schema is the payload's schema from schemas/. Read by
 // the gateway's MCP endpoint and by the documents that describe it.
-import { CONSTANTS, type DataOperation, type DataResource, type ServiceTables } from './service.ts';
+import { CONSTANTS, dataOperationsWord, type DataOperation, type DataResource, type ServiceTables } from './service.ts';
 import type { JsonSchema } from './schemas.ts';
 
 /**
@@ -26,11 +26,9 @@ export const BATCHES_REMOVED_IN = '2025-06-18';
 /** Messages in one batch under the older versions that still have them (the SDK alone allows 100). */
 export const MCP_MAX_BATCH = 10;
 
-const COUNT_WORDS = ['no', 'one', 'two', 'three', 'four'];
-
 /** How the endpoint is described wherever it is listed (API index, llms.txt, developer page, OpenAPI). */
 export function mcpSummary(service: ServiceTables): string {
-  const n = COUNT_WORDS[service.resources.length * 2] ?? String(service.resources.length * 2);
+  const n = dataOperationsWord(service);
   return (
     `Model Context Protocol over Streamable HTTP (stateless): ${n} tools, the ${n} data operations named by operationId, each returning its payload as structured content. ` +
     'Every POST to it counts once against the same quota as the data URLs. Gateway only: a static host has no such endpoint.'

@@ -19,6 +19,7 @@ import {
   ALLOW_HEADER,
   CACHE_CONTROL,
   CONSTANTS,
+  dataOperationsWord,
   serviceTables,
   DISCOVERY,
   MCP_ENDPOINT,
@@ -94,9 +95,6 @@ function usedSchemas(
   for (const name of [...resources.map((r) => r.schema), ...problems]) visit(schemas.get(name));
   return used;
 }
-
-/** Operation counts in words, as the description reads (two or four). */
-const countWord = (n: number) => ['no', 'one', 'two', 'three', 'four'][n] ?? String(n);
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Stands for the s-maxage in the calendar's Cache-Control until the pattern puts a positive integer there. */
@@ -181,6 +179,9 @@ function problemResponse(
   };
 }
 
+/** The component of a dataset's 502: MarketUpstreamUnavailable, ContributionsUpstreamUnavailable. */
+const upstreamResponseName = (id: DataResourceId) => `${id.charAt(0).toUpperCase()}${id.slice(1)}UpstreamUnavailable`;
+
 function responses(siteUrl: string, service: ServiceTables): Record<string, Json> {
   const quota = { RateLimit: header('RateLimit'), 'RateLimit-Policy': header('RateLimitPolicy') };
   const t = PROBLEM_TYPES;
@@ -192,26 +193,19 @@ function responses(siteUrl: string, service: ServiceTables): Record<string, Json
       { 'Retry-After': header('RetryAfter'), ...quota, 'Cache-Control': header('CacheControlProblem') },
       PROBLEM_DETAILS.rate_limit_exceeded(RATE_LIMIT_EXAMPLE.quota, RATE_LIMIT_EXAMPLE.windowSeconds),
     ),
-    // Only the deployment's datasets: MARKET_PRODUCT=off has no market to be unavailable.
-    ...(service.market === undefined
-      ? {}
-      : {
-          MarketUpstreamUnavailable: problemResponse(
-            siteUrl,
-            'upstream_unavailable',
-            `${t.upstream_unavailable.title}: ${t.upstream_unavailable.condition}`,
-            { ...quota, 'Cache-Control': header('CacheControlProblem') },
-            PROBLEM_DETAILS.upstream_unavailable.market,
-            UPSTREAM_ERROR_TEXT.market,
-          ),
-        }),
-    ContributionsUpstreamUnavailable: problemResponse(
-      siteUrl,
-      'upstream_unavailable',
-      `${t.upstream_unavailable.title}: ${t.upstream_unavailable.condition}`,
-      { ...quota, 'Cache-Control': header('CacheControlProblem') },
-      PROBLEM_DETAILS.upstream_unavailable.contributions,
-      UPSTREAM_ERROR_TEXT.contributions,
+    // One per dataset of the deployment: MARKET_PRODUCT=off has no market to be unavailable.
+    ...Object.fromEntries(
+      service.resources.map((r) => [
+        upstreamResponseName(r.id),
+        problemResponse(
+          siteUrl,
+          'upstream_unavailable',
+          `${t.upstream_unavailable.title}: ${t.upstream_unavailable.condition}`,
+          { ...quota, 'Cache-Control': header('CacheControlProblem') },
+          PROBLEM_DETAILS.upstream_unavailable[r.id],
+          UPSTREAM_ERROR_TEXT[r.id],
+        ),
+      ]),
     ),
   };
 }
@@ -248,7 +242,7 @@ function operation(
     ? { 'Cache-Control': cache, RateLimit: header('RateLimit'), 'RateLimit-Policy': header('RateLimitPolicy') }
     : { 'Cache-Control': cacheControlStaticHost(resource.id) };
   const upstream = {
-    $ref: `#/components/responses/${resource.id === 'market' ? 'Market' : 'Contributions'}UpstreamUnavailable`,
+    $ref: `#/components/responses/${upstreamResponseName(resource.id)}`,
   };
   const example = snapshotOf(resource, snapshots);
   const common = {
@@ -301,7 +295,7 @@ export function openApiDocument(
   const gateway = host === 'gateway';
   const url = (path: string) => absoluteUrl(config.siteUrl, path);
   const service = serviceTables(config);
-  const opCount = service.resources.length * 2;
+  const operations = dataOperationsWord(service);
   const paths: Json = {};
   for (const resource of service.resources) {
     for (const op of [resource.alias, resource.v1]) {
@@ -321,13 +315,13 @@ export function openApiDocument(
     `**Function tools.** Each operation can be called as a function tool: its \`operationId\` is the tool name and its input schema is ` +
       `\`${JSON.stringify(FUNCTION_TOOL_INPUT_SCHEMA)}\`, given on every operation as the \`${INPUT_SCHEMA_EXTENSION}\` extension.`,
     '',
-    `**HEAD.** Every data path also answers HEAD with the GET status and headers and no body; HEAD is described on each GET operation rather than as operations of its own, so the ${countWord(opCount)} operationIds stay the ${countWord(opCount)} tool names. ` +
+    `**HEAD.** Every data path also answers HEAD with the GET status and headers and no body; HEAD is described on each GET operation rather than as operations of its own, so the ${operations} operationIds stay the ${operations} tool names. ` +
       (gateway
         ? `Any other method is a 405 problem (\`${PROBLEM_TYPES.method_not_allowed.code}\`) with \`Allow: ${ALLOW_HEADER}\`; ` +
           `an unknown \`/api/...\` path is a 404 problem (\`${PROBLEM_TYPES.api_route_not_found.code}\`). Both are ProblemDetails documents, explained with examples on the developer page.`
         : "Any other method, and an unknown `/api/...` path, get the host's own answer."),
     '',
-    `**Model Context Protocol (gateway only).** The gateway, not a static host, also serves ${url(MCP_ENDPOINT.path)}: Streamable HTTP, stateless, whose ${countWord(opCount)} tools are these ${countWord(opCount)} operations, named by operationId, with the input schema above and the payload schema as output schema. ` +
+    `**Model Context Protocol (gateway only).** The gateway, not a static host, also serves ${url(MCP_ENDPOINT.path)}: Streamable HTTP, stateless, whose ${operations} tools are these ${operations} operations, named by operationId, with the input schema above and the payload schema as output schema. ` +
       (gateway
         ? 'Every POST to it counts once against the same quota as these paths.'
         : 'Every POST to it counts once against the quota the gateway keeps.'),

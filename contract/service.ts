@@ -294,9 +294,17 @@ export function resourcesSentence(service: ServiceTables): string {
     : `Two public, read-only JSON resources that feed the portfolio preview: a ${service.marketProduct} market preview (not financial advice) and a GitHub contribution calendar.`;
 }
 
-/** "all four data URLs" (two resources, each with its alias) or "both data URLs" (the calendar alone). */
+/**
+ * How many data operations a deployment has, in words, as the documents read: each is one path and one
+ * tool, so "four" (two resources, each with its alias), or "two" with MARKET_PRODUCT=off.
+ */
+export function dataOperationsWord(service: ServiceTables): string {
+  return ['no', 'one', 'two', 'three', 'four'][service.paths.size] ?? String(service.paths.size);
+}
+
+/** "all four data URLs", or "both data URLs" for the calendar alone. */
 export function dataUrlsPhrase(service: ServiceTables): string {
-  return service.resources.length === 1 ? 'both data URLs' : 'all four data URLs';
+  return service.paths.size === 2 ? 'both data URLs' : `all ${dataOperationsWord(service)} data URLs`;
 }
 
 /**

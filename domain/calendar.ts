@@ -43,3 +43,11 @@ export function calendarWindow(nowMs: number, timeZone: string): CalendarWindow 
 export function secondsUntil(instantMs: number, nowMs: number): number {
   return Math.max(1, Math.floor((instantMs - nowMs) / 1000));
 }
+
+/**
+ * GitHub's own today: the UTC date of `nowMs`. GitHub labels every contribution with its UTC date, so no
+ * date after this one can hold a contribution yet (docs/data-rules.md, missing dates).
+ */
+export function githubToday(nowMs: number): string {
+  return new Date(nowMs).toISOString().slice(0, 10);
+}

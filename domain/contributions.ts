@@ -1,7 +1,7 @@
 // Pure GitHubContributions builder: (calendar days from either GitHub source, now) → payload (docs/data-rules.md).
 import { UpstreamError, type UpstreamName } from '../lib/errors.ts';
 import { CONSTANTS } from '../contract/service.ts';
-import { calendarWindow } from './calendar.ts';
+import { calendarWindow, githubToday } from './calendar.ts';
 import type { GitHubContributionDay, GitHubContributions } from '../contract/payload-types.ts';
 
 // The payload's types come from its schema (contract/payload-types.ts, generated from schemas/).
@@ -38,7 +38,7 @@ export function buildContributions(
   // contribution with its UTC date, and no instant of a UTC date that has not begun has passed, so
   // such a day has no contributions yet. It is the one day that is known without asking
   // (docs/data-rules.md); every other date must come from the upstream.
-  const utcToday = new Date(nowMs).toISOString().slice(0, 10);
+  const utcToday = githubToday(nowMs);
   for (const date of window.dates)
     if (date > utcToday && !byDate.has(date)) byDate.set(date, { date, count: 0, level: 0 });
   const missing = window.dates.filter((date) => !byDate.has(date));

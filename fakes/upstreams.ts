@@ -42,6 +42,32 @@ export type GithubMode =
   | 'unknown-account' // HTML 404; GraphQL 200 with user null and NOT_FOUND
   | 'bad-token'; // GraphQL 401
 
+/** Every way the market upstream can fail, in the order the tests sweep them. */
+export const MARKET_FAILURE_MODES: readonly MarketMode[] = [
+  'down',
+  'slow',
+  'garbage',
+  'not-json',
+  'rate-limited',
+  'server-error',
+  'not-found',
+  'bad-price',
+  'bad-time',
+  'no-candles',
+];
+
+/** Every way the public HTML calendar can fail (bad-token is the GraphQL source's alone). */
+export const HTML_CALENDAR_FAILURE_MODES: readonly GithubMode[] = [
+  'down',
+  'slow',
+  'garbage',
+  'rate-limited',
+  'server-error',
+  'markup-drift',
+  'missing-day',
+  'unknown-account',
+];
+
 export interface FakeUpstreamOptions {
   /**
    * The clock the fake builds its data around (ms), as GitHub's and Coinbase's own clocks: the HTML calendar ends

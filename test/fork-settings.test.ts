@@ -198,10 +198,10 @@ describe('MARKET_PRODUCT=off', () => {
     // The generated documents describe the calendar alone (the site's own prose may say what it likes).
     for (const file of ['developers.md', 'llms.txt', 'openapi.json', 'api/index.json'])
       expect(await readText(out, file), file).not.toMatch(/market preview/i);
-    const help = await runNode(join(out, 'cli.mjs'), ['--help'], { PATH: process.env.PATH ?? '' }, 30_000);
+    const help = await runNodeCli(out, ['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).not.toMatch(/\bprice\b/);
-    const price = await runNode(join(out, 'cli.mjs'), ['price'], { PATH: process.env.PATH ?? '' }, 30_000);
+    const price = await runNodeCli(out, ['price']);
     expect(price.code).toBe(2);
 
     // The gateway serving it: its own OpenAPI document and MCP tools say nothing of a market either.

@@ -23,10 +23,23 @@ afterAll(async () => {
   await rm(fixture.base, { recursive: true, force: true });
 });
 beforeEach(() => {
+  // A spawned gateway always runs on the real clock (docs/configuration.md), so the fake answers on it too,
+  // unless a test dates its builds (datedBuilds).
+  fake.now = Date.now;
   fake.market = { mode: 'ok', tradeIdAsString: false };
   fake.github = { mode: 'ok' };
   fake.resetCalls();
 });
+
+/**
+ * For a test that reads only what `build --if-stale` wrote (files, static answers), never a live route:
+ * its builds and the fake share one fixed instant, so no date of the real calendar can change them.
+ */
+const BUILD_CLOCK = Date.parse('2026-11-23T15:00:00Z');
+function datedBuilds(): Record<string, string> {
+  fake.now = () => BUILD_CLOCK;
+  return { SOURCE_DATE_EPOCH: String(BUILD_CLOCK / 1000) };
+}
 
 const env = (extra: Record<string, string> = {}) => ({
   ...upstreamEnv(fake.url),
@@ -241,9 +254,10 @@ describe('a dist/ whose last build lacked a snapshot (an offline first start)', 
       const files = new Set(await listFiles(dist));
       return market.filter((file) => files.has(file));
     };
+    const dated = datedBuilds();
     try {
       fake.market.mode = 'server-error';
-      const offline = await spawnStart(env({ DIST_DIR: dist, UPSTREAM_TIMEOUT_MS: '1500' }));
+      const offline = await spawnStart(env({ ...dated, DIST_DIR: dist, UPSTREAM_TIMEOUT_MS: '1500' }));
       expect(offline.stderr()).toMatch(/is missing; building it first/);
       expect(offline.stderr()).toMatch(/build: market preview not written: /);
       expect(await present()).toEqual([]);
@@ -252,7 +266,7 @@ describe('a dist/ whose last build lacked a snapshot (an offline first start)', 
       expect(await offline.stop()).toBe(0);
 
       // Still down: one line saying why it builds again, the failure once more, and the gateway serves anyway.
-      const stillDown = await spawnStart(env({ DIST_DIR: dist, UPSTREAM_TIMEOUT_MS: '1500' }));
+      const stillDown = await spawnStart(env({ ...dated, DIST_DIR: dist, UPSTREAM_TIMEOUT_MS: '1500' }));
       const reason = `build: ${dist} lacks the market preview snapshot; building it again`;
       expect(
         stillDown
@@ -264,7 +278,7 @@ describe('a dist/ whose last build lacked a snapshot (an offline first start)', 
       expect(await stillDown.stop()).toBe(0);
 
       fake.market.mode = 'ok';
-      const online = await spawnStart(env({ DIST_DIR: dist }));
+      const online = await spawnStart(env({ ...dated, DIST_DIR: dist }));
       expect(
         online
           .stderr()
@@ -278,7 +292,7 @@ describe('a dist/ whose last build lacked a snapshot (an offline first start)', 
 
       // Complete now: the next start builds nothing and asks no upstream.
       fake.resetCalls();
-      const again = await spawnStart(env({ DIST_DIR: dist }));
+      const again = await spawnStart(env({ ...dated, DIST_DIR: dist }));
       expect(again.stderr()).not.toContain('build: ');
       expect(fake.calls.ticker + fake.calls.candles + fake.calls.html).toBe(0);
       expect(await again.stop()).toBe(0);
@@ -302,7 +316,7 @@ describe('npm start without SITE_URL', () => {
         if (port !== ports[0]) ports.push(port);
       }
       for (const port of ports) {
-        const gw = await spawnStart(env({ DIST_DIR: dist, PORT: String(port) }));
+        const gw = await spawnStart(env({ ...datedBuilds(), DIST_DIR: dist, PORT: String(port) }));
         expect(gw.url).toBe(`http://127.0.0.1:${port}`);
         expect(gw.stderr()).toContain(
           port === ports[0]

@@ -8,7 +8,12 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createValidator } from '../contract/schemas.ts';
 import { calendarWindow } from '../domain/calendar.ts';
 import { FAILURE_MEMORY_MS } from '../gateway/routes/contributions.ts';
-import { type FakeUpstreams, type GithubMode, type MarketMode } from '../fakes/upstreams.ts';
+import {
+  HTML_CALENDAR_FAILURE_MODES,
+  MARKET_FAILURE_MODES,
+  type FakeUpstreams,
+  type GithubMode,
+} from '../fakes/upstreams.ts';
 import { shareUpstreams } from './helpers/shared-upstreams.ts';
 import {
   get,
@@ -248,34 +253,25 @@ describe('the contribution snapshot in dist/', () => {
 });
 
 describe('upstream failures: the 502 problem, never a stale or invented 200', () => {
-  const marketModes: MarketMode[] = [
-    'down',
-    'slow',
-    'garbage',
-    'not-json',
-    'rate-limited',
-    'server-error',
-    'not-found',
-    'bad-price',
-    'bad-time',
-    'no-candles',
-  ];
-  it.each(marketModes)('market upstream %s → 502 upstream_unavailable with the market error text', async (mode) => {
-    fake.market.mode = mode;
-    for (const path of MARKET) {
-      const r = await get(gw.url, path);
-      const body = expectProblem(r, 502, 'upstream_unavailable', 'upstream-unavailable');
-      expect(body.title).toBe('Upstream data unavailable');
-      expect(body.error).toBe('Market data is unavailable.');
-      expect(r.headers['access-control-allow-origin']).toBe('*');
-      const h = await get(gw.url, path, { method: 'HEAD' });
-      expect(h.status).toBe(502);
-      expect(h.body.length).toBe(0);
-      expect(h.headers['content-length']).toBe(String(r.body.length));
-    }
-    expect(gw.stderr.join('')).toMatch(/market: coinbase: /);
-    expect(gw.stderr.join('')).not.toMatch(/\n\s+at /);
-  });
+  it.each(MARKET_FAILURE_MODES)(
+    'market upstream %s → 502 upstream_unavailable with the market error text',
+    async (mode) => {
+      fake.market.mode = mode;
+      for (const path of MARKET) {
+        const r = await get(gw.url, path);
+        const body = expectProblem(r, 502, 'upstream_unavailable', 'upstream-unavailable');
+        expect(body.title).toBe('Upstream data unavailable');
+        expect(body.error).toBe('Market data is unavailable.');
+        expect(r.headers['access-control-allow-origin']).toBe('*');
+        const h = await get(gw.url, path, { method: 'HEAD' });
+        expect(h.status).toBe(502);
+        expect(h.body.length).toBe(0);
+        expect(h.headers['content-length']).toBe(String(r.body.length));
+      }
+      expect(gw.stderr.join('')).toMatch(/market: coinbase: /);
+      expect(gw.stderr.join('')).not.toMatch(/\n\s+at /);
+    },
+  );
 
   it('a ticker failure alone and a candle failure alone each give the 502', async () => {
     fake.market.tickerMode = 'server-error';
@@ -285,17 +281,7 @@ describe('upstream failures: the 502 problem, never a stale or invented 200', ()
     expectProblem(await get(gw.url, MARKET[1]!), 502, 'upstream_unavailable', 'upstream-unavailable');
   });
 
-  const githubModes: GithubMode[] = [
-    'down',
-    'slow',
-    'garbage',
-    'rate-limited',
-    'server-error',
-    'markup-drift',
-    'missing-day',
-    'unknown-account',
-  ];
-  it.each(githubModes)(
+  it.each(HTML_CALENDAR_FAILURE_MODES)(
     'public calendar %s → 502 upstream_unavailable, retried once its memory passed',
     async (mode) => {
       fake.github.mode = mode;

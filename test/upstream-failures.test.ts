@@ -6,7 +6,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../lib/config.ts';
 import { UpstreamError } from '../lib/errors.ts';
 import { createSources, fetchContributions, fetchMarketData } from '../upstreams/sources.ts';
-import { startFakeUpstreams, type FakeUpstreams, type GithubMode, type MarketMode } from '../fakes/upstreams.ts';
+import {
+  HTML_CALENDAR_FAILURE_MODES,
+  MARKET_FAILURE_MODES,
+  startFakeUpstreams,
+  type FakeUpstreams,
+  type GithubMode,
+} from '../fakes/upstreams.ts';
 import { upstreamEnv } from './helpers/run.ts';
 
 // Monday 2026-11-23 15:00 UTC, 10:00 in Toronto: the fakes' clock and the sources' "now".
@@ -42,18 +48,7 @@ describe('the market source', () => {
     await expect(fetchMarketData(sources().market!, NOW)).resolves.toMatchObject({ product: 'MON-USD' });
   });
 
-  it.each<MarketMode>([
-    'down',
-    'slow',
-    'garbage',
-    'not-json',
-    'rate-limited',
-    'server-error',
-    'not-found',
-    'bad-price',
-    'bad-time',
-    'no-candles',
-  ])('%s: an UpstreamError naming coinbase', async (mode) => {
+  it.each(MARKET_FAILURE_MODES)('%s: an UpstreamError naming coinbase', async (mode) => {
     fake.market.mode = mode;
     const error = await upstreamError(fetchMarketData(sources().market!, NOW));
     expect(error.upstream).toBe('coinbase');
@@ -62,16 +57,7 @@ describe('the market source', () => {
 });
 
 describe('the contribution sources', () => {
-  it.each<GithubMode>([
-    'down',
-    'slow',
-    'garbage',
-    'rate-limited',
-    'server-error',
-    'markup-drift',
-    'missing-day',
-    'unknown-account',
-  ])('HTML calendar %s: an UpstreamError naming github-html', async (mode) => {
+  it.each(HTML_CALENDAR_FAILURE_MODES)('HTML calendar %s: an UpstreamError naming github-html', async (mode) => {
     fake.github.mode = mode;
     const error = await upstreamError(fetchContributions(sources(), NOW));
     expect(error.upstream).toBe('github-html');

@@ -10,7 +10,7 @@ import { coinbaseClient, type MarketClient } from './coinbase.ts';
 import { githubGraphqlClient } from './github-graphql.ts';
 import { githubHtmlClient } from './github-html.ts';
 import { userAgent } from './http.ts';
-import { calendarWindow } from '../domain/calendar.ts';
+import { calendarWindow, githubToday } from '../domain/calendar.ts';
 
 export interface ContributionSource {
   upstream: UpstreamName;
@@ -45,7 +45,7 @@ export function createSources(config: Config): Sources {
     const fetchDays = githubHtmlClient(config.githubWebUrl, config.githubAccount, http);
     // The page never holds a date after GitHub's UTC today (domain/contributions.ts knows those are empty).
     const asked = (nowMs: number) => {
-      const utcToday = new Date(nowMs).toISOString().slice(0, 10);
+      const utcToday = githubToday(nowMs);
       return calendarWindow(nowMs, zone).dates.filter((date) => date <= utcToday);
     };
     contributions = { upstream: 'github-html', days: (nowMs) => fetchDays(asked(nowMs)) };

@@ -20,6 +20,7 @@ import {
   CACHE_CONTROL,
   CONSTANTS,
   DATA_METHODS,
+  dataOperationsWord,
   type ServiceTables,
   DISCOVERY,
   MCP_ENDPOINT,
@@ -43,9 +44,6 @@ export const DEVELOPERS_DESCRIPTION =
   'Reference for the public read-only JSON API: endpoints, fields, headers, caching, quota, versioning, problem types and the CLI.';
 
 type Schema = Record<string, unknown>;
-
-/** Counts in words, as the page reads (two or four tools and data URLs). */
-const COUNT: Record<number, string> = { 2: 'two', 4: 'four' };
 
 /** The extra headers of each problem (docs/api.md#errors); a Record so that a new code cannot be forgotten. */
 export const PROBLEM_HEADERS: Record<ProblemCode, string> = {
@@ -239,12 +237,12 @@ function mcpSection(base: string, service: ServiceTables): string[] {
     '| Tool | Returns | Same payload as |\n|---|---|---|\n' +
       tools.map((t) => `| \`${t.name}\` | ${t.resource.schema} | \`GET ${t.operation.path}\` |`).join('\n'),
     [
-      `- \`tools/list\` gives exactly these ${COUNT[tools.length]} tools, named by operationId. Each input schema is \`${JSON.stringify(FUNCTION_TOOL_INPUT_SCHEMA)}\`; each output schema is the payload schema above, self-contained (its references under \`$defs\`).`,
+      `- \`tools/list\` gives exactly these ${dataOperationsWord(service)} tools, named by operationId. Each input schema is \`${JSON.stringify(FUNCTION_TOOL_INPUT_SCHEMA)}\`; each output schema is the payload schema above, self-contained (its references under \`$defs\`).`,
       `- \`tools/call\` returns the payload as \`structuredContent\` and the same JSON as a text item. The rules are those of the HTTP routes: ${service.market ? 'the market ticker is fetched on every call, ' : ''}the calendar is kept until the next midnight in ` +
         `${service.calendarTimeZone}.`,
       `- A failure is a tool error (\`isError: true\`) whose text is the [problem document](#problem-types): \`${PROBLEM_TYPES.upstream_unavailable.code}\` when the upstream gave nothing usable, ` +
         `\`${PROBLEM_TYPES.rate_limit_exceeded.code}\` with \`retryAfter\`, the seconds to wait. An argument outside the empty input schema is refused as a tool error; an unknown tool or malformed params are a JSON-RPC error (\`-32602\`).`,
-      `- One quota: every POST to the endpoint counts once, before anything in it is done, in the same per-client bucket as the ${COUNT[service.resources.length * 2]} data URLs, and its answer carries \`RateLimit\` and \`RateLimit-Policy\`. Past the quota a tool call gets the tool error above and any other message the 429 problem.`,
+      `- One quota: every POST to the endpoint counts once, before anything in it is done, in the same per-client bucket as the ${dataOperationsWord(service)} data URLs, and its answer carries \`RateLimit\` and \`RateLimit-Policy\`. Past the quota a tool call gets the tool error above and any other message the 429 problem.`,
       `- One message per POST under protocol version ${BATCHES_REMOVED_IN} and later, which removed JSON-RPC batches (a batch is refused with \`-32600\`, nothing of it run); older versions may batch up to ${MCP_MAX_BATCH} messages.`,
       `- A request carrying an \`Origin\` header is answered only for this site's origin and the origins the operator lists in \`MCP_ALLOWED_ORIGINS\`; any other origin gets the [403 problem](#${PROBLEM_TYPES.origin_not_allowed.fragment}) (the transport's defence against DNS rebinding). Programs send no \`Origin\`.`,
       `- Every message is a \`POST\`; \`GET\` and \`DELETE\` answer 405 with \`Allow: ${MCP_ENDPOINT.methods.join(', ')}\` (no event stream, no session to end). Browser agents may call it from any origin (CORS).`,
@@ -321,7 +319,7 @@ export function developersBody(ctx: BuildContext, schemas: Map<string, JsonSchem
   const { config, service } = ctx;
   const base = config.siteUrl;
   const url = (path: string) => absoluteUrl(base, path);
-  const dataUrls = COUNT[service.resources.length * 2];
+  const dataUrls = dataOperationsWord(service);
   const codes = Object.keys(PROBLEM_TYPES) as ProblemCode[];
   const discovery = Object.values(DISCOVERY);
   const indexExample = JSON.stringify(apiIndex(config, ctx.simulated), null, 2);
