@@ -100,7 +100,7 @@ describe('the Node.js floor (tools/node-floor.cjs)', () => {
     expect(PACKAGE.scripts[script]!.startsWith('node tools/node-floor.cjs && ')).toBe(true);
   });
 
-  it('npm run build on an older Node exits 2 with the one line, before compiling anything', ({ skip }) => {
+  it('npm run build on an older Node exits 2 with the one line and nothing else', ({ skip }) => {
     const old = oldNode(skip);
     const npm = join(dirname(old.path), 'npm');
     skip(!existsSync(npm), `no npm beside ${old.path}`);
