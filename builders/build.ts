@@ -294,13 +294,19 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
     process.stderr.write(`build: ${reason}\n`);
     // Offline, a rebuild keeps what dist/ already holds while it is still valid (the --previous rules),
     // rather than removing a snapshot because its upstream cannot be reached now.
-    await build(config, {
+    const result = await build(config, {
       outDir,
       simulated: config.demoSimulated,
       log: () => {},
       previousDir: previousDir ?? outDir,
       quietPrevious: previousDir === undefined,
     });
+    // No upstream answered and something is missing: most likely no network at all, where the demo is
+    // the way to see the whole site.
+    if (result.exitCode === 1 && result.failures.length === serviceTables(config).resources.length)
+      process.stderr.write(
+        'build: no upstream answered (offline?); npm run demo shows the whole site against a simulated provider, no network needed\n',
+      );
     return 0;
   }
   const result = await build(config, { outDir, simulated: config.demoSimulated, previousDir });

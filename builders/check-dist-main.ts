@@ -45,7 +45,15 @@ async function main(argv = process.argv.slice(2)): Promise<number> {
     process.stdout.write(`check:dist: ok: ${where} all answer 200\n`);
     return 0;
   }
-  process.stderr.write(`check:dist: ${report.failures.length} broken: ${where}\n`);
+  // After a build that exited 1 (an upstream failed, often simply offline) the broken links are that
+  // dataset's files; the line says so and names the option that checks everything else.
+  const absent = report.failures.filter((f) => f.absentDataset !== undefined).length;
+  const titles = report.absentData.map((id) => `the ${RESOURCE_TITLES[id].toLowerCase()}`).join(' and ');
+  const hint =
+    absent === 0
+      ? ''
+      : `; ${absent === report.failures.length ? 'all of them are' : `${absent} of them are`} files of ${titles}, which the build left out (an upstream gave no data): npm run check:dist -- --allow-missing-data checks the rest`;
+  process.stderr.write(`check:dist: ${report.failures.length} broken: ${where}${hint}\n`);
   for (const f of report.failures.slice(0, MAX_LISTED))
     process.stderr.write(`  ${oneLine(`${f.url}: ${f.problem} (linked from ${f.from.join(', ')})`, 2000)}\n`);
   if (report.failures.length > MAX_LISTED)

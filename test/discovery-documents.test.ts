@@ -1,5 +1,6 @@
 // /api, /.well-known/api-catalog, /llms.txt, /llms-full.txt, /sitemap.xml, robots.txt and the developer
-// page, each checked against its standard and against the shared sources it is generated from.
+// page, each checked against its standard and against the shared sources it is generated from. The
+// titles and writings named are those of the tests' own content, test/fixtures/site/ (sharedSite).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliReferenceMarkdown } from '../builders/pages/cli-reference.ts';
 import { PROBLEM_TYPES } from '../contract/problems.ts';

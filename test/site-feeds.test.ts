@@ -2,7 +2,8 @@
 // Atom (RFC 4287) twin, the profile and the skills as JSON, from a real build. The Atom file is parsed by
 // Chromium's XML parser (namespace-aware and strict: a malformed file is a parse error), found the way a
 // feed reader finds it, through the `<link rel="alternate">` of a page served by the gateway; the
-// gateway and both static-host configurations send each document with its own type.
+// gateway and both static-host configurations send each document with its own type. The build is of the
+// tests' own content, test/fixtures/site/ (sharedSite), whose draft carries DRAFT-MARKER.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';

@@ -1,11 +1,27 @@
 // The site's pages and their Markdown twins, read from a real build (docs/api.md#published-paths, builders/content/twins.ts).
-import { readFile } from 'node:fs/promises';
+// The exact texts are those of the tests' own content, test/fixtures/site/; the repository's site/ is the
+// owner's, and its build is checked only for what holds for any content (the last block), as is a second,
+// deliberately different content (test/fixtures/other-site/).
+import { readdirSync, readFileSync } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkDist } from '../builders/dist-check/check.ts';
+import { loadContent, parseWriting } from '../builders/content/site-content.ts';
 import type { GitHubContributions } from '../domain/contributions.ts';
 import type { MarketData } from '../domain/market.ts';
-import { buildSite, sharedSite, TEST_SITE_URL, type SiteFiles } from './helpers/site-dist.ts';
+import { readSiteFile } from '../lib/config.ts';
+import { ROOT } from './helpers/run.ts';
+import {
+  buildSite,
+  makeSiteRoot,
+  sharedSite,
+  TEST_SITE_URL,
+  type BuiltSite,
+  type SiteFiles,
+} from './helpers/site-dist.ts';
 
 const HTML_PAGES = [
   'index.html',
@@ -221,6 +237,95 @@ describe('builds whose upstream failed, and the demo build', () => {
       }
     } finally {
       await site.close();
+    }
+  });
+});
+
+/**
+ * What every build publishes of its content, whatever the content says: read from the content folder
+ * itself with the build's own parser, then found in the pages, the twins, the feeds, the sitemap and
+ * llms.txt, with every link resolving on a Pages-like host.
+ */
+async function expectContentPublished(site: BuiltSite, contentDir: string) {
+  expect(site.result.stderr).toBe('');
+  expect(site.result.code).toBe(0);
+  const content = loadContent(pathToFileURL(contentDir));
+  const siteFile = readSiteFile(pathToFileURL(join(contentDir, 'site.json')));
+  const files = await site.files();
+  const slugs = content.writings.map((w) => w.slug);
+  const pages = ['index', 'writings', 'skills', 'developers', ...slugs.map((slug) => `writings/${slug}`)];
+  for (const page of pages) {
+    expect(files, page).toContain(`${page}.html`);
+    expect(files, page).toContain(`${page}.md`);
+  }
+  expect(files).toContain('404.html');
+  // a draft is published nowhere: no file, no sitemap entry, no feed item
+  const drafts = readdirSync(join(contentDir, 'writings'))
+    .filter((f) => f.endsWith('.md'))
+    .filter((f) => parseWriting(readFileSync(join(contentDir, 'writings', f), 'utf8'), `writings/${f}`) === null)
+    .map((f) => f.slice(0, -'.md'.length));
+  for (const draft of drafts) {
+    expect(files.filter((f) => f.includes(draft))).toEqual([]);
+    expect(await site.read('sitemap.xml')).not.toContain(draft);
+  }
+
+  // the profile as given in profile.md, the title as given in site.json
+  const twin = await site.read('index.md');
+  expect(twin).toContain(`\nname: ${content.profile.name}\n`);
+  expect(twin).toContain(`\nlocation: ${content.profile.location}\n`);
+  expect(twin).toContain(`\n# ${content.profile.name}\n`);
+  const profile = await site.json<{ name: string; location: string }>('profile.json');
+  expect(profile).toMatchObject({ name: content.profile.name, location: content.profile.location });
+  expect((await site.read('llms.txt')).split('\n')[0]).toBe(`# ${siteFile.title}`);
+  const skills = await site.json<{ groups: Array<{ name: string; skills: Array<{ name: string }> }> }>('skills.json');
+  expect(skills.groups.map((g) => [g.name, g.skills.map((k) => k.name)])).toEqual(
+    content.skills.map((g) => [g.group, g.skills.map((k) => k.name)]),
+  );
+
+  // the writings newest first, in the list, the feed and the sitemap
+  const list = (await site.read('writings.md')).split('\n').filter((l) => l.startsWith('- '));
+  expect(list.map((l) => /\]\(([^)]+)\)/.exec(l)?.[1])).toEqual(
+    slugs.map((slug) => `${TEST_SITE_URL}/writings/${slug}`),
+  );
+  const feed = await site.json<{ items: Array<{ url: string; title: string }> }>('feed.json');
+  expect(feed.items.map((i) => [i.url, i.title])).toEqual(
+    content.writings.map((w) => [`${TEST_SITE_URL}/writings/${w.slug}`, w.title]),
+  );
+  const locs = [...(await site.read('sitemap.xml')).matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
+  expect([...locs].sort()).toEqual(
+    pages
+      .filter((p) => p !== 'index')
+      .map((p) => `${TEST_SITE_URL}/${p}`)
+      .concat(`${TEST_SITE_URL}/`)
+      .sort(),
+  );
+
+  const report = await checkDist(site.dir, TEST_SITE_URL);
+  expect(report.failures).toEqual([]);
+}
+
+describe('whatever content an owner writes under site/', () => {
+  it("builds the repository's own site/ completely: every page, its writings, its profile and title, no draft, every link resolving", async () => {
+    const site = await buildSite({ site: 'repository' });
+    try {
+      await expectContentPublished(site, `${ROOT}site/`);
+    } finally {
+      await site.close();
+    }
+  });
+
+  it('holds for content unlike the stock site (test/fixtures/other-site/): other names, accents, fewer writings, a draft of its own', async () => {
+    const content = `${ROOT}test/fixtures/other-site/`;
+    const root = await makeSiteRoot(content);
+    const site = await buildSite({ site: { root } });
+    try {
+      await expectContentPublished(site, content);
+      expect(await site.read('index.md')).toContain('\nname: Zoë Nakamura-O’Brien\n');
+      for (const file of await site.files())
+        if (!/\.(br|gz)$/.test(file)) expect(await site.read(file), file).not.toContain('OTHER-DRAFT-9c1e');
+    } finally {
+      await site.close();
+      await rm(root, { recursive: true, force: true });
     }
   });
 });

@@ -381,3 +381,120 @@ function expectInstallsTestTools(job: Job, testRun: string) {
   expect(job.services ?? {}).toEqual({});
   for (const step of job.steps) expect(step.env ?? {}).not.toHaveProperty('TEST_REDIS_URL');
 }
+
+/** Every file under `dir`, relative to ROOT, with forward slashes. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(join(ROOT, dir), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name).slice(ROOT.length).replaceAll('\\', '/'));
+}
+
+/**
+ * GitHub's filter pattern for `paths` and `paths-ignore` ("Filter pattern cheat sheet"): `*` matches any
+ * characters but `/`, `**` any characters at all. Nothing else here uses more.
+ */
+function pathPattern(pattern: string): RegExp {
+  const source = pattern
+    .split('**')
+    .map((part) =>
+      part
+        .split('*')
+        .map((text) => text.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+        .join('[^/]*'),
+    )
+    .join('.*');
+  return new RegExp(`^${source}$`);
+}
+
+describe('the schedule kept alive, content published on push, CI on code only', () => {
+  type Trigger = { branches?: string[]; paths?: string[]; 'paths-ignore'?: string[] };
+  const keepAlive = publish.jobs['keep-alive'];
+  const push = publish.on.push as Trigger | undefined;
+  const contentPaths = push?.paths ?? [];
+  const matchesContent = (file: string) => contentPaths.some((p) => pathPattern(p).test(file));
+
+  it('runs the keep-alive job on one daily scheduled run only: never on a push or a manual run', () => {
+    expect(keepAlive, 'a keep-alive job in publish.yml').toBeDefined();
+    const condition = /^\$\{\{\s*(.*?)\s*\}\}$/.exec(keepAlive!.if ?? '')?.[1];
+    expect(condition).toBe("github.event_name == 'schedule' && github.event.schedule == '7 5 * * *'");
+    // the schedule it names is one of the workflow's own, a daily one (once a day is enough for 60 days)
+    const cron = /github\.event\.schedule == '([^']+)'/.exec(condition!)![1]!;
+    expect(schedules).toContain(cron);
+    const parsed = parseCron(cron);
+    expect(parsed.hours.size * parsed.minutes.size).toBe(1);
+    // nothing waits for it: a failed re-enable never holds up a deploy
+    for (const job of Object.values(publish.jobs)) expect([job.needs ?? []].flat()).not.toContain('keep-alive');
+  });
+
+  it('gives actions: write to the keep-alive job alone, which checks nothing out and runs no action or project code', () => {
+    expect(keepAlive!.permissions).toEqual({ actions: 'write' });
+    expect(publish.permissions).toEqual({});
+    expect(ci.permissions ?? {}).not.toHaveProperty('actions');
+    for (const workflow of [publish, ci])
+      for (const [name, job] of Object.entries(workflow.jobs))
+        if (job !== keepAlive) expect(job.permissions ?? {}, name).not.toHaveProperty('actions');
+    expect(keepAlive!.steps.every((s) => s.uses === undefined)).toBe(true);
+    expect(keepAlive!.steps.map((s) => s.run ?? '').join('\n')).not.toMatch(/\bnpm\b|\bnode\b|\bgit\b/);
+    // ubuntu-latest without a container: the runner image's own gh
+    expect(keepAlive).not.toHaveProperty('container');
+    expect((keepAlive as { 'runs-on'?: string })['runs-on']).toBe('ubuntu-latest');
+  });
+
+  it.each([
+    [0, 0],
+    [1, 1],
+  ])(
+    'its step, run by a real shell against a stub gh answering %i, re-enables publish.yml by the REST call and ends with %i',
+    (gh, step) => {
+      const [only, ...others] = keepAlive!.steps;
+      expect(others).toEqual([]);
+      expect(only!.env?.GH_TOKEN).toMatch(/^\$\{\{\s*github\.token\s*\}\}$/);
+      const bin = mkdtempSync(join(tmpdir(), 'workflow-'));
+      try {
+        writeFileSync(join(bin, 'gh'), `#!/bin/sh\necho "$@" > "${bin}/args"\nexit ${gh}\n`, { mode: 0o755 });
+        for (const shell of ['sh', 'bash']) {
+          const result = spawnSync(shell, ['-e', '-c', only!.run!], {
+            env: {
+              PATH: `${bin}:${process.env.PATH}`,
+              GITHUB_REPOSITORY: 'ada/my-fork',
+              // as GitHub sets it for this workflow on a fork's default branch
+              GITHUB_WORKFLOW_REF: 'ada/my-fork/.github/workflows/publish.yml@refs/heads/main',
+            },
+            encoding: 'utf8',
+          });
+          expect(result.status, shell).toBe(step);
+          expect(readFileSync(join(bin, 'args'), 'utf8')).toBe(
+            'api --method PUT repos/ada/my-fork/actions/workflows/publish.yml/enable\n',
+          );
+        }
+      } finally {
+        rmSync(bin, { recursive: true, force: true });
+      }
+    },
+  );
+
+  it("publishes on a push to main that changes the site's content: exactly its content files, never its code", () => {
+    expect(push?.branches).toEqual(['main']);
+    expect(contentPaths).toEqual(['site/site.json', 'site/profile.md', 'site/skills.yaml', 'site/writings/**']);
+    const site = filesUnder('site');
+    // every content file of the stock site is covered, and no code: the page script and the stylesheet,
+    // which the tests check (layout, accessibility), go through CI first
+    for (const file of site) {
+      const code = file.startsWith('site/scripts/') || file.startsWith('site/styles/');
+      expect(matchesContent(file), file).toBe(!code);
+    }
+    expect(matchesContent('site/writings/a-new-writing.md')).toBe(true);
+    expect(matchesContent('site/site.jsonx')).toBe(false);
+    for (const code of ['package.json', 'builders/build.ts', 'cli/main.ts', 'test/fixtures/site/site.json'])
+      expect(matchesContent(code), code).toBe(false);
+  });
+
+  it('runs CI on push and pull request except for content-only changes: the same paths ignored', () => {
+    const on = ci.on as Record<string, Trigger | null>;
+    expect(on.push?.['paths-ignore']).toEqual(contentPaths);
+    expect(on.pull_request?.['paths-ignore']).toEqual(contentPaths);
+    // ignoring, never selecting: a change to anything else (code, tests, the fixture site) runs the suite
+    expect(on.push).not.toHaveProperty('paths');
+    expect(on.pull_request).not.toHaveProperty('paths');
+  });
+});

@@ -22,12 +22,16 @@ export interface LinkFailure {
   problem: string;
   /** dist/ files that hold the link. */
   from: string[];
+  /** The dataset the link belongs to when the build left that dataset out whole (see `absentData`). */
+  absentDataset?: DataResourceId;
 }
 
 export interface DistCheckReport {
   documents: number;
   /** Datasets whose snapshot the build left out, their links not requested (only with `allowMissingData`). */
   missingData: DataResourceId[];
+  /** Datasets none of whose snapshot files is in the folder, with or without `allowMissingData`. */
+  absentData: DataResourceId[];
   /** Distinct site URLs requested. */
   checked: number;
   failures: LinkFailure[];
@@ -91,15 +95,16 @@ export async function checkDist(
   const service = options.service ?? DEFAULT_SERVICE;
   const files = await listFiles(distDir);
   const documents = files.filter((f) => !NOT_DOCUMENTS.has(f) && documentKind(f, JSON_FILES) !== undefined);
-  const missingData = options.allowMissingData
-    ? service.resources.filter((r) => r.snapshotFiles.every((f) => !files.includes(f))).map((r) => r.id)
-    : [];
-  const leftOut = new Set(
+  const absentData = service.resources.filter((r) => r.snapshotFiles.every((f) => !files.includes(f))).map((r) => r.id);
+  const missingData = options.allowMissingData ? absentData : [];
+  /** Site path → the absent dataset it belongs to: its snapshot files and its cards. */
+  const absentPaths = new Map<string, DataResourceId>(
     [
-      ...service.resources.filter((r) => missingData.includes(r.id)).flatMap((r) => r.snapshotFiles),
-      ...service.cards.filter((c) => missingData.includes(c.resource)).map((c) => c.file),
-    ].map(publicPath),
+      ...service.resources.flatMap((r) => r.snapshotFiles.map((f) => [publicPath(f), r.id] as const)),
+      ...service.cards.map((c) => [publicPath(c.file), c.resource] as const),
+    ].filter(([, id]) => absentData.includes(id)),
   );
+  const leftOut = new Set([...absentPaths].filter(([, id]) => missingData.includes(id)).map(([path]) => path));
   for (const file of documents) {
     if (file !== '404.html') add(targets, publicPath(file), file); // the document is reachable itself
     const kind = documentKind(file, JSON_FILES)!;
@@ -129,10 +134,12 @@ export async function checkDist(
         await res.arrayBuffer();
         if (res.status !== 200) {
           const where = res.status >= 300 && res.status < 400 ? ` to ${res.headers.get('location')}` : '';
+          const dataset = absentPaths.get(path);
           failures.push({
             url: absolute(path),
             problem: `${res.status}${where} on a Pages-like host`,
             from: [...targets.get(path)!].sort(),
+            ...(dataset === undefined ? {} : { absentDataset: dataset }),
           });
         }
       }
@@ -142,5 +149,5 @@ export async function checkDist(
     await host.close();
   }
   failures.sort((a, b) => a.url.localeCompare(b.url));
-  return { documents: documents.length, missingData, checked: targets.size, failures };
+  return { documents: documents.length, missingData, absentData, checked: targets.size, failures };
 }

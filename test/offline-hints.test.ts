@@ -1,0 +1,106 @@
+// What someone without network is told, beyond the failure lines themselves: `npm start` (build
+// --if-stale) points to `npm run demo` when no upstream answered, and `npm run check:dist` after such a
+// build says that its broken links are the files of the datasets the build left out, and which option
+// checks the rest (docs/troubleshooting.md).
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
+import { runProgram, upstreamEnv } from './helpers/run.ts';
+import { buildSite, TEST_SITE_URL, type BuiltSite } from './helpers/site-dist.ts';
+
+const DEMO_HINT =
+  'build: no upstream answered (offline?); npm run demo shows the whole site against a simulated provider, no network needed';
+
+describe('npm start without network (build --if-stale)', () => {
+  let fake: FakeUpstreams;
+  let base: string;
+  beforeAll(async () => {
+    fake = await startFakeUpstreams();
+    base = await mkdtemp(join(tmpdir(), 'offline-start-'));
+  });
+  afterAll(async () => {
+    await fake?.close();
+    await rm(base, { recursive: true, force: true });
+  });
+  const start = (out: string) =>
+    runProgram('build', ['--out', out, '--if-stale'], {
+      ...upstreamEnv(fake.url),
+      UPSTREAM_TIMEOUT_MS: '1500',
+      PORT: '0',
+    });
+
+  it('says why each dataset is missing, then points to npm run demo, and still lets the gateway start', async () => {
+    fake.market.mode = 'down';
+    fake.github.mode = 'down';
+    const out = join(base, 'offline');
+    const result = await start(out);
+    expect(result.code).toBe(0);
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines).toEqual([
+      `build: ${out} is missing; building it first`,
+      expect.stringMatching(/^build: market preview not written: coinbase: /),
+      expect.stringMatching(/^build: contribution calendar not written: github-/),
+      DEMO_HINT,
+    ]);
+  });
+
+  it('does not when one upstream answered: that is an upstream failing, not the network', async () => {
+    fake.market.mode = 'down';
+    fake.github.mode = 'ok';
+    const result = await start(join(base, 'market-down'));
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/^build: market preview not written: /m);
+    expect(result.stderr).not.toContain('npm run demo');
+  });
+});
+
+describe('npm run check:dist after a build that left datasets out', () => {
+  let site: BuiltSite | undefined;
+  afterAll(() => site?.close());
+  const check = (dir: string, ...args: string[]) =>
+    runProgram('check-dist', ['--dir', dir, ...args], { SITE_URL: TEST_SITE_URL });
+
+  it('says, on its failure line, that every broken link is a left-out dataset and names --allow-missing-data', async () => {
+    site = await buildSite({
+      setup: (fake) => {
+        fake.market.mode = 'down';
+        fake.github.mode = 'down';
+      },
+      env: { UPSTREAM_TIMEOUT_MS: '1500' },
+    });
+    expect(site.result.code).toBe(1);
+    const strict = await check(site.dir);
+    expect(strict.code).toBe(1);
+    const [first, ...listed] = strict.stderr.trimEnd().split('\n');
+    expect(first).toMatch(
+      new RegExp(
+        `^check:dist: ${listed.length} broken: .*; all of them are files of the market preview and the contribution calendar, which the build left out \\(an upstream gave no data\\): npm run check:dist -- --allow-missing-data checks the rest$`,
+      ),
+    );
+    expect(listed.length).toBeGreaterThan(0);
+    for (const line of listed) expect(line).toMatch(/\/(api\/(v1\/)?[\w-]+|cards\/[\w-]+\.svg): 404 /);
+    const allowed = await check(site.dir, '--allow-missing-data');
+    expect(allowed.stderr).toBe('');
+    expect(allowed.code).toBe(0);
+  });
+
+  it('counts them apart from a link that is really broken', async () => {
+    // the same build, with a page gone that every page links
+    await rm(join(site!.dir, 'skills.html'));
+    const strict = await check(site!.dir);
+    expect(strict.code).toBe(1);
+    const [first, ...listed] = strict.stderr.trimEnd().split('\n');
+    const data = listed.filter((line) => !line.startsWith(`  ${TEST_SITE_URL}/skills:`));
+    expect(data.length).toBe(listed.length - 1);
+    expect(first).toMatch(
+      new RegExp(
+        `^check:dist: ${listed.length} broken: .*; ${data.length} of them are files of the market preview and`,
+      ),
+    );
+    const allowed = await check(site!.dir, '--allow-missing-data');
+    expect(allowed.code).toBe(1);
+    expect(allowed.stderr.split('\n')[0]).not.toContain('--allow-missing-data');
+  });
+});
