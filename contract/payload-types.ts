@@ -328,9 +328,10 @@ export interface MarketData {
    */
   windowSeconds: 604800;
   /**
-   * Hourly candle closes for the window in chronological order, followed by the current ticker point when that point is newer.
+   * Hourly candle closes for the window in chronological order, followed by the current ticker point when that point is newer: at most the 169 hours the window holds plus the ticker point.
    *
    * @minItems 2
+   * @maxItems 170
    */
   points: MarketPoint[];
   /**
