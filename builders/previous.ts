@@ -11,7 +11,7 @@ import type { Config } from '../lib/config.ts';
 import { BodyTooLarge, readCapped } from '../lib/capped-body.ts';
 import { oneLine } from '../lib/one-line.ts';
 import { dataResource, RESOURCE_TITLES, type DataResourceId, type ServiceTables } from '../contract/service.ts';
-import type { Validator } from '../contract/schemas.ts';
+import { SchemaValidationError, type Validator } from '../contract/schemas.ts';
 import type { GitHubContributions } from '../domain/contributions.ts';
 import type { MarketData } from '../domain/market.ts';
 import { calendarReuse, marketReuse } from '../domain/reuse.ts';
@@ -90,7 +90,8 @@ async function judgePrevious<K extends DataResourceId>(
   try {
     context.validator.validate(dataResource(context.service, id).schema, payload);
   } catch (error) {
-    return { reused: false, reason: `${file}: ${(error as Error).message}` };
+    if (!(error instanceof SchemaValidationError)) throw error;
+    return { reused: false, reason: `${file}: ${error.message}` };
   }
   const decision =
     id === 'market'

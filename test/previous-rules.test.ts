@@ -2,19 +2,17 @@
 // docs/data-rules.md#reusing-a-previous-snapshot): whoever serves the previous site chose its bytes. Builds run
 // in-process through build(), an hour after the shared default build, with the market upstream answering 404
 // and GitHub healthy, reading a folder that holds the shared build's market snapshot as it was or altered.
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../builders/build.ts';
 import { PREVIOUS_MAX_BYTES } from '../builders/previous.ts';
 import { createValidator } from '../contract/schemas.ts';
 import { DEFAULT_SERVICE, dataResource } from '../contract/service.ts';
 import type { MarketData } from '../domain/market.ts';
-import { loadConfig } from '../lib/config.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
-import { upstreamEnv } from './helpers/run.ts';
-import { sharedSite, TEST_SITE_CLOCK, TEST_SITE_URL } from './helpers/site-dist.ts';
+import { buildWithPreviousMarket } from './helpers/previous-build.ts';
+import { sharedSite, TEST_SITE_CLOCK } from './helpers/site-dist.ts';
 
 const HOUR = 3_600_000;
 const NOW = TEST_SITE_CLOCK + HOUR;
@@ -41,25 +39,13 @@ afterAll(async () => {
 
 /** A build at NOW, the market upstream failing, with `--previous` = a folder holding `market` as its snapshot. */
 async function buildWith(name: string, market: string) {
-  const previous = join(base, `${name}-previous`);
-  await mkdir(dirname(join(previous, MARKET[0]!)), { recursive: true });
-  await writeFile(join(previous, MARKET[0]!), market);
-  const outDir = join(base, name);
-  const stderr: string[] = [];
-  const config = loadConfig({ ...upstreamEnv(fake.url), SITE_URL: TEST_SITE_URL, UPSTREAM_TIMEOUT_MS: '1500' });
-  const result = await build(config, {
-    outDir,
-    nowMs: NOW,
-    previousDir: previous,
-    log: () => {},
-    warn: (line) => stderr.push(line),
-  });
+  const built = await buildWithPreviousMarket({ base, name, fakeUrl: fake.url, nowMs: NOW, market });
   const exists = (file: string) =>
-    stat(join(outDir, file)).then(
+    stat(join(built.outDir, file)).then(
       () => true,
       () => false,
     );
-  return { result, stderr, previous, outDir, exists };
+  return { ...built, exists };
 }
 
 /** The shared build's market snapshot, changed by `edit`, as a build would write it (so only the rule decides). */
