@@ -183,7 +183,7 @@ export interface GitHubContributionDay {
    */
   date: string;
   /**
-   * Number of contributions that day.
+   * Number of contributions that day (an exact integer: at most 2^53 - 1).
    */
   count: number;
   /**
@@ -201,7 +201,7 @@ export interface GitHubContributions {
    */
   username: string;
   /**
-   * Sum of count over the 365 entries of days.
+   * Sum of count over the 365 entries of days (an exact integer: at most 2^53 - 1).
    */
   totalContributions: number;
   /**
