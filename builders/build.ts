@@ -20,7 +20,7 @@ import {
   type DataResourceId,
   type ServiceTables,
 } from '../contract/service.ts';
-import { createValidator, loadSchemas } from '../contract/schemas.ts';
+import { createValidator, loadSchemas, SchemaValidationError } from '../contract/schemas.ts';
 import { createSources, fetchContributions, fetchMarketData } from '../upstreams/sources.ts';
 import type { Artifact } from './artifact.ts';
 import { writeFileAtomic } from './atomic-write.ts';
@@ -48,7 +48,8 @@ export interface BuildOptions {
 export interface BuildResult {
   /**
    * 1 when a dataset is missing: its upstream failed and no previous snapshot stood in for it;
-   * EXIT_INTERNAL_ERROR when judging a previous snapshot threw (everything else is still written).
+   * EXIT_INTERNAL_ERROR when building a dataset or judging its previous snapshot threw anything but an
+   * upstream's or a schema's refusal: a bug (everything else is still written).
    */
   exitCode: 0 | 1 | typeof EXIT_INTERNAL_ERROR;
   failures: Array<{ resource: DataResourceId; error: Error }>;
@@ -98,6 +99,8 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
     }
     failures.push({ resource: id, error: result });
     warn(failureLine(resource.title, result));
+    // Neither the upstream's fault nor its data's: a bug, which the exit status says (lib/run-main.ts).
+    if (!(result instanceof UpstreamError || result instanceof SchemaValidationError)) internalErrors.push(result);
     if (options.previousDir !== undefined) {
       const previous = await reusablePrevious(options.previousDir, id, { config, service, nowMs, validator });
       if (previous.reused) {

@@ -1,8 +1,9 @@
-// An internal error (an exception main lets out, a bug while judging a previous snapshot) has its own exit
+// An internal error (an exception main lets out, a bug while building a dataset or judging its previous snapshot) has its own exit
 // status, EXIT_INTERNAL_ERROR (lib/run-main.ts, docs/configuration.md#npm-run-build): 1 means "a dataset is
 // missing, the rest written", which the Publish workflow deploys; a bug must not pass for that. Here judging
 // the market's previous snapshot throws (domain/reuse.ts replaced by one whose marketReuse throws, as a bug
-// would), and one spawned build cannot write its output folder.
+// would), so does building it fresh (buildMarketData, in a module graph of its own), and one spawned build
+// cannot write its output folder.
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +21,6 @@ vi.mock('../domain/reuse.ts', async (original) => ({
     throw new RangeError('Invalid time value');
   },
 }));
-
 const NOW = TEST_SITE_CLOCK + 3_600_000;
 const MARKET = dataResource(DEFAULT_SERVICE, 'market').snapshotFiles;
 const CALENDAR = dataResource(DEFAULT_SERVICE, 'contributions').snapshotFiles;
@@ -76,6 +76,50 @@ describe('a bug while judging the market previous snapshot, the market upstream 
     for (const file of MARKET) expect(await exists(join(outDir, file)), file).toBe(false);
     for (const file of CALENDAR) expect(await exists(join(outDir, file)), file).toBe(true);
     expect(await exists(join(outDir, 'index.html'))).toBe(true);
+  });
+});
+
+describe('a bug while building the market fresh, the market upstream healthy', () => {
+  it('says it in the failure line, still writes the calendar, build() gives 70', async () => {
+    fake.market.mode = 'ok';
+    // domain/market.ts is loaded before this file's mocks (by the test setup): a new module graph sees this one.
+    vi.resetModules();
+    vi.doMock('../domain/market.ts', async (original) => ({
+      ...(await original<typeof import('../domain/market.ts')>()),
+      buildMarketData: () => {
+        throw new TypeError("Cannot read properties of undefined (reading 'close')");
+      },
+    }));
+    const { buildWithPreviousMarket: buildAnew } = await import('./helpers/previous-build.ts');
+    const { result, stderr, outDir } = await buildAnew({
+      base,
+      name: 'fresh-bug',
+      fakeUrl: fake.url,
+      nowMs: NOW,
+      market: '',
+      quietPrevious: true,
+    });
+    vi.doUnmock('../domain/market.ts');
+    expect(result.exitCode).toBe(EXIT_INTERNAL_ERROR);
+    expect(stderr).toEqual([
+      "build: market preview not written: TypeError: Cannot read properties of undefined (reading 'close')",
+    ]);
+    for (const file of MARKET) expect(await exists(join(outDir, file)), file).toBe(false);
+    for (const file of CALENDAR) expect(await exists(join(outDir, file)), file).toBe(true);
+  });
+
+  it('an upstream that fails is no bug: exit 1', async () => {
+    fake.market.mode = 'garbage';
+    const { result, stderr } = await buildWithPreviousMarket({
+      base,
+      name: 'upstream-garbage',
+      fakeUrl: fake.url,
+      nowMs: NOW,
+      market: '',
+      quietPrevious: true,
+    });
+    expect(stderr).toEqual([expect.stringMatching(/^build: market preview not written: coinbase: /)]);
+    expect(result.exitCode).toBe(1);
   });
 });
 
