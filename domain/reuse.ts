@@ -4,6 +4,7 @@
 // Whoever serves the previous site chose its bytes: a snapshot is republished only when it is one the fresh
 // build's own rules could have written, checked with the same functions (buildMarketData, calendarWindow).
 import { DateTime } from 'luxon';
+import { UpstreamError } from '../lib/errors.ts';
 import { CONSTANTS } from '../contract/service.ts';
 import { calendarWindow } from './calendar.ts';
 import type { GitHubContributions } from './contributions.ts';
@@ -50,17 +51,18 @@ export function marketReuse(snapshot: MarketData, nowMs: number, expected: { sou
 }
 
 /**
- * Why `snapshot` (schema-valid, `asOfMs` its parsed `asOf`) is not what a fresh build writes
- * (docs/data-rules.md#market-preview), or undefined. The build's "now", which anchored its candle window,
- * is not in the payload; the ticker's `asOf` is, and the window is anchored there:
+ * Why `snapshot` (schema-valid, `asOfMs` its parsed `asOf`) is not what a fresh build writes by the rules of
+ * docs/data-rules.md#market-preview, or undefined (docs/data-rules.md#reusing-a-previous-snapshot). The
+ * build's "now", which anchored its candle window, is not in the payload; the ticker's `asOf` is, and the
+ * window is anchored there:
  * - every point but the last is a candle, which starts on the hour; the last is a candle or the ticker
  *   point `floor(asOf)`, at `value`;
- * - no candle starts after the first hour boundary at or after `asOf` (the provider may list the candle
- *   of a trade a moment newer than its ticker's, never one an hour newer);
- * - the points ascend and span at most the window, 604800 s back from the newest of `asOf` and the last
+ * - no candle starts after the first hour boundary at or after `asOf` (the provider may already list the
+ *   candle that began a moment after its ticker's last trade; none later);
+ * - the points ascend and span at most the window, 604800 s back from the later of `asOf` and the last
  *   point, so there are at most 169 (the hours of the window) and every time is a date;
  * - then buildMarketData, the fresh build's own function, run on these points and the ticker they imply,
- *   must give back the same points, `value`, `changePercent`, `low` and `high`, to the last bit.
+ *   must give back the same points and the same `changePercent`, `low` and `high`, to the last bit.
  */
 export function marketFault(snapshot: MarketData, asOfMs: number): string | undefined {
   const { points } = snapshot;
@@ -90,7 +92,8 @@ export function marketFault(snapshot: MarketData, asOfMs: number): string | unde
       snapshot.product,
     );
   } catch (error) {
-    return `the market rules refuse its points: ${(error as Error).message}`;
+    if (!(error instanceof UpstreamError)) throw error;
+    return `the market rules refuse it as they would the upstream's answer: ${error.message}`;
   }
   if (fresh.points.length !== count || fresh.points.some((p, i) => p.time !== points[i]!.time))
     return `its points are not what the market rules make of them and its asOf (${fresh.points.length} points)`;

@@ -225,6 +225,11 @@ describe('the market: only what the fresh rules could have written, in the windo
     expect(fault({ ...midHour, low: midHour.low / 2 })).toBe(
       `its low ${midHour.low / 2} is not what its points and value give (${midHour.low})`,
     );
+    // The schema refuses a price of 0 first; the market rules refuse it too, as they would a candle's close.
+    const zero = midHour.points.map((p, i) => (i === 7 ? { ...p, value: 0 } : p));
+    expect(fault(withPoints(midHour, zero))).toBe(
+      `the market rules refuse it as they would the upstream's answer: coinbase: candle at ${zero[7]!.time} has close 0, not a positive number`,
+    );
     expect(fault({ ...midHour, changePercent: midHour.changePercent + 1e-12 })).toMatch(
       /^its changePercent \S+ is not what its points and value give/,
     );
