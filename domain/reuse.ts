@@ -26,7 +26,7 @@ export type Reuse =
 
 const refuse = (reason: string): Reuse => ({ reusable: false, reason });
 
-/** An instant in Unix seconds, for a reason: only ever one derived from an `asOf` the schema checked. */
+/** An instant in Unix seconds, for a reason: only ever the build's now or one a snapshot's points bound. */
 const instant = (seconds: number) => new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
 
 /**
@@ -45,37 +45,36 @@ export function marketReuse(snapshot: MarketData, nowMs: number, expected: { sou
   if (ageMs < 0) return refuse(`its asOf ${snapshot.asOf} is later than now`);
   if (ageMs > MARKET_REUSE_MAX_MS)
     return refuse(`its asOf ${snapshot.asOf} is more than ${MARKET_REUSE_MAX_MS / 3_600_000} h old`);
-  const fault = marketFault(snapshot, asOfMs);
+  const fault = marketFault(snapshot, asOfMs, nowMs);
   if (fault !== undefined) return refuse(fault);
   return { reusable: true, ageMs };
 }
 
 /**
- * Why `snapshot` (schema-valid, `asOfMs` its parsed `asOf`) is not what a fresh build writes by the rules of
- * docs/data-rules.md#market-preview, or undefined (docs/data-rules.md#reusing-a-previous-snapshot). The
- * build's "now", which anchored its candle window, is not in the payload; the ticker's `asOf` is, and the
- * window is anchored there:
+ * Why `snapshot` (schema-valid, `asOfMs` its parsed `asOf`) is not what a fresh build before `nowMs` writes by
+ * the rules of docs/data-rules.md#market-preview, or undefined (docs/data-rules.md#reusing-a-previous-snapshot).
+ * That build's "now", which ended its candle window, is not in the payload: it was at or after every candle
+ * and (the provider's clock agreeing) the ticker's `asOf`, and before `nowMs`. So:
  * - every point but the last is a candle, which starts on the hour; the last is a candle or the ticker
  *   point `floor(asOf)`, at `value`;
- * - no candle starts after the first hour boundary at or after `asOf` (the provider may already list the
- *   candle that began a moment after its ticker's last trade; none later);
- * - the points ascend and span at most the window, 604800 s back from the later of `asOf` and the last
- *   point, so there are at most 169 (the hours of the window) and every time is a date;
+ * - the points ascend, none is later than `nowMs` (not even by the hour: a provider whose ticker lags its
+ *   candles lists a candle newer than `asOf`, as the fakes do on the hour), and the first is at most 604800 s
+ *   before the later of `asOf` and the last point: at most 169 points, every time a date;
  * - then buildMarketData, the fresh build's own function, run on these points and the ticker they imply,
  *   must give back the same points and the same `changePercent`, `low` and `high`, to the last bit.
  */
-export function marketFault(snapshot: MarketData, asOfMs: number): string | undefined {
+export function marketFault(snapshot: MarketData, asOfMs: number, nowMs: number): string | undefined {
   const { points } = snapshot;
   const count = points.length;
   const tickerSeconds = Math.floor(asOfMs / 1000);
-  const lastCandle = Math.ceil(tickerSeconds / HOUR_SECONDS) * HOUR_SECONDS;
+  const nowSeconds = Math.floor(nowMs / 1000);
   const last = points[count - 1]!;
   const lastIsTicker = last.time === tickerSeconds && last.value === snapshot.value;
   for (let i = 0; i < count; i++) {
     const { time } = points[i]!;
     const point = `its point ${i + 1} of ${count} (time ${time})`;
     if (i > 0 && time <= points[i - 1]!.time) return `${point} does not come after the one before it`;
-    if (time > lastCandle) return `${point} is after ${instant(lastCandle)}, the last candle start its asOf allows`;
+    if (time > nowSeconds) return `${point} is later than now, ${instant(nowSeconds)}`;
     if (time % HOUR_SECONDS !== 0 && !(i === count - 1 && lastIsTicker))
       return `${point} is neither a candle's start on the hour nor its ticker point (floor of asOf, at value)`;
   }

@@ -106,7 +106,8 @@ describe('the calendar: valid for the rest of its day in America/Toronto', () =>
 });
 
 describe('the market: valid for three hours after its asOf', () => {
-  const built = Date.parse('2026-11-23T15:00:00Z');
+  // Built a moment after its ticker's trade: its newest point is the ticker point, not later than asOf.
+  const built = Date.parse('2026-11-23T14:59:59.900Z');
   const end = Math.floor(built / 1000);
   const candles = candleRows(end - 604_800, end).map(([time, , , , close]) => ({ time: time!, close: close! }));
   const asOf = '2026-11-23T14:59:59.500123Z';
@@ -144,7 +145,7 @@ describe('the market: valid for three hours after its asOf', () => {
   });
 });
 
-describe('the market: only what the fresh rules could have written, in the window its asOf anchors', () => {
+describe('the market: only what the fresh rules could have written before now', () => {
   const source = { source: 'Coinbase Exchange', product: 'MON-USD' };
   /** What a build at `builtAt` writes when the provider's last trade is at `asOf`. */
   const marketAt = (builtAt: string, asOf: string): MarketData => {
@@ -158,7 +159,9 @@ describe('the market: only what the fresh rules could have written, in the windo
       'MON-USD',
     );
   };
-  const fault = (snapshot: MarketData) => marketFault(snapshot, Date.parse(snapshot.asOf));
+  /** An hour after the mid-hour snapshot's build, as the next hourly run. */
+  const NOW = Date.parse('2026-11-23T16:20:00Z');
+  const fault = (snapshot: MarketData, nowMs = NOW) => marketFault(snapshot, Date.parse(snapshot.asOf), nowMs);
   /** `snapshot` with its points replaced, its figures following them as the rules compute them. */
   const withPoints = (snapshot: MarketData, points: MarketData['points']): MarketData => {
     const values = [...points.map((p) => p.value), snapshot.value];
@@ -185,16 +188,17 @@ describe('the market: only what the fresh rules could have written, in the windo
     expect(marketReuse(onHour, Date.parse('2026-11-23T16:00:00Z'), source).reusable).toBe(true);
   });
 
-  it('refuses a point after the first hour boundary at or after asOf, far or near', () => {
+  it('refuses a point later than now, far or near; a candle newer than asOf is no fault', () => {
     const last = midHour.points.length - 1;
     const at = (time: number) => withPoints(midHour, [...midHour.points.slice(0, last), { time, value: 0.0301 }]);
-    const limit = Date.parse('2026-11-23T16:00:00Z') / 1000;
-    // The first hour boundary after asOf: the candle a provider may list while its ticker lags.
-    expect(fault(at(limit))).toBeUndefined();
-    for (const time of [limit + 3600, Date.parse('3000-01-01T00:00:00Z') / 1000, 1e300])
-      expect(fault(at(time))).toBe(
-        `its point 169 of 169 (time ${time}) is after 2026-11-23T16:00:00Z, the last candle start its asOf allows`,
-      );
+    // A candle after asOf, as a provider whose ticker lags its candles lists it: what a build at 16:00 writes.
+    const sixteen = Date.parse('2026-11-23T16:00:00Z') / 1000;
+    expect(fault(at(sixteen))).toBeUndefined();
+    expect(fault(at(sixteen), sixteen * 1000 - 1)).toBe(
+      `its point 169 of 169 (time ${sixteen}) is later than now, 2026-11-23T15:59:59Z`,
+    );
+    for (const time of [sixteen + 3600, Date.parse('3000-01-01T00:00:00Z') / 1000, 1e300])
+      expect(fault(at(time))).toBe(`its point 169 of 169 (time ${time}) is later than now, 2026-11-23T16:20:00Z`);
   });
 
   it('refuses points that do not ascend, are off the hour, or reach back past the seven days', () => {
