@@ -1,7 +1,7 @@
 // `npm run build`: fetch both upstreams, build and validate the snapshots, render the site, write dist/.
 // Exit status (docs/configuration.md#commands): 0 all written; 1 an upstream gave no usable data (its snapshot is not
 // written, everything else is) and, with `--previous <dir>`, no still-valid previous snapshot stood in for it;
-// 2 a configuration or usage error.
+// 2 a configuration or usage error; 70 an internal error (lib/run-main.ts).
 import { existsSync, statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -12,6 +12,7 @@ import { ConfigError, UpstreamError } from '../lib/errors.ts';
 import type { MarketData } from '../domain/market.ts';
 import { oneLine } from '../lib/one-line.ts';
 import { portIsTaken, portTakenReason } from '../lib/port-hint.ts';
+import { EXIT_INTERNAL_ERROR } from '../lib/run-main.ts';
 import {
   dataResource,
   serviceTables,
@@ -19,7 +20,7 @@ import {
   type DataResourceId,
   type ServiceTables,
 } from '../contract/service.ts';
-import { createValidator, loadSchemas } from '../contract/schemas.ts';
+import { createValidator, loadSchemas, SchemaValidationError } from '../contract/schemas.ts';
 import { createSources, fetchContributions, fetchMarketData } from '../upstreams/sources.ts';
 import type { Artifact } from './artifact.ts';
 import { writeFileAtomic } from './atomic-write.ts';
@@ -45,8 +46,12 @@ export interface BuildOptions {
 }
 
 export interface BuildResult {
-  /** 1 when a dataset is missing: its upstream failed and no previous snapshot stood in for it. */
-  exitCode: 0 | 1;
+  /**
+   * 1 when a dataset is missing: its upstream failed and no previous snapshot stood in for it;
+   * EXIT_INTERNAL_ERROR when building a dataset or judging its previous snapshot threw anything but an
+   * upstream's or a schema's refusal: a bug (everything else is still written).
+   */
+  exitCode: 0 | 1 | typeof EXIT_INTERNAL_ERROR;
   failures: Array<{ resource: DataResourceId; error: Error }>;
   /** The failed datasets republished from `previousDir`, with their age. */
   reused: Array<{ resource: DataResourceId; ageMs: number }>;
@@ -79,6 +84,7 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
 
   const failures: BuildResult['failures'] = [];
   const reused: BuildResult['reused'] = [];
+  const internalErrors: Error[] = [];
   const artifacts: Artifact[] = [];
   /** What this build publishes of a dataset: its fresh payload, else (with --previous) its previous snapshot, else nothing. */
   const publish = async <K extends DataResourceId>(
@@ -93,6 +99,8 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
     }
     failures.push({ resource: id, error: result });
     warn(failureLine(resource.title, result));
+    // Neither the upstream's fault nor its data's: a bug, which the exit status says (lib/run-main.ts).
+    if (!(result instanceof UpstreamError || result instanceof SchemaValidationError)) internalErrors.push(result);
     if (options.previousDir !== undefined) {
       const previous = await reusablePrevious(options.previousDir, id, { config, service, nowMs, validator });
       if (previous.reused) {
@@ -102,7 +110,10 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
         for (const file of resource.snapshotFiles) artifacts.push({ file, body: previous.body });
         return previous.payload;
       }
-      if (!options.quietPrevious) warn(notReusedLine(id, options.previousDir, previous.reason));
+      // A bug is said even where a refusal is not, and decides the exit status (lib/run-main.ts).
+      if (previous.internalError !== undefined) internalErrors.push(previous.internalError);
+      if (!options.quietPrevious || previous.internalError !== undefined)
+        warn(notReusedLine(id, options.previousDir, previous.reason));
     }
     // A snapshot left from an earlier build would now be stale: remove it rather than publish it as
     // current. Its paths are the contract's own (docs/api.md#published-paths), so this holds even where no manifest
@@ -172,7 +183,8 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
   log(
     `built ${artifacts.length} files in ${Math.round(performance.now() - started)} ms${failures.length ? `, ${failures.length} upstream(s) failed` : ''}${reused.length ? `, ${reused.length} previous snapshot(s) republished` : ''}`,
   );
-  return { exitCode: failures.length > reused.length ? 1 : 0, failures, reused, files: written };
+  const exitCode = internalErrors.length ? EXIT_INTERNAL_ERROR : failures.length > reused.length ? 1 : 0;
+  return { exitCode, failures, reused, files: written };
 }
 
 /** What this build writes into the site from the configuration (see prune.ts, SiteIdentity). */

@@ -11,7 +11,7 @@ import type { Config } from '../lib/config.ts';
 import { BodyTooLarge, readCapped } from '../lib/capped-body.ts';
 import { oneLine } from '../lib/one-line.ts';
 import { dataResource, RESOURCE_TITLES, type DataResourceId, type ServiceTables } from '../contract/service.ts';
-import type { Validator } from '../contract/schemas.ts';
+import { SchemaValidationError, type Validator } from '../contract/schemas.ts';
 import type { GitHubContributions } from '../domain/contributions.ts';
 import type { MarketData } from '../domain/market.ts';
 import { calendarReuse, marketReuse } from '../domain/reuse.ts';
@@ -33,18 +33,46 @@ export function previousFile(service: ServiceTables, id: DataResourceId): string
 
 export type PreviousSnapshot<T> =
   /** `body`: the file's bytes, as published; `ageMs`: how old its data are at most (domain/reuse.ts). */
-  { reused: true; body: string; payload: T; ageMs: number } | { reused: false; reason: string };
+  | { reused: true; body: string; payload: T; ageMs: number }
+  /** `internalError`: judging it threw (a bug), which the build's exit status must say. */
+  | { reused: false; reason: string; internalError?: Error };
 
 /**
  * The previous snapshot of `id` in `dir`, when it may be published again now: it is a regular file inside
  * `dir` of at most PREVIOUS_MAX_BYTES, UTF-8 JSON exactly as a build writes it (JSON.stringify of its
  * content, so nothing was added, reordered or padded), valid against its schema, and domain/reuse.ts
- * finds it the configured dataset's and still valid at `nowMs`. Otherwise the reason, for one line.
+ * finds it the configured dataset's, one the fresh rules could have written, and still valid at `nowMs`.
+ * Otherwise the reason, for one line. Never throws: an exception while judging one dataset's snapshot
+ * (someone else's bytes meeting a bug) must not cost the build the other dataset.
  */
 export async function reusablePrevious<K extends DataResourceId>(
   dir: string,
   id: K,
-  context: { config: Config; service: ServiceTables; nowMs: number; validator: Validator },
+  context: PreviousContext,
+): Promise<PreviousSnapshot<SnapshotPayloads[K]>> {
+  try {
+    return await judgePrevious(dir, id, context);
+  } catch (thrown) {
+    const error = thrown instanceof Error ? thrown : new Error(String(thrown));
+    return {
+      reused: false,
+      reason: `judging it failed (an internal error): ${error.name}: ${error.message}`,
+      internalError: error,
+    };
+  }
+}
+
+interface PreviousContext {
+  config: Config;
+  service: ServiceTables;
+  nowMs: number;
+  validator: Validator;
+}
+
+async function judgePrevious<K extends DataResourceId>(
+  dir: string,
+  id: K,
+  context: PreviousContext,
 ): Promise<PreviousSnapshot<SnapshotPayloads[K]>> {
   const file = previousFile(context.service, id);
   const read = await readInside(dir, file);
@@ -62,7 +90,8 @@ export async function reusablePrevious<K extends DataResourceId>(
   try {
     context.validator.validate(dataResource(context.service, id).schema, payload);
   } catch (error) {
-    return { reused: false, reason: `${file}: ${(error as Error).message}` };
+    if (!(error instanceof SchemaValidationError)) throw error;
+    return { reused: false, reason: `${file}: ${error.message}` };
   }
   const decision =
     id === 'market'

@@ -30,6 +30,7 @@ export const SUPPORTED_KEYWORDS = [
   'pattern',
   'format',
   'minimum',
+  'exclusiveMinimum',
   'maximum',
 ] as const;
 
@@ -145,6 +146,8 @@ export function schemaError(schemas: SchemaSet, name: string, value: unknown): s
     }
     if (typeof v === 'number') {
       if (typeof schema.minimum === 'number' && v < schema.minimum) return `${at} must be >= ${schema.minimum}`;
+      if (typeof schema.exclusiveMinimum === 'number' && v <= schema.exclusiveMinimum)
+        return `${at} must be > ${schema.exclusiveMinimum}`;
       if (typeof schema.maximum === 'number' && v > schema.maximum) return `${at} must be <= ${schema.maximum}`;
     }
     if (Array.isArray(v)) {

@@ -183,7 +183,7 @@ export interface GitHubContributionDay {
    */
   date: string;
   /**
-   * Number of contributions that day.
+   * Number of contributions that day (an exact integer: at most 2^53 - 1).
    */
   count: number;
   /**
@@ -201,7 +201,7 @@ export interface GitHubContributions {
    */
   username: string;
   /**
-   * Sum of count over the 365 entries of days.
+   * Sum of count over the 365 entries of days (an exact integer: at most 2^53 - 1).
    */
   totalContributions: number;
   /**
@@ -328,9 +328,10 @@ export interface MarketData {
    */
   windowSeconds: 604800;
   /**
-   * Hourly candle closes for the window in chronological order, followed by the current ticker point when that point is newer.
+   * Hourly candle closes for the window in chronological order, followed by the current ticker point when that point is newer: at most the 169 hours the window holds plus the ticker point.
    *
    * @minItems 2
+   * @maxItems 170
    */
   points: MarketPoint[];
   /**

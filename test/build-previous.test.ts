@@ -240,13 +240,28 @@ describe('reading the previous site (builders/previous.ts)', () => {
     await plant(MARKET[0]!, JSON.stringify({ ...market, product: 'BTC-USD' }));
     expect(await refusal('market')).toMatch(/MarketData does not validate/);
     await plant(MARKET[0]!, JSON.stringify({ ...market, value: market.value * 2 }));
-    expect(await refusal('market')).toMatch(/do not follow from its points/);
+    expect(await refusal('market')).toMatch(/^its changePercent \S+ is not what its points and value give \(\S+\)$/);
     await plant(MARKET[0]!, Buffer.from([0xff, 0xfe, 0x7b]));
     expect(await refusal('market')).toMatch(/not UTF-8 JSON/);
     const calendar = JSON.parse(text.calendar) as { days: Array<{ count: number }> };
     calendar.days[3]!.count += 1; // the total no longer adds up
     await plant(CALENDAR[0]!, JSON.stringify(calendar));
-    expect(await refusal('contributions')).toMatch(/window, refresh time or total/);
+    expect(await refusal('contributions')).toMatch(/^its totalContributions \d+ is not the sum of its days \(\d+\)$/);
+  });
+
+  it('never throws: a bug while judging is a refusal that carries the error, for the exit status', async () => {
+    await plant(MARKET[0]!, text.market);
+    const bug = new TypeError("Cannot read properties of undefined (reading 'time')");
+    const throwing = {
+      validate: () => {
+        throw bug;
+      },
+    };
+    expect(await reusablePrevious(dir, 'market', { ...anHourLater, validator: throwing })).toEqual({
+      reused: false,
+      reason: "judging it failed (an internal error): TypeError: Cannot read properties of undefined (reading 'time')",
+      internalError: bug,
+    });
   });
 
   it('reads only a regular file inside the folder, of bounded size, through no symbolic link', async () => {

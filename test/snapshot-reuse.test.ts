@@ -4,8 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { calendarWindow } from '../domain/calendar.ts';
 import { buildContributions, type GitHubContributions } from '../domain/contributions.ts';
-import { buildMarketData } from '../domain/market.ts';
-import { calendarReuse, MARKET_REUSE_MAX_MS, marketReuse } from '../domain/reuse.ts';
+import { buildMarketData, type MarketData } from '../domain/market.ts';
+import { calendarReuse, MARKET_REUSE_MAX_MS, marketFault, marketReuse } from '../domain/reuse.ts';
 import { candleRows, contributionOn } from '../fakes/data.ts';
 
 const HOUR = 3_600_000;
@@ -85,10 +85,29 @@ describe('the calendar: valid for the rest of its day in America/Toronto', () =>
     ).toBe(false);
     expect(calendarReuse({ ...snapshot, days: snapshot.days.slice(1) }, now, OWNER).reusable).toBe(false);
   });
+
+  it('names the rule a calendar breaks: its start, its refresh time, a date of its window, its total', () => {
+    const now = Date.parse('2026-11-23T15:00:00Z');
+    const snapshot = calendarAt(now);
+    const reason = (changed: Partial<GitHubContributions>) =>
+      (calendarReuse({ ...snapshot, ...changed }, now, OWNER) as { reason: string }).reason;
+    expect(reason({ startDate: '2025-11-23' })).toBe(
+      'it starts on 2025-11-23, not 2025-11-24, 364 days before its end',
+    );
+    expect(reason({ nextRefreshAt: '2026-11-24T00:00:00.000Z' })).toBe(
+      'its nextRefreshAt 2026-11-24T00:00:00.000Z is not 2026-11-24T00:00:00.000-05:00, the next midnight',
+    );
+    const days = snapshot.days.map((d, i) => (i === 99 ? { ...d, date: '2031-01-01' } : d));
+    expect(reason({ days })).toBe(`its day 100 is 2031-01-01, not ${snapshot.days[99]!.date} of its window`);
+    expect(reason({ totalContributions: snapshot.totalContributions + 1 })).toBe(
+      `its totalContributions ${snapshot.totalContributions + 1} is not the sum of its days (${snapshot.totalContributions})`,
+    );
+  });
 });
 
 describe('the market: valid for three hours after its asOf', () => {
-  const built = Date.parse('2026-11-23T15:00:00Z');
+  // Built a moment after its ticker's trade: its newest point is the ticker point, not later than asOf.
+  const built = Date.parse('2026-11-23T14:59:59.900Z');
   const end = Math.floor(built / 1000);
   const candles = candleRows(end - 604_800, end).map(([time, , , , close]) => ({ time: time!, close: close! }));
   const asOf = '2026-11-23T14:59:59.500123Z';
@@ -123,5 +142,100 @@ describe('the market: valid for three hours after its asOf', () => {
     expect(marketReuse({ ...snapshot, high: snapshot.high + 1 }, asOfMs, source).reusable).toBe(false);
     expect(marketReuse({ ...snapshot, changePercent: 0 }, asOfMs, source).reusable).toBe(false);
     expect(marketReuse({ ...snapshot, points: [...snapshot.points].reverse() }, asOfMs, source).reusable).toBe(false);
+  });
+});
+
+describe('the market: only what the fresh rules could have written before now', () => {
+  const source = { source: 'Coinbase Exchange', product: 'MON-USD' };
+  /** What a build at `builtAt` writes when the provider's last trade is at `asOf`. */
+  const marketAt = (builtAt: string, asOf: string): MarketData => {
+    const end = Math.floor(Date.parse(builtAt) / 1000);
+    const candles = candleRows(end - 604_800, end).map(([time, , , , close]) => ({ time: time!, close: close! }));
+    return buildMarketData(
+      { price: 0.0301, time: asOf, timeMs: Date.parse(asOf) },
+      candles,
+      Date.parse(builtAt),
+      'Coinbase Exchange',
+      'MON-USD',
+    );
+  };
+  /** An hour after the mid-hour snapshot's build, as the next hourly run. */
+  const NOW = Date.parse('2026-11-23T16:20:00Z');
+  const fault = (snapshot: MarketData, nowMs = NOW) => marketFault(snapshot, Date.parse(snapshot.asOf), nowMs);
+  /** `snapshot` with its points replaced, its figures following them as the rules compute them. */
+  const withPoints = (snapshot: MarketData, points: MarketData['points']): MarketData => {
+    const values = [...points.map((p) => p.value), snapshot.value];
+    return {
+      ...snapshot,
+      points,
+      changePercent: ((snapshot.value - points[0]!.value) / points[0]!.value) * 100,
+      low: Math.min(...values),
+      high: Math.max(...values),
+    };
+  };
+  // Mid-hour: 168 candles, then the ticker point, off the hour.
+  const midHour = marketAt('2026-11-23T15:20:00Z', '2026-11-23T15:19:58.500123Z');
+  // On the hour: the provider already lists the candle that starts a moment after its ticker's trade.
+  const onHour = marketAt('2026-11-23T15:00:00Z', '2026-11-23T14:59:58.500123Z');
+
+  it('accepts what a build writes: the ticker point last, or a candle starting a moment after asOf', () => {
+    expect(midHour.points).toHaveLength(169);
+    expect(midHour.points.at(-1)).toEqual({ time: Date.parse('2026-11-23T15:19:58Z') / 1000, value: 0.0301 });
+    expect(fault(midHour)).toBeUndefined();
+    expect(onHour.points).toHaveLength(169);
+    expect(onHour.points.at(-1)!.time).toBe(Date.parse('2026-11-23T15:00:00Z') / 1000);
+    expect(fault(onHour)).toBeUndefined();
+    expect(marketReuse(onHour, Date.parse('2026-11-23T16:00:00Z'), source).reusable).toBe(true);
+  });
+
+  it('refuses a point later than now, far or near; a candle newer than asOf is no fault', () => {
+    const last = midHour.points.length - 1;
+    const at = (time: number) => withPoints(midHour, [...midHour.points.slice(0, last), { time, value: 0.0301 }]);
+    // A candle after asOf, as a provider whose ticker lags its candles lists it: what a build at 16:00 writes.
+    const sixteen = Date.parse('2026-11-23T16:00:00Z') / 1000;
+    expect(fault(at(sixteen))).toBeUndefined();
+    expect(fault(at(sixteen), sixteen * 1000 - 1)).toBe(
+      `its point 169 of 169 (time ${sixteen}) is later than now, 2026-11-23T15:59:59Z`,
+    );
+    for (const time of [sixteen + 3600, Date.parse('3000-01-01T00:00:00Z') / 1000, 1e300])
+      expect(fault(at(time))).toBe(`its point 169 of 169 (time ${time}) is later than now, 2026-11-23T16:20:00Z`);
+  });
+
+  it('refuses points that do not ascend, are off the hour, or reach back past the seven days', () => {
+    const swapped = [...midHour.points];
+    [swapped[10], swapped[11]] = [swapped[11]!, swapped[10]!];
+    expect(fault(withPoints(midHour, swapped))).toBe(
+      `its point 12 of 169 (time ${swapped[11]!.time}) does not come after the one before it`,
+    );
+    const twice = [...midHour.points.slice(0, 11), midHour.points[10]!, ...midHour.points.slice(12)];
+    expect(fault(withPoints(midHour, twice))).toMatch(/^its point 12 of 169 \(time \d+\) does not come after/);
+    const offHour = midHour.points.map((p, i) => (i === 20 ? { ...p, time: p.time + 1 } : p));
+    expect(fault(withPoints(midHour, offHour))).toBe(
+      `its point 21 of 169 (time ${offHour[20]!.time}) is neither a candle's start on the hour nor its ticker point (floor of asOf, at value)`,
+    );
+    // The ticker point's time with another value than `value` is no ticker point.
+    const notTicker = midHour.points.map((p, i) => (i === 168 ? { ...p, value: 0.0302 } : p));
+    expect(fault(withPoints(midHour, notTicker))).toMatch(/^its point 169 of 169 .* is neither a candle's start/);
+    const older = [{ time: midHour.points[0]!.time - 3600, value: 0.03 }, ...midHour.points.slice(1)];
+    expect(fault(withPoints(midHour, older))).toBe(
+      `its first point (time ${older[0]!.time}) is before 2026-11-16T15:19:58Z, outside its seven-day window`,
+    );
+  });
+
+  it('refuses points that lack the ticker point the rules append, and figures that do not follow', () => {
+    expect(fault(withPoints(midHour, midHour.points.slice(0, -1)))).toBe(
+      'its points are not what the market rules make of them and its asOf (169 points)',
+    );
+    expect(fault({ ...midHour, low: midHour.low / 2 })).toBe(
+      `its low ${midHour.low / 2} is not what its points and value give (${midHour.low})`,
+    );
+    // The schema refuses a price of 0 first; the market rules refuse it too, as they would a candle's close.
+    const zero = midHour.points.map((p, i) => (i === 7 ? { ...p, value: 0 } : p));
+    expect(fault(withPoints(midHour, zero))).toBe(
+      `the market rules refuse it as they would the upstream's answer: coinbase: candle at ${zero[7]!.time} has close 0, not a positive number`,
+    );
+    expect(fault({ ...midHour, changePercent: midHour.changePercent + 1e-12 })).toMatch(
+      /^its changePercent \S+ is not what its points and value give/,
+    );
   });
 });

@@ -343,6 +343,7 @@ describe('.github/workflows', () => {
     [1, 0],
     [2, 2],
     [3, 3],
+    [70, 70],
     [130, 130],
   ])('the build step, when the build exits %i, ends with %i (0 and 1 go on to deploy)', (build, step) => {
     // The step's own script, run by the shell GitHub runs it with (`sh -e`; bash where the image has it),
@@ -358,6 +359,7 @@ describe('.github/workflows', () => {
         expect(result.status, shell).toBe(step);
         expect(readFileSync(join(bin, 'args'), 'utf8')).toMatch(/^run build -- --previous \S+$/m);
         expect(result.stdout.includes('::warning'), shell).toBe(build === 1);
+        expect(result.stdout.includes('::error title=The build hit an internal error'), shell).toBe(build === 70);
       }
     } finally {
       rmSync(bin, { recursive: true, force: true });

@@ -1,0 +1,45 @@
+// An in-process `npm run build -- --previous <dir>` (builders/build.ts' build()), for the tests of what a
+// previous snapshot may stand in for: `<dir>` is a new folder holding one given market snapshot.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { build, type BuildResult } from '../../builders/build.ts';
+import { DEFAULT_SERVICE, dataResource } from '../../contract/service.ts';
+import { loadConfig } from '../../lib/config.ts';
+import { upstreamEnv } from './run.ts';
+import { TEST_SITE_URL } from './site-dist.ts';
+
+export interface PreviousBuild {
+  result: BuildResult;
+  /** Every stderr line, in order. */
+  stderr: string[];
+  previous: string;
+  outDir: string;
+}
+
+/** A build into `<base>/<name>` at `nowMs` against the fake at `fakeUrl`, reading `<base>/<name>-previous`. */
+export async function buildWithPreviousMarket(options: {
+  base: string;
+  name: string;
+  fakeUrl: string;
+  nowMs: number;
+  /** The bytes of the previous site's market snapshot. */
+  market: string;
+  quietPrevious?: boolean;
+}): Promise<PreviousBuild> {
+  const file = dataResource(DEFAULT_SERVICE, 'market').snapshotFiles[0]!;
+  const previous = join(options.base, `${options.name}-previous`);
+  await mkdir(dirname(join(previous, file)), { recursive: true });
+  await writeFile(join(previous, file), options.market);
+  const outDir = join(options.base, options.name);
+  const stderr: string[] = [];
+  const config = loadConfig({ ...upstreamEnv(options.fakeUrl), SITE_URL: TEST_SITE_URL, UPSTREAM_TIMEOUT_MS: '1500' });
+  const result = await build(config, {
+    outDir,
+    nowMs: options.nowMs,
+    previousDir: previous,
+    quietPrevious: options.quietPrevious,
+    log: () => {},
+    warn: (line) => stderr.push(line),
+  });
+  return { result, stderr, previous, outDir };
+}
