@@ -249,11 +249,19 @@ async function openCluster(
   });
   await cluster.connect();
   // A cluster that lost a master and its replicas still hands out its slot map, but refuses every key
-  // (CLUSTERDOWN) until it is whole again: it carries no decisions before it says so.
-  const info: unknown = await cluster.call('CLUSTER', 'INFO');
-  const state = typeof info === 'string' ? /^cluster_state:(\w{1,16})\r?$/m.exec(info)?.[1] : undefined;
-  if (state === undefined) throw new HandshakeError(`CLUSTER INFO answered ${shapeOf(info)}`);
-  if (state !== 'ok') throw new HandshakeError(`the cluster is down (cluster_state:${state})`);
+  // (CLUSTERDOWN) until it is whole again: it carries no decisions while a master it names says so.
+  // Every master is asked, not one at random, so that the reason said is the same at every attempt.
+  const answers = await Promise.allSettled(cluster.nodes('master').map((node) => node.call('CLUSTER', 'INFO')));
+  let reached = false;
+  for (const answer of answers) {
+    if (answer.status === 'rejected') continue;
+    reached = true;
+    const info: unknown = answer.value;
+    const state = typeof info === 'string' ? /^cluster_state:(\w{1,16})\r?$/m.exec(info)?.[1] : undefined;
+    if (state === undefined) throw new HandshakeError(`CLUSTER INFO answered ${shapeOf(info)}`);
+    if (state !== 'ok') throw new HandshakeError(`the cluster is down (cluster_state:${state})`);
+  }
+  if (!reached) throw answers.find((a) => a.status === 'rejected')?.reason ?? new Error('no master');
   return link;
 }
 
