@@ -87,6 +87,10 @@ export interface ClusterNode {
   kill(): Promise<void>;
   /** Starts it again on its port with its cluster config file (it rejoins); resolves once it answers PING. */
   start(): Promise<void>;
+  /** SIGSTOP: the node stays, its port accepts connections, nothing is answered. */
+  pause(): void;
+  /** SIGCONT after pause(). */
+  resume(): void;
 }
 
 export interface PrivateCluster {
@@ -172,6 +176,8 @@ export async function privateRedisCluster(
         async kill() {
           if (child !== undefined) await exited(child);
         },
+        pause: () => void child?.kill('SIGSTOP'),
+        resume: () => void child?.kill('SIGCONT'),
       };
       members.push(node);
     }
