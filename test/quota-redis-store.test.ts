@@ -142,11 +142,12 @@ describe('a store that alternates good and bad answers', () => {
 describe('one turn’s decisions across a window boundary', () => {
   it('go out as one script call per window, each call’s keys in one hash slot', async () => {
     const f = await fakeRedis(withPong(counting));
-    const s = store(f.url, []);
+    // Counted, not timed: budgets far above a busy machine's delays, so every decision gets its answer.
+    const s = store(f.url, [], { lateMs: 10_000 });
     await s.ready(2000);
     const boundary = Date.parse('2026-11-25T16:00:00.000Z');
     let t = boundary - 1;
-    const quota = createQuota({ quota: 10, windowSeconds: 1, store: s, now: () => t });
+    const quota = createQuota({ quota: 10, windowSeconds: 1, store: s, now: () => t, budgetMs: 10_000 });
     // One turn: two clients at the last millisecond of a window, two in the first of the next.
     const pending = [quota.check('a'), quota.check('b')];
     t = boundary;
@@ -176,7 +177,7 @@ describe('one turn’s decisions across a window boundary', () => {
   });
 });
 
-/** The connect deadline below the command deadline, so that it is what bounds an opening. */
+/** The connect deadline below the command deadline, so that it is what bounds a hung opening. */
 const OPENING = { connectTimeoutMs: 300, deadlineMs: 5000 };
 
 /** Waits (50 ms steps, at most 20 s) until `done()` holds. */
@@ -202,7 +203,8 @@ describe('a cluster node that says cluster_state:fail (a gateway started during 
     let state = 'fail';
     const f = await fakeRedis(asClusterNode(() => state, counting));
     const lines: string[] = [];
-    const s = store(`redis://quota:Secret-Pass-77@127.0.0.1:${f.port}`, lines, OPENING);
+    // A deadline far above a busy machine's delays: what ends this opening is the cluster's answer.
+    const s = store(`redis://quota:Secret-Pass-77@127.0.0.1:${f.port}`, lines, { connectTimeoutMs: 10_000 });
     // Before the fix, ioredis's ready check ended the Cluster client without settling connect(): the
     // store stayed opening for ever and said nothing. Now the first attempt is said as it ends.
     await s.ready(20_000);

@@ -15,8 +15,9 @@ import { isIP, type Socket } from 'node:net';
 import type { RedisTarget } from '../../lib/redis-url.ts';
 
 /**
- * Bytes received with no command answered: the script answers at most 1,000 integers (about 15 KB) per
- * call, so this much without an answer is no answer of ours (an endless bulk string).
+ * Bytes received with no command answered: the quota script answers one integer per key, at most
+ * 1,000 keys a call (redis-store.ts), about 15 KB, so this much without an answer is no answer of
+ * ours (an endless bulk string).
  */
 const MAX_UNANSWERED_BYTES = 1024 * 1024;
 

@@ -213,13 +213,17 @@ export function redisQuotaStore(url: string, options: RedisStoreOptions = {}): R
       if (counts === undefined || typeof counts === 'string') {
         // A refusal (an error reply: OOM, NOPERM, a script error) or nonsense locks nobody out: the
         // decisions are unaccounted, the link is dropped and asked again after the backoff. A store that
-        // answers out of turn leaves no later reply trustworthy.
+        // answers out of turn leaves no later reply trustworthy; a store that is away (no answer, a
+        // cluster failing over) is trusted again at its first good answer.
+        const away = isTimeout(error) || isClusterOutage(error);
         const reason =
           counts ??
           (isTimeout(error)
             ? `no answer within ${deadlineMs} ms`
-            : `the quota script was refused (${describeStoreError(error)})`);
-        drop(current, reason, !isTimeout(error) && !isClusterOutage(error));
+            : away
+              ? `the cluster did not run the quota script (${describeStoreError(error)})`
+              : `the quota script was refused (${describeStoreError(error)})`);
+        drop(current, reason, !away);
         const unavailable = new StoreUnavailable(reason);
         for (const d of decisions) d.reject(unavailable);
         return;
