@@ -75,7 +75,8 @@ export interface LinkEvents {
  * (AUTH and SELECT from the URL, PING, then CLUSTER INFO): a standalone Redis refuses CLUSTER INFO and is
  * used alone; a cluster node makes the link a Cluster client. Once a cluster is known, the next link is a
  * Cluster client seeded with the URL's node and every node the cluster named, so that it is found again
- * when the URL's node is the master that failed.
+ * when the URL's node is the master that failed. (A URL whose node leaves cluster mode for good is
+ * therefore followed only after a restart of the gateway.)
  */
 export type OpenLink = (clusterNodes: readonly NodeAddress[], events: LinkEvents) => Promise<Link>;
 
