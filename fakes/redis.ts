@@ -37,12 +37,13 @@ export const withPong =
         : answer(command);
 
 /**
- * A node of a one-node Redis Cluster that owns every slot: CLUSTER INFO answers `cluster_state:<state()>`,
- * CLUSTER SLOTS names this fake for slots 0 to 16383, PING answers PONG, CLIENT (ioredis names its
- * slot-map connection) OK, everything else `answer`.
+ * A node of a Redis Cluster whose every slot one master owns: CLUSTER INFO answers
+ * `cluster_state:<state()>`, CLUSTER SLOTS names the master on 127.0.0.1:`owner` (by default this fake:
+ * a one-node cluster) for slots 0 to 16383, PING answers PONG, CLIENT (ioredis names its slot-map
+ * connection) OK, everything else `answer`.
  */
 export const asClusterNode =
-  (state: () => string, answer: (command: string[]) => FakeAnswer) =>
+  (state: () => string, answer: (command: string[]) => FakeAnswer, owner?: () => number) =>
   (command: string[], fake: FakeRedis): FakeAnswer => {
     if (command[0] === 'PING') return '+PONG\r\n';
     if (command[0] === 'CLIENT') return '+OK\r\n';
@@ -50,7 +51,7 @@ export const asClusterNode =
     const sub = command[1]?.toUpperCase();
     if (sub === 'INFO') return bulk(`cluster_state:${state()}\r\ncluster_slots_assigned:16384\r\n`);
     if (sub === 'SLOTS')
-      return `*1\r\n*3\r\n:0\r\n:16383\r\n*3\r\n${bulk('127.0.0.1')}:${fake.port}\r\n${bulk('f'.repeat(40))}`;
+      return `*1\r\n*3\r\n:0\r\n:16383\r\n*3\r\n${bulk('127.0.0.1')}:${owner?.() ?? fake.port}\r\n${bulk('f'.repeat(40))}`;
     return '-ERR unknown subcommand\r\n';
   };
 

@@ -3,7 +3,8 @@
 // script is asked again after the backoff and the outage is said again periodically while it lasts; a
 // store that alternates good and bad answers does not reset the backoff or fill the log; opening the
 // link always ends (stand-alone or cluster, hung or failed: given up within the connect deadline, said
-// once, the first attempt included, and tried again after the backoff); one turn's
+// once, the first attempt included, and tried again after the backoff), and a cluster is found again
+// through the nodes it named when the URL's node is gone; one turn's
 // decisions go out as one script call per hash slot, so a turn that straddles a window boundary never
 // asks Redis for a call across two slots (CROSSSLOT on a cluster).
 import { rm } from 'node:fs/promises';
@@ -27,8 +28,8 @@ afterEach(async () => {
   for (const o of open.splice(0).reverse()) await o.close();
 });
 
-async function fakeRedis(answer: Parameters<typeof startFakeRedis>[0]): Promise<FakeRedis> {
-  const f = await startFakeRedis(answer);
+async function fakeRedis(answer: Parameters<typeof startFakeRedis>[0], port?: number): Promise<FakeRedis> {
+  const f = await startFakeRedis(answer, { port });
   open.push(f);
   return f;
 }
@@ -252,5 +253,38 @@ describe('a standalone Redis that accepts connections and never answers', () => 
     expect(lines).toEqual([`quota store 127.0.0.1:${f.port} unavailable: no connection within 300 ms`]);
     await until(() => f.connections >= 3);
     expect(lines).toHaveLength(1);
+  });
+});
+
+describe('a cluster whose URL node goes away', () => {
+  it('the next link is seeded with the nodes the cluster named, and counts there', async () => {
+    const master = await fakeRedis(asClusterNode(() => 'ok', counting));
+    // The URL's node names the other one as the owner of every slot (it is a replica, say).
+    const urlNode = await fakeRedis(
+      asClusterNode(
+        () => 'ok',
+        counting,
+        () => master.port,
+      ),
+    );
+    const lines: string[] = [];
+    const s = store(urlNode.url, lines);
+    expect(await firstCount(s)).toBe(1);
+    expect(evals(master)).toBe(1);
+    // Both go away; only the master comes back, on its port. A store that reconnected through the
+    // URL alone would never count again.
+    await urlNode.close();
+    await master.close();
+    const back = await fakeRedis(
+      asClusterNode(() => 'ok', counting),
+      master.port,
+    );
+    expect(await firstCount(s)).toBe(1);
+    expect(evals(back)).toBeGreaterThanOrEqual(1);
+    expect(lines).toEqual([
+      `quota store 127.0.0.1:${urlNode.port} connected`,
+      expect.stringMatching(/unavailable: /),
+      `quota store 127.0.0.1:${urlNode.port} connected`,
+    ]);
   });
 });
