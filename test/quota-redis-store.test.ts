@@ -1,12 +1,12 @@
 // The Redis store's own reports (docs/gateway.md): it names what went wrong by class, never in the
 // store's words (an error reply may quote the password it was sent); a store that refuses the quota
 // script is asked again after the backoff and the outage is said again periodically while it lasts; a
-// store that alternates good and bad answers does not reset the backoff or fill the log; opening the
+// store that alternates good and bad answers does not reset the backoff or fill the log. Opening the
 // link always ends (stand-alone or cluster, hung or failed: given up within the connect deadline, said
 // once, the first attempt included, and tried again after the backoff), and a cluster is found again
-// through the nodes it named when the URL's node is gone; one turn's
-// decisions go out as one script call per hash slot, so a turn that straddles a window boundary never
-// asks Redis for a call across two slots (CROSSSLOT on a cluster).
+// through the nodes it named when the URL's node is gone. One turn's decisions go out as one script
+// call per hash slot, so a turn that straddles a window boundary never asks Redis for a call across
+// two slots (CROSSSLOT on a cluster).
 import { rm } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { asClusterNode, startFakeRedis, withPong, type FakeRedis } from '../fakes/redis.ts';
