@@ -1,6 +1,7 @@
 // A "Redis" on loopback that speaks RESP2 but answers what the test says: nonsense, nothing, or a bulk
 // string that never ends. It reads commands as a client sends them (arrays of bulk strings, or inline
-// lines) and counts them, so tests can tell what the gateway asked and whether it hung up.
+// lines) and counts them, so tests can tell what the gateway asked and whether it hung up. It can also
+// play a one-node Redis Cluster (asClusterNode) whose cluster_state the test sets.
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 
 /** A raw reply, `undefined` for none at all (the store hangs), or ENDLESS: `$999999999` and then bytes forever. */
@@ -35,8 +36,29 @@ export const withPong =
         ? '-ERR This instance has cluster support disabled\r\n'
         : answer(command);
 
+/**
+ * A node of a Redis Cluster whose every slot one master owns: CLUSTER INFO answers
+ * `cluster_state:<state()>`, CLUSTER SLOTS names the master on 127.0.0.1:`owner` (by default this fake:
+ * a one-node cluster) for slots 0 to 16383, PING answers PONG, CLIENT (ioredis names its slot-map
+ * connection) OK, everything else `answer`.
+ */
+export const asClusterNode =
+  (state: () => string, answer: (command: string[]) => FakeAnswer, owner?: () => number) =>
+  (command: string[], fake: FakeRedis): FakeAnswer => {
+    if (command[0] === 'PING') return '+PONG\r\n';
+    if (command[0] === 'CLIENT') return '+OK\r\n';
+    if (command[0] !== 'CLUSTER') return answer(command);
+    const sub = command[1]?.toUpperCase();
+    if (sub === 'INFO') return bulk(`cluster_state:${state()}\r\ncluster_slots_assigned:16384\r\n`);
+    if (sub === 'SLOTS')
+      return `*1\r\n*3\r\n:0\r\n:16383\r\n*3\r\n${bulk('127.0.0.1')}:${owner?.() ?? fake.port}\r\n${bulk('f'.repeat(40))}`;
+    return '-ERR unknown subcommand\r\n';
+  };
+
+const bulk = (text: string) => `$${Buffer.byteLength(text)}\r\n${text}\r\n`;
+
 export async function startFakeRedis(
-  answer: (command: string[]) => FakeAnswer,
+  answer: (command: string[], fake: FakeRedis) => FakeAnswer,
   options: { port?: number; maxEndlessBytes?: number } = {},
 ): Promise<FakeRedis> {
   const sockets = new Set<Socket>();
@@ -89,7 +111,7 @@ export async function startFakeRedis(
         buffer = buffer.subarray(parsed.used);
         const command = [parsed.words[0]!.toUpperCase(), ...parsed.words.slice(1)];
         fake.commands.push(command);
-        const reply = answer(command);
+        const reply = answer(command, fake);
         if (reply === ENDLESS) return stream(socket);
         if (reply !== undefined) socket.write(reply);
       }

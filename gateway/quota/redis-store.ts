@@ -1,24 +1,18 @@
 // The Redis quota store shared by every gateway instance (RATE_LIMIT_REDIS_URL), on ioredis. Every
-// decision of one event-loop turn goes to Redis in one round trip: one script call over all their keys,
-// which increments each key and sets its expiry in one atomic step. Nothing waits for a Redis that is
-// away or slow: while the link is down, late or full, a decision fails at once and the request is served
-// without quota headers (docs/gateway.md). A failed link opens the circuit: the store is not asked again
-// before a backoff of 0.1 to 2 s, then a new connection must answer PING before it carries decisions.
+// decision of one event-loop turn goes to Redis in one round trip: one script call per hash slot over all
+// their keys, which increments each key and sets its expiry in one atomic step. Nothing waits for a Redis
+// that is away or slow: while the link is down, late or full, a decision fails at once and the request is
+// served without quota headers (docs/gateway.md). A failed link, or a failed opening, opens the circuit:
+// the store is not asked again before a backoff of 0.1 to 2 s, then a new link is opened (redis-link.ts)
+// and must shake hands before it carries decisions. Every reply is validated here before it is used.
 //
-// ioredis is configured for a hostile store: RESP2 and no ready check (nothing is sent but AUTH, SELECT
-// and what this file sends), no offline queue (a command on a closed link fails at once), no retry of a
-// command and no reconnection of its own (the circuit below decides), a command timeout that drops the
-// link, and a cap on the bytes received without an answer (an endless bulk string is refused early).
-// Every reply is validated here before it is used.
-//
-// A node of a Redis Cluster is detected at connect (CLUSTER INFO answers cluster_state) and the link
-// becomes an ioredis Cluster seeded with it. The keys of one window share a hash tag (quota.ts), so a
-// turn's keys live in one slot and the script call stays one round trip (docs/gateway.md).
-import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
-import { isIP, type Socket } from 'node:net';
-import { redisTarget, type RedisTarget } from '../../lib/redis-url.ts';
+// The keys of one window share a hash tag (quota.ts), so a turn's keys normally live in one slot; a turn
+// that straddles a window boundary holds two tags, and each gets its own call, since Redis runs a script
+// only over keys of one slot (a call across two is refused with CROSSSLOT).
 import { CONSTANTS } from '../../contract/service.ts';
+import { redisTarget } from '../../lib/redis-url.ts';
 import { StoreUnavailable, type QuotaStore } from './quota.ts';
+import { describeStoreError, linkOpener, shapeOf, unsentBytes, type Link, type NodeAddress } from './redis-link.ts';
 
 /**
  * KEYS[i] is one decision's key, ARGV[i] its expiry in seconds: INCR, and EXPIRE on the first count, so
@@ -36,11 +30,6 @@ return counts`;
 const MAX_KEYS_PER_CALL = 1000;
 /** Most decisions batched or sent and not yet answered; past it a decision fails at once. */
 const MAX_WAITING = 10_000;
-/**
- * Bytes received with no command answered: the script answers at most MAX_KEYS_PER_CALL integers
- * (about 15 KB) per call, so this much without an answer is no answer of ours (an endless bulk string).
- */
-const MAX_UNANSWERED_BYTES = 1024 * 1024;
 /** Bytes written and not yet taken by the store before the link gives up on it. */
 const MAX_UNSENT_BYTES = 1024 * 1024;
 /** Backoff of the circuit breaker after the n-th failure in a row: 100 ms doubling, at most 2 s. */
@@ -52,31 +41,8 @@ const backoffMs = (failures: number) => Math.min(100 * 2 ** failures, 2000);
  * itself (Redis restarted) ends at the first good answer.
  */
 const GOOD_RUN = 5;
-/**
- * Error codes Redis puts first in an error reply. Only these are named in a log line: the rest of an
- * error reply is the store's own text, which may quote what it was sent (a password in AUTH).
- */
-const REDIS_ERROR_CODES = new Set([
-  'ERR',
-  'WRONGPASS',
-  'NOAUTH',
-  'NOPERM',
-  'NOSCRIPT',
-  'OOM',
-  'BUSY',
-  'LOADING',
-  'READONLY',
-  'MASTERDOWN',
-  'MISCONF',
-  'MOVED',
-  'ASK',
-  'CROSSSLOT',
-  'CLUSTERDOWN',
-  'TRYAGAIN',
-  'WRONGTYPE',
-  'NOREPLICAS',
-  'EXECABORT',
-]);
+/** Most cluster nodes remembered as seeds of the next link (a cluster names its own nodes). */
+const MAX_CLUSTER_NODES = 64;
 
 export interface RedisStoreOptions {
   /** Called when the store becomes unusable, periodically while it stays so, and once when it is back. */
@@ -111,36 +77,13 @@ interface Batch {
   timer: NodeJS.Timeout | undefined;
 }
 
-/** One connection (or one Cluster client) that has answered PING; dropped at the first thing wrong. */
-interface Link {
-  client: Redis | Cluster;
-  /** Bytes received since the last answer; see MAX_UNANSWERED_BYTES. */
-  unanswered: number;
-  /** Only an open link reports its failure: one that fails while opening rejects the open instead. */
-  state: 'opening' | 'open' | 'dropped';
-  /** The last error a connection emitted: a refused AUTH closes the connection and says why only there. */
-  lastError?: unknown;
-}
-
-/** The failure of a store, named without its text: the error's class and, for an error reply, its code. */
-export function describeStoreError(error: unknown): string {
-  if (!(error instanceof Error)) return 'a failure that is no Error';
-  const code = /^([A-Z]+)(?:\s|$)/.exec(error.message)?.[1];
-  if (error.name === 'ReplyError') return code !== undefined && REDIS_ERROR_CODES.has(code) ? code : 'ReplyError';
-  // ioredis's own errors (a closed connection, a timeout) say nothing the store sent.
-  return error.name === 'Error' ? oneWord(error.message) : error.name;
-}
-
-/** The first words of a client-side message ("Connection is closed."), never more than a few. */
-const oneWord = (message: string) => message.split(/[.:]/)[0]!.slice(0, 60) || 'Error';
-
 export function redisQuotaStore(url: string, options: RedisStoreOptions = {}): RedisQuotaStore {
   const target = redisTarget(url);
   const lateMs = options.lateMs ?? CONSTANTS.quotaStoreBudgetMs;
   const connectTimeoutMs = options.connectTimeoutMs ?? 1000;
   const deadlineMs = options.deadlineMs ?? 1000;
   const reportEveryMs = options.reportEveryMs ?? 60_000;
-  const nodeOptions = clientOptions(target, connectTimeoutMs, deadlineMs);
+  const openLink = linkOpener(target, { connectTimeoutMs, deadlineMs });
   // Refusals are shared values: a failing store under load must not cost an allocation per request.
   // The store reports an outage itself (StoreUnavailable); the other two the quota reports, throttled.
   const down = new StoreUnavailable(`quota store ${target.label} unavailable`);
@@ -165,6 +108,14 @@ export function redisQuotaStore(url: string, options: RedisStoreOptions = {}): R
   let downSince = 0;
   let reminder: NodeJS.Timeout | undefined;
   const settled = new Set<() => void>();
+  /** Nodes of the cluster behind the URL, once one was seen: the next link is seeded with them. */
+  const clusterNodes = new Map<string, NodeAddress>();
+  const events = {
+    onDown: (current: Link, reason: string, badAnswer?: boolean) => drop(current, reason, badAnswer),
+    onNode: (node: NodeAddress) => {
+      if (clusterNodes.size < MAX_CLUSTER_NODES) clusterNodes.set(`${node.host}:${node.port}`, node);
+    },
+  };
 
   const report = (ok: boolean, line: string) => {
     if (closing || healthy === ok) return;
@@ -209,7 +160,7 @@ export function redisQuotaStore(url: string, options: RedisStoreOptions = {}): R
   function connect() {
     retry = undefined;
     opening = true;
-    openLink(target, nodeOptions, connectTimeoutMs, drop).then(
+    openLink([...clusterNodes.values()], events).then(
       (opened) => {
         opening = false;
         for (const wake of settled) wake();
@@ -223,7 +174,7 @@ export function redisQuotaStore(url: string, options: RedisStoreOptions = {}): R
       (error: unknown) => {
         opening = false;
         for (const wake of settled) wake();
-        failed(error instanceof HandshakeError ? error.message : describeStoreError(error));
+        failed(describeStoreError(error));
         scheduleRetry();
       },
     );
@@ -262,13 +213,17 @@ export function redisQuotaStore(url: string, options: RedisStoreOptions = {}): R
       if (counts === undefined || typeof counts === 'string') {
         // A refusal (an error reply: OOM, NOPERM, a script error) or nonsense locks nobody out: the
         // decisions are unaccounted, the link is dropped and asked again after the backoff. A store that
-        // answers out of turn leaves no later reply trustworthy.
+        // answers out of turn leaves no later reply trustworthy; a store that is away (no answer, a
+        // cluster failing over) is trusted again at its first good answer.
+        const away = isTimeout(error) || isClusterOutage(error);
         const reason =
           counts ??
           (isTimeout(error)
             ? `no answer within ${deadlineMs} ms`
-            : `the quota script was refused (${describeStoreError(error)})`);
-        drop(current, reason, !isTimeout(error));
+            : away
+              ? `the cluster did not run the quota script (${describeStoreError(error)})`
+              : `the quota script was refused (${describeStoreError(error)})`);
+        drop(current, reason, !away);
         const unavailable = new StoreUnavailable(reason);
         for (const d of decisions) d.reject(unavailable);
         return;
@@ -290,9 +245,9 @@ export function redisQuotaStore(url: string, options: RedisStoreOptions = {}): R
   const flush = () => {
     const b = batch!;
     batch = undefined;
-    const { decisions } = b;
-    b.calls = Math.ceil(decisions.length / MAX_KEYS_PER_CALL);
-    for (let i = 0; i < decisions.length; i += MAX_KEYS_PER_CALL) call(b, decisions.slice(i, i + MAX_KEYS_PER_CALL));
+    const calls = scriptCalls(b.decisions);
+    b.calls = calls.length;
+    for (const decisions of calls) call(b, decisions);
   };
 
   connect();
@@ -347,155 +302,52 @@ export function redisQuotaStore(url: string, options: RedisStoreOptions = {}): R
   };
 }
 
-/** A handshake that failed for a reason this file states itself (never the store's text). */
-class HandshakeError extends Error {
-  override readonly name = 'HandshakeError';
-}
-
-/** ioredis options of one connection: every automatic behaviour that could queue or repeat is off. */
-function clientOptions(target: RedisTarget, connectTimeoutMs: number, deadlineMs: number): RedisOptions {
-  return {
-    host: target.host,
-    port: target.port,
-    username: target.username,
-    password: target.password,
-    db: target.db,
-    // TLS verifies the server against Node's CA store; a private CA: NODE_EXTRA_CA_CERTS (docs/gateway.md).
-    tls: target.tls ? { servername: isIP(target.host) === 0 ? target.host : undefined } : undefined,
-    // RESP2, no HELLO: what every Redis since 2.6 answers, and nothing to negotiate with a broken store.
-    protocol: 2,
-    disableClientInfo: true,
-    lazyConnect: true,
-    enableReadyCheck: false,
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-    reconnectOnError: () => false,
-    autoResendUnfulfilledCommands: false,
-    autoResubscribe: false,
-    connectTimeout: connectTimeoutMs,
-    commandTimeout: deadlineMs,
-    keepAlive: 10_000,
-    noDelay: true,
-  };
+/**
+ * The hash tag of a Redis Cluster key: "if the key contains a "{" character, and if there is a "}"
+ * character to the right of "{", and if there are one or more characters between the first occurrence of
+ * "{" and the first occurrence of "}" after it, then instead of hashing the key, only what is between the
+ * first occurrence of "{" and the following first occurrence of "}" is hashed" (Redis Cluster
+ * specification, hash tags). Keys of one tag share a slot; a key without a tag is its own.
+ */
+export function hashTag(key: string): string {
+  const open = key.indexOf('{');
+  if (open === -1) return key;
+  const close = key.indexOf('}', open + 1);
+  return close > open + 1 ? key.slice(open + 1, close) : key;
 }
 
 /**
- * Connects, shakes hands (AUTH and SELECT from the URL, then PING) and tells a Cluster node from a
- * standalone Redis; resolves with a link once the store has answered, rejects otherwise. `onDown` is
- * called if the link fails later.
+ * One turn's decisions as script calls: one group per hash tag (a script runs over one slot), in the
+ * order of their first decision, each cut at MAX_KEYS_PER_CALL keys; within a group, decisions keep
+ * their order, so a key named twice counts twice in order.
  */
-async function openLink(
-  target: RedisTarget,
-  nodeOptions: RedisOptions,
-  connectTimeoutMs: number,
-  onDown: (link: Link, reason: string, badAnswer?: boolean) => void,
-): Promise<Link> {
-  const node = new Redis(nodeOptions);
-  let link: Link = { client: node, unanswered: 0, state: 'opening' };
-  watch(link, node, onDown);
-  let timedOut = false;
-  const deadline = setTimeout(() => {
-    timedOut = true;
-    link.client.disconnect();
-  }, connectTimeoutMs);
-  try {
-    await node.connect();
-    const pong: unknown = await node.ping();
-    if (pong !== 'PONG') throw new HandshakeError(`PING answered ${shapeOf(pong)}, not PONG`);
-    // A standalone Redis refuses CLUSTER INFO (ERR … cluster support disabled), so does a user without
-    // the permission (NOPERM): either way the URL's node is used alone.
-    const info: unknown = await node.call('CLUSTER', 'INFO').catch((error: unknown) => error);
-    if (typeof info === 'string' && /^cluster_state:/m.test(info)) {
-      link.state = 'dropped';
-      node.disconnect();
-      link = await openCluster(target, nodeOptions, connectTimeoutMs, onDown);
-    } else if (!(info instanceof Error)) {
-      throw new HandshakeError(`CLUSTER INFO answered ${shapeOf(info)}`);
-    }
-  } catch (error) {
-    link.state = 'dropped';
-    link.client.disconnect();
-    if (error instanceof HandshakeError) throw error;
-    if (timedOut) throw new HandshakeError(`no connection within ${connectTimeoutMs} ms`);
-    throw new HandshakeError(`no connection (${describeStoreError(link.lastError ?? error)})`);
-  } finally {
-    clearTimeout(deadline);
+export function scriptCalls<T extends { key: string }>(decisions: T[]): T[][] {
+  const byTag = new Map<string, T[]>();
+  for (const d of decisions) {
+    const tag = hashTag(d.key);
+    const group = byTag.get(tag);
+    if (group === undefined) byTag.set(tag, [d]);
+    else group.push(d);
   }
-  return link;
-}
-
-async function openCluster(
-  target: RedisTarget,
-  nodeOptions: RedisOptions,
-  connectTimeoutMs: number,
-  onDown: (link: Link, reason: string, badAnswer?: boolean) => void,
-): Promise<Link> {
-  const { host: _host, port: _port, retryStrategy: _retry, enableOfflineQueue: _queue, ...redisOptions } = nodeOptions;
-  // A cluster has only database 0; SELECT is refused there.
-  const clusterOptions: ClusterOptions = {
-    redisOptions: { ...redisOptions, db: 0 },
-    lazyConnect: true,
-    enableOfflineQueue: false,
-    // The ready check asks CLUSTER INFO for cluster_state:ok: a cluster that is down carries nothing.
-    enableReadyCheck: true,
-    clusterRetryStrategy: () => null,
-    // A MOVED or ASK is followed (the slot map is refreshed); more than two in a row is no answer.
-    maxRedirections: 2,
-    retryDelayOnMoved: 0,
-    slotsRefreshTimeout: connectTimeoutMs,
-    scaleReads: 'master',
-  };
-  const cluster = new Cluster([{ host: target.host, port: target.port }], clusterOptions);
-  const link: Link = { client: cluster, unanswered: 0, state: 'opening' };
-  cluster.on('+node', (node: Redis) => watch(link, node, onDown));
-  cluster.on('error', () => {});
-  cluster.on('end', () => {
-    if (link.state === 'open') onDown(link, 'connection closed');
-  });
-  await cluster.connect();
-  return link;
-}
-
-/** Follows one connection: a failure drops the link, and bytes without an answer are capped. */
-function watch(link: Link, node: Redis, onDown: (link: Link, reason: string, badAnswer?: boolean) => void) {
-  // Without a listener ioredis prints the error itself, store text and all; the reason is stated below.
-  node.on('error', (error: unknown) => void (link.lastError = error));
-  node.on('connect', () => {
-    const socket = node.stream as Socket | undefined;
-    socket?.on('data', (chunk: Buffer) => {
-      link.unanswered += chunk.length;
-      if (link.unanswered <= MAX_UNANSWERED_BYTES || link.state === 'dropped') return;
-      if (link.state === 'open') return onDown(link, `more than ${MAX_UNANSWERED_BYTES} bytes without an answer`, true);
-      link.state = 'dropped';
-      link.client.disconnect();
-    });
-  });
-  if (link.client === node) {
-    node.on('end', () => {
-      if (link.state === 'open') onDown(link, 'connection closed');
-    });
+  const calls: T[][] = [];
+  for (const group of byTag.values()) {
+    for (let i = 0; i < group.length; i += MAX_KEYS_PER_CALL) calls.push(group.slice(i, i + MAX_KEYS_PER_CALL));
   }
+  return calls;
 }
 
-function unsentBytes(client: Redis | Cluster): number {
-  if (client instanceof Redis) return (client.stream as Socket | undefined)?.writableLength ?? 0;
-  let bytes = 0;
-  for (const node of client.nodes()) bytes += (node.stream as Socket | undefined)?.writableLength ?? 0;
-  return bytes;
-}
+/**
+ * A refusal of a cluster that is failing over or resharding (no master for the slot yet, keys being
+ * moved), or ioredis giving up on one: an outage of the store, not nonsense from it.
+ */
+const isClusterOutage = (error: unknown) =>
+  error instanceof Error &&
+  /^(?:CLUSTERDOWN|TRYAGAIN|MASTERDOWN|LOADING)\b|^Too many Cluster redirections|^Connection is closed|^Cluster is ended/.test(
+    error.message,
+  );
 
 /** ioredis's commandTimeout: the command is rejected, the connection stays (this file drops it). */
 const isTimeout = (error: unknown) => error instanceof Error && error.message === 'Command timed out';
-
-/** What kind of reply `value` is, for a log line: never its content. */
-function shapeOf(value: unknown): string {
-  if (value === null) return 'a nil reply';
-  if (Array.isArray(value)) return `an array of ${value.length}`;
-  if (typeof value === 'string') return 'a string';
-  if (typeof value === 'number') return 'an integer';
-  return `a ${typeof value} reply`;
-}
 
 /** The counts in the script's answer, or why the answer is none: only positive integers, one per key. */
 function countsOf(reply: unknown, expected: number): number[] | string {

@@ -80,79 +80,126 @@ export async function privateRedis(): Promise<PrivateRedis> {
   return redis;
 }
 
+export interface ClusterNode {
+  port: number;
+  url: string;
+  /** Kills the node (SIGKILL: `kill -9`); resolves once it has exited. */
+  kill(): Promise<void>;
+  /** Starts it again on its port with its cluster config file (it rejoins); resolves once it answers PING. */
+  start(): Promise<void>;
+  /** SIGSTOP: the node stays, its port accepts connections, nothing is answered. */
+  pause(): void;
+  /** SIGCONT after pause(). */
+  resume(): void;
+}
+
 export interface PrivateCluster {
   /** One redis:// URL per node. */
   urls: string[];
+  nodes: ClusterNode[];
   stop(): Promise<void>;
 }
 
+/** Every cluster node running, killed when the test process exits however it ends. */
+const clusterChildren = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of clusterChildren) child.kill('SIGKILL');
+});
+
+const exited = (c: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    if (c.exitCode !== null || c.signalCode !== null) return resolve();
+    c.once('exit', () => resolve());
+    c.kill('SIGKILL');
+  });
+
 /**
- * A Redis Cluster of `nodes` private redis-servers (cluster mode, every slot assigned, no replicas),
- * joined with `redis-cli --cluster create` as an operator would; resolves once every node says
- * cluster_state:ok. Each node's cluster bus gets its own free port (the default, port + 10000, may be
- * taken or out of range).
+ * A Redis Cluster of `nodes` private redis-servers (cluster mode, every slot assigned, `replicas` replicas
+ * per master), joined with `redis-cli --cluster create` as an operator would; resolves once every node
+ * says cluster_state:ok and every replica has synced with its master. Each node's cluster bus gets its own free port (the default, port + 10000, may
+ * be taken or out of range). `nodeTimeoutMs` is `cluster-node-timeout`: how long a node may be silent
+ * before the others fail it over.
  */
-export async function privateRedisCluster(nodes = 3): Promise<PrivateCluster> {
+export async function privateRedisCluster(
+  nodes = 3,
+  options: { replicas?: number; nodeTimeoutMs?: number } = {},
+): Promise<PrivateCluster> {
   if (REDIS_SERVER === undefined) throw new Error('redis-server is not installed');
+  const server = REDIS_SERVER;
   const dir = await mkdtemp(join(tmpdir(), 'redis-cluster-'));
-  const ports: number[] = [];
-  const children: ChildProcess[] = [];
+  const members: ClusterNode[] = [];
+  const owned = new WeakSet<ChildProcess>();
   const stop = async () => {
-    await Promise.all(
-      children.map(
-        (c) =>
-          new Promise<void>((resolve) => {
-            if (c.exitCode !== null || c.signalCode !== null) return resolve();
-            c.once('exit', () => resolve());
-            c.kill('SIGKILL');
-          }),
-      ),
-    );
+    const children = [...clusterChildren].filter((c) => owned.has(c));
+    await Promise.all(children.map(exited));
     await rm(dir, { recursive: true, force: true });
   };
   try {
     for (let i = 0; i < nodes; i++) {
       const port = await freePort();
       const bus = await freePort();
-      ports.push(port);
-      children.push(
-        spawn(
-          REDIS_SERVER,
-          [
-            '--port',
-            String(port),
-            '--cluster-port',
-            String(bus),
-            '--bind',
-            '127.0.0.1',
-            '--cluster-enabled',
-            'yes',
-            '--cluster-config-file',
-            join(dir, `nodes-${port}.conf`),
-            '--dir',
-            dir,
-            '--save',
-            '',
-            '--appendonly',
-            'no',
-          ],
-          { stdio: 'ignore' },
-        ),
-      );
+      let child: ChildProcess | undefined;
+      const node: ClusterNode = {
+        port,
+        url: `redis://127.0.0.1:${port}`,
+        async start() {
+          const c = spawn(
+            server,
+            [
+              '--port',
+              String(port),
+              '--cluster-port',
+              String(bus),
+              '--bind',
+              '127.0.0.1',
+              '--cluster-enabled',
+              'yes',
+              '--cluster-config-file',
+              join(dir, `nodes-${port}.conf`),
+              '--cluster-node-timeout',
+              String(options.nodeTimeoutMs ?? 15_000),
+              '--dir',
+              dir,
+              '--save',
+              '',
+              '--appendonly',
+              'no',
+            ],
+            { stdio: 'ignore' },
+          );
+          child = c;
+          owned.add(c);
+          clusterChildren.add(c);
+          c.once('exit', () => clusterChildren.delete(c));
+          await waitFor(() => answersPing(port), `redis-server on ${port} did not start`);
+        },
+        async kill() {
+          if (child !== undefined) await exited(child);
+        },
+        pause: () => void child?.kill('SIGSTOP'),
+        resume: () => void child?.kill('SIGCONT'),
+      };
+      members.push(node);
     }
-    for (const port of ports) await waitFor(() => answersPing(port), `redis-server on ${port} did not start`);
-    const cli = REDIS_SERVER.replace(/redis-server$/, 'redis-cli');
+    await Promise.all(members.map((m) => m.start()));
+    const cli = server.replace(/redis-server$/, 'redis-cli');
     await promisify(execFile)(cli, [
       '--cluster',
       'create',
-      ...ports.map((p) => `127.0.0.1:${p}`),
+      ...members.map((m) => `127.0.0.1:${m.port}`),
       '--cluster-replicas',
-      '0',
+      String(options.replicas ?? 0),
       '--cluster-yes',
     ]);
-    for (const port of ports)
+    for (const { port } of members) {
       await waitFor(async () => /cluster_state:ok/.test(await inline(port, 'CLUSTER INFO')), `node ${port} never ok`);
-    return { urls: ports.map((p) => `redis://127.0.0.1:${p}`), stop };
+      // A replica that never synced with its master refuses to replace it (its data are too old to trust).
+      await waitFor(async () => {
+        const replication = await inline(port, 'INFO replication');
+        return /role:master/.test(replication) || /master_link_status:up/.test(replication);
+      }, `replica ${port} never synced`);
+    }
+    return { urls: members.map((m) => m.url), nodes: members, stop };
   } catch (error) {
     await stop();
     throw error;
