@@ -1,14 +1,17 @@
 import { defineConfig } from 'vitest/config';
 
+// `npm test`: the fast suite, in-process and on loopback (docs/testing.md). What needs a browser, Java, a
+// Redis cluster, fault injection, thousands of sockets or a demo process is the slow suite under test/slow/
+// (vitest.slow.config.ts, `npm run test:slow`); test/resilience/ is `npm run test:resilience`'s program.
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    exclude: ['test/resilience/**', 'node_modules/**'],
+    exclude: ['test/slow/**', 'test/resilience/**', 'node_modules/**'],
     globalSetup: ['test/global-setup.ts'],
     setupFiles: ['test/teardown.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // Two cores: keep parallel forks modest so child processes and the browser are not starved.
+    // Two cores: two forks keep both busy without starving the programs the smoke tests spawn.
     pool: 'forks',
     maxWorkers: 2,
   },

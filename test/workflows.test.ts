@@ -272,7 +272,7 @@ describe('.github/workflows', () => {
     for (const job of Object.values(ci.jobs)) expect(job.permissions ?? {}).not.toHaveProperty('contents', 'write');
   });
 
-  it('runs CI on push and pull request, on the engines floor (22), the active LTS (24) and 26: installs chromium and redis-server, npm ci, npm test, then the resilience suite', () => {
+  it('runs CI on push and pull request, on the engines floor (22), the active LTS (24) and 26: installs chromium and redis-server, npm ci, npm test, then the slow and the resilience suites', () => {
     expect(ci.on).toHaveProperty('push');
     expect(ci.on).toHaveProperty('pull_request');
     const [job, ...others] = Object.values(ci.jobs);
@@ -288,6 +288,8 @@ describe('.github/workflows', () => {
     expect(runs).toContain('npm ci');
     expect(runs).toContain('npm test');
     expect(runs.indexOf('npm ci')).toBeLessThan(runs.indexOf('npm test'));
+    // The slow suite holds what npm test leaves out (docs/testing.md): CI runs both, the fast one first.
+    expect(runs.indexOf('npm run test:slow')).toBeGreaterThan(runs.indexOf('npm test'));
     expect(runs.indexOf('npm run test:resilience')).toBeGreaterThan(runs.indexOf('npm test'));
     expectInstallsTestTools(job!, 'npm test');
   });

@@ -5,10 +5,10 @@
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SERVICE, CONTENT_SECURITY_POLICY } from '../contract/service.ts';
-import type { SiteFiles } from './helpers/site-dist.ts';
-import type { StaticServer } from './helpers/site-serve.ts';
-import { availability, DESKTOP, PHONE, SCHEMES, SCREENSHOT_DIR, siteInBrowser } from './helpers/site-browser.ts';
+import { DEFAULT_SERVICE, CONTENT_SECURITY_POLICY } from '../../contract/service.ts';
+import type { SiteFiles } from '../helpers/site-dist.ts';
+import type { StaticServer } from '../helpers/site-serve.ts';
+import { availability, DESKTOP, PHONE, SCHEMES, SCREENSHOT_DIR, siteInBrowser } from '../helpers/site-browser.ts';
 
 if (!availability.available && !availability.mustFail) console.warn(`browser.test.ts: ${availability.reason}`);
 

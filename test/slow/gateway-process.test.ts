@@ -4,12 +4,12 @@
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { freePort } from '../fakes/ports.ts';
-import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
-import { GATEWAY_NODE_FLAGS } from '../gateway/node-flags.ts';
-import { listFiles } from './helpers/files.ts';
-import { get, makeDist, runGatewayToExit, spawnGateway, type DistFixture } from './helpers/gateway.ts';
-import { ROOT, runProgram, upstreamEnv } from './helpers/run.ts';
+import { freePort } from '../../fakes/ports.ts';
+import { startFakeUpstreams, type FakeUpstreams } from '../../fakes/upstreams.ts';
+import { GATEWAY_NODE_FLAGS } from '../../gateway/node-flags.ts';
+import { listFiles } from '../helpers/files.ts';
+import { get, makeDist, runGatewayToExit, spawnGateway, type DistFixture } from '../helpers/gateway.ts';
+import { ROOT, runProgram, upstreamEnv } from '../helpers/run.ts';
 
 let fake: FakeUpstreams;
 let fixture: DistFixture;
