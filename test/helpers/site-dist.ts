@@ -1,14 +1,17 @@
-// Builds a real dist/ for the site tests: `npm run build`'s program, against the fake upstreams on
-// loopback, into a temporary folder. A test file that needs its own configuration or upstream failure
-// builds its own (buildSite); one that only reads the default build uses the run's shared one
-// (sharedSite), built once by test/global-setup.ts.
+// Builds a real dist/ for the site tests: `npm run build`'s build(), in-process, against the fake
+// upstreams on loopback, into a temporary folder. A test file that needs its own configuration or upstream
+// failure builds its own (buildSite); one that only reads the default build uses the run's shared one
+// (sharedSite), built once by test/global-setup.ts. The program around build() (its exit statuses, its
+// arguments) is run as a program by test/build.test.ts.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
+import { build } from '../../builders/build.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../../fakes/upstreams.ts';
+import { loadConfig } from '../../lib/config.ts';
 import { listFiles } from './files.ts';
-import { runProgram, upstreamEnv, type RunResult } from './run.ts';
+import { upstreamEnv, type RunResult } from './run.ts';
 
 export { listFiles };
 
@@ -43,7 +46,7 @@ export async function buildSite(options: BuildSiteOptions = {}): Promise<BuiltSi
   const fake = await startFakeUpstreams({ now: () => TEST_SITE_CLOCK });
   options.setup?.(fake);
   const dir = await mkdtemp(join(tmpdir(), 'site-dist-'));
-  const result = await runProgram('build', ['--out', dir], {
+  const result = await runBuild(dir, {
     ...upstreamEnv(fake.url),
     SITE_URL: TEST_SITE_URL,
     UPSTREAM_TIMEOUT_MS: '3000',
@@ -58,6 +61,22 @@ export async function buildSite(options: BuildSiteOptions = {}): Promise<BuiltSi
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * `npm run build -- --out <outDir>` without a process: the program's build() with the configuration
+ * `env` alone gives (no variable of this process reaches it), its stdout and stderr lines collected,
+ * its exit status 0 or 1. (Status 2, a refused variable, is loadConfig's: test/config.test.ts.)
+ */
+export async function runBuild(outDir: string, env: Record<string, string | undefined>): Promise<RunResult> {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const result = await build(loadConfig(env), {
+    outDir,
+    log: (line) => void stdout.push(`${line}\n`),
+    warn: (line) => void stderr.push(`${line}\n`),
+  });
+  return { code: result.exitCode, stdout: stdout.join(''), stderr: stderr.join('') };
 }
 
 function siteFiles(dir: string, result: RunResult): SiteFiles {
