@@ -58,6 +58,11 @@ describe('arguments', () => {
     [['writings', 'a', 'b'], /unexpected argument "b"/],
     [['writings', 'a/b'], /is not a writing slug/],
     [[], /missing command/],
+    // Once spawned as programs by test/cli.test.ts, which now runs one row of this table.
+    [['--base-url'], /option --base-url needs a value/],
+    [['profile', '--base-url', '--json'], /option --base-url needs a value/],
+    [['profile', '--base-url', 'ftp://example.test'], /must be an http or https URL/],
+    [['profile', '--base-url', 'http://reader:hunter2@127.0.0.1:9'], /must not carry a user name or password/],
   ])('%j is a usage error', (argv, message) => {
     expect(() => parseArgs(argv, DEFAULT)).toThrow(UsageError);
     expect(() => parseArgs(argv, DEFAULT)).toThrow(message);
