@@ -2,11 +2,12 @@ import { defineConfig } from 'vitest/config';
 
 // `npm test`: the fast suite, in-process and on loopback (docs/testing.md). What needs a browser, Java, a
 // Redis cluster, fault injection, thousands of sockets or a demo process is the slow suite under test/slow/
-// (vitest.slow.config.ts, `npm run test:slow`); test/resilience/ is `npm run test:resilience`'s program.
+// (vitest.slow.config.ts, `npm run test:slow`); test/timing/ measures CPU time, in `npm run bench`
+// (vitest.timing.config.ts); test/resilience/ is `npm run test:resilience`'s program.
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    exclude: ['test/slow/**', 'test/resilience/**', 'node_modules/**'],
+    exclude: ['test/slow/**', 'test/timing/**', 'test/resilience/**', 'node_modules/**'],
     globalSetup: ['test/global-setup.ts'],
     setupFiles: ['test/teardown.ts'],
     testTimeout: 30_000,

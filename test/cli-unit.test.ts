@@ -399,6 +399,14 @@ describe('text from the site, before it reaches a terminal', () => {
     });
   });
 
+  it('--json writes bidi controls, zero-width spaces and line separators as \\u escapes: the same value, safe on a terminal', () => {
+    const value = { title: 'a\u202Eb\u2066c\u200Bd\u2028e\u061Cf', price: 1 };
+    const text = jsonText(value);
+    expect(text).toContain('a\\u202eb\\u2066c\\u200bd\\u2028e\\u061cf');
+    expect(text).not.toMatch(/[\u061c\u200b\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/);
+    expect(JSON.parse(text)).toEqual(value);
+  });
+
   it('--json keeps the exact strings, every control written as a \\u escape', () => {
     const value = { s: `a${ESC}[31m\u009b\u007f\u0085b\n` };
     const text = jsonText(value);
