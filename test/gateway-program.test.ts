@@ -5,25 +5,18 @@
 // (test/slow/gateway-process.test.ts).
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
-import { get, makeDist, spawnGateway, spawnStart, type DistFixture } from './helpers/gateway.ts';
+import { beforeEach, expect, it } from 'vitest';
+import type { FakeUpstreams } from '../fakes/upstreams.ts';
+import { get, spawnGateway, spawnStart, type DistFixture } from './helpers/gateway.ts';
+import { shareUpstreams } from './helpers/shared-upstreams.ts';
 import { upstreamEnv } from './helpers/run.ts';
 
 let fake: FakeUpstreams;
 let fixture: DistFixture;
 
-beforeAll(async () => {
-  fake = await startFakeUpstreams({ slowMs: 300 });
-  fixture = await makeDist();
-});
-afterAll(async () => {
-  await fake.close();
-  await rm(fixture.base, { recursive: true, force: true });
-});
+// A spawned gateway runs on the real clock (docs/configuration.md), so the fake answers on it too.
+shareUpstreams({ slowMs: 300, now: Date.now }, (shared) => void ({ fake, fixture } = shared));
 beforeEach(() => {
-  // A spawned gateway runs on the real clock (docs/configuration.md), so the fake answers on it too.
-  fake.now = Date.now;
   fake.market = { mode: 'ok', tradeIdAsString: false };
   fake.github = { mode: 'ok' };
   fake.resetCalls();
