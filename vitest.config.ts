@@ -15,5 +15,9 @@ export default defineConfig({
     // Two cores: two forks keep both busy without starving the programs the smoke tests spawn.
     pool: 'forks',
     maxWorkers: 2,
+    // Each fork runs file after file without reloading the modules they share (the gateway, the build, the
+    // fakes): that loading was half the CPU of the small files. No test changes a module's state or
+    // process.env; each starts its own servers and closes them (test/teardown.ts kills any gateway left).
+    isolate: false,
   },
 });

@@ -11,5 +11,7 @@ export default defineConfig({
     exclude: ['test/resilience/**', 'node_modules/**'],
     // Browsers, Java and child processes: more time per test than the in-process suite needs.
     testTimeout: 60_000,
+    // Faults injected into Redis and processes: each file in a fresh fork.
+    isolate: true,
   },
 });
