@@ -224,7 +224,8 @@ describe('--if-stale, as npm start runs it before the gateway', () => {
   const startBuild = (env: Record<string, string | undefined> = {}) =>
     runProgram('build', ['--out', out, '--if-stale'], {
       ...upstreamEnv(fake.url),
-      UPSTREAM_TIMEOUT_MS: '1500',
+      // Offline: every upstream fails, and a short deadline ends the retries of a closed connection sooner.
+      UPSTREAM_TIMEOUT_MS: '300',
       SOURCE_DATE_EPOCH: String(Math.floor(clock / 1000)),
       PORT: '0',
       ...env,
