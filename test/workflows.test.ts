@@ -294,6 +294,15 @@ describe('.github/workflows', () => {
     expectInstallsTestTools(job!, 'npm test');
   });
 
+  it('bash .ci/run runs what CI runs, in the same order: npm ci, npm test, the slow suite, the resilience suite', () => {
+    const commands = readFileSync(join(ROOT, '.ci/run'), 'utf8')
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => /^npm (ci|test|run test:[\w-]+)\b/.test(line))
+      .map((line) => line.replace(/ --.*$/, ''));
+    expect(commands).toEqual(['npm ci', 'npm test', 'npm run test:slow', 'npm run test:resilience']);
+  });
+
   it('publishes on the active LTS line (24), one of the lines CI tests', () => {
     const image = publish.jobs.build!.container;
     expect(typeof image === 'string' ? image : image?.image).toBe('node:24-bookworm');
