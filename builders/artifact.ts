@@ -23,4 +23,6 @@ export interface BuildContext {
   validator: Validator;
   /** True for `npm run demo`: the data come from the simulated upstream and every page says so. */
   simulated: boolean;
+  /** The site's content folder, when not site/ (the tests build a content of their own). */
+  contentDir?: URL;
 }

@@ -32,6 +32,8 @@ import { renderSite } from './render-site.ts';
 
 export interface BuildOptions {
   outDir: string;
+  /** The site's content folder (site.json, profile.md, skills.yaml, writings/); site/ by default. */
+  contentDir?: URL;
   nowMs?: number;
   simulated?: boolean;
   log?: (line: string) => void;
@@ -141,6 +143,7 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
     contributions: publishedContributions,
     validator,
     simulated: options.simulated ?? config.demoSimulated,
+    contentDir: options.contentDir,
   };
   const [site, cli] = await Promise.all([renderSite(context), renderCli(context)]);
   artifacts.push(...site, ...cli);

@@ -28,7 +28,7 @@ const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
 export async function renderSite(ctx: BuildContext): Promise<Artifact[]> {
   const { config } = ctx;
-  const content = loadContent();
+  const content = loadContent(ctx.contentDir);
   const schemas = loadSchemas(ctx.service);
 
   const index = apiIndex(config, ctx.simulated);

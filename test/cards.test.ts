@@ -12,8 +12,8 @@ import type { MarketData } from '../domain/market.ts';
 import { CACHE_CONTROL, CARD_CONTENT_SECURITY_POLICY, DEFAULT_SERVICE } from '../contract/service.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import { get, startTestGateway, type TestGateway } from './helpers/gateway.ts';
-import { runProgram, upstreamEnv } from './helpers/run.ts';
-import { sharedSite, TEST_SITE_URL, type SiteFiles } from './helpers/site-dist.ts';
+import { upstreamEnv } from './helpers/run.ts';
+import { runBuild, sharedSite, TEST_SITE_URL, type SiteFiles } from './helpers/site-dist.ts';
 import { startServeHandler, type StaticServer } from './helpers/site-serve.ts';
 import { cardViolations } from './helpers/svg-card.ts';
 import { marketCard } from '../builders/cards.ts';
@@ -157,12 +157,12 @@ describe('a card whose data are unavailable', () => {
   it('is not written, and the one an earlier build wrote is removed; the other cards stay', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'cards-dist-'));
     const upstream = await startFakeUpstreams();
-    const env = { ...upstreamEnv(upstream.url), SITE_URL: TEST_SITE_URL, UPSTREAM_TIMEOUT_MS: '3000' };
+    const env = { ...upstreamEnv(upstream.url), SITE_URL: TEST_SITE_URL, UPSTREAM_TIMEOUT_MS: '10000' };
     try {
-      expect((await runProgram('build', ['--out', dir], env)).code).toBe(0);
+      expect((await runBuild(dir, env)).code).toBe(0);
       for (const card of DEFAULT_SERVICE.cards) expect((await stat(join(dir, card.file))).isFile()).toBe(true);
-      upstream.market.mode = 'server-error';
-      const failed = await runProgram('build', ['--out', dir], env);
+      upstream.market.mode = 'not-found';
+      const failed = await runBuild(dir, env);
       expect(failed.code).toBe(1);
       for (const card of DEFAULT_SERVICE.cards) {
         const exists = await stat(join(dir, card.file)).then(

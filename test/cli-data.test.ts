@@ -1,8 +1,7 @@
-// `node dist/cli.mjs price` and `contributions` against a running gateway with fake upstreams: the
+// The CLI's `price` and `contributions` (in-process, test/helpers/cli-run.ts) against a running gateway with fake upstreams: the
 // pictures (a sparkline fitted to the width, a seven-row heatmap whose levels read without colour), --json
 // printing the payload itself (one schema-valid document), an upstream failure as exit 1 with the
 // problem's title, detail and resolution on one stderr line, --version, and catalog naming its URL once.
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEVEL_CHARS } from '../cli/pictures.ts';
 import type { GitHubContributions } from '../domain/contributions.ts';
@@ -20,11 +19,9 @@ const BLOCK_LINE = /^ {2}([▁▂▃▄▅▆▇█]+)$/m;
 let site: SiteFiles;
 let fake: FakeUpstreams;
 let gateway: TestGateway;
-let cli: string;
 
 beforeAll(async () => {
   site = sharedSite();
-  cli = join(site.dir, 'cli.mjs');
   fake = await startFakeUpstreams();
   gateway = await startTestGateway(fake.url, site.dir);
 });
@@ -33,8 +30,7 @@ afterAll(async () => {
   await fake?.close();
 });
 
-const run = (args: string[], env: Record<string, string> = {}) =>
-  runCli(cli, [...args, '--base-url', gateway.url], env);
+const run = (args: string[], env: Record<string, string> = {}) => runCli([...args, '--base-url', gateway.url], env);
 
 describe('price', () => {
   it('prints value, change, low, high, as-of, source, the no-advice line and a sparkline as wide as the terminal', async () => {
@@ -116,7 +112,7 @@ describe('failures and the other commands', () => {
     try {
       for (const command of ['price', 'contributions']) {
         for (const json of [[], ['--json']]) {
-          const r = await runCli(cli, [command, ...json, '--base-url', gw.url]);
+          const r = await runCli([command, ...json, '--base-url', gw.url]);
           expect(r.code).toBe(1);
           expect(r.stdout).toBe('');
           expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
@@ -137,10 +133,10 @@ describe('failures and the other commands', () => {
   });
 
   it('--version prints the version and the default site', async () => {
-    const r = await runCli(cli, ['--version']);
+    const r = await runCli(['--version']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^cli\.mjs \d+\.\d+\.\d+ \(default site https?:\/\/\S+\)\n$/);
-    const doc = JSON.parse((await runCli(cli, ['--version', '--json'])).stdout) as Record<string, unknown>;
+    const doc = JSON.parse((await runCli(['--version', '--json'])).stdout) as Record<string, unknown>;
     expect(doc.version).toMatch(/^\d+\.\d+\.\d+$/);
   });
 

@@ -58,6 +58,11 @@ describe('arguments', () => {
     [['writings', 'a', 'b'], /unexpected argument "b"/],
     [['writings', 'a/b'], /is not a writing slug/],
     [[], /missing command/],
+    // Once spawned as programs by test/cli.test.ts, which now runs one row of this table.
+    [['--base-url'], /option --base-url needs a value/],
+    [['profile', '--base-url', '--json'], /option --base-url needs a value/],
+    [['profile', '--base-url', 'ftp://example.test'], /must be an http or https URL/],
+    [['profile', '--base-url', 'http://reader:hunter2@127.0.0.1:9'], /must not carry a user name or password/],
   ])('%j is a usage error', (argv, message) => {
     expect(() => parseArgs(argv, DEFAULT)).toThrow(UsageError);
     expect(() => parseArgs(argv, DEFAULT)).toThrow(message);
@@ -392,6 +397,14 @@ describe('text from the site, before it reaches a terminal', () => {
       none: null,
       k: true,
     });
+  });
+
+  it('--json writes bidi controls, zero-width spaces and line separators as \\u escapes: the same value, safe on a terminal', () => {
+    const value = { title: 'a\u202Eb\u2066c\u200Bd\u2028e\u061Cf', price: 1 };
+    const text = jsonText(value);
+    expect(text).toContain('a\\u202eb\\u2066c\\u200bd\\u2028e\\u061cf');
+    expect(text).not.toMatch(/[\u061c\u200b\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/);
+    expect(JSON.parse(text)).toEqual(value);
   });
 
   it('--json keeps the exact strings, every control written as a \\u escape', () => {

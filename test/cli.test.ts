@@ -1,10 +1,11 @@
-// dist/cli.mjs as a user runs it: a child process reading a built dist/ served by the real `serve` package
-// and by a gateway-less static server on loopback. Exit statuses 0 (success), 1 (the site failed: one
+// The CLI reading a built dist/ served by the real `serve` package and by a gateway-less static server on
+// loopback: in-process (cli/run.ts's run(), as dist/cli.mjs calls it), and the built cli.mjs as a child process
+// where the artifact itself is the point (its default site, its imports, a terminal, its memory). Exit statuses 0 (success), 1 (the site failed: one
 // stderr line) and 2 (usage: usage on stderr), one JSON document with --json, no terminal control from a
 // hostile site, and a file that imports only Node built-ins.
 import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
-import { copyFile, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,7 +24,7 @@ import {
   fixtureApiIndex,
   writeFixtureSite,
 } from './helpers/cli-fixtures.ts';
-import { runCli } from './helpers/cli-run.ts';
+import { runCli, spawnCli } from './helpers/cli-run.ts';
 import {
   closedPort,
   startServe,
@@ -32,7 +33,8 @@ import {
   type Site,
   type StaticSite,
 } from './helpers/cli-servers.ts';
-import { runProgram, upstreamEnv, type RunResult } from './helpers/run.ts';
+import { upstreamEnv, type RunResult } from './helpers/run.ts';
+import { runBuild } from './helpers/site-dist.ts';
 
 let fake: FakeUpstreams;
 let dist: string;
@@ -48,7 +50,7 @@ beforeAll(async () => {
   // The static server starts first so that its address can be the build's SITE_URL: the CLI's baked-in default.
   staticSite = await startStaticSite(dist);
   // The commands below read the build's own documents, nothing added: a document the build failed to write fails them.
-  buildResult = await runProgram('build', ['--out', dist], { ...upstreamEnv(fake.url), SITE_URL: staticSite.url });
+  buildResult = await runBuild(dist, { ...upstreamEnv(fake.url), SITE_URL: staticSite.url });
   serveSite = await startServe(dist);
 });
 
@@ -114,11 +116,11 @@ describe('the cli.mjs artifact', () => {
   it('reads JSON only: no command requests a Markdown document', async () => {
     const before = staticSite.requests.length;
     for (const args of [['profile'], ['writings'], ['skills'], ['api'], ['catalog']]) {
-      const r = await runCli(cli, [...args, '--base-url', staticSite.url]);
+      const r = await runCli([...args, '--base-url', staticSite.url]);
       expect(r.code, r.stderr).toBe(0);
     }
     const slug = (await contentFacts()).writings[0]!.url.split('/').pop()!;
-    expect((await runCli(cli, ['writings', slug, '--base-url', staticSite.url])).code).toBe(0);
+    expect((await runCli(['writings', slug, '--base-url', staticSite.url])).code).toBe(0);
     const asked = staticSite.requests.slice(before);
     expect(asked.length).toBeGreaterThan(5);
     expect(asked.filter((path) => path.endsWith('.md'))).toEqual([]);
@@ -162,12 +164,13 @@ describe('the cli.mjs artifact', () => {
     expect(text).not.toMatch(/createRequire/);
   });
 
-  it("has the build's SITE_URL as its default site", async () => {
-    const r = await runCli(cli, ['profile', '--json']);
+  // The one spawn of the artifact for a command: it runs with no dependency, its default site baked in.
+  it("runs as a program with the build's SITE_URL as its default site", async () => {
+    const r = await spawnCli(cli, ['profile', '--json']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(staticSite.requests).toContain(PROFILE.path);
-    expect((await runCli(cli, ['--help'])).stdout).toContain(staticSite.url);
+    expect((await spawnCli(cli, ['--help'])).stdout).toContain(staticSite.url);
   });
 });
 
@@ -175,7 +178,7 @@ describe.each([
   ['serve dist', () => serveSite],
   ['a gateway-less static server', () => staticSite as Site],
 ])('every command against %s', (_name, siteOf) => {
-  const run = (args: string[], env?: Record<string, string>) => runCli(cli, [...args, '--base-url', siteOf().url], env);
+  const run = (args: string[], env?: Record<string, string>) => runCli([...args, '--base-url', siteOf().url], env);
 
   it('profile prints the name, aligned facts and links; --json prints the profile object', async () => {
     const facts = await contentFacts();
@@ -262,8 +265,8 @@ describe.each([
   });
 
   it('reads the same site with and without a trailing slash on --base-url', async () => {
-    const bare = await runCli(cli, ['skills', '--json', '--base-url', siteOf().url]);
-    const slashed = await runCli(cli, ['skills', '--json', `--base-url=${siteOf().url}/`]);
+    const bare = await runCli(['skills', '--json', '--base-url', siteOf().url]);
+    const slashed = await runCli(['skills', '--json', `--base-url=${siteOf().url}/`]);
     expect(bare.code).toBe(0);
     expect(slashed.stdout).toBe(bare.stdout);
   });
@@ -276,7 +279,7 @@ describe.each([
 });
 
 describe('failures against the static server', () => {
-  const run = (args: string[]) => runCli(cli, [...args, '--base-url', staticSite.url]);
+  const run = (args: string[]) => runCli([...args, '--base-url', staticSite.url]);
   const answering = async (path: string, answer: CannedAnswer, work: () => Promise<void>) => {
     staticSite.answers.set(path, answer);
     try {
@@ -419,7 +422,7 @@ describe('failures against the static server', () => {
 
   it('an unreachable origin is exit 1 with one line', async () => {
     const port = await closedPort();
-    const r = await runCli(cli, ['profile', '--base-url', `http://127.0.0.1:${port}`]);
+    const r = await runCli(['profile', '--base-url', `http://127.0.0.1:${port}`]);
     expectOneErrorLine(r, 1);
     expect(r.stderr).toContain(`cannot reach http://127.0.0.1:${port}/profile.json`);
   });
@@ -523,7 +526,7 @@ describe('failures against the static server', () => {
 });
 
 describe('a demo site (its API index says simulated: true)', () => {
-  const run = (args: string[]) => runCli(cli, [...args, '--base-url', staticSite.url], { COLUMNS: '100' });
+  const run = (args: string[]) => runCli([...args, '--base-url', staticSite.url], { COLUMNS: '100' });
   const CLAIM = "Source: GitHub's public contribution calendar.";
   beforeAll(async () => {
     const index = JSON.parse(await readFile(join(dist, API_INDEX.file), 'utf8')) as Record<string, unknown>;
@@ -578,7 +581,7 @@ describe('a site under a path prefix', () => {
 
   it('is read with and without a trailing slash on --base-url', async () => {
     for (const base of [prefixed.url, `${prefixed.url}/`]) {
-      const r = await runCli(cli, ['writings', '--json', '--base-url', base]);
+      const r = await runCli(['writings', '--json', '--base-url', base]);
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
     }
@@ -587,13 +590,9 @@ describe('a site under a path prefix', () => {
 });
 
 describe('usage', () => {
-  it.each([
-    [['--help'], 'option'],
-    [['-h'], 'short option'],
-    [['help'], 'command'],
-    [['profile', '--help'], 'option after a command'],
-  ])('%j prints the help on stdout, exit 0 (%s)', async (args) => {
-    const r = await runCli(cli, args);
+  // Every way of asking for help is parseArgs' table in test/cli-unit.test.ts; what run() prints for it, here.
+  it.each([[['--help'], 'option']])('%j prints the help on stdout, exit 0 (%s)', async (args) => {
+    const r = await runCli(args);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     for (const word of [
@@ -624,7 +623,7 @@ describe('usage', () => {
   });
 
   it('--help --json prints the reference as one JSON document', async () => {
-    const r = await runCli(cli, ['--help', '--json']);
+    const r = await runCli(['--help', '--json']);
     expect(r.code).toBe(0);
     const doc = json(r);
     expect((doc.commands as Array<{ name: string }>).map((c) => c.name)).toEqual([
@@ -639,18 +638,12 @@ describe('usage', () => {
     ]);
   });
 
+  // Every usage error is parseArgs' table in test/cli-unit.test.ts; what run() prints for one, here.
   it.each([
     [['bogus'], 'unknown command "bogus"'],
-    [['profile', '--verbose'], 'unknown option "--verbose"'],
-    [['--base-url'], 'option --base-url needs a value'],
-    [['profile', '--base-url', '--json'], 'option --base-url needs a value'],
-    [['profile', '--base-url', 'ftp://example.test'], 'must be an http or https URL'],
     [['profile', '--base-url', 'http://reader:hunter2@127.0.0.1:9'], 'must not carry a user name or password'],
-    [['profile', 'extra'], 'unexpected argument "extra"'],
-    [['writings', '../etc'], 'is not a writing slug'],
-    [[], 'missing command'],
   ])('%j is a usage error: exit 2, the reason and the usage on stderr, nothing on stdout', async (args, reason) => {
-    const r = await runCli(cli, args);
+    const r = await runCli(args);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain(reason);
@@ -660,8 +653,7 @@ describe('usage', () => {
 });
 
 describe('terminal output', () => {
-  const run = (args: string[], env?: Record<string, string>) =>
-    runCli(cli, [...args, '--base-url', staticSite.url], env);
+  const run = (args: string[], env?: Record<string, string>) => runCli([...args, '--base-url', staticSite.url], env);
 
   it('wraps to COLUMNS when stdout is not a terminal (80 by default)', async () => {
     for (const [env, width] of [
@@ -816,12 +808,14 @@ describe('terminal output', () => {
       }
     });
 
-    it.skipIf(!hasScript)("on a terminal, the only escapes are the CLI's own colours", async () => {
+    // A terminal as the program sees one (stdout.isTTY, TERM), in-process: that the program reads its real
+    // terminal so is the pseudo-terminal test above.
+    it("on a terminal, the only escapes are the CLI's own colours", async () => {
       for (const args of commands) {
-        const out = await inTerminal(args, {});
+        const { stdout: out } = await runCli([...args, '--base-url', staticSite.url], { TERM: 'xterm' }, { tty: true });
         expect(out).toMatch(ANSI);
-        // the CLI's own styles are SGR (ESC [ n m); the pseudo-terminal adds nothing but CR LF line ends
-        expect(out.replace(/\u001b\[\d+m/g, '').replace(/\r\n/g, '\n'), args.join(' ')).not.toMatch(CONTROL);
+        // the CLI's own styles are SGR (ESC [ n m)
+        expect(out.replace(/\u001b\[\d+m/g, ''), args.join(' ')).not.toMatch(CONTROL);
       }
     });
   });
@@ -835,14 +829,13 @@ describe('a site of hand-written fixture documents in the published shapes', () 
     fixtureDir = await mkdtemp(join(tmpdir(), 'cli-fixture-'));
     site = await startStaticSite(fixtureDir);
     await writeFixtureSite(fixtureDir, site.url);
-    await copyFile(cli, join(fixtureDir, 'cli.mjs'));
   });
   afterAll(async () => {
     await site?.close();
     if (fixtureDir) await rm(fixtureDir, { recursive: true, force: true });
   });
   const read = async (...args: string[]) => {
-    const r = await runCli(join(fixtureDir, 'cli.mjs'), [...args, '--json', '--base-url', site.url]);
+    const r = await runCli([...args, '--json', '--base-url', site.url]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     return json(r);
@@ -902,7 +895,7 @@ describe('a site of hand-written fixture documents in the published shapes', () 
 
   it('renders one writing for a terminal: title, date line, wrapped body, verbatim code', async () => {
     const w = FIXTURE_WRITINGS[0];
-    const r = await runCli(join(fixtureDir, 'cli.mjs'), ['writings', w.slug, '--base-url', site.url], {
+    const r = await runCli(['writings', w.slug, '--base-url', site.url], {
       COLUMNS: '60',
     });
     expect(r.code).toBe(0);

@@ -8,8 +8,8 @@ import { brotliDecompressSync, constants as zlib, gunzipSync, gzipSync } from 'n
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import { get, makeDist, startTestGateway, type DistFixture, type TestGateway } from './helpers/gateway.ts';
-import { runProgram, upstreamEnv } from './helpers/run.ts';
-import { sharedSite, type SiteFiles } from './helpers/site-dist.ts';
+import { upstreamEnv } from './helpers/run.ts';
+import { runBuild, sharedSite, type SiteFiles } from './helpers/site-dist.ts';
 
 const COPY = /\.(br|gz)$/;
 const decode = (file: string, bytes: Buffer) =>
@@ -115,12 +115,12 @@ describe('a snapshot the build could not write', () => {
     const out = await mkdtemp(join(tmpdir(), 'dist-copies-'));
     const local = await startFakeUpstreams();
     try {
-      const env = { ...upstreamEnv(local.url), UPSTREAM_TIMEOUT_MS: '3000' };
-      expect((await runProgram('build', ['--out', out], env)).code).toBe(0);
+      const env = { ...upstreamEnv(local.url), UPSTREAM_TIMEOUT_MS: '10000' };
+      expect((await runBuild(out, env)).code).toBe(0);
       const written = async () => (await readdir(join(out, 'api/v1'))).filter((f) => f.startsWith('mon-price')).sort();
       expect(await written()).toEqual(['mon-price', 'mon-price.br', 'mon-price.gz']);
       local.market.mode = 'not-found';
-      expect((await runProgram('build', ['--out', out], env)).code).toBe(1);
+      expect((await runBuild(out, env)).code).toBe(1);
       expect(await written()).toEqual([]);
     } finally {
       await local.close();

@@ -118,6 +118,13 @@ describe('loadConfig', () => {
     ['MCP_ALLOWED_ORIGINS', 'https://agent.example/path'],
     ['MCP_ALLOWED_ORIGINS', 'null'],
     ['TRUST_PROXY', '10.0.0.1\u0000'],
+    // The values test/build.test.ts once spawned a build for, each to see exit 2 (the program's line for
+    // any ConfigError is spawned there once).
+    ['PORT', '70000'],
+    ['MARKET_API_URL', 'not a url'],
+    ['SITE_URL', 'ftp://example.org'],
+    ['UPSTREAM_TIMEOUT_MS', '-5'],
+    ['GITHUB_ACCOUNT', 'bad/name'],
   ])('%s=%j is a ConfigError naming the variable', (variable, value) => {
     let error: unknown;
     try {

@@ -8,10 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { productNames, serviceTables } from '../contract/service.ts';
 import { calendarWindow } from '../domain/calendar.ts';
 import { loadConfig } from '../lib/config.ts';
+import { ConfigError } from '../lib/errors.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import { listFiles } from './helpers/files.ts';
 import { get, startTestGateway } from './helpers/gateway.ts';
-import { runNode, runProgram, upstreamEnv } from './helpers/run.ts';
+import { runNode, upstreamEnv } from './helpers/run.ts';
+import { runBuild } from './helpers/site-dist.ts';
 
 // Tuesday 2026-11-24 23:30 UTC: already Wednesday in Berlin, still Tuesday in Toronto.
 const CLOCK = Date.parse('2026-11-24T23:30:00Z');
@@ -33,7 +35,7 @@ afterAll(async () => {
 async function build(env: Record<string, string>) {
   const out = await mkdtemp(join(tmpdir(), 'fork-'));
   dirs.push(out);
-  const result = await runProgram('build', ['--out', out], {
+  const result = await runBuild(out, {
     ...upstreamEnv(btcFake.url),
     SOURCE_DATE_EPOCH: String(Math.floor(CLOCK / 1000)),
     ...env,
@@ -224,6 +226,8 @@ describe('MARKET_PRODUCT=off', () => {
   }, 60_000);
 });
 
+// A ConfigError is exit 2 with its one line, nothing built, for every program (test/build.test.ts spawns
+// the build for one); which values are refused is the configuration's own table.
 describe('refused at start, naming the variable (exit 2)', () => {
   it.each([
     ['MARKET_PRODUCT', 'BTC-EUR'],
@@ -231,11 +235,16 @@ describe('refused at start, naming the variable (exit 2)', () => {
     ['MARKET_PRODUCT', '../x-USD'],
     ['CALENDAR_TIME_ZONE', 'Mars/Olympus_Mons'],
     ['CALENDAR_TIME_ZONE', '+05:00'],
-  ])('%s=%s', async (name, value) => {
-    const { code, stderr, out } = await build({ [name]: value });
-    expect(code).toBe(2);
-    expect(stderr).toContain(name);
-    expect(await listFiles(out)).toEqual([]);
+  ])('%s=%s', (name, value) => {
+    let error: unknown;
+    try {
+      loadConfig({ [name]: value });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).variable).toBe(name);
+    expect((error as ConfigError).message).toContain(name);
   });
 });
 

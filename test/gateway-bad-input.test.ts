@@ -1,6 +1,6 @@
 // Hostile and broken input against the gateway in process: malformed and over-long paths, percent-
-// encoded traversal, every HTTP method, bodies on GET, and a few thousand concurrent loopback
-// connections. The server keeps answering; no stack trace and no file outside dist/ ever leaks.
+// encoded traversal, every HTTP method, bodies on GET, idle connections (a few thousand concurrent ones:
+// test/slow/gateway-load.test.ts). The server keeps answering; no stack trace and no file outside dist/ ever leaks.
 
 import { METHODS } from 'node:http';
 import { connect } from 'node:net';
@@ -237,53 +237,6 @@ describe('bodies on GET', () => {
 });
 
 describe('load', () => {
-  it('keeps answering a few thousand concurrent connections from loopback', async () => {
-    // A gateway of its own, so the calendar cache is cold and the one upstream fetch is this test's.
-    const cold = await startTestGateway(fake.url, fixture.dist, {}, { now });
-    fake.resetCalls();
-    try {
-      const count = 2000;
-      const expected = new Map([
-        ['/', 200],
-        ['/api', 200],
-        ['/api/v1/github-contributions', 200],
-        ['/nope', 404],
-        ['/api/nope', 404],
-      ]);
-      const paths = [...expected.keys()];
-      const sockets = await Promise.all(
-        Array.from(
-          { length: count },
-          (_, i) =>
-            new Promise<{ status: number; i: number }>((resolve) => {
-              const url = new URL(cold.url);
-              // From 20 loopback addresses: one address may hold at most maxConnectionsPerClient.
-              const socket = connect({
-                port: Number(url.port),
-                host: url.hostname,
-                localAddress: `127.0.0.${1 + (i % 20)}`,
-              });
-              let data = '';
-              socket.setTimeout(20_000, () => socket.destroy());
-              socket.on('connect', () =>
-                socket.write(`GET ${paths[i % paths.length]} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`),
-              );
-              socket.on('data', (d: Buffer) => (data += d.toString('latin1')));
-              socket.on('close', () => resolve({ status: statusOf(data), i }));
-              socket.on('error', () => undefined);
-            }),
-        ),
-      );
-      const wrong = sockets.filter((s) => s.status !== expected.get(paths[s.i % paths.length]!));
-      expect(wrong).toEqual([]);
-      // every contribution request was served from one upstream fetch
-      expect(fake.calls.html).toBe(1);
-      expect((await get(cold.url, '/')).status).toBe(200);
-    } finally {
-      await cold.close();
-    }
-  });
-
   it('idle connections that never send a request do not stop other clients being served', async () => {
     const url = new URL(gw.url);
     const idle = Array.from({ length: 500 }, () =>

@@ -99,8 +99,16 @@ describe('public HTML calendar', () => {
     ['a quote that never closes inside a cell', `<td data-date="2026-01-01" id="${repeatTo('<td x')}`],
   ])('a hostile page (%s) is an upstream error', (_name, html) => {
     expect(html.length).toBeGreaterThanOrEqual(TWO_MB);
-    expect(() => parseCalendarHtml(html)).toThrow(UpstreamError);
-    expect(() => parseCalendarHtml(html)).toThrow(/markup changed\?/);
+    // Parsed once: a 2 MB page is seconds of work on some of these shapes.
+    const error = (() => {
+      try {
+        parseCalendarHtml(html);
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(UpstreamError);
+    expect((error as Error).message).toMatch(/markup changed\?/);
   });
 
   it('a real calendar followed by 2 MB of stray "<" still parses', () => {

@@ -4,20 +4,15 @@
 import { rm } from 'node:fs/promises';
 import type { TestProject } from 'vitest/node';
 import { bundle } from '../tools/bundle.mjs';
-import { buildSite, makeSiteRoot } from './helpers/site-dist.ts';
+import { buildSite } from './helpers/site-dist.ts';
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   await bundle();
   // The tests' own content (test/fixtures/site/), never the owner's site/: see test/helpers/site-dist.ts.
-  const root = await makeSiteRoot();
-  project.provide('fixtureRoot', root);
-  const site = await buildSite({ site: { root } });
+  const site = await buildSite();
   // The fake is only needed during the build; the outcome goes to the tests, which assert it (a failed
   // build here would otherwise stop the whole run with one error instead of failing the tests that read it).
   await site.fake.close();
   project.provide('sharedSite', { dir: site.dir, result: site.result });
-  return async () => {
-    await rm(site.dir, { recursive: true, force: true });
-    await rm(root, { recursive: true, force: true });
-  };
+  return () => rm(site.dir, { recursive: true, force: true });
 }

@@ -77,6 +77,22 @@ describe('layering', () => {
 
   it('the shelves are folders of the repository, in this order: lib, contract, domain, upstreams, render', () => {
     expect(SHELVES.every((s) => sourceFiles(s).length > 0)).toBe(true);
+    // The order docs/architecture.md gives, row by row ("| 1 | `lib/` | …").
+    const doc = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8');
+    const rows = [...doc.matchAll(/^\| (\d+) \| `([\w-]+)\/` \|/gm)].map((m) => `${m[1]} ${m[2]}`);
+    expect(rows).toEqual(SHELVES.map((shelf, i) => `${i + 1} ${shelf}`));
+    // The order the imports follow: each shelf above the first stands on one before it, none on one after.
+    const stands = (from: string, to: string) =>
+      ALL.some((i) => topFolder(i.file) === from && i.target !== undefined && topFolder(i.target) === to);
+    for (const [i, shelf] of SHELVES.entries()) {
+      if (i > 0)
+        expect(
+          below(shelf).some((lower) => stands(shelf, lower)),
+          shelf,
+        ).toBe(true);
+      for (const higher of SHELVES.slice(i + 1))
+        expect(stands(shelf, higher), `${shelf} imports ${higher}`).toBe(false);
+    }
   });
 
   it.each(FOLDERS)('%s/ imports only from what it stands on', (folder) => {

@@ -1,26 +1,21 @@
 // The site's content as data (contract/pages.ts CONTENT_DOCUMENTS): the writings as a JSON Feed 1.1 and its
-// Atom (RFC 4287) twin, the profile and the skills as JSON, from a real build. The Atom file is parsed by
-// Chromium's XML parser (namespace-aware and strict: a malformed file is a parse error), found the way a
-// feed reader finds it, through the `<link rel="alternate">` of a page served by the gateway; the
-// gateway and both static-host configurations send each document with its own type. The build is of the
+// Atom (RFC 4287) twin, the profile and the skills as JSON, from a real build; the gateway and both
+// static-host configurations send each document with its own type. The Atom file in Chromium's XML parser,
+// found as a feed reader finds it: test/slow/site-feeds-browser.test.ts. The build is of the
 // tests' own content, test/fixtures/site/ (sharedSite), whose draft carries DRAFT-MARKER.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonFeed } from '../contract/content-documents.ts';
 import { CONTENT_DOCUMENTS } from '../contract/pages.ts';
 import { createValidator } from '../contract/schemas.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
-import { browserAvailability, launchChromium } from './helpers/browser.ts';
 import { startTestGateway, type TestGateway } from './helpers/gateway.ts';
 import { sharedSite, TEST_SITE_URL, type SiteFiles } from './helpers/site-dist.ts';
 import { startServeHandler, type StaticServer } from './helpers/site-serve.ts';
 
 const { feed: FEED, atom: ATOM, profile: PROFILE, skills: SKILLS } = CONTENT_DOCUMENTS;
-const ATOM_NS = 'http://www.w3.org/2005/Atom';
 const RFC_3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
-const availability = browserAvailability();
 
 let site: SiteFiles;
 let feed: JsonFeed;
@@ -120,89 +115,5 @@ describe('served with their own types', () => {
     const headers = await readFile(join(site.dir, '_headers'), 'utf8');
     for (const doc of [FEED, ATOM, PROFILE, SKILLS])
       expect(headers).toContain(`${doc.path}\n  Content-Type: ${doc.contentType}\n`);
-  });
-});
-
-describe.runIf(availability.available || availability.mustFail)('found and parsed as a feed reader does', () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    if (!availability.available) throw new Error(availability.reason);
-    browser = await launchChromium();
-  });
-  afterAll(() => browser?.close());
-
-  it('every page links both feeds; the Atom file is well-formed Atom with the JSON Feed entries', async () => {
-    const page = await browser.newPage();
-    await page.goto(`${gateway.url}/writings`);
-    const links = await page.$$eval('link[rel="alternate"]', (els) =>
-      els.map((el) => ({ type: el.getAttribute('type'), href: (el as HTMLLinkElement).href })),
-    );
-    expect(links).toEqual(
-      expect.arrayContaining([
-        { type: 'application/feed+json', href: `${gateway.url}${FEED.path}` },
-        { type: 'application/atom+xml', href: `${gateway.url}${ATOM.path}` },
-      ]),
-    );
-    for (const file of ['index.html', 'skills.html', 'developers.html'])
-      expect(await site.read(file)).toContain(`type="application/atom+xml"`);
-
-    const atom = await page.evaluate(async (href) => {
-      const text = await (await fetch(href)).text();
-      const doc = new DOMParser().parseFromString(text, 'application/xml');
-      const ns = 'http://www.w3.org/2005/Atom';
-      const child = (el: Element, name: string) =>
-        Array.from(el.children).filter((c) => c.namespaceURI === ns && c.localName === name);
-      const textOf = (el: Element, name: string) => child(el, name)[0]?.textContent ?? null;
-      const root = doc.documentElement;
-      return {
-        parseError: doc.getElementsByTagName('parsererror').length > 0,
-        root: root.localName,
-        namespace: root.namespaceURI,
-        lang: root.getAttribute('xml:lang'),
-        id: textOf(root, 'id'),
-        title: textOf(root, 'title'),
-        updated: textOf(root, 'updated'),
-        author: child(root, 'author')[0] ? textOf(child(root, 'author')[0]!, 'name') : null,
-        self:
-          child(root, 'link')
-            .find((l) => l.getAttribute('rel') === 'self')
-            ?.getAttribute('href') ?? null,
-        entries: child(root, 'entry').map((e) => ({
-          id: textOf(e, 'id'),
-          title: textOf(e, 'title'),
-          updated: textOf(e, 'updated'),
-          published: textOf(e, 'published'),
-          alternate: child(e, 'link')
-            .find((l) => l.getAttribute('rel') === 'alternate')
-            ?.getAttribute('href'),
-          contentType: child(e, 'content')[0]?.getAttribute('type'),
-          content: textOf(e, 'content'),
-        })),
-      };
-    }, `${gateway.url}${ATOM.path}`);
-    await page.close();
-
-    expect(atom).toMatchObject({
-      parseError: false,
-      root: 'feed',
-      namespace: ATOM_NS,
-      lang: feed.language,
-      id: feed.home_page_url,
-      title: feed.title,
-      updated: feed.items[0]!.date_published,
-      author: feed.authors[0]!.name,
-      self: `${TEST_SITE_URL}${ATOM.path}`,
-    });
-    expect(atom.entries).toEqual(
-      feed.items.map((item) => ({
-        id: item.id,
-        title: item.title,
-        updated: item.date_published,
-        published: item.date_published,
-        alternate: item.url,
-        contentType: 'html',
-        content: item.content_html,
-      })),
-    );
   });
 });

@@ -14,14 +14,7 @@ import type { GitHubContributions } from '../domain/contributions.ts';
 import type { MarketData } from '../domain/market.ts';
 import { readSiteFile } from '../lib/config.ts';
 import { ROOT } from './helpers/run.ts';
-import {
-  buildSite,
-  makeSiteRoot,
-  sharedSite,
-  TEST_SITE_URL,
-  type BuiltSite,
-  type SiteFiles,
-} from './helpers/site-dist.ts';
+import { buildSite, sharedSite, TEST_SITE_URL, type BuiltSite, type SiteFiles } from './helpers/site-dist.ts';
 
 const HTML_PAGES = [
   'index.html',
@@ -316,8 +309,7 @@ describe('whatever content an owner writes under site/', () => {
 
   it('holds for content unlike the stock site (test/fixtures/other-site/): other names, accents, fewer writings, a draft of its own', async () => {
     const content = `${ROOT}test/fixtures/other-site/`;
-    const root = await makeSiteRoot(content);
-    const site = await buildSite({ site: { root } });
+    const site = await buildSite({ site: { content } });
     try {
       await expectContentPublished(site, content);
       expect(await site.read('index.md')).toContain('\nname: Zoë Nakamura-O’Brien\n');
@@ -325,7 +317,6 @@ describe('whatever content an owner writes under site/', () => {
         if (!/\.(br|gz)$/.test(file)) expect(await site.read(file), file).not.toContain('OTHER-DRAFT-9c1e');
     } finally {
       await site.close();
-      await rm(root, { recursive: true, force: true });
     }
   });
 });

@@ -30,8 +30,16 @@ beforeEach(() => {
   fake.github = { mode: 'ok' };
 });
 
+// The slow mode is the deadline running out: a short one, so that nothing waits long. Every other mode
+// gets a long one, so that each fails its own way and no loaded machine turns it into a timeout.
 const sources = (env: Record<string, string> = {}) =>
-  createSources(loadConfig({ ...upstreamEnv(fake.url), UPSTREAM_TIMEOUT_MS: '1000', ...env }));
+  createSources(
+    loadConfig({
+      ...upstreamEnv(fake.url),
+      UPSTREAM_TIMEOUT_MS: fake.market.mode === 'slow' || fake.github.mode === 'slow' ? '300' : '10000',
+      ...env,
+    }),
+  );
 
 /** The rejection of `work`, which must be an UpstreamError. */
 async function upstreamError(work: Promise<unknown>): Promise<UpstreamError> {

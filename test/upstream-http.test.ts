@@ -14,7 +14,8 @@ import { githubGraphqlClient, MAX_GRAPHQL_ANSWER_BYTES } from '../upstreams/gith
 import { githubHtmlClient, MAX_CALENDAR_HTML_BYTES } from '../upstreams/github-html.ts';
 import { MAX_RETRY_AFTER_MS, retryAfterMs } from '../upstreams/http.ts';
 import { startFakeUpstreams } from '../fakes/upstreams.ts';
-import { runProgram, upstreamEnv } from './helpers/run.ts';
+import { upstreamEnv } from './helpers/run.ts';
+import { runBuild } from './helpers/site-dist.ts';
 
 type Step = (req: IncomingMessage, res: ServerResponse) => void;
 const TICKER = {
@@ -413,7 +414,7 @@ describe('upstream text in error lines', () => {
     const s = await scripted([json(500, { message: hostileMessage })]);
     const out = await mkdtemp(join(tmpdir(), 'dist-'));
     try {
-      const result = await runProgram('build', ['--out', out], {
+      const result = await runBuild(out, {
         ...upstreamEnv(fake.url),
         MARKET_API_URL: s.url,
         UPSTREAM_TIMEOUT_MS: '3000',

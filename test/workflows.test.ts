@@ -272,7 +272,7 @@ describe('.github/workflows', () => {
     for (const job of Object.values(ci.jobs)) expect(job.permissions ?? {}).not.toHaveProperty('contents', 'write');
   });
 
-  it('runs CI on push and pull request, on the engines floor (22), the active LTS (24) and 26: installs chromium and redis-server, npm ci, npm test, then the resilience suite', () => {
+  it('runs CI on push and pull request, on the engines floor (22), the active LTS (24) and 26: installs chromium and redis-server, npm ci, npm test, then the slow and the resilience suites', () => {
     expect(ci.on).toHaveProperty('push');
     expect(ci.on).toHaveProperty('pull_request');
     const [job, ...others] = Object.values(ci.jobs);
@@ -288,8 +288,19 @@ describe('.github/workflows', () => {
     expect(runs).toContain('npm ci');
     expect(runs).toContain('npm test');
     expect(runs.indexOf('npm ci')).toBeLessThan(runs.indexOf('npm test'));
+    // The slow suite holds what npm test leaves out (docs/testing.md): CI runs both, the fast one first.
+    expect(runs.indexOf('npm run test:slow')).toBeGreaterThan(runs.indexOf('npm test'));
     expect(runs.indexOf('npm run test:resilience')).toBeGreaterThan(runs.indexOf('npm test'));
     expectInstallsTestTools(job!, 'npm test');
+  });
+
+  it('bash .ci/run runs what CI runs, in the same order: npm ci, npm test, the slow suite, the resilience suite', () => {
+    const commands = readFileSync(join(ROOT, '.ci/run'), 'utf8')
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => /^npm (ci|test|run test:[\w-]+)\b/.test(line))
+      .map((line) => line.replace(/ --.*$/, ''));
+    expect(commands).toEqual(['npm ci', 'npm test', 'npm run test:slow', 'npm run test:resilience']);
   });
 
   it('publishes on the active LTS line (24), one of the lines CI tests', () => {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { loadConfig, type Config } from '../../lib/config.ts';
 import { startGateway, type Gateway, type GatewayOptions } from '../../gateway/server.ts';
-import { cleanEnv, ROOT, upstreamEnv } from './run.ts';
+import { cleanEnv, ROOT, runProgram, upstreamEnv } from './run.ts';
 import { GATEWAY_NODE_FLAGS } from '../../gateway/node-flags.ts';
 
 /** Marker text of files that must never be served. */
@@ -284,4 +284,15 @@ export function runGatewayToExit(
       resolve({ code, stdout, stderr });
     }),
   );
+}
+
+/**
+ * What `npm start` runs after compiling: `build --if-stale`, then the gateway (package.json, checked in
+ * test/slow/gateway-process.test.ts). The build's stderr comes first in the returned stderr, as on the terminal.
+ */
+export async function spawnStart(env: Record<string, string | undefined>) {
+  const built = await runProgram('build', ['--if-stale'], env);
+  if (built.code !== 0) throw new Error(`build --if-stale exited ${built.code}: ${built.stderr}`);
+  const gw = await spawnGateway(env, 60_000);
+  return { ...gw, stderr: () => built.stderr + gw.stderr(), buildStdout: built.stdout };
 }

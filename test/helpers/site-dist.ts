@@ -1,22 +1,24 @@
-// Builds a real dist/ for the site tests: `npm run build`'s program, against the fake upstreams on
-// loopback, into a temporary folder. A test file that needs its own configuration or upstream failure
-// builds its own (buildSite); one that only reads the default build uses the run's shared one
-// (sharedSite), built once by test/global-setup.ts.
+// Builds a real dist/ for the site tests: `npm run build`'s build(), in-process, against the fake
+// upstreams on loopback, into a temporary folder. A test file that needs its own configuration or upstream
+// failure builds its own (buildSite); one that only reads the default build uses the run's shared one
+// (sharedSite), built once by test/global-setup.ts. The program around build() (its exit statuses, its
+// arguments) is run as a program by test/build.test.ts.
 //
 // Both build the tests' own site content, test/fixtures/site/ (a copy of the stock site/ as it was
 // published), never the repository's site/: that is the owner's to edit (README step 6), and an edit of
-// a profile or a writing must not turn the suite red. The compiled build reads site/ next to its own
-// folder (lib/config.ts SITE_FILE_URL, `../site/site.json` from .build/build.mjs), so the fixture is
-// built from a site root of its own: a temporary folder holding a copy of .build/build.mjs, the fixture
-// as site/ (with the repository's page script and stylesheet) and links to what else the build reads.
+// a profile or a writing must not turn the suite red. build()'s `contentDir` names the content folder;
+// the page script and stylesheet stay the repository's (code, the same for every content).
 // `site: 'repository'` builds site/ itself, for the test that checks what holds for any content.
-import { copyFile, cp, mkdir, mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { inject } from 'vitest';
+import { build } from '../../builders/build.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../../fakes/upstreams.ts';
+import { loadConfig, readSiteFile } from '../../lib/config.ts';
 import { listFiles } from './files.ts';
-import { cleanEnv, ROOT, runNode, upstreamEnv, type RunResult } from './run.ts';
+import { ROOT, upstreamEnv, type RunResult } from './run.ts';
 
 export { listFiles };
 
@@ -44,53 +46,26 @@ export interface BuiltSite extends SiteFiles {
 /** The tests' own site content: site.json, profile.md, skills.yaml, writings/ (a draft among them). */
 export const FIXTURE_SITE = `${ROOT}test/fixtures/site/`;
 
-/** The parts of the repository the compiled build reads beside site/, relative to its folder's parent. */
-const BUILD_READS = ['schemas', 'cli', 'package.json', 'node_modules'];
-/** What site/ holds besides its content: code, the same for every content (test/workflows.test.ts). */
-const SITE_CODE = ['scripts', 'styles'];
+/** Whose content to build: the fixture (default), the repository's own site/, or a content folder ending in `/`. */
+export type SiteContentChoice = 'fixture' | 'repository' | { content: string };
 
-/**
- * A site root whose build reads `content` as its site/: a temporary folder (ending in `/`) that the
- * caller removes. Needs .build/build.mjs compiled (test/global-setup.ts does it first).
- */
-export async function makeSiteRoot(content: string = FIXTURE_SITE): Promise<string> {
-  const root = await mkdtemp(join(tmpdir(), 'site-root-'));
-  await mkdir(join(root, '.build'));
-  await copyFile(`${ROOT}.build/build.mjs`, join(root, '.build/build.mjs'));
-  for (const name of BUILD_READS) await symlink(`${ROOT}${name}`, join(root, name));
-  await cp(content, join(root, 'site'), { recursive: true });
-  for (const name of SITE_CODE) await symlink(`${ROOT}site/${name}`, join(root, 'site', name));
-  return `${root}/`;
+function contentFolder(site: SiteContentChoice = 'fixture'): string {
+  return site === 'fixture' ? FIXTURE_SITE : site === 'repository' ? `${ROOT}site/` : site.content;
 }
 
 export interface BuildSiteOptions {
   env?: Record<string, string | undefined>;
   /** Prepare the fake before the build, e.g. to make an upstream fail. */
   setup?: (fake: FakeUpstreams) => void;
-  /**
-   * Whose content to build: the fixture (default, the run's site root from test/global-setup.ts), the
-   * repository's own site/, or a site root made by makeSiteRoot().
-   */
-  site?: 'fixture' | 'repository' | { root: string };
-}
-
-/** `npm run build`'s program reading `root`'s site/ (the run's fixture root by default), as runProgram runs it. */
-export function runSiteBuild(
-  args: string[],
-  env: Record<string, string | undefined>,
-  root: string = fixtureRoot(),
-): Promise<RunResult> {
-  return runNode(`${root}.build/build.mjs`, args, cleanEnv(env), 60_000);
+  site?: SiteContentChoice;
 }
 
 export async function buildSite(options: BuildSiteOptions = {}): Promise<BuiltSite> {
-  const site = options.site ?? 'fixture';
-  const root = site === 'fixture' ? fixtureRoot() : site === 'repository' ? ROOT : site.root;
   const fake = await startFakeUpstreams({ now: () => TEST_SITE_CLOCK });
   options.setup?.(fake);
   const dir = await mkdtemp(join(tmpdir(), 'site-dist-'));
-  const result = await runSiteBuild(
-    ['--out', dir],
+  const result = await runBuild(
+    dir,
     {
       ...upstreamEnv(fake.url),
       SITE_URL: TEST_SITE_URL,
@@ -98,7 +73,7 @@ export async function buildSite(options: BuildSiteOptions = {}): Promise<BuiltSi
       SOURCE_DATE_EPOCH: String(TEST_SITE_CLOCK / 1000),
       ...options.env,
     },
-    root,
+    options.site,
   );
   return {
     ...siteFiles(dir, result),
@@ -108,6 +83,28 @@ export async function buildSite(options: BuildSiteOptions = {}): Promise<BuiltSi
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * `npm run build -- --out <outDir>` without a process: the program's build() with the configuration
+ * `env` alone gives (no variable of this process reaches it), its stdout and stderr lines collected,
+ * its exit status 0 or 1. (Status 2, a refused variable, is loadConfig's: test/config.test.ts.)
+ */
+export async function runBuild(
+  outDir: string,
+  env: Record<string, string | undefined>,
+  site?: SiteContentChoice,
+): Promise<RunResult> {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const contentDir = pathToFileURL(contentFolder(site));
+  const result = await build(loadConfig(env, readSiteFile(new URL('site.json', contentDir))), {
+    outDir,
+    contentDir,
+    log: (line) => void stdout.push(`${line}\n`),
+    warn: (line) => void stderr.push(`${line}\n`),
+  });
+  return { code: result.exitCode, stdout: stdout.join(''), stderr: stderr.join('') };
 }
 
 function siteFiles(dir: string, result: RunResult): SiteFiles {
@@ -126,17 +123,7 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** buildSite()'s default build, made once per run by test/global-setup.ts. */
     sharedSite: { dir: string; result: RunResult };
-    /** makeSiteRoot()'s root for test/fixtures/site/, made once per run by test/global-setup.ts. */
-    fixtureRoot: string;
   }
-}
-
-/** The run's site root for the fixture content (test/global-setup.ts). */
-function fixtureRoot(): string {
-  const root = inject('fixtureRoot');
-  if (root === undefined)
-    throw new Error('no fixture site root: test/global-setup.ts did not run (vitest.config.ts globalSetup)');
-  return root;
 }
 
 /**

@@ -1,15 +1,16 @@
-// The gateway as a program (.build/gateway.mjs, PORT=0): the `listening on` line, the JSON access log,
-// errors on stderr, clean shutdown on SIGTERM/SIGINT with in-flight requests finished, configuration
-// errors (exit 2), and `npm start` on a fresh clone (dist/ missing: built first, then served).
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+// The gateway as a program (.build/gateway.mjs, PORT=0), beyond the fast suite's smoke tests
+// (test/gateway-program.test.ts: the `listening on` line, SIGTERM, a fresh clone's `npm start`): SIGINT, a
+// stdout nobody reads, errors on stderr, configuration errors (exit 2), and `npm start` on a dist/ that
+// lacks a snapshot, was built for another port or another SITE_URL.
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { freePort } from '../fakes/ports.ts';
-import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
-import { GATEWAY_NODE_FLAGS } from '../gateway/node-flags.ts';
-import { listFiles } from './helpers/files.ts';
-import { get, makeDist, runGatewayToExit, spawnGateway, type DistFixture } from './helpers/gateway.ts';
-import { ROOT, runProgram, upstreamEnv } from './helpers/run.ts';
+import { freePort } from '../../fakes/ports.ts';
+import { startFakeUpstreams, type FakeUpstreams } from '../../fakes/upstreams.ts';
+import { GATEWAY_NODE_FLAGS } from '../../gateway/node-flags.ts';
+import { listFiles } from '../helpers/files.ts';
+import { get, makeDist, runGatewayToExit, spawnGateway, spawnStart, type DistFixture } from '../helpers/gateway.ts';
+import { ROOT, runProgram, upstreamEnv } from '../helpers/run.ts';
 
 let fake: FakeUpstreams;
 let fixture: DistFixture;
@@ -49,42 +50,6 @@ const env = (extra: Record<string, string> = {}) => ({
 });
 
 describe('the gateway program', () => {
-  it('prints one `listening on` line with the actual port, then one JSON access-log line per request', async () => {
-    const gw = await spawnGateway(env());
-    expect(gw.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(Number(new URL(gw.url).port)).toBeGreaterThan(0);
-    await get(gw.url, '/api/v1/github-contributions?token=hunter2&x=1', {
-      headers: { 'x-forwarded-for': '203.0.113.50, 198.51.100.60', authorization: 'bearer sekrit' },
-    });
-    await get(gw.url, '/developers', { method: 'HEAD' });
-    await get(gw.url, '/api/nope');
-    expect(await gw.stop('SIGTERM')).toBe(0);
-    const lines = gw.stdout().trimEnd().split('\n');
-    expect(lines.filter((l) => l.startsWith('listening on '))).toEqual([`listening on ${gw.url}`]);
-    expect(lines[0]).toBe(`listening on ${gw.url}`);
-    const log = lines.slice(1).map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(log.map((l) => [l.method, l.path, l.status, l.quota])).toEqual([
-      ['GET', '/api/v1/github-contributions', 200, 'off'],
-      ['HEAD', '/developers', 200, '-'],
-      ['GET', '/api/nope', 404, '-'],
-    ]);
-    for (const l of log) expect(typeof l.durationMs).toBe('number');
-    expect(gw.stdout()).not.toMatch(/hunter2|sekrit|203\.0\.113\.50|198\.51\.100\.60/);
-  });
-
-  it('on SIGTERM stops accepting, finishes the request in flight, and exits 0', async () => {
-    const gw = await spawnGateway(env());
-    fake.market.mode = 'slow'; // answers after 1 s, within UPSTREAM_TIMEOUT_MS
-    const inFlight = get(gw.url, '/api/v1/mon-price');
-    await new Promise((r) => setTimeout(r, 300));
-    gw.child.kill('SIGTERM');
-    const answer = await inFlight;
-    expect(answer.status).toBe(200);
-    expect(await gw.exited).toBe(0);
-    await expect(get(gw.url, '/')).rejects.toThrow();
-    expect(gw.stderr()).toBe('');
-  });
-
   it('exits 0 on SIGINT', async () => {
     const gw = await spawnGateway(env());
     expect((await get(gw.url, '/')).status).toBe(200);
@@ -182,24 +147,13 @@ describe('the gateway program', () => {
   });
 });
 
-/**
- * What `npm start` runs after compiling: `build --if-stale`, then the gateway (package.json, checked below).
- * The build's stderr comes first in the returned stderr, as on the terminal.
- */
-async function spawnStart(env: Record<string, string>) {
-  const built = await runProgram('build', ['--if-stale'], env);
-  expect(built.code).toBe(0);
-  const gw = await spawnGateway(env, 60_000);
-  return { ...gw, stderr: () => built.stderr + gw.stderr(), buildStdout: built.stdout };
-}
-
 describe('npm start', () => {
   it('compiles, builds dist/ when it is missing or stale, then runs the gateway, which builds nothing itself', async () => {
     const { scripts } = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as {
       scripts: Record<string, string>;
     };
     expect(scripts.start).toBe(
-      `node tools/bundle.mjs && node .build/build.mjs --if-stale && exec node ${GATEWAY_NODE_FLAGS.join(' ')} .build/gateway.mjs`,
+      `node tools/node-floor.cjs && node tools/bundle.mjs && node .build/build.mjs --if-stale && exec node ${GATEWAY_NODE_FLAGS.join(' ')} .build/gateway.mjs`,
     );
     const dist = join(fixture.base, 'never-built');
     const result = await runGatewayToExit(env({ DIST_DIR: dist }));
@@ -211,24 +165,6 @@ describe('npm start', () => {
 });
 
 describe('a fresh clone: dist/ missing', () => {
-  it('builds dist/ first, then serves it, the calendar fetched once and then kept', async () => {
-    const dist = join(fixture.base, 'fresh-dist');
-    try {
-      const gw = await spawnStart(env({ DIST_DIR: dist }));
-      expect(gw.stderr()).toMatch(/fresh-dist is missing; building it first/);
-      expect(gw.buildStdout).toBe('');
-      expect(await readdir(dist)).toContain('index.html');
-      const calls = fake.calls.html;
-      for (const path of ['/api/github-contributions', '/api/v1/github-contributions'])
-        expect((await get(gw.url, path)).status).toBe(200);
-      expect(fake.calls.html).toBe(calls + 1);
-      expect((await get(gw.url, '/api/v1/mon-price')).status).toBe(200);
-      expect(await gw.stop()).toBe(0);
-    } finally {
-      await rm(dist, { recursive: true, force: true });
-    }
-  });
-
   it('still serves when an upstream is down during that build, and says which one', async () => {
     const dist = join(fixture.base, 'fresh-dist-down');
     fake.market.mode = 'server-error';

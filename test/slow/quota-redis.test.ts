@@ -4,7 +4,7 @@
 import { rm } from 'node:fs/promises';
 import { parseItem, parseList } from 'structured-headers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
+import { startFakeUpstreams, type FakeUpstreams } from '../../fakes/upstreams.ts';
 import {
   get,
   makeDist,
@@ -12,9 +12,9 @@ import {
   type DistFixture,
   type GatewayProcess,
   type RawResponse,
-} from './helpers/gateway.ts';
-import { privateRedis, SKIP_REDIS, type PrivateRedis } from './helpers/gateway-redis.ts';
-import { upstreamEnv } from './helpers/run.ts';
+} from '../helpers/gateway.ts';
+import { privateRedis, SKIP_REDIS, type PrivateRedis } from '../helpers/gateway-redis.ts';
+import { upstreamEnv } from '../helpers/run.ts';
 
 const DATA = ['/api/v1/mon-price', '/api/mon-price', '/api/v1/github-contributions', '/api/github-contributions'];
 const YEAR = 31_536_000;

@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { SiteFiles } from './helpers/site-dist.ts';
-import type { StaticServer } from './helpers/site-serve.ts';
-import { availability, DESKTOP, PAGES_TO_AUDIT, PHONE, pool, SCHEMES, siteInBrowser } from './helpers/site-browser.ts';
-import { javaAvailability, vnuErrors } from './helpers/vnu.ts';
+import type { SiteFiles } from '../helpers/site-dist.ts';
+import type { StaticServer } from '../helpers/site-serve.ts';
+import { availability, DESKTOP, PAGES_TO_AUDIT, PHONE, pool, SCHEMES, siteInBrowser } from '../helpers/site-browser.ts';
+import { javaAvailability, vnuErrors } from '../helpers/vnu.ts';
 
 const java = javaAvailability();
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');

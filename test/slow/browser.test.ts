@@ -5,10 +5,10 @@
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SERVICE, CONTENT_SECURITY_POLICY } from '../contract/service.ts';
-import type { SiteFiles } from './helpers/site-dist.ts';
-import type { StaticServer } from './helpers/site-serve.ts';
-import { availability, DESKTOP, PHONE, SCHEMES, SCREENSHOT_DIR, siteInBrowser } from './helpers/site-browser.ts';
+import { DEFAULT_SERVICE, CONTENT_SECURITY_POLICY } from '../../contract/service.ts';
+import type { SiteFiles } from '../helpers/site-dist.ts';
+import type { StaticServer } from '../helpers/site-serve.ts';
+import { availability, DESKTOP, PHONE, SCHEMES, SCREENSHOT_DIR, siteInBrowser } from '../helpers/site-browser.ts';
 
 if (!availability.available && !availability.mustFail) console.warn(`browser.test.ts: ${availability.reason}`);
 
@@ -177,6 +177,18 @@ describe.runIf(availability.available || availability.mustFail)('the site in Chr
   it('the API routes the page script reads are the v1 data paths', async () => {
     const html = await site.read('index.html');
     for (const r of DEFAULT_SERVICE.resources) expect(html).toContain(`data-source="${r.v1.path}"`);
+    // What the script asks for, not only what the markup names: every request it makes under /api/.
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const { page } = await open(context);
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      const { pathname } = new URL(request.url());
+      if (pathname.startsWith('/api/')) asked.push(pathname);
+    });
+    await page.goto(`${server.url}/`, { waitUntil: 'networkidle' });
+    await page.waitForSelector('[data-preview="contributions"][data-refreshed="true"]');
+    await context.close();
+    expect([...new Set(asked)].sort()).toEqual(DEFAULT_SERVICE.resources.map((r) => r.v1.path).sort());
   });
 
   it('at 390 px the whole year lies within the screen and the market chart has at least three day labels, in both schemes', async () => {

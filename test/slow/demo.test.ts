@@ -4,11 +4,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { Validator as OpenApiValidator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readSiteFile } from '../lib/config.ts';
-import { API_INDEX, DEFAULT_SERVICE, DISCOVERY } from '../contract/service.ts';
-import { createValidator } from '../contract/schemas.ts';
-import { SIMULATED_MARKET_SOURCE, SIMULATED_NOTICE_TITLE, simulatedNoticeMarkdown } from '../lib/simulated.ts';
-import { cleanEnv, ROOT } from './helpers/run.ts';
+import { readSiteFile } from '../../lib/config.ts';
+import { API_INDEX, DEFAULT_SERVICE, DISCOVERY } from '../../contract/service.ts';
+import { createValidator } from '../../contract/schemas.ts';
+import { SIMULATED_MARKET_SOURCE, SIMULATED_NOTICE_TITLE, simulatedNoticeMarkdown } from '../../lib/simulated.ts';
+import { cleanEnv, ROOT } from '../helpers/run.ts';
 
 const validator = createValidator();
 const READY_TIMEOUT_MS = 90_000;
