@@ -77,7 +77,13 @@ export const SERVER_LIMITS = {
   maxConnectionsPerClient: 256,
   /** Requests one connection may send ahead of the answers it has taken (see answerInTurn). */
   maxPipelined: 16,
-  /** What a connection that pipelined past that bound gets to take its last answers. */
+  /**
+   * Bytes of answers handed to one run of requests a connection sent ahead before it is closed (see
+   * answerInTurn): a few pages and their documents. A client that never reads can make the gateway
+   * write at most this and one answer more into the kernel's buffers, whatever the route.
+   */
+  maxPipelinedBytes: 128 * 1024,
+  /** What a connection that pipelined past the count gets to take its last answers. */
   pipelineGraceMs: 1_000,
 } as const;
 
@@ -160,13 +166,18 @@ export async function startGateway(config: Config, options: GatewayOptions): Pro
     closing: () => closing,
   });
 
-  const { maxConnections, maxConnectionsPerClient, maxPipelined, pipelineGraceMs, timeout, ...httpLimits } = {
-    ...SERVER_LIMITS,
-    ...options.limits,
-  };
+  const {
+    maxConnections,
+    maxConnectionsPerClient,
+    maxPipelined,
+    maxPipelinedBytes,
+    pipelineGraceMs,
+    timeout,
+    ...httpLimits
+  } = { ...SERVER_LIMITS, ...options.limits };
   const server = createServer(
     { ...httpLimits, noDelay: true },
-    answerInTurn(handler, { maxPipelined, graceMs: pipelineGraceMs }),
+    answerInTurn(handler, { maxPipelined, maxPipelinedBytes, graceMs: pipelineGraceMs }),
   );
   server.timeout = timeout;
   capConnections(server, { maxConnections, maxConnectionsPerClient }, trustedProxies);
