@@ -93,13 +93,6 @@ export const SERVER_LIMITS = {
   maxPipelinedBytes: 128 * 1024,
   /** What a connection that pipelined past the count gets to take its last answers. */
   pipelineGraceMs: 1_000,
-  /**
-   * Connections the kernel may hold before the gateway accepts them (listen(2)'s backlog, at most
-   * net.core.somaxconn). Node's 511 overflowed under 1,024 clients connecting at once, and an
-   * overflowing queue drops a newcomer's SYN, which its kernel sends again only after 1 s, then 3 s: a
-   * queued client is served as soon as the gateway reaches it instead.
-   */
-  listenBacklog: 4_096,
 } as const;
 
 export async function startGateway(config: Config, options: GatewayOptions): Promise<Gateway> {
@@ -190,7 +183,6 @@ export async function startGateway(config: Config, options: GatewayOptions): Pro
     maxPipelined,
     maxPipelinedBytes,
     pipelineGraceMs,
-    listenBacklog,
     timeout,
     ...httpLimits
   } = { ...SERVER_LIMITS, ...options.limits };
@@ -231,7 +223,7 @@ export async function startGateway(config: Config, options: GatewayOptions): Pro
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen({ port: config.port, host: config.host, backlog: listenBacklog }, () => {
+      server.listen(config.port, config.host, () => {
         server.off('error', reject);
         resolve();
       });
