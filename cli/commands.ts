@@ -234,7 +234,7 @@ export const ENVIRONMENT = [
     meaning:
       'when set to a non-empty value, never colour the output (no-color.org); colour is only used on a terminal anyway',
   },
-  { name: 'COLUMNS', meaning: 'wrap width when stdout is not a terminal (default 80)' },
+  { name: 'COLUMNS', meaning: 'wrap width when stdout is not a terminal (default 80, kept within 20 to 400)' },
   {
     name: 'FORCE_COLOR',
     meaning: 'when set to a non-empty value other than 0, colour even when stdout is not a terminal',

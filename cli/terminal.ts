@@ -18,11 +18,18 @@ export function wantsColor(isTTY: boolean | undefined, env: Record<string, strin
   return isTTY === true;
 }
 
-/** The terminal's width when stdout is one, else $COLUMNS, else 80; never narrower than 20. */
+/**
+ * The widths the CLI draws for. Below 20 nothing reads; above 400 a line is no longer a terminal's, and
+ * a width taken at its word (`COLUMNS=99999999`, `COLUMNS=1e9`) made a sparkline of that many cells:
+ * 736 MB and nothing printed, or "Invalid string length".
+ */
+export const WIDTH_RANGE = { min: 20, max: 400 } as const;
+
+/** The terminal's width when stdout is one, else $COLUMNS, else 80; within WIDTH_RANGE. */
 export function widthOf(columns: number | undefined, env: Record<string, string | undefined>): number {
   const fromEnv = Number(env.COLUMNS);
   const width = columns && columns > 0 ? columns : Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : 80;
-  return Math.max(20, width);
+  return Math.min(WIDTH_RANGE.max, Math.max(WIDTH_RANGE.min, width));
 }
 
 const SGR = {

@@ -27,6 +27,7 @@ import {
 import { DISABLED_QUOTA, type Quota, type QuotaDecision, type QuotaOutcome } from './quota/quota.ts';
 import {
   choose,
+  ifMatchFails,
   noneMatch,
   notModifiedHeaders,
   variantHeaders,
@@ -79,6 +80,20 @@ const UNFRAMED_BODY_TEXT = plain(400, 'Bad request: a Transfer-Encoding must end
   'close',
 ]);
 const ASTERISK_TEXT = plain(400, 'Bad request: "*" is a target for OPTIONS only.\n');
+/**
+ * RFC 9110 §15.6.6: 505 "indicates that the server does not support, or refuses to support, the major
+ * version of HTTP that was used in the request message". node parses `HTTP/2.0` (and `HTTP/0.9`) on
+ * this cleartext HTTP/1.1 port and would answer it as HTTP/1.1; nginx answers 505.
+ */
+const VERSION_NOT_SUPPORTED_TEXT = plain(505, 'HTTP version not supported: this port speaks HTTP/1.1 and 1.0.\n', [
+  'Connection',
+  'close',
+]);
+/** RFC 9110 §13.1.1: a failed If-Match is answered 412 and the method is not performed (nginx does the same). */
+const PRECONDITION_FAILED_TEXT = plain(
+  412,
+  'Precondition failed: If-Match names no current representation of this resource.\n',
+);
 /**
  * RFC 9112 §3.2: "A server MUST respond with a 400 (Bad Request) status code to any HTTP/1.1 request
  * message that lacks a Host header field and to any request message that contains more than one Host
@@ -180,6 +195,11 @@ function logOnClose(ctx: Context, req: IncomingMessage, res: ServerResponse, exc
 
 /** Answers a request the server must refuse before routing (bad Host, unframed body); true if it did. */
 function refusedAsMalformed(ctx: Context, req: IncomingMessage, res: ServerResponse): boolean {
+  if (req.httpVersionMajor !== 1) {
+    res.shouldKeepAlive = false;
+    sendFixed(ctx, res, VERSION_NOT_SUPPORTED_TEXT);
+    return true;
+  }
   if (!hostIsValid(req)) {
     res.shouldKeepAlive = false;
     sendFixed(ctx, res, BAD_HOST_TEXT);
@@ -265,6 +285,7 @@ function notFound(ctx: Context, req: IncomingMessage, res: ServerResponse, path:
 
 function serveStatic(ctx: Context, req: IncomingMessage, res: ServerResponse, entry: StaticEntry): void {
   const v = choose(entry.rep, req.headers['accept-encoding']);
+  if (ifMatchFails(req.headers['if-match'], v.etag)) return sendFixed(ctx, res, PRECONDITION_FAILED_TEXT);
   if (noneMatch(req.headers['if-none-match'], v.etag)) {
     head(ctx, res, 304, v.notModified);
     return void res.end();
@@ -286,6 +307,9 @@ function serveData(
     exchange.quota = decision.outcome;
     // Only a configured quota limits a request, and with one the 429 is prepared.
     if (decision.outcome === 'limited') return sendProblem(ctx, res, ctx.problems.rateLimited!, decision.headers);
+    // The market's answer has no validator, so only If-Match: * can hold; checked before the upstream call.
+    if (resource.id === 'market' && ifMatchFails(req.headers['if-match'], undefined))
+      return preconditionFailed(ctx, res, decision);
     if (resource.id === 'market') serveMarket(ctx, res, resource, decision);
     else serveContributions(ctx, req, res, decision);
   };
@@ -326,6 +350,7 @@ function serveContributions(ctx: Context, req: IncomingMessage, res: ServerRespo
     // docs/api.md: s-maxage is the whole seconds to the next Toronto midnight; under quota the response
     // carries per-client values and must stay out of shared caches.
     const v = choose(rep, req.headers['accept-encoding']);
+    if (ifMatchFails(req.headers['if-match'], v.etag)) return preconditionFailed(ctx, res, decision);
     const notModified = noneMatch(req.headers['if-none-match'], v.etag);
     let headers: string[];
     if (decision.headers) {
@@ -369,6 +394,13 @@ function sharedHeaders(ctx: Context, rep: Representation, v: Variant, sMaxAge: n
     ctx.shared.set(v, lists);
   }
   return lists;
+}
+
+/** A data route's 412, with the quota's headers as every answer of a data route carries them. */
+function preconditionFailed(ctx: Context, res: ServerResponse, decision: QuotaDecision): void {
+  const answer = PRECONDITION_FAILED_TEXT;
+  head(ctx, res, answer.status, decision.headers ? [...answer.headers, ...decision.headers] : answer.headers);
+  res.end(answer.body);
 }
 
 function upstreamFailed(

@@ -53,9 +53,13 @@ export function formatFixed(value: number, decimals: number): string {
 
 const monthAbbreviations = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
+/** What a time that names no instant (NaN, or past Date's ±8.64e15 ms) reads as: never "undefined NaN". */
+export const UNKNOWN_TIME = '?';
+
 /** "Nov 17" for a Unix time, in UTC like every time on the page. */
 export function formatDayLabel(timeSeconds: number): string {
   const d = new Date(timeSeconds * 1000);
+  if (Number.isNaN(d.getTime())) return UNKNOWN_TIME;
   return `${monthAbbreviations[d.getUTCMonth()]} ${d.getUTCDate()}`;
 }
 
@@ -66,7 +70,9 @@ export function monthName(date: string): string {
 
 /** "2026-11-22 14:00 UTC" for a Unix time. */
 export function formatTime(timeSeconds: number): string {
-  return formatInstant(new Date(timeSeconds * 1000).toISOString());
+  const d = new Date(timeSeconds * 1000);
+  // toISOString throws on an invalid date.
+  return Number.isNaN(d.getTime()) ? UNKNOWN_TIME : formatInstant(d.toISOString());
 }
 
 /**

@@ -12,7 +12,10 @@ import { SiteError } from '../cli/errors.ts';
 import { documentUrl, errorLine, httpError, nextHop } from '../cli/http.ts';
 import { cliReferenceMarkdown } from '../builders/pages/cli-reference.ts';
 import { jsonText, printable, printableValue } from '../cli/safe-text.ts';
-import { renderText, style, table, visibleLength, wantsColor, widthOf, wrap } from '../cli/terminal.ts';
+import { renderText, style, table, visibleLength, wantsColor, widthOf, WIDTH_RANGE, wrap } from '../cli/terminal.ts';
+import { renderPrice } from '../cli/pictures.ts';
+import type { MarketData } from '../domain/market.ts';
+import { formatDayLabel, formatTime, UNKNOWN_TIME } from '../render/format.ts';
 import { slugOf, writingOf, writingsOf, type JsonFeed } from '../cli/content.ts';
 import { UnexpectedBody } from '../cli/errors.ts';
 import { jsonBoundExceeded, MAX_JSON_DEPTH, MAX_JSON_VALUES, parseJson } from '../cli/json-body.ts';
@@ -291,6 +294,34 @@ describe('terminal', () => {
     expect(widthOf(undefined, {})).toBe(80);
   });
 
+  it('keeps the width within 20..400, however wide COLUMNS or the terminal says it is', () => {
+    expect(WIDTH_RANGE).toEqual({ min: 20, max: 400 });
+    expect(widthOf(undefined, { COLUMNS: '99999999' })).toBe(400);
+    expect(widthOf(undefined, { COLUMNS: '1e9' })).toBe(400);
+    expect(widthOf(100_000, {})).toBe(400);
+    expect(widthOf(undefined, { COLUMNS: '3' })).toBe(20);
+    expect(widthOf(undefined, { COLUMNS: '400' })).toBe(400);
+  });
+
+  it('draws the price for COLUMNS=1e9 within 400 columns', () => {
+    const term = { color: false, width: widthOf(undefined, { COLUMNS: '1e9' }) };
+    const lines = renderPrice(term, market([1_763_820_000, 1_763_823_600, 1_763_827_200]));
+    expect(Math.max(...lines.map((l) => visibleLength(l)))).toBeLessThanOrEqual(400);
+    expect(lines.join('\n')).toContain('Nov 22');
+  });
+
+  it('an invalid point time reads as unknown on the axis, never "undefined NaN"', () => {
+    expect(UNKNOWN_TIME).toBe('?');
+    expect(formatDayLabel(Number.NaN)).toBe('?');
+    expect(formatDayLabel(1e20)).toBe('?');
+    expect(formatTime(Number.NaN)).toBe('?');
+    expect(formatDayLabel(1_763_820_000)).toBe('Nov 22');
+    expect(formatTime(1_763_820_000)).toBe('2025-11-22 14:00 UTC');
+    const text = renderPrice({ color: false, width: 80 }, market([1e20, 1_763_823_600])).join('\n');
+    expect(text).not.toMatch(/undefined|NaN/);
+    expect(text).toMatch(/^ +\? +Nov 22$/m);
+  });
+
   it('wraps words to the width, keeping a long URL whole', () => {
     expect(wrap('aa bb cc dd', 5)).toEqual(['aa bb', 'cc dd']);
     expect(wrap('see https://example.com/a/very/long/path now', 10)).toEqual([
@@ -432,3 +463,19 @@ describe('the CLI reads JSON only', () => {
     expect(found).toEqual([]);
   });
 });
+
+/** A market payload with these point times (values rising from 1 to 2). */
+function market(times: number[]): MarketData {
+  return {
+    product: 'MON-USD',
+    currency: 'USD',
+    source: 'Fake Exchange',
+    windowSeconds: 604800,
+    points: times.map((time, i) => ({ time, value: 1 + i / Math.max(1, times.length - 1) })),
+    value: 2,
+    changePercent: 100,
+    low: 1,
+    high: 2,
+    asOf: '2025-11-22T16:00:00Z',
+  };
+}

@@ -22,7 +22,11 @@ shareUpstreams({ now }, (shared) => void ({ fake, fixture } = shared));
 /** A site with one file larger than loopback's socket buffers: a client that does not read stalls it. */
 let bigSite: DistFixture;
 const BIG = 'big.bin';
-beforeAll(async () => void (bigSite = await makeDist({ [BIG]: Buffer.alloc(32 * 2 ** 20, 7) })));
+const FORTY = 'forty.bin';
+beforeAll(
+  async () =>
+    void (bigSite = await makeDist({ [BIG]: Buffer.alloc(32 * 2 ** 20, 7), [FORTY]: Buffer.alloc(40 * 1024, 1) })),
+);
 afterAll(async () => {
   if (bigSite) await rm(bigSite.base, { recursive: true, force: true });
 });
@@ -190,6 +194,34 @@ describe('clients that pipeline or do not read (issue #21)', () => {
       expect(answers(answer).slice(0, 3).join('')).not.toMatch(/\r\nConnection: close\r\n/i);
       expect(gw.accessLog().filter((l) => l.path === '/api')).toHaveLength(4);
     });
+  });
+
+  it('the answers to one run of pipelined requests stop at maxPipelinedBytes, whatever the count', async () => {
+    await withGateway(
+      { maxPipelinedBytes: 100 * 1024 },
+      async (gw) => {
+        const answer = await rawExchange(gw.url, `GET /${FORTY} HTTP/1.1\r\nHost: a\r\n\r\n`.repeat(10));
+        // The first is answered at once; the three after it bring the run to 120 KiB, past the bound,
+        // so the fifth is not begun and the connection closes (ten would fit the count of 16).
+        expect(statusLines(answer)).toEqual(Array(4).fill('HTTP/1.1 200 OK'));
+        expect(answer.length).toBeGreaterThan(4 * 40 * 1024);
+        expect(await eventually(async () => (await connections(gw)) === 0)).toBe(true);
+      },
+      bigSite.dist,
+    );
+  });
+
+  it('past the count, a client that has not taken the answer in progress is closed at once', async () => {
+    await withGateway(
+      { maxPipelined: 2, pipelineGraceMs: 60_000 },
+      async (gw) => {
+        const socket = await stalledClient(gw.url, '127.0.0.1', `GET /${BIG} HTTP/1.1\r\nHost: a\r\n\r\n`.repeat(10));
+        // Not after the (here one-minute) grace: nothing more is owed to a client that does not read.
+        expect(await eventually(async () => (await connections(gw)) === 0)).toBe(true);
+        socket.destroy();
+      },
+      bigSite.dist,
+    );
   });
 
   it('a client that pipelines past the bound and never reads is cut off after the grace', async () => {

@@ -1,7 +1,8 @@
 // The GitHub Actions workflows themselves: they parse, their schedules are valid cron that covers
 // Toronto midnight in winter and in summer, Pages gets the hidden files and the site URL Pages serves it
 // at, each job holds only the permissions it needs, every action is pinned by commit and no checkout
-// keeps its token, the test job installs the browser and redis-server
+// keeps its token, every container image is pinned by digest, npm ci runs no install script but
+// esbuild's and Publish installs no development dependency, the test job installs the browser and redis-server
 // the suite starts on every Node line CI promises, and the scheduled publish does neither. The publish
 // build is given the live site's snapshots (--previous) and its step, run by a real shell against a stub npm,
 // lets exit 0 and 1 go on to deploy and fails on anything else.
@@ -138,12 +139,20 @@ const DIR = `${ROOT}.github/workflows/`;
 const files = readdirSync(DIR).filter((f) => /\.ya?ml$/.test(f));
 const load = (file: string) => parse(readFileSync(DIR + file, 'utf8')) as Workflow;
 const publish = load('publish.yml');
-const PACKAGE = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { engines: { node: string } };
+const PACKAGE = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as {
+  engines: { node: string };
+  allowScripts?: Record<string, boolean>;
+};
 const ci = load('ci.yml');
 const schedules = ((publish.on.schedule ?? []) as Array<{ cron: string }>).map((s) => s.cron);
 /** The publish job's build step (it runs `npm run build -- --previous <dir>` and judges its exit status). */
 const buildStep = () => publish.jobs.build!.steps.find((s) => /^npm run build\b/m.test(s.run ?? ''))!;
 const checkStep = () => publish.jobs.build!.steps.find((s) => /^npm run check:dist\b/.test(s.run?.trim() ?? ''))!;
+/** The install steps: CI installs everything, Publish the dependencies only; neither runs install scripts. */
+const INSTALL = { ci: 'npm ci --ignore-scripts', publish: 'npm ci --omit=dev --ignore-scripts' } as const;
+/** `<tag>@sha256:<digest>`, the tag repeated in a comment after it. */
+const imageByDigest = (tag: string) =>
+  new RegExp(`^${tag.replace(/[.]/g, '\\.')}@sha256:[0-9a-f]{64}( # ${tag.replace(/[.]/g, '\\.')})?$`);
 
 const TORONTO = 'America/Toronto';
 /** A scheduled run must start within this long after Toronto midnight. */
@@ -280,14 +289,15 @@ describe('.github/workflows', () => {
     const floor = Number(/^>=\s*(\d+)/.exec(PACKAGE.engines.node)?.[1]);
     expect(floor).toBe(22);
     expect(job!.strategy?.matrix?.node).toEqual([floor, 24, 26]);
-    // the matrix value is what actually selects the Node.js line
+    // the matrix value is what actually selects the Node.js line: each line's image, by digest
     const image = typeof job!.container === 'string' ? job!.container : job!.container?.image;
-    const setupNode = job!.steps.find((s) => s.uses?.startsWith('actions/setup-node@'))?.with?.['node-version'];
-    expect(`${image ?? ''} ${String(setupNode ?? '')}`).toMatch(/\$\{\{\s*matrix\.node\s*\}\}/);
+    expect(image).toMatch(/^\$\{\{\s*matrix\.image\s*\}\}$/);
+    const include = (job!.strategy?.matrix?.include ?? []) as Array<{ node: number; image: string }>;
+    expect(include.map((i) => i.node)).toEqual([floor, 24, 26]);
+    for (const { node, image: pinned } of include) expect(pinned).toMatch(imageByDigest(`node:${node}-bookworm`));
     const runs = job!.steps.map((s) => s.run?.trim());
-    expect(runs).toContain('npm ci');
     expect(runs).toContain('npm test');
-    expect(runs.indexOf('npm ci')).toBeLessThan(runs.indexOf('npm test'));
+    expect(runs.indexOf(INSTALL.ci)).toBeLessThan(runs.indexOf('npm test'));
     // The slow suite holds what npm test leaves out (docs/testing.md): CI runs both, the fast one first.
     expect(runs.indexOf('npm run test:slow')).toBeGreaterThan(runs.indexOf('npm test'));
     expect(runs.indexOf('npm run test:resilience')).toBeGreaterThan(runs.indexOf('npm test'));
@@ -303,10 +313,41 @@ describe('.github/workflows', () => {
     expect(commands).toEqual(['npm ci', 'npm test', 'npm run test:slow', 'npm run test:resilience']);
   });
 
-  it('publishes on the active LTS line (24), one of the lines CI tests', () => {
-    const image = publish.jobs.build!.container;
-    expect(typeof image === 'string' ? image : image?.image).toBe('node:24-bookworm');
-    expect(ci.jobs.test!.strategy?.matrix?.node).toContain(24);
+  it('publishes on the active LTS line (24), by the digest CI tests', () => {
+    const container = publish.jobs.build!.container;
+    const image = typeof container === 'string' ? container : container?.image;
+    expect(image).toMatch(imageByDigest('node:24-bookworm'));
+    const include = (ci.jobs.test!.strategy?.matrix?.include ?? []) as Array<{ node: number; image: string }>;
+    expect(include.find((i) => i.node === 24)?.image).toBe(image);
+  });
+
+  it.each(files)('%s: every container image is pinned by digest, with its tag in a comment', (file) => {
+    // A tag (node:24-bookworm) is moved to a new image every release; a digest names one image.
+    const lines = readFileSync(DIR + file, 'utf8')
+      .split('\n')
+      .filter((l) => /^\s*(container|image):/.test(l) && !/\$\{\{/.test(l));
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(line, line).toMatch(/:\s+([\w./-]+:[\w.-]+)@sha256:[0-9a-f]{64} # \1\s*$/);
+  });
+
+  it.each(files)("%s: npm ci runs no install script, then esbuild's alone", (file) => {
+    // npm 10 (Node 22's) ignores package.json's allowScripts, so the refusal is on the command line: no
+    // vnu-jar download of a JDK, no script of a dependency that was not chosen to run one.
+    const runs = Object.values(load(file).jobs).flatMap((job) => job.steps.map((s) => s.run?.trim() ?? ''));
+    const installs = runs.filter((r) => /\bnpm (ci|install|i)\b/.test(r));
+    expect(installs.length).toBeGreaterThan(0);
+    for (const install of installs) {
+      expect(install).toMatch(/^npm ci( --omit=dev)? --ignore-scripts$/);
+      expect(runs[runs.indexOf(install) + 1]).toBe('npm rebuild esbuild');
+    }
+    const allowed = Object.entries(PACKAGE.allowScripts ?? {}).filter(([, allow]) => allow);
+    expect(allowed.map(([name]) => name)).toEqual(['esbuild']);
+  });
+
+  it('publishes from a tree without development dependencies (no test tools beside the token)', () => {
+    const runs = publish.jobs.build!.steps.map((s) => s.run?.trim());
+    expect(runs).toContain(INSTALL.publish);
+    expect(runs.indexOf(INSTALL.publish)).toBeLessThan(runs.indexOf(buildStep().run!.trim()));
   });
 
   it.each(files)('%s: every action is pinned to a commit SHA with its tag in a comment', (file) => {

@@ -91,6 +91,11 @@ export function endAndRelease(socket: Socket, answer: string, graceMs = 1000): v
 export interface PipelineLimits {
   /** Requests of one connection that may wait behind an answer not yet handed to the kernel. */
   maxPipelined: number;
+  /**
+   * Bytes of answers one connection is handed in one run of requests it sent ahead of them: past it
+   * the connection is closed, whatever the route (see answerInTurn).
+   */
+  maxPipelinedBytes: number;
   /** How long a connection that pipelined past the bound gets to take the answers it is owed. */
   graceMs: number;
 }
@@ -100,13 +105,15 @@ interface Pipeline {
   queued: number;
   /** The last request allowed to wait: its answer is the connection's last. */
   tail?: ServerResponse;
-  /** The client pipelined past the bound: the requests read after it are never answered. */
+  /** The client pipelined past a bound: the requests read after it are never answered. */
   over: boolean;
+  /** socket.bytesWritten when the current run of requests sent ahead began. */
+  runStart: number;
 }
 
 /**
  * Answers a connection's pipelined requests one at a time, each once the previous answer has been
- * handed to the kernel, and bounds how many may wait.
+ * handed to the kernel, and bounds how many may wait and how many bytes their answers may take.
  *
  * node:http parses every request of a read at once (up to 64 KiB of them) and, left alone, answers
  * them all into memory behind the first; a client that pipelines and never reads then holds a
@@ -116,8 +123,16 @@ interface Pipeline {
  * writable side needs draining) and resumes on 'drain'. The requests one read brings beyond
  * `maxPipelined` are the rest: past the bound the connection gets the answers it is owed (the last
  * with `Connection: close`), then it is closed, and cut off if it has not taken them within
- * `graceMs`. A client must be ready to send again what a closed connection left unanswered
- * (RFC 9112 §9.3.2); browsers do not pipeline at all.
+ * `graceMs`.
+ *
+ * Two more bounds, for the client that does not read. The kernel takes megabytes of answers into a
+ * loopback socket's buffers before a write stalls, so a count alone let 11 to 16 answers of a 70 kB
+ * page through per connection, one after the other in a single turn of the event loop: once the
+ * answers of one run of requests sent ahead reach `maxPipelinedBytes`, the connection is closed
+ * without the next. And every request node read stays in its queues until the connection closes, so
+ * a connection past the count whose client has not taken the answer in progress is closed at once.
+ * A client must be ready to send again what a closed connection left unanswered (RFC 9112 §9.3.2);
+ * browsers do not pipeline at all.
  */
 export function answerInTurn(
   handler: (req: IncomingMessage, res: ServerResponse) => void,
@@ -129,10 +144,11 @@ export function answerInTurn(
     if (res.socket) return handler(req, res);
     const socket = req.socket;
     let pipeline = pipelines.get(socket);
-    if (pipeline === undefined) pipelines.set(socket, (pipeline = { queued: 0, over: false }));
+    if (pipeline === undefined) pipelines.set(socket, (pipeline = { queued: 0, over: false, runStart: 0 }));
     if (pipeline.over) return;
     if (pipeline.queued === limits.maxPipelined) {
       pipeline.over = true;
+      if (socket.writableLength > 0) return void socket.destroy();
       // The tail is still waiting, so its headers are not written yet: node closes after it.
       if (pipeline.tail !== undefined) pipeline.tail.shouldKeepAlive = false;
       const cut = setTimeout(() => socket.destroy(), limits.graceMs);
@@ -140,12 +156,18 @@ export function answerInTurn(
       socket.once('close', () => clearTimeout(cut));
       return;
     }
+    if (pipeline.queued === 0) pipeline.runStart = socket.bytesWritten;
     pipeline.queued++;
     pipeline.tail = res;
     const state = pipeline;
-    // node hands the socket to the next response once the previous one has finished.
+    // node hands the socket to the next response once the previous one has finished, that is once
+    // the kernel has taken it: destroying the socket then loses no byte of the answers before.
     res.once('socket', () => {
       state.queued--;
+      if (socket.bytesWritten - state.runStart >= limits.maxPipelinedBytes) {
+        state.over = true;
+        return void socket.destroy();
+      }
       handler(req, res);
     });
   };

@@ -68,6 +68,22 @@ export function noneMatch(header: string | undefined, etag: string): boolean {
   return false;
 }
 
+/**
+ * If-Match (RFC 9110 §13.1.1): "An origin server MUST use the strong comparison function when comparing
+ * entity tags for If-Match", so a W/ tag never matches; "*" matches any current representation. True
+ * when the condition fails: the method must not be performed and the answer is 412 (Precondition
+ * Failed). `etag` is undefined for a representation without a validator (the live market), which only
+ * "*" matches.
+ */
+export function ifMatchFails(header: string | undefined, etag: string | undefined): boolean {
+  if (header === undefined) return false;
+  for (const part of header.split(',')) {
+    const t = part.trim();
+    if (t === '*' || (etag !== undefined && t === etag)) return false;
+  }
+  return true;
+}
+
 /** Headers shared by every 200 of a variant, as a flat [name, value, …] list for res.writeHead. */
 export function variantHeaders(
   rep: Representation,

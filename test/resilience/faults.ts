@@ -37,7 +37,7 @@ export type Event =
   | { atMs: number; kind: 'half-open'; count: number }
   /** The public HTML calendar serves a crafted 1 MB page while a build (no token) reads it. */
   | { atMs: number; kind: 'hostile-page' }
-  /** Connections from several addresses that each pipeline `pipelined` page requests and never read. */
+  /** Connections from several addresses that each pipeline `pipelined` requests of a page (uncompressed) and never read. */
   | { atMs: number; kind: 'slow-readers'; count: number; addresses: number; pipelined: number }
   /** Connections that send nothing, past the gateway's connection cap, held for `forMs`. */
   | { atMs: number; kind: 'idle-flood'; count: number; addresses: number; forMs: number };
@@ -103,7 +103,7 @@ export function planSchedule(durationMs: number, seed: number): Schedule {
     { atMs: at(0.75), kind: 'slowloris', silent: 20, trickle: 5 },
     { atMs: at(0.2), kind: 'half-open', count: 30 },
     { atMs: at(0.5), kind: 'hostile-page' },
-    { atMs: at(0.3), kind: 'slow-readers', count: 512, addresses: 4, pipelined: 200 },
+    { atMs: at(0.3), kind: 'slow-readers', count: 1024, addresses: 4, pipelined: 200 },
     { atMs: at(0.72), kind: 'idle-flood', count: 5000, addresses: 20, forMs: at(0.06) },
   ];
   return { phases, events };
