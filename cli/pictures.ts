@@ -159,3 +159,9 @@ export function renderContributions(term: Terminal, calendar: GitHubContribution
     );
   return lines.map((l) => (visibleLength(l) === 0 ? '' : l));
 }
+
+/** Each data command's picture, by command name (its dataset's module names the command: datasets/). */
+export const PICTURES: Readonly<Record<string, (term: Terminal, payload: unknown, simulated: boolean) => string[]>> = {
+  price: (term, payload) => renderPrice(term, payload as MarketData),
+  contributions: (term, payload, simulated) => renderContributions(term, payload as GitHubContributions, simulated),
+};

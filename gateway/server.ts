@@ -3,7 +3,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Config } from '../lib/config.ts';
-import { ALLOW_HEADER, serviceTables } from '../contract/service.ts';
+import { ALLOW_HEADER } from '../contract/service.ts';
+import { datasets, serviceTables } from '../datasets/registry.ts';
 import { createValidator, loadSchemas } from '../contract/schemas.ts';
 import { MCP_SERVER_NAME } from '../contract/mcp-tools.ts';
 import { createSources, type Sources } from '../upstreams/sources.ts';
@@ -11,8 +12,7 @@ import { accessLog } from './http/access-log.ts';
 import { answerInTurn, capConnections, endAndRelease } from './http/connection-limits.ts';
 import { clientIdentity } from './quota/client-identity.ts';
 import { parseTrustProxy } from './quota/ip-ranges.ts';
-import { contributionsRoute } from './routes/contributions.ts';
-import { marketRoute } from './routes/market.ts';
+import { dataRoutes } from './routes/data-routes.ts';
 import { mcpRoute } from './routes/mcp.ts';
 import { prepareProblems } from './http/problem-response.ts';
 import { createQuota, DISABLED_QUOTA, type Quota, type QuotaStore } from './quota/quota.ts';
@@ -130,16 +130,14 @@ export async function startGateway(config: Config, options: GatewayOptions): Pro
     config.rateLimitQuota === undefined ? undefined : { quota: config.rateLimitQuota, window: config.rateLimitWindow },
   );
   const identify = clientIdentity(trustedProxies);
-  const market = sources.market && marketRoute(sources.market, service.market!, validator, now);
-  const contributions = contributionsRoute(sources, service.contributions, validator, now);
+  const live = dataRoutes(datasets(config), sources, config, validator, now);
   const handler = requestHandler({
     table,
     problems,
     quota,
     identify,
     service,
-    market,
-    contributions,
+    live,
     mcp: mcpRoute({
       service,
       schemas,
@@ -149,8 +147,7 @@ export async function startGateway(config: Config, options: GatewayOptions): Pro
       problems,
       quota,
       identify,
-      market,
-      contributions,
+      live,
       reportError: errorLine,
       closing: () => closing,
     }),

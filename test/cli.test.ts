@@ -13,7 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_DOCUMENTS } from '../contract/pages.ts';
 import { MAX_BODY_BYTES } from '../cli/http.ts';
 import { MAX_JSON_DEPTH } from '../cli/json-body.ts';
-import { API_INDEX, DEFAULT_SERVICE, DISCOVERY } from '../contract/service.ts';
+import { API_INDEX, DISCOVERY } from '../contract/service.ts';
+import { DEFAULT_SERVICE } from '../datasets/registry.ts';
 import { SIMULATED_NOTICE_TITLE } from '../lib/simulated.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import {

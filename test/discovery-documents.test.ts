@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliReferenceMarkdown } from '../builders/pages/cli-reference.ts';
 import { PROBLEM_TYPES } from '../contract/problems.ts';
-import { API_INDEX_LINK, DEFAULT_SERVICE, DISCOVERY } from '../contract/service.ts';
+import { API_INDEX_LINK, DISCOVERY } from '../contract/service.ts';
+import { DEFAULT_SERVICE } from '../datasets/registry.ts';
 import { createValidator, loadSchemas } from '../contract/schemas.ts';
 import { sharedSite, TEST_SITE_URL, type SiteFiles } from './helpers/site-dist.ts';
 

@@ -8,7 +8,8 @@ import type { MarketData } from '../domain/market.ts';
 import type { OpenApiHost } from '../contract/openapi.ts';
 import { PROBLEM_CONTENT_TYPE } from '../contract/problems.ts';
 import { CONTENT_DOCUMENTS } from '../contract/pages.ts';
-import { CACHE_CONTROL, DEFAULT_SERVICE } from '../contract/service.ts';
+import { CACHE_CONTROL } from '../contract/service.ts';
+import { DEFAULT_SERVICE } from '../datasets/registry.ts';
 import { createValidator, loadSchemas } from '../contract/schemas.ts';
 import { describeProblems, lintOpenApi } from '../builders/lint-openapi.ts';
 import { sharedSite, TEST_SITE_URL, type SiteFiles } from './helpers/site-dist.ts';
@@ -263,7 +264,7 @@ describe("the static host's /openapi.json (dist/): only what a static host does"
         expect(ok.headers['Cache-Control'].required).toBe(false);
         expect(ok.headers['Cache-Control'].schema).toEqual({ type: 'string' });
         // The rule the build writes for serve, Netlify and Cloudflare Pages, and that GitHub Pages has none.
-        expect(ok.headers['Cache-Control'].description).toContain(CACHE_CONTROL.staticSnapshot(resource.id));
+        expect(ok.headers['Cache-Control'].description).toContain(CACHE_CONTROL.staticSnapshot(resource.cache));
         expect(ok.headers['Cache-Control'].description).toContain('GitHub Pages');
         // The body is JSON; the type is the host's: said, not promised.
         expect(ok.description).toMatch(/GitHub Pages.*application\/octet-stream/);

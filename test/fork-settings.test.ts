@@ -5,7 +5,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { productNames, serviceTables } from '../contract/service.ts';
+import { dataResource, productNames } from '../contract/service.ts';
+import { serviceTables } from '../datasets/registry.ts';
 import { calendarWindow } from '../domain/calendar.ts';
 import { loadConfig } from '../lib/config.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
@@ -244,7 +245,10 @@ describe('the route names of a product', () => {
     expect(productNames('BTC-USD')).toEqual({ slug: 'btc', name: 'Btc' });
     expect(productNames('1INCH-USD')).toEqual({ slug: '1inch', name: '1inch' });
     const tables = serviceTables(loadConfig({ MARKET_PRODUCT: 'eth-usd' }));
-    expect(tables.market!.v1).toMatchObject({ path: '/api/v1/eth-price', operationId: 'getV1EthPrice' });
+    expect(dataResource(tables, 'market').v1).toMatchObject({
+      path: '/api/v1/eth-price',
+      operationId: 'getV1EthPrice',
+    });
     expect(tables.cards.map((c) => c.path)).toContain('/cards/eth-price-dark.svg');
   });
 
