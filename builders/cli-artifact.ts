@@ -67,8 +67,16 @@ export async function bundleCli(
         JSON.stringify({
           marketProduct: service.marketProduct,
           calendarTimeZone: service.calendarTimeZone,
-          resources: service.resources,
-          cards: service.cards,
+          // What the CLI reads of a dataset (its command, route and schema): the rest stays out of cli.mjs.
+          resources: service.resources.map(({ id, title, schema, contentType, v1, alias, command }) => ({
+            id,
+            title,
+            schema,
+            contentType,
+            v1,
+            alias,
+            command,
+          })),
         }),
       ),
       // A string of JSON, parsed once at start: a JSON literal is also the cheapest form for V8 to load.

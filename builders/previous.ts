@@ -13,6 +13,7 @@ import { oneLine } from '../lib/one-line.ts';
 import { dataResource, type DataResourceId, type ServiceTables } from '../contract/service.ts';
 import type { Validator } from '../contract/schemas.ts';
 import type { Dataset } from '../datasets/dataset.ts';
+import { datasets } from '../datasets/registry.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 
 /** Far above a real snapshot (the calendar is about 20 kB, the market about 7 kB), as for an upstream's answer. */
@@ -134,6 +135,12 @@ export interface FetchedPrevious {
   detail: string;
 }
 
+/** The resources whose previous snapshot a build may republish: a derived dataset is derived again instead. */
+function reusableResources(service: ServiceTables) {
+  const reusable = new Set(datasets(service).flatMap((d) => (d.reuse ? [d.resource.id] : [])));
+  return service.resources.filter((r) => reusable.has(r.id));
+}
+
 /**
  * Copies the live site's snapshots (each dataset's previousFile, from `siteUrl`) into `dir`, for a build
  * with `--previous <dir>`. Each answer is bounded by PREVIOUS_MAX_BYTES and `timeoutMs`; a redirect is not
@@ -151,7 +158,7 @@ export async function fetchPrevious(options: {
   const root = resolve(options.dir);
   await mkdir(root, { recursive: true });
   return Promise.all(
-    options.service.resources.map(async ({ id }): Promise<FetchedPrevious> => {
+    reusableResources(options.service).map(async ({ id }): Promise<FetchedPrevious> => {
       const file = previousFile(options.service, id);
       const url = `${options.siteUrl}/${file}`;
       const target = resolve(root, file);

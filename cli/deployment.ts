@@ -8,15 +8,14 @@ import { DEFAULT_SERVICE } from '../datasets/registry.ts';
 
 declare const __CLI_SERVICE__: string | undefined;
 
-/** What the build bakes in (builders/cli-artifact.ts): the tables without their derived map. */
-type BakedService = Pick<ServiceTables, 'marketProduct' | 'calendarTimeZone' | 'resources' | 'cards'>;
+/**
+ * What the build bakes in (builders/cli-artifact.ts): the options, and of each resource what the CLI
+ * reads (its command, route, alias and schema); the documents' texts and the cards stay out of cli.mjs.
+ */
+type BakedService = Pick<ServiceTables, 'marketProduct' | 'calendarTimeZone' | 'resources'>;
 
 function unbaked(baked: BakedService): ServiceTables {
-  return serviceTablesOf(
-    baked,
-    baked.resources,
-    baked.cards.map((c) => c.resource).filter((id, i, all) => all.indexOf(id) === i),
-  );
+  return serviceTablesOf(baked, baked.resources, []);
 }
 
 export const DEPLOYMENT: ServiceTables =

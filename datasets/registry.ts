@@ -12,16 +12,18 @@ import type { DescribedDatasets } from '../contract/openapi.ts';
 import type { Dataset } from './dataset.ts';
 import { marketDataset } from './market/index.ts';
 import { contributionsDataset } from './contributions/index.ts';
+import { streakDataset } from './streak/index.ts';
 
 export function datasets(options: ServiceOptions): Dataset[] {
   return [
     ...(options.marketProduct === null ? [] : [marketDataset(options.marketProduct)]),
     contributionsDataset(options.calendarTimeZone),
+    streakDataset(options.calendarTimeZone),
   ] as Dataset[];
 }
 
 /** The order the cards are listed in (serve.json, _headers): the calendar's first, as they were first published. */
-const CARD_ORDER: readonly DataResourceId[] = ['contributions', 'market'];
+const CARD_ORDER: readonly DataResourceId[] = ['contributions', 'market', 'streak'];
 
 /** The route table of a deployment (contract/service.ts), from its datasets. */
 export function serviceTables(options: ServiceOptions): ServiceTables {

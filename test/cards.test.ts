@@ -39,10 +39,12 @@ afterAll(async () => {
 });
 
 describe('the cards in dist/', () => {
-  it('are the four published paths, light and dark', async () => {
+  it('are the six published paths, light and dark', async () => {
     expect(DEFAULT_SERVICE.cards.map((c) => c.path).sort()).toEqual([
       '/cards/github-contributions-dark.svg',
       '/cards/github-contributions.svg',
+      '/cards/github-streak-dark.svg',
+      '/cards/github-streak.svg',
       '/cards/mon-price-dark.svg',
       '/cards/mon-price.svg',
     ]);

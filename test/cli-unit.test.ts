@@ -332,6 +332,7 @@ describe('the command list', () => {
       'catalog',
       'price',
       'contributions',
+      'streak',
     ]);
     expect(commandReference(DEFAULT_SERVICE).filter((c) => c !== WRITING)).toEqual(commands(DEFAULT_SERVICE));
   });

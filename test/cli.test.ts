@@ -637,6 +637,7 @@ describe('usage', () => {
       'catalog',
       'price',
       'contributions',
+      'streak',
     ]);
   });
 
@@ -896,7 +897,7 @@ describe('a site of hand-written fixture documents in the published shapes', () 
       authentication: 'none',
       openapi: `${site.url}/openapi.json`,
     });
-    expect((api.operations as unknown[]).length).toBe(4);
+    expect((api.operations as unknown[]).length).toBe(6);
     const catalog = await read('catalog');
     expect((catalog.linkset as Array<{ anchor: string }>).map((c) => c.anchor)).toEqual([`${site.url}/api`]);
   });

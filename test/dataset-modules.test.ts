@@ -31,8 +31,8 @@ function comparisons(text: string, id: string): string[] {
 }
 
 describe('datasets are modules', () => {
-  it('the registry holds the market and the calendar', () => {
-    expect(IDS).toEqual(['market', 'contributions']);
+  it('the registry holds the market, the calendar and the streak', () => {
+    expect(IDS).toEqual(['market', 'contributions', 'streak']);
   });
 
   it('finds a comparison where there is one (the reader is not blind)', () => {

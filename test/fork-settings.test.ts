@@ -156,6 +156,8 @@ describe('the gateway of a fork', () => {
         'getBtcPrice',
         'getV1GithubContributions',
         'getGithubContributions',
+        'getV1GithubStreak',
+        'getGithubStreak',
       ]);
     } finally {
       await gw.close();
@@ -164,7 +166,7 @@ describe('the gateway of a fork', () => {
 });
 
 describe('MARKET_PRODUCT=off', () => {
-  it('publishes the calendar alone: no file, operation, tool or page section about a price', async () => {
+  it('publishes the calendar and its streak alone: no file, operation, tool or page section about a price', async () => {
     btcFake.resetCalls();
     const { code, stderr, out } = await build({ MARKET_PRODUCT: 'off' });
     expect(stderr).toBe('');
@@ -179,14 +181,24 @@ describe('MARKET_PRODUCT=off', () => {
       paths: Record<string, unknown>;
       components: { schemas: Record<string, unknown> };
     };
-    expect(Object.keys(openapi.paths).sort()).toEqual(['/api/github-contributions', '/api/v1/github-contributions']);
+    expect(Object.keys(openapi.paths).sort()).toEqual([
+      '/api/github-contributions',
+      '/api/github-streak',
+      '/api/v1/github-contributions',
+      '/api/v1/github-streak',
+    ]);
     expect(Object.keys(openapi.components.schemas)).not.toContain('MarketData');
     const index = JSON.parse(await readText(out, 'api/index.json')) as {
       routes: unknown[];
       mcp: { tools: string[] };
     };
-    expect(index.routes).toHaveLength(1);
-    expect(index.mcp.tools).toEqual(['getV1GithubContributions', 'getGithubContributions']);
+    expect(index.routes).toHaveLength(2);
+    expect(index.mcp.tools).toEqual([
+      'getV1GithubContributions',
+      'getGithubContributions',
+      'getV1GithubStreak',
+      'getGithubStreak',
+    ]);
     const home = await readText(out, 'index.html');
     expect(home).not.toContain('data-preview="market"');
     const mentions: string[] = [];
@@ -217,7 +229,12 @@ describe('MARKET_PRODUCT=off', () => {
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
       });
       const tools = (JSON.parse(list.text) as { result: { tools: Array<{ name: string }> } }).result.tools;
-      expect(tools.map((t) => t.name)).toEqual(['getV1GithubContributions', 'getGithubContributions']);
+      expect(tools.map((t) => t.name)).toEqual([
+        'getV1GithubContributions',
+        'getGithubContributions',
+        'getV1GithubStreak',
+        'getGithubStreak',
+      ]);
       expect((await get(gw.url, '/api/v1/mon-price')).status).toBe(404);
     } finally {
       await gw.close();

@@ -107,7 +107,10 @@ export function fieldRows(schema: Schema, schemas: Map<string, JsonSchema>, pref
   const properties = (schema.properties ?? {}) as Record<string, Schema>;
   const required = new Set((schema.required ?? []) as string[]);
   return Object.entries(properties).flatMap(([name, field]) => {
-    const row = `| \`${prefix}${name}\` | ${cell(describeType(field, schemas))} | ${required.has(name) ? 'yes' : 'no'} | ${cell(String(field.description ?? ''))} |`;
+    // A member that is a whole other schema ($ref alone) is described by that schema.
+    const referenced = typeof field.$ref === 'string' ? schemas.get(refTitle(field.$ref, schemas)) : undefined;
+    const description = String(field.description ?? referenced?.description ?? '');
+    const row = `| \`${prefix}${name}\` | ${cell(describeType(field, schemas))} | ${required.has(name) ? 'yes' : 'no'} | ${cell(description)} |`;
     const items = field.type === 'array' ? ((field.items ?? {}) as Schema) : null;
     const nested =
       field.type === 'object' && field.properties

@@ -1,0 +1,103 @@
+// The contribution streak (docs/data-rules.md#contribution-streak): the current and the longest run of
+// days with contributions, derived from the contribution calendar of the same instant (its days, its zone,
+// its window), never from an upstream call of its own. It is published, cached and unavailable exactly
+// when the calendar is. Everything the service says and does about it is declared here.
+import type { Config } from '../../lib/config.ts';
+import { CONSTANTS, type DataResource } from '../../contract/service.ts';
+import type { GitHubContributions } from '../../domain/contributions.ts';
+import { buildStreak, type GitHubStreak, type GitHubStreakRun } from '../../domain/streak.ts';
+import { escapeHtml } from '../../render/html.ts';
+import { REACHES_WINDOW_START, restDaysText, runDates, runDays } from '../../render/streak.ts';
+import type { Dataset } from '../dataset.ts';
+import { contributionsResource, untilMidnightCaching } from '../contributions/index.ts';
+import { streakCard } from './card.ts';
+
+export function streakResource(timeZone: string): DataResource {
+  // Its source is the calendar's: when that gives nothing usable, the streak says the same.
+  const { problem } = contributionsResource(timeZone);
+  return {
+    id: 'streak',
+    title: 'Contribution streak',
+    summary: `Current and longest contribution streaks of one GitHub account, derived from its contribution calendar in ${timeZone}.`,
+    schema: 'GitHubStreak',
+    contentType: 'application/json',
+    v1: { path: '/api/v1/github-streak', operationId: 'getV1GithubStreak', alias: false },
+    alias: { path: '/api/github-streak', operationId: 'getGithubStreak', alias: true },
+    snapshotFiles: ['api/v1/github-streak', 'api/github-streak'],
+    cache: 'until-midnight',
+    problem,
+    toolText: `Returns the current and longest contribution streaks of one fixed GitHub account, derived from its contribution calendar over the rolling ${CONSTANTS.contributionDays}-day window in ${timeZone} (kept until the next midnight there), with the rest days that neither break nor count in a streak.`,
+    card: 'github-streak',
+    phrase: 'a GitHub contribution streak',
+    command: {
+      name: 'streak',
+      summary: 'The contribution streak: the current and the longest run of days with contributions, with their dates.',
+      readsSimulated: true,
+      json: [
+        { name: 'username', type: 'string', description: 'the GitHub account' },
+        {
+          name: 'current',
+          type: '{days, startDate, endDate, reachesWindowStart}',
+          description: 'the run that is still going (0 days when broken)',
+        },
+        {
+          name: 'longest',
+          type: '{days, startDate, endDate, reachesWindowStart}',
+          description: 'the longest run of the window, the most recent on a tie',
+        },
+        { name: 'activeDays', type: 'integer', description: 'dates of the window with at least one contribution' },
+        { name: 'restDays', type: 'string[]', description: 'weekdays that neither break nor count (STREAK_REST_DAYS)' },
+        { name: 'timeZone, startDate, endDate, nextRefreshAt', type: 'string', description: 'as in the calendar' },
+      ],
+    },
+  };
+}
+
+/** One run as the home page shows it. */
+function runHtml(label: string, run: GitHubStreakRun): string {
+  return (
+    `<div class="streak-run"><dt>${label}</dt><dd><strong>${escapeHtml(runDays(run))}</strong>` +
+    `${run.startDate === null ? '' : ` <span>${escapeHtml(runDates(run))}</span>`}` +
+    `${run.reachesWindowStart ? ` <span class="note">(${escapeHtml(REACHES_WINDOW_START)})</span>` : ''}</dd></div>`
+  );
+}
+
+export function streakBodyHtml(streak: GitHubStreak | null): string {
+  if (streak === null)
+    return '<p class="unavailable" data-unavailable="streak"><strong>Contribution streak unavailable.</strong> The contribution calendar it is derived from was unavailable when this page was built.</p>';
+  return (
+    `<dl class="streak">${runHtml('Current streak', streak.current)}${runHtml('Longest streak', streak.longest)}</dl>` +
+    `<p class="heatmap-summary"><strong>${streak.activeDays}</strong> active days from <time datetime="${escapeHtml(streak.startDate)}">${escapeHtml(streak.startDate)}</time> ` +
+    `to <time datetime="${escapeHtml(streak.endDate)}">${escapeHtml(streak.endDate)}</time> (${escapeHtml(streak.timeZone)}), ${escapeHtml(restDaysText(streak))}.</p>`
+  );
+}
+
+export function streakDataset(timeZone: string): Dataset<GitHubStreak> {
+  const resource = streakResource(timeZone);
+  return {
+    resource,
+    origin: {
+      derivedFrom: contributionsResource(timeZone).id,
+      derive: (calendar, config) => buildStreak(calendar as GitHubContributions, config.streakRestDays),
+    },
+    card: (payload, theme, ctx) => streakCard(payload, theme, ctx.nowMs, ctx.simulated),
+    home: {
+      figure: 'streak',
+      title: () => `${escapeHtml(resource.title)}: the last ${CONSTANTS.contributionDays} days`,
+      body: streakBodyHtml,
+      after: () =>
+        '<p class="disclaimer">Derived from the contribution calendar above: a run is days with at least one contribution, rest days neither breaking nor counting; today, not yet over, never breaks it.</p>',
+    },
+    example: (payload) => ({ json: JSON.stringify(payload, null, 2), note: 'A real snapshot from this build.' }),
+    prose: (config: Config) => ({
+      short: 'GitHub contribution streak',
+      openapi: 'the current and longest contribution streaks derived from that calendar',
+      llms: 'its contribution streak',
+      developers: `a **contribution streak** (the current and longest runs of days with contributions, derived from that calendar${config.streakRestDays.length ? `, ${config.streakRestDays.join(', ')} being rest days` : ''})`,
+      caching: `${untilMidnightCaching(timeZone)} The server derives it from the calendar it keeps, until the same midnight.`,
+      liveNoun: 'streak',
+      mcpRule: 'the streak is derived from that calendar',
+      staticName: 'the streak',
+    }),
+  };
+}

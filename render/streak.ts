@@ -1,0 +1,22 @@
+// How a contribution streak reads wherever it is shown (home page, card, CLI): its days, with "+" when the
+// run reaches the window's start and may be longer than the window shows (docs/data-rules.md#contribution-streak).
+import type { GitHubStreak, GitHubStreakRun } from '../domain/streak.ts';
+
+/** "12 days", "1 day", "261+ days" (the run reaches the window's start), "0 days". */
+export function runDays(run: GitHubStreakRun): string {
+  return `${run.days}${run.reachesWindowStart ? '+' : ''} ${run.days === 1 && !run.reachesWindowStart ? 'day' : 'days'}`;
+}
+
+/** "2026-11-12 to 2026-11-23", "2026-11-23", or "no run" for the zero run. */
+export function runDates(run: GitHubStreakRun): string {
+  if (run.startDate === null || run.endDate === null) return 'no run';
+  return run.startDate === run.endDate ? run.startDate : `${run.startDate} to ${run.endDate}`;
+}
+
+/** What a run that reaches the window's start adds, in words. */
+export const REACHES_WINDOW_START = "reaches the window's start: it may be longer than the 365 days shown";
+
+/** "rest days Saturday, Sunday" or "no rest days". */
+export function restDaysText(streak: GitHubStreak): string {
+  return streak.restDays.length ? `rest days ${streak.restDays.join(', ')}` : 'no rest days';
+}
