@@ -204,6 +204,7 @@ export function siteIdentity(config: Config, simulated: boolean): SiteIdentity {
     MARKET_SOURCE_NAME: config.marketSourceName,
     MARKET_PRODUCT: config.marketProduct ?? 'off',
     CALENDAR_TIME_ZONE: config.calendarTimeZone,
+    STREAK_REST_DAYS: config.streakRestDays.join(','),
     DEMO_SIMULATED: String(simulated),
   };
 }

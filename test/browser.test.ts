@@ -323,7 +323,7 @@ describe.runIf(availability.available || availability.mustFail)('the site in Chr
     await context.close();
   });
 
-  it('the four cards render as <img>, parse as SVG and reference nothing outside themselves', async () => {
+  it('every card renders as <img>, parses as SVG and reference nothing outside themselves', async () => {
     const context = await browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
     await page.goto(`${server.url}/`);

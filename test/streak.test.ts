@@ -256,6 +256,37 @@ describe("the streak of the fakes' calendar", () => {
     }
   });
 
+  it("shares the calendar's quota bucket, methods and HEAD", async () => {
+    clock = Date.parse('2026-11-23T15:00:00Z');
+    const gw = await startTestGateway(
+      fake.url,
+      fixture.dist,
+      { RATE_LIMIT_QUOTA: '3' },
+      {
+        now: () => clock,
+        quotaKeyPrefix: `streak-${Math.random()}:`,
+      },
+    );
+    try {
+      const get200 = await get(gw.url, '/api/v1/github-streak');
+      const head = await get(gw.url, '/api/github-streak', { method: 'HEAD' });
+      expect(head.status).toBe(200);
+      expect(head.body).toHaveLength(0);
+      expect(head.headers['content-length']).toBe(String(get200.body.length));
+      expect(head.headers.ratelimit).toMatch(/^"public-api";r=1;t=\d+$/);
+      // The third request of the window, to the calendar: the same bucket.
+      expect((await get(gw.url, '/api/v1/github-contributions')).status).toBe(200);
+      const limited = await get(gw.url, '/api/github-streak');
+      expect(limited.status).toBe(429);
+      expect(JSON.parse(limited.body.toString())).toMatchObject({ code: 'rate_limit_exceeded' });
+      const post = await get(gw.url, '/api/v1/github-streak', { method: 'POST' });
+      expect(post.status).toBe(405);
+      expect(post.headers.allow).toBe('GET, HEAD');
+    } finally {
+      await gw.close();
+    }
+  });
+
   it('with the calendar upstream down: no streak in the build, and 502 upstream_unavailable from the gateway', async () => {
     clock = Date.parse('2026-11-23T15:00:00Z');
     fake.github = { mode: 'server-error' };

@@ -5,9 +5,9 @@
 import type { Config } from '../../lib/config.ts';
 import { CONSTANTS, type DataResource } from '../../contract/service.ts';
 import type { GitHubContributions } from '../../domain/contributions.ts';
-import { buildStreak, type GitHubStreak, type GitHubStreakRun } from '../../domain/streak.ts';
+import { buildStreak, type GitHubStreak } from '../../domain/streak.ts';
 import { escapeHtml } from '../../render/html.ts';
-import { REACHES_WINDOW_START, restDaysText, runDates, runDays } from '../../render/streak.ts';
+import { streakBodyHtml } from '../../render/streak.ts';
 import type { Dataset } from '../dataset.ts';
 import { contributionsResource, untilMidnightCaching } from '../contributions/index.ts';
 import { streakCard } from './card.ts';
@@ -51,25 +51,6 @@ export function streakResource(timeZone: string): DataResource {
       ],
     },
   };
-}
-
-/** One run as the home page shows it. */
-function runHtml(label: string, run: GitHubStreakRun): string {
-  return (
-    `<div class="streak-run"><dt>${label}</dt><dd><strong>${escapeHtml(runDays(run))}</strong>` +
-    `${run.startDate === null ? '' : ` <span>${escapeHtml(runDates(run))}</span>`}` +
-    `${run.reachesWindowStart ? ` <span class="note">(${escapeHtml(REACHES_WINDOW_START)})</span>` : ''}</dd></div>`
-  );
-}
-
-export function streakBodyHtml(streak: GitHubStreak | null): string {
-  if (streak === null)
-    return '<p class="unavailable" data-unavailable="streak"><strong>Contribution streak unavailable.</strong> The contribution calendar it is derived from was unavailable when this page was built.</p>';
-  return (
-    `<dl class="streak">${runHtml('Current streak', streak.current)}${runHtml('Longest streak', streak.longest)}</dl>` +
-    `<p class="heatmap-summary"><strong>${streak.activeDays}</strong> active days from <time datetime="${escapeHtml(streak.startDate)}">${escapeHtml(streak.startDate)}</time> ` +
-    `to <time datetime="${escapeHtml(streak.endDate)}">${escapeHtml(streak.endDate)}</time> (${escapeHtml(streak.timeZone)}), ${escapeHtml(restDaysText(streak))}.</p>`
-  );
 }
 
 export function streakDataset(timeZone: string): Dataset<GitHubStreak> {
