@@ -14,6 +14,11 @@ import { marketDataset } from './market/index.ts';
 import { contributionsDataset } from './contributions/index.ts';
 import { streakDataset } from './streak/index.ts';
 
+/**
+ * The deployment's datasets, in the order every document lists them (a derived dataset after its origin).
+ * Each module is typed by its own payload; the registry holds them alike, and every program hands a
+ * dataset back only the payload its own schema validated.
+ */
 export function datasets(options: ServiceOptions): Dataset[] {
   return [
     ...(options.marketProduct === null ? [] : [marketDataset(options.marketProduct)]),
