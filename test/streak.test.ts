@@ -17,6 +17,9 @@ import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import { ConfigError } from '../lib/errors.ts';
 import { loadConfig } from '../lib/config.ts';
 import { runDays } from '../render/streak.ts';
+import { textWidth } from '../render/text-width.ts';
+import { THEMES } from '../render/charts/theme.ts';
+import { streakCard } from '../datasets/streak/card.ts';
 import { runCli } from './helpers/cli-run.ts';
 import { startStaticSite } from './helpers/cli-servers.ts';
 import { get, makeDist, startTestGateway, type DistFixture } from './helpers/gateway.ts';
@@ -320,6 +323,27 @@ describe('the streak wherever it is shown', () => {
     expect(runDays(run(365, '2025-11-24', END, true))).toBe('365+ days');
     expect(runDays(run(1, END, END))).toBe('1 day');
     expect(runDays(ZERO_RUN)).toBe('0 days');
+  });
+
+  it('keeps every line of its card inside the card, for a long zone and five rest days', () => {
+    const restDays = ['Monday', 'Tuesday', 'Wednesday', 'Saturday', 'Sunday'];
+    const streak = {
+      ...buildStreak(
+        calendar(END, () => 1),
+        restDays,
+      ),
+      timeZone: 'America/Argentina/ComodRivadavia',
+    } as unknown as GitHubStreak;
+    const svg = streakCard(streak, THEMES.light, Date.parse('2026-11-23T15:00:00Z'), true);
+    const width = Number(/width="(\d+)"/.exec(svg)![1]);
+    const lines = [...svg.matchAll(/<text x="([\d.]+)" y="[\d.]+"([^>]*)>([^<]*)<\/text>/g)];
+    expect(lines.length).toBeGreaterThan(6);
+    for (const [, x, attrs, content] of lines) {
+      const size = Number(/font-size="(\d+)"/.exec(attrs!)?.[1] ?? 12);
+      const right = attrs!.includes('text-anchor="end"') ? Number(x) : Number(x) + textWidth(content!, size);
+      expect(right, content).toBeLessThanOrEqual(width - 16);
+    }
+    expect(svg).toContain('Monday, Tuesday, Wednesday, Saturday, Sunday');
   });
 
   it('node dist/cli.mjs streak --json prints the payload; without --json, both runs and their dates', async () => {
