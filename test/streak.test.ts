@@ -259,6 +259,36 @@ describe("the streak of the fakes' calendar", () => {
     }
   });
 
+  it('a build whose calendar upstream is down derives the streak from the calendar it republishes', async () => {
+    clock = Date.parse('2026-11-23T15:00:00Z');
+    const first = await mkdtemp(join(tmpdir(), 'streak-first-'));
+    const second = await mkdtemp(join(tmpdir(), 'streak-second-'));
+    try {
+      const config = loadConfig({ ...upstreamEnv(fake.url), UPSTREAM_TIMEOUT_MS: '1500', STREAK_REST_DAYS: 'Sun' });
+      expect((await build(config, { outDir: first, nowMs: clock, log: () => {}, warn: () => {} })).exitCode).toBe(0);
+      // An hour later, GitHub gives nothing: the calendar of 10:00 stands in, and the streak is derived from it.
+      clock += 3_600_000;
+      fake.github = { mode: 'server-error' };
+      const result = await build(config, {
+        outDir: second,
+        nowMs: clock,
+        previousDir: first,
+        log: () => {},
+        warn: () => {},
+      });
+      expect(result.reused.map((r) => r.resource)).toEqual(['contributions']);
+      expect(result.exitCode).toBe(0);
+      const calendarText = await readFile(join(second, 'api/v1/github-contributions'), 'utf8');
+      expect(calendarText).toBe(await readFile(join(first, 'api/v1/github-contributions'), 'utf8'));
+      const streak = JSON.parse(await readFile(join(second, 'api/v1/github-streak'), 'utf8')) as GitHubStreak;
+      expect(streak).toEqual(buildStreak(JSON.parse(calendarText) as GitHubContributions, ['Sunday']));
+    } finally {
+      fake.github = { mode: 'ok' };
+      await rm(first, { recursive: true, force: true });
+      await rm(second, { recursive: true, force: true });
+    }
+  });
+
   it("shares the calendar's quota bucket, methods and HEAD", async () => {
     clock = Date.parse('2026-11-23T15:00:00Z');
     const gw = await startTestGateway(
