@@ -5,7 +5,8 @@ import { existsSync } from 'node:fs';
 import { chmod, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { contentTypeFor } from '../contract/content-types.ts';
-import { API_INDEX, DEFAULT_SERVICE } from '../contract/service.ts';
+import { API_INDEX, dataResource } from '../contract/service.ts';
+import { DEFAULT_SERVICE } from '../datasets/registry.ts';
 import { ROOT } from './processes.ts';
 
 export interface BuildRun {
@@ -89,7 +90,7 @@ export async function routesUnderTest(dist: string): Promise<RouteUnderTest[]> {
       file: 'api/v1/github-contributions',
       gatewayPath: '/api/v1/github-contributions',
       peerPath: '/api/v1/github-contributions',
-      contentType: DEFAULT_SERVICE.contributions.contentType,
+      contentType: dataResource(DEFAULT_SERVICE, 'contributions').contentType,
     },
     // serve would list the api/ folder at /api, so the peers get the file's own path.
     {

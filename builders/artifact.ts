@@ -1,9 +1,8 @@
 // What every generator hands the build: files for dist/, relative paths, never written by the generator itself.
 import type { Config } from '../lib/config.ts';
-import type { GitHubContributions } from '../domain/contributions.ts';
-import type { MarketData } from '../domain/market.ts';
 import type { Validator } from '../contract/schemas.ts';
-import type { ServiceTables } from '../contract/service.ts';
+import type { DataResourceId, ServiceTables } from '../contract/service.ts';
+import type { Dataset } from '../datasets/dataset.ts';
 
 export interface Artifact {
   /** Path relative to dist/, with forward slashes, e.g. "api/index.json". */
@@ -17,9 +16,10 @@ export interface BuildContext {
   service: ServiceTables;
   /** The build's "now" (SOURCE_DATE_EPOCH when set), in Unix milliseconds. */
   nowMs: number;
-  /** The snapshots this build produced; null when that upstream failed (its pages say so, nothing is invented). */
-  market: MarketData | null;
-  contributions: GitHubContributions | null;
+  /** The deployment's datasets (datasets/registry.ts), in the order the documents list them. */
+  datasets: readonly Dataset[];
+  /** The payloads this build publishes, by dataset; none for a dataset whose source failed (its pages say so, nothing is invented). */
+  payloads: ReadonlyMap<DataResourceId, unknown>;
   validator: Validator;
   /** True for `npm run demo`: the data come from the simulated upstream and every page says so. */
   simulated: boolean;

@@ -7,27 +7,21 @@ import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../lib/config.ts';
-import type { GitHubContributions } from '../domain/contributions.ts';
 import { ConfigError, UpstreamError } from '../lib/errors.ts';
-import type { MarketData } from '../domain/market.ts';
 import { oneLine } from '../lib/one-line.ts';
 import { portIsTaken, portTakenReason } from '../lib/port-hint.ts';
-import { EXIT_INTERNAL_ERROR } from '../lib/run-main.ts';
-import {
-  dataResource,
-  serviceTables,
-  type DataResource,
-  type DataResourceId,
-  type ServiceTables,
-} from '../contract/service.ts';
+import { dataResource, type DataResource, type DataResourceId, type ServiceTables } from '../contract/service.ts';
+import { datasets, serviceTables } from '../datasets/registry.ts';
 import { createValidator, loadSchemas, SchemaValidationError } from '../contract/schemas.ts';
-import { createSources, fetchContributions, fetchMarketData } from '../upstreams/sources.ts';
+import { EXIT_INTERNAL_ERROR } from '../lib/run-main.ts';
+import { createSources, SOURCE_FETCH } from '../upstreams/sources.ts';
+import type { Dataset } from '../datasets/dataset.ts';
 import type { Artifact } from './artifact.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import { renderCli } from './cli-artifact.ts';
 import { compressedArtifacts, copyFiles, getsCopies } from './compressed-artifacts.ts';
 import { identityChanges, nameList, previousBuild, pruneStale, recordBuild, type SiteIdentity } from './prune.ts';
-import { notReusedLine, reusablePrevious, reusedLine, type SnapshotPayloads } from './previous.ts';
+import { notReusedLine, reusablePrevious, reusedLine } from './previous.ts';
 import { renderSite } from './render-site.ts';
 
 export interface BuildOptions {
@@ -69,78 +63,105 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
   const validator = createValidator(loadSchemas(service));
   const sources = createSources(config);
 
-  const settle = async <T>(resource: DataResourceId, work: () => Promise<T>): Promise<T | Error> => {
+  const registered = datasets(config);
+  const settle = async (dataset: Dataset, work: () => Promise<unknown>): Promise<unknown> => {
     try {
       const payload = await work();
-      validator.validate(dataResource(service, resource).schema, payload);
+      validator.validate(dataset.resource.schema, payload);
       return payload;
     } catch (error) {
       return error instanceof Error ? error : new Error(String(error));
     }
   };
-  const [market, contributions] = await Promise.all([
-    // MARKET_PRODUCT=off: no market dataset, so nothing to fetch and nothing missing.
-    sources.market === undefined ? null : settle<MarketData>('market', () => fetchMarketData(sources.market!, nowMs)),
-    settle<GitHubContributions>('contributions', () => fetchContributions(sources, nowMs)),
-  ]);
+  // Every source at once; a dataset derived from another waits for what this build publishes of that one.
+  const fetched = await Promise.all(
+    registered.map((dataset) => {
+      const { origin } = dataset;
+      return 'source' in origin ? settle(dataset, () => SOURCE_FETCH[origin.source](sources, nowMs)) : null;
+    }),
+  );
 
   const failures: BuildResult['failures'] = [];
   const reused: BuildResult['reused'] = [];
   const internalErrors: Error[] = [];
+  /** A dataset that failed: its line, and a bug (neither the upstream's fault nor its data's) kept for the exit status. */
+  const failed = (resource: DataResource, error: Error) => {
+    failures.push({ resource: resource.id, error });
+    warn(failureLine(resource.title, error));
+    if (!(error instanceof UpstreamError || error instanceof SchemaValidationError)) internalErrors.push(error);
+  };
   const artifacts: Artifact[] = [];
-  /** What this build publishes of a dataset: its fresh payload, else (with --previous) its previous snapshot, else nothing. */
-  const publish = async <K extends DataResourceId>(
-    id: K,
-    result: SnapshotPayloads[K] | Error,
-  ): Promise<SnapshotPayloads[K] | null> => {
-    const resource = dataResource(service, id);
-    if (!(result instanceof Error)) {
-      const body = JSON.stringify(result);
-      for (const file of resource.snapshotFiles) artifacts.push({ file, body });
-      return result;
-    }
-    failures.push({ resource: id, error: result });
-    warn(failureLine(resource.title, result));
-    // Neither the upstream's fault nor its data's: a bug, which the exit status says (lib/run-main.ts).
-    if (!(result instanceof UpstreamError || result instanceof SchemaValidationError)) internalErrors.push(result);
-    if (options.previousDir !== undefined) {
-      const previous = await reusablePrevious(options.previousDir, id, { config, service, nowMs, validator });
-      if (previous.reused) {
-        // Its bytes unchanged at every path of the snapshot; the pages and cards are drawn from it as from a fresh one.
-        reused.push({ resource: id, ageMs: previous.ageMs });
-        warn(reusedLine(id, options.previousDir, previous));
-        for (const file of resource.snapshotFiles) artifacts.push({ file, body: previous.body });
-        return previous.payload;
-      }
-      // A bug is said even where a refusal is not, and decides the exit status (lib/run-main.ts).
-      if (previous.internalError !== undefined) internalErrors.push(previous.internalError);
-      if (!options.quietPrevious || previous.internalError !== undefined)
-        warn(notReusedLine(id, options.previousDir, previous.reason));
-    }
-    // A snapshot left from an earlier build would now be stale: remove it rather than publish it as
-    // current. Its paths are the contract's own (docs/api.md#published-paths), so this holds even where no manifest
-    // says a build wrote it (see prune.ts).
-    // Its cards picture the same data: they go too (builders/cards.ts does not draw them).
-    const stale = [...resource.snapshotFiles, ...service.cards.filter((c) => c.resource === id).map((c) => c.file)];
-    // Their compressed copies go with them: a static host would serve those as current.
+  const payloads = new Map<DataResourceId, unknown>();
+  /** Its snapshot files and cards, gone: an earlier build's would now be stale. */
+  const removeStale = async (resource: DataResource) => {
+    // Its paths are the contract's own (docs/api.md#published-paths), so this holds even where no manifest
+    // says a build wrote it (see prune.ts). Its cards picture the same data: they go too (builders/cards.ts
+    // does not draw them), and the compressed copies of both, which a static host would serve as current.
+    const stale = [
+      ...resource.snapshotFiles,
+      ...service.cards.filter((c) => c.resource === resource.id).map((c) => c.file),
+    ];
     await Promise.all(
       stale
         .flatMap((file) => [file, ...copyFiles(file)])
         .map((file) => rm(join(options.outDir, file), { force: true })),
     );
-    return null;
   };
-  // One after the other, so that the stderr lines keep the order of the datasets.
-  // MARKET_PRODUCT=off: no market dataset, nothing fetched and nothing missing.
-  const publishedMarket = market === null ? null : await publish('market', market);
-  const publishedContributions = await publish('contributions', contributions);
+  /** What this build publishes of a sourced dataset: its fresh payload, else (with --previous) its previous snapshot, else nothing. */
+  const publish = async (dataset: Dataset, result: unknown): Promise<void> => {
+    const { resource } = dataset;
+    if (!(result instanceof Error)) {
+      const body = JSON.stringify(result);
+      for (const file of resource.snapshotFiles) artifacts.push({ file, body });
+      payloads.set(resource.id, result);
+      return;
+    }
+    failed(resource, result);
+    if (options.previousDir !== undefined && dataset.reuse !== undefined) {
+      const previous = await reusablePrevious(options.previousDir, dataset, { config, service, nowMs, validator });
+      if (previous.reused) {
+        // Its bytes unchanged at every path of the snapshot; the pages and cards are drawn from it as from a fresh one.
+        reused.push({ resource: resource.id, ageMs: previous.ageMs });
+        warn(reusedLine(dataset, options.previousDir, previous));
+        for (const file of resource.snapshotFiles) artifacts.push({ file, body: previous.body });
+        payloads.set(resource.id, previous.payload);
+        return;
+      }
+      // A bug is said even where a refusal is not, and decides the exit status (lib/run-main.ts).
+      if (previous.internalError !== undefined) internalErrors.push(previous.internalError);
+      if (!options.quietPrevious || previous.internalError !== undefined)
+        warn(notReusedLine(dataset, options.previousDir, previous.reason));
+    }
+    await removeStale(resource);
+  };
+  /**
+   * A derived dataset: computed from what this build publishes of its origin, fresh or reused, and never
+   * from anything else. Without its origin it is not published either; the origin's line said why.
+   */
+  const derive = async (
+    dataset: Dataset,
+    from: DataResourceId,
+    rule: (payload: unknown, config: Config) => unknown,
+  ) => {
+    const origin = payloads.get(from);
+    const result = origin === undefined ? null : await settle(dataset, async () => rule(origin, config));
+    if (result !== null && !(result instanceof Error)) return publish(dataset, result);
+    if (result instanceof Error) failed(dataset.resource, result);
+    await removeStale(dataset.resource);
+  };
+  // One after the other, in the registry's order, so that the stderr lines keep the order of the datasets.
+  for (const [i, dataset] of registered.entries()) {
+    const { origin } = dataset;
+    if ('source' in origin) await publish(dataset, fetched[i]);
+    else await derive(dataset, origin.derivedFrom, origin.derive);
+  }
 
   const context = {
     config,
     service,
     nowMs,
-    market: publishedMarket,
-    contributions: publishedContributions,
+    datasets: registered,
+    payloads,
     validator,
     simulated: options.simulated ?? config.demoSimulated,
     contentDir: options.contentDir,
@@ -198,6 +219,7 @@ export function siteIdentity(config: Config, simulated: boolean): SiteIdentity {
     MARKET_SOURCE_NAME: config.marketSourceName,
     MARKET_PRODUCT: config.marketProduct ?? 'off',
     CALENDAR_TIME_ZONE: config.calendarTimeZone,
+    STREAK_REST_DAYS: config.streakRestDays.join(','),
     DEMO_SIMULATED: String(simulated),
   };
 }
@@ -318,7 +340,8 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
     });
     // No upstream answered and something is missing: most likely no network at all, where the demo is
     // the way to see the whole site.
-    if (result.exitCode === 1 && result.failures.length === serviceTables(config).resources.length)
+    const sourced = datasets(config).filter((d) => 'source' in d.origin).length;
+    if (result.exitCode === 1 && result.failures.length >= sourced)
       process.stderr.write(
         'build: no upstream answered (offline?); npm run demo shows the whole site against a simulated provider, no network needed\n',
       );

@@ -9,7 +9,8 @@ import { loadConfig } from '../lib/config.ts';
 import { oneLine } from '../lib/one-line.ts';
 import { runMain } from '../lib/run-main.ts';
 import { checkDist } from './dist-check/check.ts';
-import { RESOURCE_TITLES, serviceTables, type ServiceTables } from '../contract/service.ts';
+import { dataResource, type ServiceTables } from '../contract/service.ts';
+import { serviceTables } from '../datasets/registry.ts';
 
 const MAX_LISTED = 50;
 
@@ -38,7 +39,7 @@ async function main(argv = process.argv.slice(2)): Promise<number> {
   const report = await checkDist(dir, siteUrl, { allowMissingData, service });
   for (const id of report.missingData)
     process.stdout.write(
-      `check:dist: ${RESOURCE_TITLES[id].toLowerCase()} not published (the build left it out): its paths and cards not requested\n`,
+      `check:dist: ${dataResource(service, id).title.toLowerCase()} not published (the build left it out): its paths and cards not requested\n`,
     );
   const where = `${report.checked} site URLs linked from ${report.documents} documents in ${dir}, served like GitHub Pages under ${siteUrl}/`;
   if (report.failures.length === 0) {
@@ -48,7 +49,8 @@ async function main(argv = process.argv.slice(2)): Promise<number> {
   // After a build that exited 1 (an upstream failed, often simply offline) the broken links are that
   // dataset's files; the line says so and names the option that checks everything else.
   const absent = report.failures.filter((f) => f.absentDataset !== undefined).length;
-  const titles = report.absentData.map((id) => `the ${RESOURCE_TITLES[id].toLowerCase()}`).join(' and ');
+  const names = report.absentData.map((id) => `the ${dataResource(service, id).title.toLowerCase()}`);
+  const titles = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : (names[0] ?? '');
   const hint =
     absent === 0
       ? ''

@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
-import { DEFAULT_SERVICE, DISCOVERY, type ServiceTables } from '../contract/service.ts';
+import { DISCOVERY, type ServiceTables } from '../contract/service.ts';
+import { DEFAULT_SERVICE } from '../datasets/registry.ts';
 import { loadSchemas, type JsonSchema } from '../contract/schemas.ts';
 import type { Artifact, BuildContext } from './artifact.ts';
 
@@ -61,9 +62,22 @@ export async function bundleCli(
     define: {
       __CLI_DEFAULT_BASE_URL__: JSON.stringify(defaultBaseUrl),
       __CLI_VERSION__: JSON.stringify(VERSION),
-      // The deployment's market product and calendar zone (cli/deployment.ts).
+      // The deployment's datasets: their routes and commands (cli/deployment.ts).
       __CLI_SERVICE__: JSON.stringify(
-        JSON.stringify({ marketProduct: service.marketProduct, calendarTimeZone: service.calendarTimeZone }),
+        JSON.stringify({
+          marketProduct: service.marketProduct,
+          calendarTimeZone: service.calendarTimeZone,
+          // What the CLI reads of a dataset (its command, route and schema): the rest stays out of cli.mjs.
+          resources: service.resources.map(({ id, title, schema, contentType, v1, alias, command }) => ({
+            id,
+            title,
+            schema,
+            contentType,
+            v1,
+            alias,
+            command,
+          })),
+        }),
       ),
       // A string of JSON, parsed once at start: a JSON literal is also the cheapest form for V8 to load.
       __CLI_SCHEMAS__: JSON.stringify(JSON.stringify(schemas)),

@@ -11,7 +11,8 @@ import { oneLine } from '../lib/one-line.ts';
 import { runMain } from '../lib/run-main.ts';
 import { userAgent } from '../upstreams/http.ts';
 import { fetchPrevious } from './previous.ts';
-import { serviceTables, type ServiceTables } from '../contract/service.ts';
+import { type ServiceTables } from '../contract/service.ts';
+import { serviceTables } from '../datasets/registry.ts';
 
 async function main(argv = process.argv.slice(2)): Promise<number> {
   let siteUrl: string;

@@ -10,21 +10,14 @@ import { basename, dirname, join, resolve, sep } from 'node:path';
 import type { Config } from '../lib/config.ts';
 import { BodyTooLarge, readCapped } from '../lib/capped-body.ts';
 import { oneLine } from '../lib/one-line.ts';
-import { dataResource, RESOURCE_TITLES, type DataResourceId, type ServiceTables } from '../contract/service.ts';
+import { dataResource, type DataResourceId, type ServiceTables } from '../contract/service.ts';
 import { SchemaValidationError, type Validator } from '../contract/schemas.ts';
-import type { GitHubContributions } from '../domain/contributions.ts';
-import type { MarketData } from '../domain/market.ts';
-import { calendarReuse, marketReuse } from '../domain/reuse.ts';
+import type { Dataset } from '../datasets/dataset.ts';
+import { datasets } from '../datasets/registry.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 
 /** Far above a real snapshot (the calendar is about 20 kB, the market about 7 kB), as for an upstream's answer. */
 export const PREVIOUS_MAX_BYTES = 1024 * 1024;
-
-/** What each dataset's snapshot holds. */
-export interface SnapshotPayloads {
-  market: MarketData;
-  contributions: GitHubContributions;
-}
 
 /** The one file of a dataset read from the previous site: its v1 file (the alias holds the same bytes). */
 export function previousFile(service: ServiceTables, id: DataResourceId): string {
@@ -45,13 +38,13 @@ export type PreviousSnapshot<T> =
  * Otherwise the reason, for one line. Never throws: an exception while judging one dataset's snapshot
  * (someone else's bytes meeting a bug) must not cost the build the other dataset.
  */
-export async function reusablePrevious<K extends DataResourceId>(
+export async function reusablePrevious<P>(
   dir: string,
-  id: K,
+  dataset: Dataset<P>,
   context: PreviousContext,
-): Promise<PreviousSnapshot<SnapshotPayloads[K]>> {
+): Promise<PreviousSnapshot<P>> {
   try {
-    return await judgePrevious(dir, id, context);
+    return await judgePrevious(dir, dataset, context);
   } catch (thrown) {
     const error = thrown instanceof Error ? thrown : new Error(String(thrown));
     return {
@@ -69,12 +62,14 @@ interface PreviousContext {
   validator: Validator;
 }
 
-async function judgePrevious<K extends DataResourceId>(
+async function judgePrevious<P>(
   dir: string,
-  id: K,
+  dataset: Dataset<P>,
   context: PreviousContext,
-): Promise<PreviousSnapshot<SnapshotPayloads[K]>> {
-  const file = previousFile(context.service, id);
+): Promise<PreviousSnapshot<P>> {
+  const { resource, reuse } = dataset;
+  if (reuse === undefined) return { reused: false, reason: `${resource.title} is derived, not republished` };
+  const file = previousFile(context.service, resource.id);
   const read = await readInside(dir, file);
   if (typeof read === 'string') return { reused: false, reason: `${file} ${read}` };
   let text: string;
@@ -88,23 +83,14 @@ async function judgePrevious<K extends DataResourceId>(
   if (JSON.stringify(payload) !== text)
     return { reused: false, reason: `${file} is not a snapshot as a build writes it (its bytes were changed)` };
   try {
-    context.validator.validate(dataResource(context.service, id).schema, payload);
+    context.validator.validate(resource.schema, payload);
   } catch (error) {
     if (!(error instanceof SchemaValidationError)) throw error;
     return { reused: false, reason: `${file}: ${error.message}` };
   }
-  const decision =
-    id === 'market'
-      ? marketReuse(payload as MarketData, context.nowMs, {
-          source: context.config.marketSourceName,
-          product: context.service.marketProduct ?? '',
-        })
-      : calendarReuse(payload as GitHubContributions, context.nowMs, {
-          username: context.config.githubAccount,
-          timeZone: context.service.calendarTimeZone,
-        });
+  const decision = reuse.check(payload as P, context.nowMs, context.config, context.service);
   if (!decision.reusable) return { reused: false, reason: decision.reason };
-  return { reused: true, body: text, payload: payload as SnapshotPayloads[K], ageMs: decision.ageMs };
+  return { reused: true, body: text, payload: payload as P, ageMs: decision.ageMs };
 }
 
 /**
@@ -159,24 +145,14 @@ export function formatAge(ms: number): string {
 }
 
 /** The one stderr line of a dataset republished from `dir`: which, from where, and how old. */
-export function reusedLine<K extends DataResourceId>(
-  id: K,
-  dir: string,
-  previous: { payload: SnapshotPayloads[K]; ageMs: number },
-): string {
-  const title = RESOURCE_TITLES[id];
-  const calendar = previous.payload as GitHubContributions;
-  // The calendar's zone as the payload names it: reusablePrevious checked it is the configured one.
-  const age =
-    id === 'market'
-      ? `${formatAge(previous.ageMs)} old (as of ${(previous.payload as MarketData).asOf})`
-      : `at most ${formatAge(previous.ageMs)} old (it ends today, ${calendar.endDate} in ${calendar.timeZone})`;
-  return `build: ${title.toLowerCase()}: republished the previous snapshot from ${oneLine(dir, 300)}, ${age}`;
+export function reusedLine<P>(dataset: Dataset<P>, dir: string, previous: { payload: P; ageMs: number }): string {
+  const age = dataset.reuse!.age(previous.payload, formatAge(previous.ageMs));
+  return `build: ${dataset.resource.title.toLowerCase()}: republished the previous snapshot from ${oneLine(dir, 300)}, ${age}`;
 }
 
 /** The one stderr line of a dataset whose previous snapshot could not be republished. */
-export function notReusedLine(id: DataResourceId, dir: string, reason: string): string {
-  return `build: ${RESOURCE_TITLES[id].toLowerCase()}: no previous snapshot republished from ${oneLine(dir, 300)}: ${oneLine(reason, 500)}`;
+export function notReusedLine(dataset: Dataset, dir: string, reason: string): string {
+  return `build: ${dataset.resource.title.toLowerCase()}: no previous snapshot republished from ${oneLine(dir, 300)}: ${oneLine(reason, 500)}`;
 }
 
 export interface FetchedPrevious {
@@ -186,6 +162,12 @@ export interface FetchedPrevious {
   outcome: 'fetched' | 'absent' | 'failed';
   /** The size written, or why nothing was. */
   detail: string;
+}
+
+/** The resources whose previous snapshot a build may republish: a derived dataset is derived again instead. */
+function reusableResources(service: ServiceTables) {
+  const reusable = new Set(datasets(service).flatMap((d) => (d.reuse ? [d.resource.id] : [])));
+  return service.resources.filter((r) => reusable.has(r.id));
 }
 
 /**
@@ -205,7 +187,7 @@ export async function fetchPrevious(options: {
   const root = resolve(options.dir);
   await mkdir(root, { recursive: true });
   return Promise.all(
-    options.service.resources.map(async ({ id }): Promise<FetchedPrevious> => {
+    reusableResources(options.service).map(async ({ id }): Promise<FetchedPrevious> => {
       const file = previousFile(options.service, id);
       const url = `${options.siteUrl}/${file}`;
       const target = resolve(root, file);

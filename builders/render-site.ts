@@ -14,6 +14,7 @@ import { loadContent } from './content/site-content.ts';
 import { renderDeveloperPage } from './pages/developers.ts';
 import { llmsFullTxt, llmsTxt, writingEntry, type LlmsInput } from './discovery/llms.ts';
 import { openApiDocument } from '../contract/openapi.ts';
+import { describedDatasets } from '../datasets/registry.ts';
 import { atomFeed, jsonFeed } from './pages/feeds.ts';
 import { profileDocument, renderHome } from './pages/home.ts';
 import { renderNotFound } from './pages/not-found.ts';
@@ -102,7 +103,10 @@ export async function renderSite(ctx: BuildContext): Promise<Artifact[]> {
     { file: CONTENT_DOCUMENTS.skills.file, body: json(skillGroups) },
     { file: API_INDEX.file, body: json(index) },
     // The static host's promises; the gateway serves its own document at the same path (contract/openapi.ts).
-    { file: DISCOVERY.openapi.file, body: json(openApiDocument(config, schemas, ctx, 'static')) },
+    {
+      file: DISCOVERY.openapi.file,
+      body: json(openApiDocument(config, schemas, describedDatasets(config, ctx.payloads), 'static')),
+    },
     { file: DISCOVERY.apiCatalog.file, body: json(apiCatalog(config)) },
     { file: DISCOVERY.llms.file, body: llmsTxt(config, llms) },
     { file: DISCOVERY.llmsFull.file, body: llmsFullTxt(config, llms) },

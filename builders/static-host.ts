@@ -8,11 +8,11 @@ import {
   CACHE_CONTROL,
   CARD_RESPONSE_HEADERS,
   COMMON_RESPONSE_HEADERS,
-  serviceTables,
   type ServiceTables,
   DISCOVERY,
   PAGE_RESPONSE_HEADERS,
 } from '../contract/service.ts';
+import { serviceTables } from '../datasets/registry.ts';
 import type { Artifact } from './artifact.ts';
 import { absoluteUrl, CONTENT_DOCUMENTS, PAGES } from '../contract/pages.ts';
 
@@ -33,7 +33,7 @@ export function headerRules(config: Config, files: string[]): HeaderRule[] {
   const rules: HeaderRule[] = [];
   const service = serviceTables(config);
   for (const resource of service.resources) {
-    const cacheControl = CACHE_CONTROL.staticSnapshot(resource.id);
+    const cacheControl = CACHE_CONTROL.staticSnapshot(resource.cache);
     // Extension-less snapshots: without a rule a static host guesses no type (or octet-stream).
     for (const file of resource.snapshotFiles)
       rules.push({
@@ -48,7 +48,7 @@ export function headerRules(config: Config, files: string[]): HeaderRule[] {
       path: card.path,
       headers: {
         'Content-Type': card.contentType,
-        'Cache-Control': CACHE_CONTROL.card(card.resource),
+        'Cache-Control': CACHE_CONTROL.card(card.cache),
         ...CARD_RESPONSE_HEADERS,
       },
     });

@@ -7,7 +7,8 @@
 import { API_INDEX, DISCOVERY, type ServiceTables } from '../contract/service.ts';
 import { CONTENT_DOCUMENTS } from '../contract/pages.ts';
 
-export type CommandName = 'profile' | 'writings' | 'skills' | 'api' | 'catalog' | 'price' | 'contributions';
+/** A document command's name, or a dataset's (`price`, `contributions`: datasets/). */
+export type CommandName = string;
 
 export interface JsonField {
   name: string;
@@ -128,50 +129,15 @@ const DOCUMENT_COMMANDS: readonly CommandSpec[] = [
   },
 ];
 
-/** The data commands print the payload itself with --json: its members are the schema's (schemas/). */
-const field = (name: string, type: string, description: string): JsonField => ({ name, type, description });
-
-/** `price` for the deployment's market product (none with MARKET_PRODUCT=off), then `contributions`. */
+/** Each dataset's command (its module declares it, datasets/): `--json` prints the payload itself, whose members are its schema's. */
 function dataCommands(service: ServiceTables): CommandSpec[] {
-  const { market, contributions } = service;
-  const price: CommandSpec[] =
-    market === undefined
-      ? []
-      : [
-          {
-            name: 'price',
-            synopsis: 'price',
-            summary: `${service.marketProduct} now: value, 7-day change, low and high, as-of time, and a sparkline of the week. Not financial advice.`,
-            reads: [market.v1.path],
-            json: [
-              field('product', 'string', JSON.stringify(service.marketProduct)),
-              field('value', 'number', 'latest value in USD'),
-              field('changePercent', 'number', 'change from the first point of the window, unrounded'),
-              field('low', 'number', 'lowest value of the window'),
-              field('high', 'number', 'highest value of the window'),
-              field('asOf', 'string', "the provider's time of the latest value (ISO 8601)"),
-              field('points', '{time, value}[]', 'hourly closes, oldest first; time in Unix seconds'),
-              field('currency, source, windowSeconds', 'string, string, integer', 'the rest of MarketData'),
-            ],
-          },
-        ];
-  return [
-    ...price,
-    {
-      name: 'contributions',
-      synopsis: 'contributions',
-      summary: 'The contribution calendar: total, window and a seven-row heatmap of the year.',
-      reads: [contributions.v1.path, SIMULATED_FLAG_READ],
-      json: [
-        field('username', 'string', 'the GitHub account'),
-        field('totalContributions', 'integer', 'sum over the 365 days'),
-        field('startDate', 'string', 'first day of the window (YYYY-MM-DD)'),
-        field('endDate', 'string', `last day: today in ${service.calendarTimeZone}`),
-        field('days', '{date, count, level}[]', '365 entries, oldest first; level 0 to 4'),
-        field('timeZone, nextRefreshAt', 'string, string', 'the rest of GitHubContributions'),
-      ],
-    },
-  ];
+  return service.resources.map(({ command, v1 }) => ({
+    name: command.name,
+    synopsis: command.name,
+    summary: command.summary,
+    reads: [v1.path, ...(command.readsSimulated ? [SIMULATED_FLAG_READ] : [])],
+    json: command.json,
+  }));
 }
 
 /** Every command of a deployment, in the order the help lists them: the site's documents, then the datasets. */

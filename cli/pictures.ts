@@ -1,9 +1,11 @@
-// The two datasets as pictures in a terminal: the MON-USD week as a sparkline of block characters fitted
-// to the width, the contribution year as a seven-row heatmap. Pure: payload and terminal in, lines out.
+// The datasets as pictures in a terminal: the MON-USD week as a sparkline of block characters fitted
+// to the width, the contribution year as a seven-row heatmap, the streak as its two runs. Pure: payload and terminal in, lines out.
 // The level of a cell is carried by its character (· ░ ▒ ▓ █), so the picture still reads without colour
 // (NO_COLOR, a pipe, a printout); on a colour terminal the same characters are also shaded green.
 import type { GitHubContributions } from '../domain/contributions.ts';
 import type { MarketData } from '../domain/market.ts';
+import type { GitHubStreak, GitHubStreakRun } from '../domain/streak.ts';
+import { REACHES_WINDOW_START, restDaysText, runDates, runDays } from '../render/streak.ts';
 import {
   formatCount,
   formatDayLabel,
@@ -158,4 +160,29 @@ export function renderContributions(term: Terminal, calendar: GitHubContribution
       ...wrapIndented(style(term, 'dim', "Source: GitHub's public contribution calendar."), term.width, INDENT),
     );
   return lines.map((l) => (visibleLength(l) === 0 ? '' : l));
+}
+
+/** Each data command's picture, by command name (its dataset's module names the command: datasets/). */
+export const PICTURES: Readonly<Record<string, (term: Terminal, payload: unknown, simulated: boolean) => string[]>> = {
+  price: (term, payload) => renderPrice(term, payload as MarketData),
+  contributions: (term, payload, simulated) => renderContributions(term, payload as GitHubContributions, simulated),
+  streak: (term, payload) => renderStreak(term, payload as GitHubStreak),
+};
+
+/** The current and longest run, their dates, and what the window holds. */
+export function renderStreak(term: Terminal, streak: GitHubStreak): string[] {
+  const run = (label: string, r: GitHubStreakRun) =>
+    `${INDENT}${label.padEnd(9)}${style(term, 'bold', runDays(r).padEnd(10))}${style(term, 'dim', runDates(r))}` +
+    (r.reachesWindowStart ? style(term, 'dim', ` (${REACHES_WINDOW_START})`) : '');
+  return [
+    ...headline(
+      term,
+      `${style(term, 'bold', streak.username)}  contribution streak ${style(term, 'dim', `${streak.startDate} to ${streak.endDate} (${streak.timeZone})`)}`,
+    ),
+    '',
+    run('Current', streak.current),
+    run('Longest', streak.longest),
+    '',
+    `${INDENT}${style(term, 'dim', `${streak.activeDays} active days in the window, ${restDaysText(streak)}`)}`,
+  ];
 }

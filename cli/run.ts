@@ -3,11 +3,9 @@
 import { describeApi, parseCatalog } from './api-docs.ts';
 import { API_INDEX, DISCOVERY, type SchemaName } from '../contract/service.ts';
 import { DEPLOYMENT } from './deployment.ts';
-import { renderContributions, renderPrice } from './pictures.ts';
+import { PICTURES } from './pictures.ts';
 import { CONTENT_DOCUMENTS } from '../contract/pages.ts';
-import { PROGRAM, type CommandName } from './commands.ts';
-import type { GitHubContributions } from '../domain/contributions.ts';
-import type { MarketData } from '../domain/market.ts';
+import { PROGRAM } from './commands.ts';
 import { parseArgs, type Invocation } from './args.ts';
 import { writingOf, writingsOf, type JsonFeed, type Profile, type Skills } from './content.ts';
 import { SiteError, UnexpectedBody, UsageError } from './errors.ts';
@@ -76,7 +74,7 @@ export async function run(
     return 0;
   }
   try {
-    const output = await COMMANDS[invocation.command]({ ...invocation, schemas });
+    const output = await (COMMANDS[invocation.command] ?? dataCommand(invocation.command))({ ...invocation, schemas });
     io.stdout.write(invocation.json ? jsonText(output.json) : `${output.lines(term).join('\n')}\n`);
     return 0;
   } catch (error) {
@@ -166,7 +164,27 @@ async function saysSimulated(inv: Invoked): Promise<boolean> {
 
 const { feed: FEED, profile: PROFILE, skills: SKILLS } = CONTENT_DOCUMENTS;
 
-const COMMANDS: Record<CommandName, (inv: Invoked) => Promise<Output>> = {
+/**
+ * A dataset's command (cli/args.ts parses only the deployment's): its payload, drawn by the picture of
+ * its name; a command that says so opens with the demo notice where the site's index says `simulated`.
+ */
+function dataCommand(name: string): (inv: Invoked) => Promise<Output> {
+  const resource = DEPLOYMENT.resources.find((r) => r.command.name === name)!;
+  const picture = PICTURES[name]!;
+  return async (inv) => {
+    const notice = resource.command.readsSimulated;
+    const [{ value }, simulated] = await Promise.all([
+      read<unknown>(inv, resource.v1.path, resource.schema),
+      notice ? saysSimulated(inv) : false,
+    ]);
+    return output(value, (term, payload) =>
+      notice ? withNotice(term, simulated, picture(term, payload, simulated)) : picture(term, payload, simulated),
+    );
+  };
+}
+
+/** The site's document commands; each dataset's command is dataCommand's (cli/commands.ts lists both). */
+const COMMANDS: Record<string, (inv: Invoked) => Promise<Output>> = {
   async profile(inv) {
     const [{ value }, simulated] = await Promise.all([
       read<Profile>(inv, PROFILE.path, PROFILE.schema),
@@ -215,22 +233,6 @@ const COMMANDS: Record<CommandName, (inv: Invoked) => Promise<Output>> = {
       parse(indexDoc, () => describeApi(indexDoc.url, index, openapi)),
       (term, api) => withNotice(term, index.simulated === true, renderApi(term, api)),
     );
-  },
-
-  async price(inv) {
-    // `price` parses only where the deployment has a market (cli/args.ts).
-    const market = DEPLOYMENT.market!;
-    const { value } = await read<MarketData>(inv, market.v1.path, market.schema);
-    return output(value, renderPrice);
-  },
-
-  async contributions(inv) {
-    const calendar = DEPLOYMENT.contributions;
-    const [{ value }, simulated] = await Promise.all([
-      read<GitHubContributions>(inv, calendar.v1.path, calendar.schema),
-      saysSimulated(inv),
-    ]);
-    return output(value, (term, days) => withNotice(term, simulated, renderContributions(term, days, simulated)));
   },
 
   async catalog(inv) {

@@ -1,7 +1,7 @@
 // The four data operations as function tools (docs/api.md#endpoints): the operationId is the tool name, the
 // input schema is docs/api.md's empty object, the output schema is the payload's schema from schemas/. Read by
 // the gateway's MCP endpoint and by the documents that describe it.
-import { CONSTANTS, dataOperationsWord, type DataOperation, type DataResource, type ServiceTables } from './service.ts';
+import { dataOperationsWord, type DataOperation, type DataResource, type ServiceTables } from './service.ts';
 import type { JsonSchema } from './schemas.ts';
 
 /**
@@ -44,14 +44,10 @@ export interface DataTool {
   operation: DataOperation;
 }
 
-function description(service: ServiceTables, resource: DataResource, op: DataOperation): string {
+function description(resource: DataResource, op: DataOperation): string {
   const other = op.alias ? resource.v1 : resource.alias;
-  const what =
-    resource.id === 'market'
-      ? `Returns the ${service.marketProduct} market preview: the latest ticker price (fetched live on every call), seven days of hourly closes, the change over the window, low, high and the provider timestamp, in ${CONSTANTS.currency}. It is not financial advice or a trading recommendation.`
-      : `Returns the public daily contribution counts of one fixed GitHub account over a rolling ${CONSTANTS.contributionDays}-day window in ${service.calendarTimeZone}, with the total and the next refresh time (the calendar is kept until the next midnight there).`;
   return [
-    what,
+    resource.toolText,
     `The ${resource.schema} payload of GET ${op.path}; ${other.operationId} (${other.path}, the ${op.alias ? 'explicit v1 path' : 'unversioned alias'}) returns the same payload.`,
     'Takes no arguments. Counts against the same per-client quota as the HTTP data routes.',
   ].join(' ');
@@ -63,7 +59,7 @@ export function dataTools(service: ServiceTables): DataTool[] {
     [resource.v1, resource.alias].map((operation) => ({
       name: operation.operationId,
       title: `${resource.title}${operation.alias ? ' (unversioned alias)' : ' (v1)'}`,
-      description: description(service, resource, operation),
+      description: description(resource, operation),
       resource,
       operation,
     })),

@@ -5,25 +5,18 @@
 // headers its rules give. The build publishes the static host's document in dist/; the gateway generates
 // its own at start from this same function (gateway/http/openapi-document.ts).
 import type { Config } from '../lib/config.ts';
-import type { GitHubContributions, MarketData } from './payload-types.ts';
-import {
-  PROBLEM_CONTENT_TYPE,
-  PROBLEM_DETAILS,
-  PROBLEM_TYPES,
-  problem,
-  UPSTREAM_ERROR_TEXT,
-  type ProblemCode,
-} from './problems.ts';
+import { PROBLEM_CONTENT_TYPE, PROBLEM_DETAILS, PROBLEM_TYPES, problem, type ProblemCode } from './problems.ts';
 import { policyHeader, RATE_LIMIT_EXAMPLE, rateLimitHeader } from './rate-limit-headers.ts';
 import {
   ALLOW_HEADER,
   CACHE_CONTROL,
-  CONSTANTS,
   dataOperationsWord,
-  serviceTables,
   DISCOVERY,
   MCP_ENDPOINT,
   type DataOperation,
+  listPhrase,
+  resourcesFeed,
+  type CachePolicy,
   type DataResource,
   type DataResourceId,
   type ServiceTables,
@@ -113,10 +106,10 @@ const cacheControlContributions = (timeZone: string): Json => ({
 });
 
 /** A snapshot's Cache-Control on a static host: the host's, set by the rules the build writes for this resource. */
-const cacheControlStaticHost = (id: DataResourceId): Json => ({
+const cacheControlStaticHost = (policy: CachePolicy): Json => ({
   description:
     'Set by the static host, not by this API. With the rules the build writes beside the files (serve.json for `serve`, ' +
-    `\`_headers\` for Netlify and Cloudflare Pages): \`${CACHE_CONTROL.staticSnapshot(id)}\`. A host without header rules (GitHub Pages) sends its own, or none.`,
+    `\`_headers\` for Netlify and Cloudflare Pages): \`${CACHE_CONTROL.staticSnapshot(policy)}\`. A host without header rules (GitHub Pages) sends its own, or none.`,
   required: false,
   schema: { type: 'string' },
 });
@@ -202,22 +195,26 @@ function responses(siteUrl: string, service: ServiceTables): Record<string, Json
           'upstream_unavailable',
           `${t.upstream_unavailable.title}: ${t.upstream_unavailable.condition}`,
           { ...quota, 'Cache-Control': header('CacheControlProblem') },
-          PROBLEM_DETAILS.upstream_unavailable[r.id],
-          UPSTREAM_ERROR_TEXT[r.id],
+          PROBLEM_DETAILS.upstream_unavailable(r),
+          r.problem.error,
         ),
       ]),
     ),
   };
 }
 
-export interface Snapshots {
-  market: MarketData | null;
-  contributions: GitHubContributions | null;
+/** What the document says of a deployment's datasets (datasets/registry.ts). */
+export interface DescribedDatasets {
+  service: ServiceTables;
+  /** The payloads of this build, by dataset: the examples (a dataset without one has none). */
+  snapshots: ReadonlyMap<DataResourceId, unknown>;
+  /** How the info summary and the description name each dataset. */
+  phrases: ReadonlyMap<DataResourceId, { short: string; openapi: string }>;
 }
 
 const exampleName = (resource: DataResource) => `${resource.schema}Snapshot`;
-const snapshotOf = (resource: DataResource, snapshots: Snapshots) =>
-  resource.id === 'market' ? snapshots.market : snapshots.contributions;
+const snapshotOf = (resource: DataResource, snapshots: DescribedDatasets['snapshots']) =>
+  snapshots.get(resource.id) ?? null;
 
 /**
  * One GET operation per data path. docs/api.md lists one operation per path, "GET (HEAD also accepted)", and its
@@ -228,7 +225,7 @@ function operation(
   service: ServiceTables,
   resource: DataResource,
   op: DataOperation,
-  snapshots: Snapshots,
+  snapshots: DescribedDatasets['snapshots'],
   host: OpenApiHost,
 ): Json {
   const v1 = resource.v1.path;
@@ -237,10 +234,12 @@ function operation(
     : ' The explicit version 1 contract.';
   const gateway = host === 'gateway';
   const cache =
-    resource.id === 'market' ? header('CacheControlMarket') : cacheControlContributions(service.calendarTimeZone);
+    resource.cache === 'per-request'
+      ? header('CacheControlMarket')
+      : cacheControlContributions(service.calendarTimeZone);
   const okHeaders = gateway
     ? { 'Cache-Control': cache, RateLimit: header('RateLimit'), 'RateLimit-Policy': header('RateLimitPolicy') }
-    : { 'Cache-Control': cacheControlStaticHost(resource.id) };
+    : { 'Cache-Control': cacheControlStaticHost(resource.cache) };
   const upstream = {
     $ref: `#/components/responses/${upstreamResponseName(resource.id)}`,
   };
@@ -289,12 +288,13 @@ function operation(
 export function openApiDocument(
   config: Config,
   schemas: Map<string, JsonSchema>,
-  snapshots: Snapshots,
+  described: DescribedDatasets,
   host: OpenApiHost,
 ): Json {
   const gateway = host === 'gateway';
   const url = (path: string) => absoluteUrl(config.siteUrl, path);
-  const service = serviceTables(config);
+  const { service, snapshots } = described;
+  const phrases = service.resources.map((r) => described.phrases.get(r.id)!);
   const operations = dataOperationsWord(service);
   const paths: Json = {};
   for (const resource of service.resources) {
@@ -304,11 +304,7 @@ export function openApiDocument(
   }
   const description = [
     // OpenAPI descriptions are CommonMark: the operator's strings go in as text.
-    (service.marketProduct === null
-      ? `One public, read-only JSON resource that feeds the portfolio preview of ${markdownText(config.site.title)}: the public contribution calendar of GitHub account `
-      : `Two public, read-only JSON resources that feed the portfolio preview of ${markdownText(config.site.title)}: a ${service.marketProduct} market preview ` +
-        `(source: ${markdownText(config.marketSourceName)}; not a trading recommendation or financial advice) and the public contribution calendar of GitHub account `) +
-      `\`${config.githubAccount}\` over a rolling ${CONSTANTS.contributionDays}-day window in ${service.calendarTimeZone}.`,
+    `${resourcesFeed(service.resources.length)} the portfolio preview of ${markdownText(config.site.title)}: ${listPhrase(phrases.map((p) => p.openapi))}.`,
     '',
     'No authentication: `security` is empty at the top and on every operation. No operation takes parameters or a request body.',
     '',
@@ -341,10 +337,7 @@ export function openApiDocument(
     info: {
       title: `${config.site.title} public data API`,
       version: '1',
-      summary:
-        service.marketProduct === null
-          ? 'Read-only GitHub contribution calendar.'
-          : `Read-only ${service.marketProduct} market preview and GitHub contribution calendar.`,
+      summary: `Read-only ${listPhrase(phrases.map((p) => p.short))}.`,
       description,
       contact: { name: config.site.author, url: url(DISCOVERY.developers.path) },
       // SPDX identifier (OpenAPI 3.1 License Object): the repository's LICENSE file.

@@ -230,6 +230,66 @@ export interface GitHubContributions {
 }
 
 /**
+ * Contribution streaks of one GitHub account, derived from its contribution calendar of the same instant, in America/Toronto. current is the run holding the most recent active date when every non-rest date between it and today is active (today, not yet over, never breaks it), else the zero run; longest is the run with the most days, the most recent on a tie, or the zero run when no date is active.
+ */
+export interface GitHubStreak {
+  /**
+   * The fixed account name, as in the calendar.
+   */
+  username: string;
+  /**
+   * Always America/Toronto, as in the calendar.
+   */
+  timeZone: 'America/Toronto';
+  /**
+   * First date of the calendar's rolling window, inclusive.
+   */
+  startDate: string;
+  /**
+   * Last date of the window, inclusive: the current date in America/Toronto.
+   */
+  endDate: string;
+  /**
+   * The next midnight in America/Toronto, with its offset, as in the calendar.
+   */
+  nextRefreshAt: string;
+  /**
+   * The weekdays that neither break nor count in a streak (STREAK_REST_DAYS), Monday first; empty by default.
+   *
+   * @maxItems 7
+   */
+  restDays: ('Monday' | 'Tuesday' | 'Wednesday' | 'Thursday' | 'Friday' | 'Saturday' | 'Sunday')[];
+  /**
+   * Number of dates of the window with at least one contribution.
+   */
+  activeDays: number;
+  current: GitHubStreakRun;
+  longest: GitHubStreakRun;
+}
+
+/**
+ * A run of active dates: every date between its first and last is active or an inactive rest day. The zero run (no active date) has 0 days and null dates.
+ */
+export interface GitHubStreakRun {
+  /**
+   * Number of active dates in the run (inactive rest dates inside it do not count).
+   */
+  days: number;
+  /**
+   * Its first active date; null for the zero run.
+   */
+  startDate: string | null;
+  /**
+   * Its last active date; null for the zero run.
+   */
+  endDate: string | null;
+  /**
+   * Every date before the run in the window is a rest day: it may be longer than the window shows (365+ days).
+   */
+  reachesWindowStart: boolean;
+}
+
+/**
  * The published writings at /feed.json as a JSON Feed 1.1 (https://jsonfeed.org/version/1.1), newest first: the members this site writes, each as the JSON Feed specification defines it. /feed.atom carries the same entries as Atom (RFC 4287).
  */
 export interface JsonFeed {

@@ -2,7 +2,7 @@
 // carries an element whose id is each fragment, so every `type` URL resolves (docs/api.md#published-paths).
 
 import type { ProblemDetails as PayloadProblemDetails } from './payload-types.ts';
-import { API_INDEX, DATA_METHODS, DISCOVERY, type DataResourceId, type ServiceTables } from './service.ts';
+import { API_INDEX, DATA_METHODS, DISCOVERY, type DataResource, type ServiceTables } from './service.ts';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
@@ -67,21 +67,13 @@ export const PROBLEM_TYPES: Readonly<Record<ProblemCode, ProblemType>> = {
   },
 };
 
-/** Text of the compatibility `error` member of the 502 problems (docs/api.md#errors). */
-export const UPSTREAM_ERROR_TEXT = {
-  market: 'Market data is unavailable.',
-  contributions: 'Contribution data is unavailable.',
-} as const satisfies Record<DataResourceId, string>;
-
 /**
  * The `detail` of each problem as the gateway sends it; the OpenAPI document and the developer page show
- * these same texts in their examples. A 502 says which source failed; a 429 states the deployment's allowance.
+ * these same texts in their examples. A 502 says which source failed (its dataset's `problem`, with the
+ * compatibility `error` member of docs/api.md#errors); a 429 states the deployment's allowance.
  */
 export const PROBLEM_DETAILS = {
-  upstream_unavailable: {
-    market: 'The market-data provider gave no usable answer to this request.',
-    contributions: 'The contribution source gave no usable answer for the current calendar window.',
-  },
+  upstream_unavailable: (resource: DataResource) => resource.problem.detail,
   api_route_not_found: (service: ServiceTables) =>
     `No public API route matches this path. The data routes are ${[...service.paths.keys()].join(', ')}; the index is ${API_INDEX.path}.`,
   method_not_allowed: `This resource is read-only: it answers ${DATA_METHODS.join(' and ')} only.`,
@@ -89,7 +81,7 @@ export const PROBLEM_DETAILS = {
     `This client has used its ${quota} requests of the current ${windowSeconds}-second window on the data routes.`,
   origin_not_allowed: 'The MCP endpoint does not answer pages of this origin.',
 } as const satisfies Record<ProblemCode, unknown> & {
-  upstream_unavailable: Record<DataResourceId, string>;
+  upstream_unavailable: (resource: DataResource) => string;
   api_route_not_found: (service: ServiceTables) => string;
   method_not_allowed: string;
   rate_limit_exceeded: (quota: number, windowSeconds: number) => string;

@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { DEFAULT_SERVICE, type SchemaName, type ServiceOptions } from './service.ts';
+import { DEFAULT_SERVICE_OPTIONS, type SchemaName, type ServiceOptions } from './service.ts';
 import { DEFAULT_MARKET_PRODUCT, DEFAULT_TIME_ZONE } from '../lib/service-defaults.ts';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under some bundlers.
@@ -23,7 +23,7 @@ export type JsonSchema = Record<string, unknown> & { $id: string; title: string 
  * defaults, the files are returned as they are.
  */
 export function loadSchemas(
-  service: ServiceOptions = DEFAULT_SERVICE,
+  service: ServiceOptions = DEFAULT_SERVICE_OPTIONS,
   dir: URL = SCHEMAS_DIR,
 ): Map<string, JsonSchema> {
   const schemas = new Map<string, JsonSchema>();

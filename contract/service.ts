@@ -2,13 +2,16 @@
 // The builders (snapshots, OpenAPI, catalog, developer page) and the gateway all read it.
 import { DEFAULT_MARKET_PRODUCT, DEFAULT_TIME_ZONE } from '../lib/service-defaults.ts';
 
-export type DataResourceId = 'market' | 'contributions';
+/** A dataset's id, as its module declares it (datasets/registry.ts lists them). */
+export type DataResourceId = string;
 /** The titles of the schema files under schemas/. */
 export type SchemaName =
   | 'MarketData'
   | 'MarketPoint'
   | 'GitHubContributions'
   | 'GitHubContributionDay'
+  | 'GitHubStreak'
+  | 'GitHubStreakRun'
   | 'ProblemDetails'
   | 'ApiIndex'
   | 'Profile'
@@ -37,7 +40,34 @@ export interface DataResource {
   alias: DataOperation;
   /** Where the build writes the snapshot, relative to dist/ (extension-less so that the path is the file). */
   snapshotFiles: string[];
+  /** How long an answer may be kept (docs/api.md#response-headers): read by the gateway, the static hosts and the documents. */
+  cache: CachePolicy;
+  /** Its 502 problem (docs/api.md#errors): the `detail`, and the compatibility `error` member. */
+  problem: { detail: string; error: string };
+  /** What its MCP tool returns, the first sentence of the tool's description. */
+  toolText: string;
+  /** The name of its light and dark cards under cards/ (`<card>.svg`, `<card>-dark.svg`). */
+  card: string;
+  /** How a sentence listing the datasets names it: "a GitHub contribution calendar". */
+  phrase: string;
+  /** Its CLI command (cli/commands.ts): the payload with --json, a terminal picture without. */
+  command: DataCommand;
 }
+
+/** A dataset's CLI command: `--json` prints the payload, whose top-level members are listed. */
+export interface DataCommand {
+  name: string;
+  summary: string;
+  /** true: the output opens with a notice on a demo site (the command also reads the index's `simulated`). */
+  readsSimulated: boolean;
+  json: Array<{ name: string; type: string; description: string }>;
+}
+
+/**
+ * docs/api.md#caching: `per-request` is computed for every request and never stored (`private, no-store`);
+ * `until-midnight` is kept until the next midnight in the calendar's zone (`s-maxage` counting down to it).
+ */
+export type CachePolicy = 'per-request' | 'until-midnight';
 
 /** What a deployment publishes: the market product (null: no market dataset) and the calendar's zone. */
 export interface ServiceOptions {
@@ -58,8 +88,6 @@ export interface ServiceTables extends ServiceOptions {
   /** The data paths (v1 and alias), each with its resource. */
   paths: ReadonlyMap<string, DataResource>;
   cards: readonly CardRef[];
-  market: DataResource | undefined;
-  contributions: DataResource;
 }
 
 /**
@@ -72,51 +100,19 @@ export function productNames(product: string): { slug: string; name: string } {
   return { slug, name: slug.charAt(0).toUpperCase() + slug.slice(1) };
 }
 
-/** Each dataset's title, whatever the deployment's product or zone. */
-export const RESOURCE_TITLES: Readonly<Record<DataResourceId, string>> = {
-  market: 'Market preview',
-  contributions: 'Contribution calendar',
-};
-
-function marketResource(product: string): DataResource {
-  const { slug, name } = productNames(product);
-  return {
-    id: 'market',
-    title: RESOURCE_TITLES.market,
-    summary: `${product}: seven days of hourly closes plus the live ticker, in USD. Not financial advice.`,
-    schema: 'MarketData',
-    contentType: JSON_CONTENT_TYPE,
-    v1: { path: `/api/v1/${slug}-price`, operationId: `getV1${name}Price`, alias: false },
-    alias: { path: `/api/${slug}-price`, operationId: `get${name}Price`, alias: true },
-    snapshotFiles: [`api/v1/${slug}-price`, `api/${slug}-price`],
-  };
-}
-
-function contributionsResource(timeZone: string): DataResource {
-  return {
-    id: 'contributions',
-    title: RESOURCE_TITLES.contributions,
-    summary: `Rolling 365-day public contribution calendar of one GitHub account, in ${timeZone}.`,
-    schema: 'GitHubContributions',
-    contentType: JSON_CONTENT_TYPE,
-    v1: { path: '/api/v1/github-contributions', operationId: 'getV1GithubContributions', alias: false },
-    alias: { path: '/api/github-contributions', operationId: 'getGithubContributions', alias: true },
-    snapshotFiles: ['api/v1/github-contributions', 'api/github-contributions'],
-  };
-}
-
-export function serviceTables(options: ServiceOptions): ServiceTables {
-  const market = options.marketProduct === null ? undefined : marketResource(options.marketProduct);
-  const contributions = contributionsResource(options.calendarTimeZone);
-  const resources = market === undefined ? [contributions] : [market, contributions];
-  const cards = [
-    card('contributions', 'github-contributions', 'light'),
-    card('contributions', 'github-contributions', 'dark'),
-  ];
-  if (market !== undefined) {
-    const { slug } = productNames(options.marketProduct!);
-    cards.push(card('market', `${slug}-price`, 'light'), card('market', `${slug}-price`, 'dark'));
-  }
+/**
+ * The tables of a deployment from its datasets' resources (datasets/registry.ts declares them):
+ * `cardOrder` is the order the cards are listed in, by resource id.
+ */
+export function serviceTablesOf(
+  options: ServiceOptions,
+  resources: readonly DataResource[],
+  cardOrder: readonly DataResourceId[],
+): ServiceTables {
+  const cards = cardOrder.flatMap((id) => {
+    const resource = resources.find((r) => r.id === id);
+    return resource === undefined ? [] : [card(resource, 'light'), card(resource, 'dark')];
+  });
   return {
     marketProduct: options.marketProduct,
     calendarTimeZone: options.calendarTimeZone,
@@ -128,12 +124,10 @@ export function serviceTables(options: ServiceOptions): ServiceTables {
       ]),
     ),
     cards,
-    market,
-    contributions,
   };
 }
 
-/** A resource of the tables; the market's absence (MARKET_PRODUCT=off) is a caller's bug here. */
+/** A resource of the tables; asking for one the deployment does not publish is a caller's bug. */
 export function dataResource(service: ServiceTables, id: DataResourceId): DataResource {
   const resource = service.resources.find((r) => r.id === id);
   if (!resource) throw new Error(`no ${id} resource in this deployment`);
@@ -175,15 +169,17 @@ export const DISCOVERY = {
 export type CardScheme = 'light' | 'dark';
 export interface CardRef {
   resource: DataResourceId;
+  /** Its dataset's cache policy: a card is cached like the snapshot it pictures. */
+  cache: CachePolicy;
   scheme: CardScheme;
   path: string;
   /** Relative to dist/. */
   file: string;
   contentType: 'image/svg+xml';
 }
-const card = (resource: DataResourceId, name: string, scheme: CardScheme): CardRef => {
-  const file = `cards/${name}${scheme === 'dark' ? '-dark' : ''}.svg`;
-  return { resource, scheme, path: `/${file}`, file, contentType: 'image/svg+xml' };
+const card = (resource: DataResource, scheme: CardScheme): CardRef => {
+  const file = `cards/${resource.card}${scheme === 'dark' ? '-dark' : ''}.svg`;
+  return { resource: resource.id, cache: resource.cache, scheme, path: `/${file}`, file, contentType: 'image/svg+xml' };
 };
 
 /**
@@ -267,31 +263,45 @@ export const CACHE_CONTROL = {
    * the calendar revalidates every time and may be served stale for 300 s while it does, since a fixed
    * header cannot say "until the next midnight in America/Toronto".
    */
-  staticSnapshot: (resource: DataResourceId) =>
-    resource === 'market'
+  staticSnapshot: (policy: CachePolicy) =>
+    policy === 'per-request'
       ? 'private, no-store'
       : `public, max-age=0, stale-while-revalidate=${CONSTANTS.staleWhileRevalidateSeconds}`,
   /** A card is the picture of a build's snapshot: cached like that snapshot on a static host. */
-  card: (resource: DataResourceId): string => CACHE_CONTROL.staticSnapshot(resource),
+  card: (policy: CachePolicy): string => CACHE_CONTROL.staticSnapshot(policy),
   /** docs/api.md#response-headers: `s-maxage=<seconds>`; the documents pass a placeholder such as `'<seconds>'`. */
   contributions: (sMaxAge: number | string) =>
     `public, max-age=0, s-maxage=${sMaxAge}, stale-while-revalidate=${CONSTANTS.staleWhileRevalidateSeconds}`,
 } as const;
 
-/** The tables of a deployment with no variable set: MON-USD and America/Toronto. */
-export const DEFAULT_SERVICE = /* @__PURE__ */ serviceTables({
+/** The options of a deployment with no variable set: MON-USD and America/Toronto. */
+export const DEFAULT_SERVICE_OPTIONS: ServiceOptions = {
   marketProduct: DEFAULT_MARKET_PRODUCT,
   calendarTimeZone: DEFAULT_TIME_ZONE,
-});
+};
 
 /**
  * The one sentence that says what a deployment publishes, as the API index, OpenAPI and llms.txt open:
  * two resources, or the calendar alone with MARKET_PRODUCT=off.
  */
 export function resourcesSentence(service: ServiceTables): string {
-  return service.marketProduct === null
-    ? 'One public, read-only JSON resource that feeds the portfolio preview: a GitHub contribution calendar.'
-    : `Two public, read-only JSON resources that feed the portfolio preview: a ${service.marketProduct} market preview (not financial advice) and a GitHub contribution calendar.`;
+  return `${resourcesFeed(service.resources.length)} the portfolio preview: ${listPhrase(service.resources.map((r) => r.phrase))}.`;
+}
+
+/** "Two public, read-only JSON resources that feed": how the documents open on `n` datasets. */
+export function resourcesFeed(n: number): string {
+  const word = countWord(n);
+  return `${word.charAt(0).toUpperCase()}${word.slice(1)} public, read-only JSON resource${n === 1 ? '' : 's'} that ${n === 1 ? 'feeds' : 'feed'}`;
+}
+
+/** "a", "a and b", "a, b and c": a list in running text. */
+export function listPhrase(items: readonly string[]): string {
+  return items.length < 2 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}
+
+/** A small count in words, as the documents write it ("two resources", "six tools"). */
+export function countWord(n: number): string {
+  return ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight'][n] ?? String(n);
 }
 
 /**
@@ -299,7 +309,7 @@ export function resourcesSentence(service: ServiceTables): string {
  * tool, so "four" (two resources, each with its alias), or "two" with MARKET_PRODUCT=off.
  */
 export function dataOperationsWord(service: ServiceTables): string {
-  return ['no', 'one', 'two', 'three', 'four'][service.paths.size] ?? String(service.paths.size);
+  return countWord(service.paths.size);
 }
 
 /** "all four data URLs", or "both data URLs" for the calendar alone. */

@@ -1,8 +1,9 @@
-// Shape checks of the two payloads for the page script, which cannot carry ajv, before it redraws a chart
+// Shape checks of the payloads for the page script, which cannot carry ajv, before it redraws a chart
 // from an API answer. They check the members the pictures draw; schemas/ stays the full contract (which
 // cli.mjs checks in full: cli/schema-check.ts). Draw nothing rather than nonsense.
 import type { GitHubContributions } from './contributions.ts';
 import type { MarketData } from './market.ts';
+import type { GitHubStreak, GitHubStreakRun } from './streak.ts';
 
 export function isMarketData(value: unknown): value is MarketData {
   const v = value as Partial<MarketData> | null;
@@ -16,6 +17,26 @@ export function isMarketData(value: unknown): value is MarketData {
     typeof v.asOf === 'string' &&
     typeof v.product === 'string' &&
     typeof v.currency === 'string'
+  );
+}
+
+/** The streak's shape as the page script redraws it (the CLI checks the whole schema). */
+export function isStreak(value: unknown): value is GitHubStreak {
+  const v = value as Partial<GitHubStreak> | null;
+  const run = (r: unknown) => {
+    const x = r as Partial<GitHubStreakRun> | null;
+    return !!x && Number.isInteger(x.days) && typeof x.reachesWindowStart === 'boolean';
+  };
+  return (
+    !!v &&
+    typeof v.username === 'string' &&
+    typeof v.startDate === 'string' &&
+    typeof v.endDate === 'string' &&
+    typeof v.timeZone === 'string' &&
+    Number.isInteger(v.activeDays) &&
+    Array.isArray(v.restDays) &&
+    run(v.current) &&
+    run(v.longest)
   );
 }
 

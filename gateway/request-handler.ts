@@ -13,8 +13,7 @@ import { UpstreamError } from '../lib/errors.ts';
 import { secondsUntil } from '../domain/calendar.ts';
 import type { AccessLog } from './http/access-log.ts';
 import type { ClientIdentity } from './quota/client-identity.ts';
-import type { CalendarResponse, ContributionsRoute } from './routes/contributions.ts';
-import type { MarketRoute } from './routes/market.ts';
+import type { DataRoute, LiveAnswer } from './routes/data-routes.ts';
 import type { McpRoute } from './routes/mcp.ts';
 import {
   EXPOSED_HEADERS,
@@ -45,9 +44,8 @@ export interface HandlerDeps {
   identify: ClientIdentity;
   /** The deployment's data routes (MARKET_PRODUCT, CALENDAR_TIME_ZONE). */
   service: ServiceTables;
-  /** Absent with MARKET_PRODUCT=off, and then no market path is routed. */
-  market: MarketRoute | undefined;
-  contributions: ContributionsRoute;
+  /** Each dataset's live route, by id (gateway/routes/data-routes.ts). */
+  live: ReadonlyMap<string, DataRoute>;
   mcp: McpRoute;
   now: () => number;
   log: AccessLog;
@@ -140,8 +138,7 @@ const DATA_COMMON = [...COMMON_HEADERS, ...EXPOSED_HEADERS];
 /** What every step of a request reads: the dependencies and the tables built once at start. */
 interface Context extends HandlerDeps {
   routes: Map<string, Route>;
-  contributionsResource: DataResource;
-  /** The calendar's shared header lists (sharedHeaders). */
+  /** The shared header lists of answers kept until midnight (sharedHeaders). */
   shared: WeakMap<Variant, { sMaxAge: number; ok: string[]; notModified: string[] }>;
 }
 
@@ -153,7 +150,6 @@ export function requestHandler(deps: HandlerDeps): (req: IncomingMessage, res: S
   const ctx: Context = {
     ...deps,
     routes,
-    contributionsResource: deps.service.contributions,
     shared: new WeakMap(),
   };
   return (req, res) => handle(ctx, req, res);
@@ -307,11 +303,11 @@ function serveData(
     exchange.quota = decision.outcome;
     // Only a configured quota limits a request, and with one the 429 is prepared.
     if (decision.outcome === 'limited') return sendProblem(ctx, res, ctx.problems.rateLimited!, decision.headers);
-    // The market's answer has no validator, so only If-Match: * can hold; checked before the upstream call.
-    if (resource.id === 'market' && ifMatchFails(req.headers['if-match'], undefined))
+    // An answer computed for each request has no validator, so only If-Match: * can hold; checked before
+    // the upstream call.
+    if (resource.cache === 'per-request' && ifMatchFails(req.headers['if-match'], undefined))
       return preconditionFailed(ctx, res, decision);
-    if (resource.id === 'market') serveMarket(ctx, res, resource, decision);
-    else serveContributions(ctx, req, res, decision);
+    serveLive(ctx, req, res, resource, decision);
   };
   // Without a quota the client need not even be identified.
   const decision = quota === DISABLED_QUOTA ? DISABLED_QUOTA.check(null) : quota.check(ctx.identify(req));
@@ -320,62 +316,78 @@ function serveData(
   } else proceed(decision);
 }
 
-function serveMarket(ctx: Context, res: ServerResponse, resource: DataResource, decision: QuotaDecision): void {
-  // Routed only when the deployment has a market (requestHandler's table from service.paths).
-  ctx
-    .market!.body()
-    .then(
-      (body) => {
-        const headers = [
-          'Content-Type',
-          resource.contentType,
-          'Content-Length',
-          String(body.length),
-          'Cache-Control',
-          CACHE_CONTROL.market,
-          ...DATA_COMMON,
-        ];
-        if (decision.headers) headers.push(...decision.headers);
-        head(ctx, res, 200, headers);
-        res.end(body);
-      },
-      (error: unknown) => upstreamFailed(ctx, res, resource, decision, error),
-    )
-    // A throw while answering must reach the one error edge, not become an unhandled rejection.
-    .catch((error: unknown) => fail(ctx, res, error));
-}
-
-function serveContributions(ctx: Context, req: IncomingMessage, res: ServerResponse, decision: QuotaDecision): void {
-  const answer = ({ rep, expiresAtMs }: CalendarResponse) => {
-    // docs/api.md: s-maxage is the whole seconds to the next Toronto midnight; under quota the response
-    // carries per-client values and must stay out of shared caches.
-    const v = choose(rep, req.headers['accept-encoding']);
-    if (ifMatchFails(req.headers['if-match'], v.etag)) return preconditionFailed(ctx, res, decision);
-    const notModified = noneMatch(req.headers['if-none-match'], v.etag);
-    let headers: string[];
-    if (decision.headers) {
-      const extra = [...DATA_COMMON, ...decision.headers];
-      headers = notModified
-        ? notModifiedHeaders(rep, v, CACHE_CONTROL.perClient, extra)
-        : variantHeaders(rep, v, CACHE_CONTROL.perClient, extra);
-    } else {
-      const lists = sharedHeaders(ctx, rep, v, secondsUntil(expiresAtMs, ctx.now()));
-      headers = notModified ? lists.notModified : lists.ok;
-    }
-    head(ctx, res, notModified ? 304 : 200, headers);
-    res.end(notModified ? undefined : v.body);
-  };
-  let current: ReturnType<ContributionsRoute['current']>;
+/** A dataset's answer of this instant, from its live route; the 502 problem when it has none. */
+function serveLive(
+  ctx: Context,
+  req: IncomingMessage,
+  res: ServerResponse,
+  resource: DataResource,
+  decision: QuotaDecision,
+): void {
+  const answer = (a: LiveAnswer) =>
+    a.kept ? serveKept(ctx, req, res, decision, a.kept) : serveFresh(ctx, res, resource, decision, a.body);
+  let current: ReturnType<DataRoute['current']>;
   try {
-    current = ctx.contributions.current();
+    // Routed only for a registered dataset, which has a route (requestHandler's table from service.paths).
+    current = ctx.live.get(resource.id)!.current();
   } catch (error) {
-    return upstreamFailed(ctx, res, ctx.contributionsResource, decision, error);
+    return upstreamFailed(ctx, res, resource, decision, error);
   }
   if (current instanceof Promise)
     current
-      .then(answer, (error: unknown) => upstreamFailed(ctx, res, ctx.contributionsResource, decision, error))
+      .then(answer, (error: unknown) => upstreamFailed(ctx, res, resource, decision, error))
+      // A throw while answering must reach the one error edge, not become an unhandled rejection.
       .catch((error: unknown) => fail(ctx, res, error));
   else answer(current);
+}
+
+/** An answer computed for this request (the `per-request` policy): never stored. */
+function serveFresh(
+  ctx: Context,
+  res: ServerResponse,
+  resource: DataResource,
+  decision: QuotaDecision,
+  body: Buffer,
+): void {
+  const headers = [
+    'Content-Type',
+    resource.contentType,
+    'Content-Length',
+    String(body.length),
+    'Cache-Control',
+    CACHE_CONTROL.market,
+    ...DATA_COMMON,
+  ];
+  if (decision.headers) headers.push(...decision.headers);
+  head(ctx, res, 200, headers);
+  res.end(body);
+}
+
+/** An answer kept until the next midnight (the `until-midnight` policy), with its ETag and variants. */
+function serveKept(
+  ctx: Context,
+  req: IncomingMessage,
+  res: ServerResponse,
+  decision: QuotaDecision,
+  { rep, expiresAtMs }: { rep: Representation; expiresAtMs: number },
+): void {
+  // docs/api.md: s-maxage is the whole seconds to the next midnight in the calendar's zone; under quota
+  // the response carries per-client values and must stay out of shared caches.
+  const v = choose(rep, req.headers['accept-encoding']);
+  if (ifMatchFails(req.headers['if-match'], v.etag)) return preconditionFailed(ctx, res, decision);
+  const notModified = noneMatch(req.headers['if-none-match'], v.etag);
+  let headers: string[];
+  if (decision.headers) {
+    const extra = [...DATA_COMMON, ...decision.headers];
+    headers = notModified
+      ? notModifiedHeaders(rep, v, CACHE_CONTROL.perClient, extra)
+      : variantHeaders(rep, v, CACHE_CONTROL.perClient, extra);
+  } else {
+    const lists = sharedHeaders(ctx, rep, v, secondsUntil(expiresAtMs, ctx.now()));
+    headers = notModified ? lists.notModified : lists.ok;
+  }
+  head(ctx, res, notModified ? 304 : 200, headers);
+  res.end(notModified ? undefined : v.body);
 }
 
 /**
@@ -414,7 +426,7 @@ function upstreamFailed(
   // The upstream asked for quiet: the client learns how long (RFC 9110 §10.2.3, delay-seconds).
   const wait = error instanceof UpstreamError ? error.retryAfterMs : undefined;
   const extra = wait === undefined ? [] : ['Retry-After', String(Math.ceil(wait / 1000))];
-  sendProblem(ctx, res, ctx.problems.upstream[resource.id], [...(decision.headers ?? []), ...extra]);
+  sendProblem(ctx, res, ctx.problems.upstream.get(resource.id)!, [...(decision.headers ?? []), ...extra]);
 }
 
 function fail(ctx: Context, res: ServerResponse, error: unknown): void {

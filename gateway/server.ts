@@ -3,7 +3,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Config } from '../lib/config.ts';
-import { ALLOW_HEADER, MCP_ENDPOINT, serviceTables } from '../contract/service.ts';
+import { ALLOW_HEADER, MCP_ENDPOINT } from '../contract/service.ts';
+import { datasets, serviceTables } from '../datasets/registry.ts';
 import { createValidator, loadSchemas } from '../contract/schemas.ts';
 import { MCP_SERVER_NAME } from '../contract/mcp-tools.ts';
 import { createSources, type Sources } from '../upstreams/sources.ts';
@@ -11,8 +12,7 @@ import { accessLog } from './http/access-log.ts';
 import { answerInTurn, capConnections, endAndRelease } from './http/connection-limits.ts';
 import { clientIdentity } from './quota/client-identity.ts';
 import { parseTrustProxy } from './quota/ip-ranges.ts';
-import { contributionsRoute } from './routes/contributions.ts';
-import { marketRoute } from './routes/market.ts';
+import { dataRoutes } from './routes/data-routes.ts';
 import { MCP_MAX_BODY_BYTES, mcpRoute } from './routes/mcp.ts';
 import { rawPath } from './http/request-path.ts';
 import { prepareProblems } from './http/problem-response.ts';
@@ -139,16 +139,14 @@ export async function startGateway(config: Config, options: GatewayOptions): Pro
     config.rateLimitQuota === undefined ? undefined : { quota: config.rateLimitQuota, window: config.rateLimitWindow },
   );
   const identify = clientIdentity(trustedProxies);
-  const market = sources.market && marketRoute(sources.market, service.market!, validator, now);
-  const contributions = contributionsRoute(sources, service.contributions, validator, now);
+  const live = dataRoutes(datasets(config), sources, config, validator, now);
   const handler = requestHandler({
     table,
     problems,
     quota,
     identify,
     service,
-    market,
-    contributions,
+    live,
     mcp: mcpRoute({
       service,
       schemas,
@@ -158,8 +156,7 @@ export async function startGateway(config: Config, options: GatewayOptions): Pro
       problems,
       quota,
       identify,
-      market,
-      contributions,
+      live,
       reportError: errorLine,
       closing: () => closing,
     }),

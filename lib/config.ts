@@ -50,6 +50,8 @@ export interface Config {
   marketProduct: string | null;
   /** CALENDAR_TIME_ZONE: the calendar's IANA zone. */
   calendarTimeZone: string;
+  /** STREAK_REST_DAYS: the weekdays that neither break nor count in a contribution streak, full English names, Monday first. */
+  streakRestDays: string[];
 }
 
 export const SITE_FILE_URL = new URL('../site/site.json', import.meta.url);
@@ -115,7 +117,32 @@ export function loadConfig(env: Env = process.env, site: SiteFile = readSiteFile
       .map((entry) => browserOrigin('MCP_ALLOWED_ORIGINS', entry)),
     marketProduct: marketProduct(get('MARKET_PRODUCT') ?? DEFAULT_MARKET_PRODUCT),
     calendarTimeZone: timeZone(get('CALENDAR_TIME_ZONE') ?? DEFAULT_TIME_ZONE),
+    streakRestDays: restDays(get('STREAK_REST_DAYS') ?? ''),
   };
+}
+
+/** The weekdays in the order the streak's `restDays` lists them: Monday first (ISO 8601). */
+export const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
+
+/**
+ * STREAK_REST_DAYS: comma-separated English weekday names or their three-letter forms, any case
+ * (`Sat,Sun`, `saturday, SUNDAY`); empty or unset is none. Returned as full names, Monday first, each once.
+ */
+function restDays(value: string): string[] {
+  const named = new Set<string>();
+  for (const entry of value.split(',').map((e) => e.trim())) {
+    if (entry === '') continue;
+    const day = WEEKDAYS.find(
+      (d) => d.toLowerCase() === entry.toLowerCase() || d.slice(0, 3).toLowerCase() === entry.toLowerCase(),
+    );
+    if (day === undefined)
+      throw new ConfigError(
+        'STREAK_REST_DAYS',
+        `${JSON.stringify(entry.slice(0, 40))} is not an English weekday (Monday to Sunday, or Mon to Sun), comma-separated`,
+      );
+    named.add(day);
+  }
+  return WEEKDAYS.filter((d) => named.has(d));
 }
 
 /**

@@ -18,7 +18,7 @@ import { renderHeatmap, renderHeatmapLegend } from './charts/heatmap.ts';
 import { renderSparkline } from './charts/sparkline.ts';
 import { escapeHtml } from './html.ts';
 
-export { isContributions, isMarketData } from '../domain/payload-shape.ts';
+export { isContributions, isMarketData, isStreak } from '../domain/payload-shape.ts';
 
 const stat = (term: string, value: string, raw: string | number, extra = '') =>
   `<div class="stat"><dt>${term}</dt><dd><data value="${escapeHtml(raw)}"${extra}>${value}</data></dd></div>`;

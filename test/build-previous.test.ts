@@ -10,7 +10,8 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatAge, PREVIOUS_MAX_BYTES, reusablePrevious, reusedLine } from '../builders/previous.ts';
 import { loadConfig } from '../lib/config.ts';
-import { DEFAULT_SERVICE, dataResource } from '../contract/service.ts';
+import { dataResource } from '../contract/service.ts';
+import { DEFAULT_SERVICE, datasets } from '../datasets/registry.ts';
 import { createValidator } from '../contract/schemas.ts';
 import type { GitHubContributions } from '../domain/contributions.ts';
 import type { MarketData } from '../domain/market.ts';
@@ -190,21 +191,25 @@ describe('reading the previous site (builders/previous.ts)', () => {
     dir = await mkdtemp(join(base, 'plant-'));
     await put(file, body);
   };
+  /** The default deployment's dataset of this id (datasets/registry.ts). */
+  const datasetOf = (id: string) => datasets(DEFAULT_SERVICE).find((d) => d.resource.id === id)!;
   const refusal = async (id: 'market' | 'contributions', context = anHourLater) => {
-    const previous = await reusablePrevious(dir, id, context);
+    const previous = await reusablePrevious(dir, datasetOf(id), context);
     expect(previous.reused).toBe(false);
     return (previous as { reason: string }).reason;
   };
 
   it('republishes the snapshots of the last build as they are', async () => {
     await plant(MARKET[0]!, text.market);
-    const market = await reusablePrevious(dir, 'market', anHourLater);
+    const market = await reusablePrevious(dir, datasetOf('market'), anHourLater);
     expect(market).toMatchObject({ reused: true, body: text.market });
     await plant(CALENDAR[0]!, text.calendar);
     // 11:00 in Toronto: the day began eleven hours ago
-    const calendar = await reusablePrevious(dir, 'contributions', anHourLater);
+    const calendar = await reusablePrevious(dir, datasetOf('contributions'), anHourLater);
     expect(calendar).toMatchObject({ reused: true, body: text.calendar, ageMs: 11 * HOUR });
-    expect(reusedLine('contributions', dir, calendar as { payload: GitHubContributions; ageMs: number })).toBe(
+    expect(
+      reusedLine(datasetOf('contributions'), dir, calendar as { payload: GitHubContributions; ageMs: number }),
+    ).toBe(
       `build: contribution calendar: republished the previous snapshot from ${dir}, at most 11 h 0 min old (it ends today, 2026-11-23 in America/Toronto)`,
     );
     expect([40_000, 59 * 60_000 + 59_999, 2 * HOUR + 5 * 60_000].map(formatAge)).toEqual([
@@ -225,7 +230,9 @@ describe('reading the previous site (builders/previous.ts)', () => {
     const asOfMs = Date.parse((JSON.parse(text.market) as MarketData).asOf);
     expect(await refusal('market', { ...anHourLater, nowMs: asOfMs + 3 * HOUR + 1 })).toMatch(/more than 3 h old/);
     expect(await refusal('market', { ...anHourLater, nowMs: asOfMs - 1 })).toMatch(/later than now/);
-    expect(await reusablePrevious(dir, 'market', { ...anHourLater, nowMs: asOfMs + 3 * HOUR })).toMatchObject({
+    expect(
+      await reusablePrevious(dir, datasetOf('market'), { ...anHourLater, nowMs: asOfMs + 3 * HOUR }),
+    ).toMatchObject({
       reused: true,
       ageMs: 3 * HOUR,
     });
@@ -257,7 +264,7 @@ describe('reading the previous site (builders/previous.ts)', () => {
         throw bug;
       },
     };
-    expect(await reusablePrevious(dir, 'market', { ...anHourLater, validator: throwing })).toEqual({
+    expect(await reusablePrevious(dir, datasetOf('market'), { ...anHourLater, validator: throwing })).toEqual({
       reused: false,
       reason: "judging it failed (an internal error): TypeError: Cannot read properties of undefined (reading 'time')",
       internalError: bug,

@@ -9,14 +9,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GitHubContributions } from '../domain/contributions.ts';
 import type { MarketData } from '../domain/market.ts';
-import { CACHE_CONTROL, CARD_CONTENT_SECURITY_POLICY, DEFAULT_SERVICE } from '../contract/service.ts';
+import { CACHE_CONTROL, CARD_CONTENT_SECURITY_POLICY } from '../contract/service.ts';
+import { DEFAULT_SERVICE } from '../datasets/registry.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import { get, startTestGateway, type TestGateway } from './helpers/gateway.ts';
 import { upstreamEnv } from './helpers/run.ts';
 import { runBuild, sharedSite, TEST_SITE_URL, type SiteFiles } from './helpers/site-dist.ts';
 import { startServeHandler, type StaticServer } from './helpers/site-serve.ts';
 import { cardViolations } from './helpers/svg-card.ts';
-import { marketCard } from '../builders/cards.ts';
+import { marketCard } from '../datasets/market/card.ts';
 import { THEMES } from '../render/charts/theme.ts';
 import { textWidth } from '../render/text-width.ts';
 
@@ -38,10 +39,12 @@ afterAll(async () => {
 });
 
 describe('the cards in dist/', () => {
-  it('are the four published paths, light and dark', async () => {
+  it('are the six published paths, light and dark', async () => {
     expect(DEFAULT_SERVICE.cards.map((c) => c.path).sort()).toEqual([
       '/cards/github-contributions-dark.svg',
       '/cards/github-contributions.svg',
+      '/cards/github-streak-dark.svg',
+      '/cards/github-streak.svg',
       '/cards/mon-price-dark.svg',
       '/cards/mon-price.svg',
     ]);
@@ -103,7 +106,7 @@ describe('the cards over HTTP', () => {
       const r = await get(gateway.url, path);
       expect(r.status).toBe(200);
       expect(r.headers['content-type']).toBe('image/svg+xml');
-      expect(r.headers['cache-control']).toBe(CACHE_CONTROL.card(card.resource));
+      expect(r.headers['cache-control']).toBe(CACHE_CONTROL.card(card.cache));
       expect(r.headers['x-content-type-options']).toBe('nosniff');
       expect(r.text).toBe(await site.read(card.file));
     },
@@ -126,7 +129,7 @@ describe('the cards over HTTP', () => {
       const r = await fetch(`${serve.url}${path}`);
       expect(r.status).toBe(200);
       expect(r.headers.get('content-type')).toBe('image/svg+xml');
-      expect(r.headers.get('cache-control')).toBe(CACHE_CONTROL.card(card.resource));
+      expect(r.headers.get('cache-control')).toBe(CACHE_CONTROL.card(card.cache));
       expect(r.headers.get('content-security-policy')).toBe(CARD_CONTENT_SECURITY_POLICY);
       await r.body?.cancel();
     },
@@ -145,11 +148,11 @@ describe('the cards over HTTP', () => {
     for (const card of DEFAULT_SERVICE.cards) {
       expect(blocks.get(card.path), card.path).toEqual([
         'Content-Type: image/svg+xml',
-        `Cache-Control: ${CACHE_CONTROL.card(card.resource)}`,
+        `Cache-Control: ${CACHE_CONTROL.card(card.cache)}`,
         `Content-Security-Policy: ${CARD_CONTENT_SECURITY_POLICY}`,
       ]);
     }
-    expect(CACHE_CONTROL.card('market')).toBe(CACHE_CONTROL.market);
+    expect(CACHE_CONTROL.card('per-request')).toBe(CACHE_CONTROL.market);
   });
 });
 

@@ -9,7 +9,8 @@ import { cliSchemas } from '../builders/cli-artifact.ts';
 import { jsonBoundExceeded } from '../cli/json-body.ts';
 import { ANNOTATIONS, FORMATS, schemaError, SUPPORTED_KEYWORDS } from '../cli/schema-check.ts';
 import { CONTENT_DOCUMENTS } from '../contract/pages.ts';
-import { API_INDEX, DEFAULT_SERVICE, DISCOVERY, type SchemaName } from '../contract/service.ts';
+import { API_INDEX, DISCOVERY, type SchemaName } from '../contract/service.ts';
+import { DEFAULT_SERVICE } from '../datasets/registry.ts';
 import { createValidator, loadSchemas, SchemaValidationError } from '../contract/schemas.ts';
 import { sharedSite } from './helpers/site-dist.ts';
 

@@ -1,4 +1,4 @@
-import { DEFAULT_SERVICE } from '../contract/service.ts';
+import { DEFAULT_SERVICE } from '../datasets/registry.ts';
 // The CLI's pure parts, without a process or a socket: arguments, the content documents (the writings'
 // feed, plain text for a terminal), bounded JSON parsing, the API documents, wrapping and colour rules, error lines, what
 // is left of a hostile site's text, and the reference the developer page embeds.
@@ -368,6 +368,7 @@ describe('the command list', () => {
       'catalog',
       'price',
       'contributions',
+      'streak',
     ]);
     expect(commandReference(DEFAULT_SERVICE).filter((c) => c !== WRITING)).toEqual(commands(DEFAULT_SERVICE));
   });

@@ -14,7 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_DOCUMENTS } from '../contract/pages.ts';
 import { MAX_BODY_BYTES } from '../cli/http.ts';
 import { MAX_JSON_DEPTH } from '../cli/json-body.ts';
-import { API_INDEX, DEFAULT_SERVICE, DISCOVERY } from '../contract/service.ts';
+import { API_INDEX, DISCOVERY } from '../contract/service.ts';
+import { DEFAULT_SERVICE } from '../datasets/registry.ts';
 import { SIMULATED_NOTICE_TITLE } from '../lib/simulated.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import {
@@ -635,6 +636,7 @@ describe('usage', () => {
       'catalog',
       'price',
       'contributions',
+      'streak',
     ]);
   });
 
@@ -888,7 +890,7 @@ describe('a site of hand-written fixture documents in the published shapes', () 
       authentication: 'none',
       openapi: `${site.url}/openapi.json`,
     });
-    expect((api.operations as unknown[]).length).toBe(4);
+    expect((api.operations as unknown[]).length).toBe(6);
     const catalog = await read('catalog');
     expect((catalog.linkset as Array<{ anchor: string }>).map((c) => c.anchor)).toEqual([`${site.url}/api`]);
   });

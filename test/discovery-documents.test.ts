@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliReferenceMarkdown } from '../builders/pages/cli-reference.ts';
 import { PROBLEM_TYPES } from '../contract/problems.ts';
-import { API_INDEX_LINK, DEFAULT_SERVICE, DISCOVERY } from '../contract/service.ts';
+import { API_INDEX_LINK, DISCOVERY } from '../contract/service.ts';
+import { DEFAULT_SERVICE } from '../datasets/registry.ts';
 import { createValidator, loadSchemas } from '../contract/schemas.ts';
 import { sharedSite, TEST_SITE_URL, type SiteFiles } from './helpers/site-dist.ts';
 
@@ -152,11 +153,17 @@ describe('/developers and /developers.md', () => {
       }
       expect(md).toContain(`curl -i ${TEST_SITE_URL}${r.v1.path}`);
     }
-    for (const [title, schema] of loadSchemas()) {
-      for (const [field, def] of Object.entries(schema.properties as Record<string, { description: string }>)) {
+    const schemas = loadSchemas();
+    const byId = new Map([...schemas.values()].map((s) => [s.$id, s]));
+    for (const [title, schema] of schemas) {
+      for (const [field, def] of Object.entries(
+        schema.properties as Record<string, { description?: string; $ref?: string }>,
+      )) {
+        // A member that is a whole other schema ($ref alone) is described by that schema.
+        const description = def.description ?? (byId.get(def.$ref!)!.description as string);
         expect(md, `${title}.${field}`).toMatch(
           new RegExp(
-            `\\| \`(\\w+(\\[\\])?\\.)*${field}\` \\|[^\\n]*\\| ${def.description.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\|`,
+            `\\| \`(\\w+(\\[\\])?\\.)*${field}\` \\|[^\\n]*\\| ${description.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\|`,
           ),
         );
       }

@@ -8,7 +8,8 @@ import type { MarketData } from '../domain/market.ts';
 import type { OpenApiHost } from '../contract/openapi.ts';
 import { PROBLEM_CONTENT_TYPE } from '../contract/problems.ts';
 import { CONTENT_DOCUMENTS } from '../contract/pages.ts';
-import { CACHE_CONTROL, DEFAULT_SERVICE } from '../contract/service.ts';
+import { CACHE_CONTROL } from '../contract/service.ts';
+import { DEFAULT_SERVICE } from '../datasets/registry.ts';
 import { createValidator, loadSchemas } from '../contract/schemas.ts';
 import { describeProblems, lintOpenApi } from '../builders/lint-openapi.ts';
 import { sharedSite, TEST_SITE_URL, type SiteFiles } from './helpers/site-dist.ts';
@@ -40,6 +41,8 @@ const BINDING_OPERATION_IDS: Record<string, string> = {
   '/api/v1/mon-price': 'getV1MonPrice',
   '/api/github-contributions': 'getGithubContributions',
   '/api/v1/github-contributions': 'getV1GithubContributions',
+  '/api/github-streak': 'getGithubStreak',
+  '/api/v1/github-streak': 'getV1GithubStreak',
 };
 
 /** Follows a local `#/components/...` reference. */
@@ -97,7 +100,7 @@ describe.each(['gateway', 'static'] as const)('/openapi.json for the %s host', (
     expect(doc.security).toEqual([]);
   });
 
-  it('declares the four data GET operations with the exact operationIds, no parameters and empty security', () => {
+  it('declares the six data GET operations with the exact operationIds, no parameters and empty security', () => {
     expect(Object.keys(doc.paths).sort()).toEqual(Object.keys(BINDING_OPERATION_IDS).sort());
     for (const [path, operationId] of Object.entries(BINDING_OPERATION_IDS)) {
       const get = doc.paths[path].get;
@@ -108,7 +111,7 @@ describe.each(['gateway', 'static'] as const)('/openapi.json for the %s host', (
     }
   });
 
-  it('has exactly the four documented operations, one GET per data path, with HEAD described on each', () => {
+  it('has exactly the six documented operations, one GET per data path, with HEAD described on each', () => {
     const ids = operations().map((o) => o.op.operationId as string);
     expect(ids.sort()).toEqual(Object.values(BINDING_OPERATION_IDS).sort());
     for (const path of Object.keys(BINDING_OPERATION_IDS)) {
@@ -124,12 +127,18 @@ describe.each(['gateway', 'static'] as const)('/openapi.json for the %s host', (
       ['/api/v1/mon-price', 'MarketDataSnapshot'],
       ['/api/github-contributions', 'GitHubContributionsSnapshot'],
       ['/api/v1/github-contributions', 'GitHubContributionsSnapshot'],
+      ['/api/github-streak', 'GitHubStreakSnapshot'],
+      ['/api/v1/github-streak', 'GitHubStreakSnapshot'],
     ]) {
       expect(doc.paths[path!].get.responses['200'].content['application/json'].examples.snapshot).toEqual({
         $ref: `#/components/examples/${name}`,
       });
     }
-    expect(Object.keys(doc.components.examples).sort()).toEqual(['GitHubContributionsSnapshot', 'MarketDataSnapshot']);
+    expect(Object.keys(doc.components.examples).sort()).toEqual([
+      'GitHubContributionsSnapshot',
+      'GitHubStreakSnapshot',
+      'MarketDataSnapshot',
+    ]);
   });
 
   it('gives every operation a function-tool input schema: an object with empty properties, empty required, no additional properties', () => {
@@ -263,7 +272,7 @@ describe("the static host's /openapi.json (dist/): only what a static host does"
         expect(ok.headers['Cache-Control'].required).toBe(false);
         expect(ok.headers['Cache-Control'].schema).toEqual({ type: 'string' });
         // The rule the build writes for serve, Netlify and Cloudflare Pages, and that GitHub Pages has none.
-        expect(ok.headers['Cache-Control'].description).toContain(CACHE_CONTROL.staticSnapshot(resource.id));
+        expect(ok.headers['Cache-Control'].description).toContain(CACHE_CONTROL.staticSnapshot(resource.cache));
         expect(ok.headers['Cache-Control'].description).toContain('GitHub Pages');
         // The body is JSON; the type is the host's: said, not promised.
         expect(ok.description).toMatch(/GitHub Pages.*application\/octet-stream/);

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkDist } from '../builders/dist-check/check.ts';
 import { classifyLink, extractLinks } from '../builders/dist-check/links.ts';
 import { startPagesHost, type PagesHost } from '../builders/dist-check/pages-host.ts';
-import { API_INDEX, DEFAULT_SERVICE, DISCOVERY } from '../contract/service.ts';
+import { API_INDEX, DISCOVERY } from '../contract/service.ts';
+import { DEFAULT_SERVICE } from '../datasets/registry.ts';
 import { buildSite, type BuiltSite } from './helpers/site-dist.ts';
 import { runProgram } from './helpers/run.ts';
 

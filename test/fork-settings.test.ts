@@ -5,7 +5,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { productNames, serviceTables } from '../contract/service.ts';
+import { dataResource, productNames } from '../contract/service.ts';
+import { serviceTables } from '../datasets/registry.ts';
 import { calendarWindow } from '../domain/calendar.ts';
 import { loadConfig } from '../lib/config.ts';
 import { ConfigError } from '../lib/errors.ts';
@@ -157,6 +158,8 @@ describe('the gateway of a fork', () => {
         'getBtcPrice',
         'getV1GithubContributions',
         'getGithubContributions',
+        'getV1GithubStreak',
+        'getGithubStreak',
       ]);
     } finally {
       await gw.close();
@@ -165,7 +168,7 @@ describe('the gateway of a fork', () => {
 });
 
 describe('MARKET_PRODUCT=off', () => {
-  it('publishes the calendar alone: no file, operation, tool or page section about a price', async () => {
+  it('publishes the calendar and its streak alone: no file, operation, tool or page section about a price', async () => {
     btcFake.resetCalls();
     const { code, stderr, out } = await build({ MARKET_PRODUCT: 'off' });
     expect(stderr).toBe('');
@@ -180,14 +183,24 @@ describe('MARKET_PRODUCT=off', () => {
       paths: Record<string, unknown>;
       components: { schemas: Record<string, unknown> };
     };
-    expect(Object.keys(openapi.paths).sort()).toEqual(['/api/github-contributions', '/api/v1/github-contributions']);
+    expect(Object.keys(openapi.paths).sort()).toEqual([
+      '/api/github-contributions',
+      '/api/github-streak',
+      '/api/v1/github-contributions',
+      '/api/v1/github-streak',
+    ]);
     expect(Object.keys(openapi.components.schemas)).not.toContain('MarketData');
     const index = JSON.parse(await readText(out, 'api/index.json')) as {
       routes: unknown[];
       mcp: { tools: string[] };
     };
-    expect(index.routes).toHaveLength(1);
-    expect(index.mcp.tools).toEqual(['getV1GithubContributions', 'getGithubContributions']);
+    expect(index.routes).toHaveLength(2);
+    expect(index.mcp.tools).toEqual([
+      'getV1GithubContributions',
+      'getGithubContributions',
+      'getV1GithubStreak',
+      'getGithubStreak',
+    ]);
     const home = await readText(out, 'index.html');
     expect(home).not.toContain('data-preview="market"');
     const mentions: string[] = [];
@@ -218,7 +231,12 @@ describe('MARKET_PRODUCT=off', () => {
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
       });
       const tools = (JSON.parse(list.text) as { result: { tools: Array<{ name: string }> } }).result.tools;
-      expect(tools.map((t) => t.name)).toEqual(['getV1GithubContributions', 'getGithubContributions']);
+      expect(tools.map((t) => t.name)).toEqual([
+        'getV1GithubContributions',
+        'getGithubContributions',
+        'getV1GithubStreak',
+        'getGithubStreak',
+      ]);
       expect((await get(gw.url, '/api/v1/mon-price')).status).toBe(404);
     } finally {
       await gw.close();
@@ -253,7 +271,10 @@ describe('the route names of a product', () => {
     expect(productNames('BTC-USD')).toEqual({ slug: 'btc', name: 'Btc' });
     expect(productNames('1INCH-USD')).toEqual({ slug: '1inch', name: '1inch' });
     const tables = serviceTables(loadConfig({ MARKET_PRODUCT: 'eth-usd' }));
-    expect(tables.market!.v1).toMatchObject({ path: '/api/v1/eth-price', operationId: 'getV1EthPrice' });
+    expect(dataResource(tables, 'market').v1).toMatchObject({
+      path: '/api/v1/eth-price',
+      operationId: 'getV1EthPrice',
+    });
     expect(tables.cards.map((c) => c.path)).toContain('/cards/eth-price-dark.svg');
   });
 

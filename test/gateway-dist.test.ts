@@ -6,10 +6,10 @@ import {
   API_INDEX,
   API_INDEX_LINK,
   CONTENT_SECURITY_POLICY,
-  DEFAULT_SERVICE,
   DISCOVERY,
   PAGE_RESPONSE_HEADERS,
 } from '../contract/service.ts';
+import { DEFAULT_SERVICE } from '../datasets/registry.ts';
 import { PROBLEM_TYPES } from '../contract/problems.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import { get, startTestGateway, type TestGateway } from './helpers/gateway.ts';

@@ -1,4 +1,5 @@
-import { DEFAULT_SERVICE } from '../contract/service.ts';
+import { DEFAULT_SERVICE } from '../datasets/registry.ts';
+import { dataResource } from '../contract/service.ts';
 // The gateway's pure pieces without sockets: path decoding, Accept-Encoding, If-None-Match, content
 // types, fixed windows and the quota's budget, X-Forwarded-For, the in-process store, the shared
 // upstream fetch, and the contribution cache against an injected clock and a counting source.
@@ -249,7 +250,7 @@ describe('the contribution cache', () => {
     // 2026-11-01 is the day clocks fall back in Toronto: a 25-hour day.
     let t = Date.parse('2026-11-01T04:30:00Z'); // 00:30 EDT
     const { sources, state } = countingSource();
-    const route = contributionsRoute(sources, DEFAULT_SERVICE.contributions, validator, () => t);
+    const route = contributionsRoute(sources, dataResource(DEFAULT_SERVICE, 'contributions'), validator, () => t);
     const first = await route.current();
     expect(first.expiresAtMs).toBe(Date.parse('2026-11-02T05:00:00Z'));
     t = Date.parse('2026-11-02T04:59:59Z'); // 23:59:59 EST, 24.5 h later
@@ -272,7 +273,7 @@ describe('the contribution cache', () => {
         days: async (nowMs: number) => (await gate, sources.contributions.days(nowMs)),
       },
     };
-    const route = contributionsRoute(slow, DEFAULT_SERVICE.contributions, validator, () => t);
+    const route = contributionsRoute(slow, dataResource(DEFAULT_SERVICE, 'contributions'), validator, () => t);
     const before = route.current() as Promise<{ rep: { identity: { body: Buffer } } }>;
     t = Date.parse('2026-06-02T04:00:00.200Z'); // 00:00:00.2, the next day
     const after = route.current() as Promise<{ rep: { identity: { body: Buffer } } }>;
@@ -288,7 +289,7 @@ describe('the contribution cache', () => {
   it('shares one refresh among concurrent callers, and retries once a failure is no longer remembered', async () => {
     let t = Date.parse('2026-06-01T12:00:00Z');
     const { sources, state } = countingSource();
-    const route = contributionsRoute(sources, DEFAULT_SERVICE.contributions, validator, () => t);
+    const route = contributionsRoute(sources, dataResource(DEFAULT_SERVICE, 'contributions'), validator, () => t);
     state.fail = true;
     const failing = [route.current(), route.current(), route.current()];
     for (const p of failing) await expect(p).rejects.toThrow('down');

@@ -1,26 +1,21 @@
 // An internal error (an exception main lets out, a bug while building a dataset or judging its previous snapshot) has its own exit
 // status, EXIT_INTERNAL_ERROR (lib/run-main.ts, docs/configuration.md#npm-run-build): 1 means "a dataset is
 // missing, the rest written", which the Publish workflow deploys; a bug must not pass for that. Here judging
-// the market's previous snapshot throws (domain/reuse.ts replaced by one whose marketReuse throws, as a bug
-// would), so does building it fresh (buildMarketData, in a module graph of its own), and one spawned build
+// the market's previous snapshot throws (domain/reuse.ts replaced, in a module graph of its own, by one whose
+// marketReuse throws, as a bug would), so does building it fresh (buildMarketData, in a module graph of its own), and one spawned build
 // cannot write its output folder.
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_SERVICE, dataResource } from '../contract/service.ts';
+import { dataResource } from '../contract/service.ts';
+import { DEFAULT_SERVICE } from '../datasets/registry.ts';
 import { EXIT_INTERNAL_ERROR, exitStatus } from '../lib/run-main.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import { buildWithPreviousMarket } from './helpers/previous-build.ts';
 import { runProgram, upstreamEnv } from './helpers/run.ts';
 import { sharedSite, TEST_SITE_CLOCK, TEST_SITE_URL } from './helpers/site-dist.ts';
 
-vi.mock('../domain/reuse.ts', async (original) => ({
-  ...(await original<typeof import('../domain/reuse.ts')>()),
-  marketReuse: () => {
-    throw new RangeError('Invalid time value');
-  },
-}));
 const NOW = TEST_SITE_CLOCK + 3_600_000;
 const MARKET = dataResource(DEFAULT_SERVICE, 'market').snapshotFiles;
 const CALENDAR = dataResource(DEFAULT_SERVICE, 'contributions').snapshotFiles;
@@ -60,7 +55,18 @@ describe('a bug while judging the market previous snapshot, the market upstream 
     ['--if-stale, which keeps refusals quiet', true],
   ])('%s: says it in one line, still writes the calendar, build() gives 70', async (_mode, quietPrevious) => {
     fake.market.mode = 'not-found';
-    const { result, stderr, previous, outDir } = await buildWithPreviousMarket({
+    // domain/reuse.ts is loaded before this file's mocks (by the test setup, through the dataset registry):
+    // a new module graph sees this one.
+    vi.resetModules();
+    vi.doMock('../domain/reuse.ts', async (original) => ({
+      ...(await original<typeof import('../domain/reuse.ts')>()),
+      marketReuse: () => {
+        throw new RangeError('Invalid time value');
+      },
+    }));
+    const { buildWithPreviousMarket: buildAnew } = await import('./helpers/previous-build.ts');
+    vi.doUnmock('../domain/reuse.ts');
+    const { result, stderr, previous, outDir } = await buildAnew({
       base,
       name: `quiet-${quietPrevious}`,
       fakeUrl: fake.url,

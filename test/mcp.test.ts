@@ -1,5 +1,5 @@
 // POST /mcp with the official SDK's client over Streamable HTTP, against the gateway in process and the
-// fake upstreams: the four tools and their schemas, live ticker and calendar cache counted in upstream
+// fake upstreams: the six tools and their schemas, live ticker and calendar cache counted in upstream
 // calls, tool errors carrying problem documents, one quota shared with the HTTP data routes, and the
 // transport's answers to other methods, preflights and oversized bodies.
 
@@ -27,6 +27,8 @@ const TOOLS = {
   getMonPrice: 'MarketData',
   getV1GithubContributions: 'GitHubContributions',
   getGithubContributions: 'GitHubContributions',
+  getV1GithubStreak: 'GitHubStreak',
+  getGithubStreak: 'GitHubStreak',
 } as const;
 
 // 12:00 in Toronto on 2026-11-22: far from the calendar's midnight boundary.
@@ -92,7 +94,7 @@ const problemOf = (result: CallToolResult) => {
 };
 
 describe('MCP endpoint with the SDK client', () => {
-  it('initializes without a session and lists exactly the four tools with the documented input schema and payload output schemas', async () => {
+  it('initializes without a session and lists exactly the six tools with the documented input schema and payload output schemas', async () => {
     await withGateway({}, async (gw, { client, responses }) => {
       expect(client.getServerCapabilities()?.tools).toBeDefined();
       expect(client.getServerVersion()?.name).toBe('public-data-preview');

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fetchPrevious, PREVIOUS_MAX_BYTES } from '../builders/previous.ts';
-import { DEFAULT_SERVICE, dataResource } from '../contract/service.ts';
+import { dataResource } from '../contract/service.ts';
+import { DEFAULT_SERVICE } from '../datasets/registry.ts';
 import { runProgram } from './helpers/run.ts';
 import { sharedSite } from './helpers/site-dist.ts';
 

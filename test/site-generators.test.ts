@@ -1,4 +1,4 @@
-import { serviceTables } from '../contract/service.ts';
+import { serviceTables, datasets } from '../datasets/registry.ts';
 // The site generators as pure functions: renderSite with a constructed BuildContext, the charts, the
 // content parser, the twin format and the static-host rules, without a build or a network.
 import { describe, expect, it } from 'vitest';
@@ -56,8 +56,11 @@ function context(overrides: Partial<BuildContext> = {}, env: Record<string, stri
     config: loadConfig(env),
     service: serviceTables(loadConfig(env)),
     nowMs: NOW,
-    market: market(),
-    contributions: calendar(),
+    datasets: datasets(loadConfig(env)),
+    payloads: new Map<string, unknown>([
+      ['market', market()],
+      ['contributions', calendar()],
+    ]),
     validator: createValidator(),
     simulated: false,
     ...overrides,
@@ -86,7 +89,7 @@ describe('renderSite', () => {
   });
 
   it('draws nothing for a null snapshot: both figures say unavailable', async () => {
-    const home = (await byFile(context({ market: null, contributions: null }))).get('index.html')!;
+    const home = (await byFile(context({ payloads: new Map() }))).get('index.html')!;
     expect(home).toContain('data-unavailable="market"');
     expect(home).toContain('data-unavailable="contributions"');
     expect(home).not.toMatch(/<svg class="(sparkline|heatmap)/);

@@ -1,13 +1,8 @@
 // dist/ on a plain static host: the real `serve` package serving the built folder with the serve.json
 // the build writes there, plus the shape of the Netlify/Cloudflare files.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  API_INDEX_LINK,
-  CACHE_CONTROL,
-  CONTENT_SECURITY_POLICY,
-  DEFAULT_SERVICE,
-  PAGE_RESPONSE_HEADERS,
-} from '../contract/service.ts';
+import { API_INDEX_LINK, CACHE_CONTROL, CONTENT_SECURITY_POLICY, PAGE_RESPONSE_HEADERS } from '../contract/service.ts';
+import { DEFAULT_SERVICE } from '../datasets/registry.ts';
 import { sharedSite, type SiteFiles } from './helpers/site-dist.ts';
 import { startServeCli, type StaticServer } from './helpers/site-serve.ts';
 

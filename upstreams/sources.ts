@@ -79,3 +79,15 @@ export async function fetchContributions(sources: Sources, nowMs: number): Promi
   const { upstream, account, timeZone } = sources.contributions;
   return buildContributions(upstream, account, days, nowMs, timeZone);
 }
+
+/** A source by its name in Sources: a dataset's module names the one its data come from (datasets/). */
+export type SourceName = keyof Sources;
+
+/**
+ * One payload of this instant from each source, as the build fetches it (the gateway keeps each source's
+ * own live route). A source absent from the deployment is never asked: no dataset of it is registered.
+ */
+export const SOURCE_FETCH: { readonly [K in SourceName]: (sources: Sources, nowMs: number) => Promise<unknown> } = {
+  market: (sources, nowMs) => fetchMarketData(sources.market!, nowMs),
+  contributions: fetchContributions,
+};

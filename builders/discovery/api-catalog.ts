@@ -3,7 +3,8 @@
 // relation types to arrays of target objects with an `href`. RFC 9727 §4: the catalog MUST link its
 // APIs with `item`; per-API metadata uses `service-desc`, `service-doc` and `service-meta` (RFC 8631).
 import type { Config } from '../../lib/config.ts';
-import { API_INDEX, API_INDEX_LINK, DISCOVERY, serviceTables } from '../../contract/service.ts';
+import { API_INDEX, API_INDEX_LINK, DISCOVERY } from '../../contract/service.ts';
+import { serviceTables } from '../../datasets/registry.ts';
 import { absoluteUrl } from '../../contract/pages.ts';
 
 /**

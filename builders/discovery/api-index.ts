@@ -10,16 +10,16 @@ import {
   MCP_ENDPOINT,
   dataUrlsPhrase,
   resourcesSentence,
-  serviceTables,
   type DataResource,
 } from '../../contract/service.ts';
+import { serviceTables } from '../../datasets/registry.ts';
 import { dataTools, mcpSummary } from '../../contract/mcp-tools.ts';
 import { simulatedNoticeLine } from '../../lib/simulated.ts';
 import { absoluteUrl } from '../../contract/pages.ts';
 
 /** The Cache-Control rule of a 200, in words where it depends on the request (docs/api.md#response-headers). */
 function cacheControlRule(resource: DataResource, timeZone: string): string {
-  if (resource.id === 'market') return CACHE_CONTROL.market;
+  if (resource.cache === 'per-request') return CACHE_CONTROL.market;
   return `${CACHE_CONTROL.contributions(`<seconds until the next midnight in ${timeZone}>`)}; or ${CACHE_CONTROL.perClient} when quota headers are present`;
 }
 

@@ -2,7 +2,8 @@
 // `- [name](url): notes` lines, with the optional extras under `## Optional`. The links point at the
 // Markdown twins. llms-full.txt is the convention's companion: the twins' Markdown in llms.txt order.
 import type { Config } from '../../lib/config.ts';
-import { API_INDEX_LINK, DISCOVERY, MCP_ENDPOINT, serviceTables } from '../../contract/service.ts';
+import { API_INDEX_LINK, DISCOVERY, MCP_ENDPOINT, listPhrase } from '../../contract/service.ts';
+import { datasets, serviceTables } from '../../datasets/registry.ts';
 import { dataTools } from '../../contract/mcp-tools.ts';
 import type { Writing } from '../content/site-content.ts';
 import { twinBody } from '../content/twins.ts';
@@ -29,15 +30,14 @@ export function llmsTxt(config: Config, input: LlmsInput): string {
   const url = (path: string) => absoluteUrl(config.siteUrl, path);
   const md = (p: LlmsPage) => line(p.name, url(`/${p.page.markdownFile}`), p.notes);
   const service = serviceTables(config);
-  const market =
-    service.marketProduct === null ? '' : `a ${service.marketProduct} market preview (not financial advice) and `;
+  const datasetsPhrase = listPhrase(datasets(config).map((d) => d.prose(config).llms));
   return (
     [
       `# ${config.site.title}`,
       `> ${config.site.tagline}`,
       ...(input.notice ? [input.notice] : []),
       `Personal site of ${config.site.author} with a public, read-only JSON API (no authentication) that feeds its portfolio preview: ` +
-        `${market}the GitHub contribution calendar of \`${config.githubAccount}\`. ` +
+        `${datasetsPhrase}. ` +
         'Every page below is linked as its Markdown twin; the HTML page is the same URL without `.md`.',
       `## Pages\n\n${input.pages.map(md).join('\n')}`,
       `## Writings\n\n${input.writings.length ? input.writings.map(md).join('\n') : 'Nothing published yet.'}`,

@@ -5,13 +5,13 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
-  DEFAULT_SERVICE,
   DISCOVERY,
   isSnapshotFile,
   MCP_ENDPOINT,
   type DataResourceId,
   type ServiceTables,
 } from '../../contract/service.ts';
+import { DEFAULT_SERVICE } from '../../datasets/registry.ts';
 import { classifyLink, documentKind, extractLinks } from './links.ts';
 import { startPagesHost } from './pages-host.ts';
 

@@ -9,7 +9,6 @@ import {
   PROBLEM_TYPES,
   problem,
   problemTypeUrl,
-  UPSTREAM_ERROR_TEXT,
   type ProblemCode,
 } from '../../contract/problems.ts';
 import { policyHeader, RATE_LIMIT_EXAMPLE, rateLimitHeader } from '../../contract/rate-limit-headers.ts';
@@ -19,8 +18,11 @@ import {
   API_INDEX_LINK,
   CACHE_CONTROL,
   CONSTANTS,
+  countWord,
   DATA_METHODS,
   dataOperationsWord,
+  listPhrase,
+  resourcesFeed,
   type ServiceTables,
   DISCOVERY,
   MCP_ENDPOINT,
@@ -31,10 +33,9 @@ import { secondsUntil } from '../../domain/calendar.ts';
 import { BATCHES_REMOVED_IN, dataTools, MCP_MAX_BATCH, MCP_SERVER_NAME } from '../../contract/mcp-tools.ts';
 import type { Artifact, BuildContext } from '../artifact.ts';
 import { apiIndex } from '../discovery/api-index.ts';
-import { formatDays } from '../../render/format.ts';
 import { markdownText, renderMarkdown } from '../content/markdown.ts';
+import type { DatasetProse } from '../../datasets/dataset.ts';
 import { FUNCTION_TOOL_INPUT_SCHEMA, INPUT_SCHEMA_EXTENSION } from '../../contract/openapi.ts';
-import { MARKET_WINDOW_DAYS, NO_ADVICE } from './home.ts';
 import { renderLayout } from './layout.ts';
 import { twin } from '../content/twins.ts';
 import { absoluteUrl, CONTENT_DOCUMENTS, PAGES } from '../../contract/pages.ts';
@@ -60,8 +61,8 @@ export const PROBLEM_HEADERS: Record<ProblemCode, string> = {
  */
 const problemExamples = (service: ServiceTables): Record<ProblemCode, { detail: string; error?: string }> => ({
   upstream_unavailable: {
-    detail: PROBLEM_DETAILS.upstream_unavailable[service.resources[0]!.id],
-    error: UPSTREAM_ERROR_TEXT[service.resources[0]!.id],
+    detail: PROBLEM_DETAILS.upstream_unavailable(service.resources[0]!),
+    error: service.resources[0]!.problem.error,
   },
   api_route_not_found: { detail: PROBLEM_DETAILS.api_route_not_found(service) },
   method_not_allowed: { detail: PROBLEM_DETAILS.method_not_allowed },
@@ -106,7 +107,10 @@ export function fieldRows(schema: Schema, schemas: Map<string, JsonSchema>, pref
   const properties = (schema.properties ?? {}) as Record<string, Schema>;
   const required = new Set((schema.required ?? []) as string[]);
   return Object.entries(properties).flatMap(([name, field]) => {
-    const row = `| \`${prefix}${name}\` | ${cell(describeType(field, schemas))} | ${required.has(name) ? 'yes' : 'no'} | ${cell(String(field.description ?? ''))} |`;
+    // A member that is a whole other schema ($ref alone) is described by that schema.
+    const referenced = typeof field.$ref === 'string' ? schemas.get(refTitle(field.$ref, schemas)) : undefined;
+    const description = String(field.description ?? referenced?.description ?? '');
+    const row = `| \`${prefix}${name}\` | ${cell(describeType(field, schemas))} | ${required.has(name) ? 'yes' : 'no'} | ${cell(description)} |`;
     const items = field.type === 'array' ? ((field.items ?? {}) as Schema) : null;
     const nested =
       field.type === 'object' && field.properties
@@ -149,44 +153,32 @@ function referencedSchemas(name: string, schemas: Map<string, JsonSchema>): stri
 
 const fence = (lang: string, body: string) => `\`\`\`${lang}\n${body}\n\`\`\``;
 
-/** A real snapshot shortened for reading: long arrays keep their first entries and say how many there are. */
+/** A real snapshot shortened for reading, by its dataset's rule; none when this build has no payload. */
 function exampleBody(resource: DataResource, ctx: BuildContext): { json: string; note: string } | null {
-  const shown = 3;
-  if (resource.id === 'market') {
-    if (!ctx.market) return null;
-    const { points } = ctx.market;
-    return {
-      json: JSON.stringify({ ...ctx.market, points: points.slice(0, shown) }, null, 2),
-      note: `A real snapshot from this build, with \`points\` shortened to its first ${shown} of ${points.length} entries.`,
-    };
-  }
-  if (!ctx.contributions) return null;
-  const { days } = ctx.contributions;
-  return {
-    json: JSON.stringify({ ...ctx.contributions, days: days.slice(0, shown) }, null, 2),
-    note: `A real snapshot from this build, with \`days\` shortened to its first ${shown} of ${days.length} entries.`,
-  };
+  const payload = ctx.payloads.get(resource.id);
+  const dataset = ctx.datasets.find((d) => d.resource === resource);
+  return payload === undefined || dataset === undefined ? null : dataset.example(payload);
 }
 
-function cacheText(resource: DataResource, timeZone: string): string {
-  return resource.id === 'market'
-    ? `\`Cache-Control: ${CACHE_CONTROL.market}\`, always. The ticker is fetched on every request; candle history may be reused in memory for up to ${CONSTANTS.candleReuseSeconds / 60} minutes.`
-    : `\`Cache-Control: ${CACHE_CONTROL.contributions('<seconds>')}\`, where \`<seconds>\` is the whole seconds until the next midnight in ${timeZone} (the instant in \`nextRefreshAt\`); or \`${CACHE_CONTROL.perClient}\` when the answer carries per-client quota headers. The server keeps one rolling-year answer in memory until that midnight.`;
-}
-
-/** The s-maxage the gateway would have sent with this build's calendar, at build time. */
-function exampleSMaxAge(ctx: BuildContext): number {
-  const next = ctx.contributions ? Date.parse(ctx.contributions.nextRefreshAt) : Number.NaN;
+/** The s-maxage the gateway would have sent with this build's payload (its `nextRefreshAt`), at build time. */
+function exampleSMaxAge(resource: DataResource, ctx: BuildContext): number {
+  const payload = ctx.payloads.get(resource.id) as { nextRefreshAt?: string } | undefined;
+  const next = payload?.nextRefreshAt === undefined ? Number.NaN : Date.parse(payload.nextRefreshAt);
   return Number.isFinite(next) ? secondsUntil(next, ctx.nowMs) : 3600;
 }
 
-function endpointSection(resource: DataResource, ctx: BuildContext, schemas: Map<string, JsonSchema>): string {
+function endpointSection(
+  resource: DataResource,
+  prose: DatasetProse,
+  ctx: BuildContext,
+  schemas: Map<string, JsonSchema>,
+): string {
   const base = ctx.config.siteUrl;
   const example = exampleBody(resource, ctx);
   const exampleHeaders = [
     'HTTP/1.1 200 OK',
     `Content-Type: ${resource.contentType}`,
-    `Cache-Control: ${resource.id === 'market' ? CACHE_CONTROL.market : CACHE_CONTROL.contributions(exampleSMaxAge(ctx))}`,
+    `Cache-Control: ${resource.cache === 'per-request' ? CACHE_CONTROL.market : CACHE_CONTROL.contributions(exampleSMaxAge(resource, ctx))}`,
     `RateLimit-Policy: ${policyHeader(RATE_LIMIT_EXAMPLE.quota, RATE_LIMIT_EXAMPLE.windowSeconds)}`,
     `RateLimit: ${rateLimitHeader(RATE_LIMIT_EXAMPLE.remaining, RATE_LIMIT_EXAMPLE.secondsLeft)}`,
   ].join('\n');
@@ -215,12 +207,12 @@ function endpointSection(resource: DataResource, ctx: BuildContext, schemas: Map
     fieldTable(resource.schema, schemas),
     ...nested,
     '#### Caching',
-    cacheText(resource, ctx.service.calendarTimeZone),
+    prose.caching,
   ].join('\n\n');
 }
 
 /** `## Model Context Protocol (gateway only)`: the tools, their rules, and a client configuration. */
-function mcpSection(base: string, service: ServiceTables): string[] {
+function mcpSection(base: string, service: ServiceTables, prose: readonly DatasetProse[]): string[] {
   const tools = dataTools(service);
   const endpoint = absoluteUrl(base, MCP_ENDPOINT.path);
   const config = { mcpServers: { [MCP_SERVER_NAME]: { type: 'http', url: endpoint } } };
@@ -233,13 +225,14 @@ function mcpSection(base: string, service: ServiceTables): string[] {
   return [
     '## Model Context Protocol (gateway only)',
     `Where the gateway runs, \`${endpoint}\` is a [Model Context Protocol](https://modelcontextprotocol.io) endpoint for agents: Streamable HTTP, stateless (no session, no \`Mcp-Session-Id\`), answers as JSON. ` +
-      `**Gateway only:** a static host has no \`${MCP_ENDPOINT.path}\`, as it has no live ${service.market ? 'ticker' : 'calendar'}.`,
+      `**Gateway only:** a static host has no \`${MCP_ENDPOINT.path}\`, as it has no live ${prose[0]!.liveNoun}.`,
     '| Tool | Returns | Same payload as |\n|---|---|---|\n' +
       tools.map((t) => `| \`${t.name}\` | ${t.resource.schema} | \`GET ${t.operation.path}\` |`).join('\n'),
     [
       `- \`tools/list\` gives exactly these ${dataOperationsWord(service)} tools, named by operationId. Each input schema is \`${JSON.stringify(FUNCTION_TOOL_INPUT_SCHEMA)}\`; each output schema is the payload schema above, self-contained (its references under \`$defs\`).`,
-      `- \`tools/call\` returns the payload as \`structuredContent\` and the same JSON as a text item. The rules are those of the HTTP routes: ${service.market ? 'the market ticker is fetched on every call, ' : ''}the calendar is kept until the next midnight in ` +
-        `${service.calendarTimeZone}.`,
+      `- \`tools/call\` returns the payload as \`structuredContent\` and the same JSON as a text item. The rules are those of the HTTP routes: ${prose
+        .flatMap((p) => (p.mcpRule ? [p.mcpRule] : []))
+        .join(', ')}.`,
       `- A failure is a tool error (\`isError: true\`) whose text is the [problem document](#problem-types): \`${PROBLEM_TYPES.upstream_unavailable.code}\` when the upstream gave nothing usable, ` +
         `\`${PROBLEM_TYPES.rate_limit_exceeded.code}\` with \`retryAfter\`, the seconds to wait. An argument outside the empty input schema is refused as a tool error; an unknown tool or malformed params are a JSON-RPC error (\`-32602\`).`,
       `- One quota: every POST to the endpoint counts once, before anything in it is done, in the same per-client bucket as the ${dataOperationsWord(service)} data URLs, and its answer carries \`RateLimit\` and \`RateLimit-Policy\`. Past the quota a tool call gets the tool error above and any other message the 429 problem.`,
@@ -323,15 +316,11 @@ export function developersBody(ctx: BuildContext, schemas: Map<string, JsonSchem
   const codes = Object.keys(PROBLEM_TYPES) as ProblemCode[];
   const discovery = Object.values(DISCOVERY);
   const indexExample = JSON.stringify(apiIndex(config, ctx.simulated), null, 2);
+  const prose = ctx.datasets.map((d) => d.prose(config));
   return [
     `# ${DEVELOPERS_TITLE}`,
-    (service.marketProduct === null
-      ? `${markdownText(config.site.title)} publishes one public, read-only JSON resource that feeds the portfolio preview on the [home page](${url('/')}): a `
-      : `${markdownText(config.site.title)} publishes two public, read-only JSON resources that feed the portfolio preview on the [home page](${url('/')}): ` +
-        `a **market preview** of \`${service.marketProduct}\` (the latest ticker plus ${formatDays(MARKET_WINDOW_DAYS)} of hourly closes, in ${CONSTANTS.currency}, from ${markdownText(config.marketSourceName)}) ` +
-        `and a `) +
-      `**contribution calendar** (the public daily contribution counts of GitHub account \`${config.githubAccount}\` over a rolling ${CONSTANTS.contributionDays}-day window in ${service.calendarTimeZone}).`,
-    ...(service.market ? [`> **No financial advice.** ${NO_ADVICE}`] : []),
+    `${markdownText(config.site.title)} publishes ${resourcesFeed(service.resources.length).replace(/^./, (c) => c.toLowerCase())} the portfolio preview on the [home page](${url('/')}): ${listPhrase(prose.map((p) => p.developers))}.`,
+    ...prose.flatMap((p) => (p.callout ? [p.callout] : [])),
     `Base URL: \`${base}\`. Every route takes no parameters and no request body, and needs **no authentication**: no key, no signup, no header. ` +
       `When an upstream source gives no usable data the service answers with a problem document, never with invented values.`,
     '## Contents',
@@ -359,7 +348,7 @@ export function developersBody(ctx: BuildContext, schemas: Map<string, JsonSchem
       `\n| GET | [\`${API_INDEX.path}\`](${url(API_INDEX_LINK)}) | none | API index, \`${API_INDEX.contentType}\` (the file \`${API_INDEX_LINK}\` on any static host) |`,
     `Any other method on a data route is a [405 problem](#${PROBLEM_TYPES.method_not_allowed.fragment}); any other \`/api/...\` path is a [404 problem](#${PROBLEM_TYPES.api_route_not_found.fragment}). ` +
       `As function tools, the operationId is the tool name and the input schema is \`${JSON.stringify(FUNCTION_TOOL_INPUT_SCHEMA)}\` (the \`${INPUT_SCHEMA_EXTENSION}\` extension of each operation in [the contract](${url(DISCOVERY.openapi.path)})).`,
-    ...service.resources.map((r) => endpointSection(r, ctx, schemas)),
+    ...ctx.datasets.map((d, i) => endpointSection(d.resource, prose[i]!, ctx, schemas)),
     '### API index',
     `\`GET ${API_INDEX.path}\` describes the data routes, this page, the contract and the authentication policy (\`"authentication": "none"\`). ` +
       `It is a discovery document, not a replacement for the payload schemas. \`Cache-Control: ${CACHE_CONTROL.apiIndex}\`. ` +
@@ -374,12 +363,11 @@ export function developersBody(ctx: BuildContext, schemas: Map<string, JsonSchem
       `\`service-doc\` (this page and its [Markdown copy](${url(DISCOVERY.developersMarkdown.path)})) and \`service-meta\` ([the API index](${url(API_INDEX_LINK)})) for each. ` +
       `Every HTML page has a Markdown twin at its path plus \`.md\` (\`/index.md\` for \`/\`). [\`/sitemap.xml\`](${url(DISCOVERY.sitemap.path)}) lists the published HTML pages only.`,
     ...contentSection(url, schemas),
-    ...mcpSection(base, service),
+    ...mcpSection(base, service, prose),
     '## Headers and caching',
     'When the gateway serves:',
     [
-      ...(service.market ? [`- Market preview: ${cacheText(service.market, service.calendarTimeZone)}`] : []),
-      `- Contribution calendar: ${cacheText(service.contributions, service.calendarTimeZone)} The calendar reports what the public source provides; completeness is not promised.`,
+      ...ctx.datasets.map((d, i) => `- ${d.resource.title}: ${prose[i]!.caching}${prose[i]!.cachingNote ?? ''}`),
       `- API index: \`Cache-Control: ${CACHE_CONTROL.apiIndex}\`.`,
       `- Problem answers: \`Cache-Control: ${CACHE_CONTROL.problem}\`; a 429 is never stored by caches (RFC 6585).`,
       '- Responses that carry quota headers are never shared-cacheable.',
@@ -422,10 +410,10 @@ export function developersBody(ctx: BuildContext, schemas: Map<string, JsonSchem
     fence('sh', `curl -O ${url(DISCOVERY.cli.path)} && node cli.mjs --help`),
     nestHeadings(cliReferenceMarkdown(service).trim(), 3),
     '## Static hosting and the gateway',
-    `The whole site, these documents and the ${service.market ? 'two data snapshots' : 'data snapshot'} are plain files, so any static host can serve them (content types and cache rules come from its configuration). ` +
-      `A static host cannot compute anything per request: ${service.market ? 'the live ticker, ' : ''}the quota and its headers, an \`s-maxage\` that counts down to midnight, problem documents for failed upstreams ` +
+    `The whole site, these documents and the ${service.resources.length === 1 ? 'data snapshot' : `${countWord(service.resources.length)} data snapshots`} are plain files, so any static host can serve them (content types and cache rules come from its configuration). ` +
+      `A static host cannot compute anything per request: ${prose.map((p) => (p.liveWork ? `${p.liveWork}, ` : '')).join('')}the quota and its headers, an \`s-maxage\` that counts down to midnight, problem documents for failed upstreams ` +
       `and the [MCP endpoint](#model-context-protocol-gateway-only) \`${MCP_ENDPOINT.path}\` are the work of the optional gateway, which serves the same files and the live routes.`,
-    `On a static host the data paths are the build's snapshot files, with the type and \`Cache-Control\` the host's rules give (the build writes them for \`serve\`, Netlify and Cloudflare Pages: ${service.market ? `\`${CACHE_CONTROL.staticSnapshot('market')}\` for the market preview, ` : ''}\`${CACHE_CONTROL.staticSnapshot('contributions')}\` for the calendar; GitHub Pages takes no rules), and a missing snapshot is the host's own 404. ` +
+    `On a static host the data paths are the build's snapshot files, with the type and \`Cache-Control\` the host's rules give (the build writes them for \`serve\`, Netlify and Cloudflare Pages: ${ctx.datasets.map((d, i) => `\`${CACHE_CONTROL.staticSnapshot(d.resource.cache)}\` for ${prose[i]!.staticName}`).join(', ')}; GitHub Pages takes no rules), and a missing snapshot is the host's own 404. ` +
       `Its [\`${DISCOVERY.openapi.path}\`](${url(DISCOVERY.openapi.path)}) promises only that; the gateway serves its own at the same path, with the quota's 429 and headers.`,
   ].join('\n\n');
 }

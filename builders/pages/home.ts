@@ -1,21 +1,15 @@
 // The home page (/) and its twin (/index.md): the profile, and the portfolio preview the two data
 // resources exist to feed, drawn from this build's snapshots and refreshed by the page script.
 import type { Artifact, BuildContext } from '../artifact.ts';
-import { CONSTANTS } from '../../contract/service.ts';
-import { formatDays } from '../../render/format.ts';
 import type { ProfileDocument } from '../../contract/content-documents.ts';
 import type { Profile } from '../content/site-content.ts';
 import { escapeHtml } from '../../render/html.ts';
 import { renderMarkdown } from '../content/markdown.ts';
 import { markdownParagraphs } from './plain-text.ts';
-import { contributionsBodyHtml, marketBodyHtml } from '../../render/preview.ts';
+import { githubProfileUrl } from '../../datasets/contributions/index.ts';
 import { twin } from '../content/twins.ts';
 import { absoluteUrl, PAGES, resolveContentUrl, sitePath } from '../../contract/pages.ts';
 import { ASSETS, renderLayout } from './layout.ts';
-
-export function githubProfileUrl(account: string): string {
-  return `https://github.com/${account}`;
-}
 
 /** The profile's links: those of site/profile.md, resolved to absolute URLs, plus the GitHub account. */
 export function profileLinks(ctx: BuildContext, profile: Profile): Array<{ label: string; url: string }> {
@@ -57,17 +51,8 @@ export function profileDocument(ctx: BuildContext, profile: Profile): ProfileDoc
   };
 }
 
-/** The market preview's window in whole days (seven), for running text. */
-export const MARKET_WINDOW_DAYS = CONSTANTS.marketWindowSeconds / 86_400;
-
-export const NO_ADVICE =
-  'A preview of public market data for illustration only. It is not a trading recommendation or financial advice.';
-
 export function homeHtml(ctx: BuildContext, profile: Profile): string {
   const { config } = ctx;
-  const market = ctx.service.market;
-  const calendar = ctx.service.contributions;
-  const source = ctx.market?.source ?? config.marketSourceName;
   const snapshot = `Snapshot taken when this site was built (${new Date(ctx.nowMs).toISOString().slice(0, 16).replace('T', ' ')} UTC).`;
   const figure = (id: string, title: string, apiPath: string, body: string, after: string) =>
     `<figure class="card" id="${id}-preview" data-preview="${id}" data-source="${escapeHtml(sitePath(config.siteUrl, apiPath))}">
@@ -86,13 +71,12 @@ ${after}
 <p class="lede">${escapeHtml(config.site.tagline)}</p>
 <p class="meta">${escapeHtml(profile.location)}</p>
 <section class="preview" aria-label="Portfolio preview">
-${
-  market === undefined
-    ? ''
-    : `${figure('market', `${escapeHtml(market.title)}: ${escapeHtml(ctx.service.marketProduct!)}, last ${formatDays(MARKET_WINDOW_DAYS)}`, market.v1.path, marketBodyHtml(ctx.market), `<p class="disclaimer">Source: ${escapeHtml(source)}, values in ${CONSTANTS.currency}. ${NO_ADVICE}</p>`)}
-`
-}${figure('contributions', `${escapeHtml(calendar.title)}: the last ${formatDays(CONSTANTS.contributionDays)}`, calendar.v1.path, contributionsBodyHtml(ctx.contributions), `<p class="disclaimer">Public contributions of <a href="${escapeHtml(githubProfileUrl(config.githubAccount))}">${escapeHtml(config.githubAccount)}</a> on GitHub, days as GitHub labels them; completeness depends on what the public source provides.</p>`)}
-</section>
+${ctx.datasets
+  .map(({ resource, home }) => {
+    const payload = ctx.payloads.get(resource.id) ?? null;
+    return `${figure(home.figure, home.title(ctx), resource.v1.path, home.body(payload), home.after(ctx, payload))}\n`;
+  })
+  .join('')}</section>
 <section aria-labelledby="about"><h2 id="about">About</h2>
 ${renderMarkdown(profile.about)}
 </section>

@@ -3,17 +3,17 @@
 // so it answers with the gateway's document instead: generated at start by the same function the build
 // uses (contract/openapi.ts), from the same configuration, with the build's snapshots as its examples.
 import type { Config } from '../../lib/config.ts';
-import { openApiDocument, type Snapshots } from '../../contract/openapi.ts';
-import { DISCOVERY, type DataResourceId, type ServiceTables } from '../../contract/service.ts';
+import { openApiDocument } from '../../contract/openapi.ts';
+import { DISCOVERY, type DataResource, type ServiceTables } from '../../contract/service.ts';
+import { describedDatasets } from '../../datasets/registry.ts';
 import type { JsonSchema } from '../../contract/schemas.ts';
 
 /**
  * The build's snapshot of one resource, read from dist/ (it validated it before writing it), or null
  * when the build published none: then the document has no example, as the build's own would.
  */
-function snapshot(files: ReadonlyMap<string, Buffer>, service: ServiceTables, id: DataResourceId): unknown {
-  const resource = service.resources.find((r) => r.id === id);
-  const body = resource && files.get(resource.snapshotFiles[0]!);
+function snapshot(files: ReadonlyMap<string, Buffer>, resource: DataResource): unknown {
+  const body = files.get(resource.snapshotFiles[0]!);
   if (body === undefined) return null;
   try {
     return JSON.parse(body.toString('utf8')) as unknown;
@@ -29,10 +29,7 @@ export function gatewayOpenApiFile(
   schemas: Map<string, JsonSchema>,
   files: ReadonlyMap<string, Buffer>,
 ): [file: string, body: Buffer] {
-  const snapshots = {
-    market: snapshot(files, service, 'market'),
-    contributions: snapshot(files, service, 'contributions'),
-  } as Snapshots;
-  const document = openApiDocument(config, schemas, snapshots, 'gateway');
+  const snapshots = new Map(service.resources.map((r) => [r.id, snapshot(files, r)]));
+  const document = openApiDocument(config, schemas, describedDatasets(config, snapshots), 'gateway');
   return [DISCOVERY.openapi.file, Buffer.from(`${JSON.stringify(document, null, 2)}\n`)];
 }

@@ -7,7 +7,6 @@ import {
   PROBLEM_CONTENT_TYPE,
   PROBLEM_DETAILS,
   PROBLEM_TYPES,
-  UPSTREAM_ERROR_TEXT,
   type ProblemCode,
   type ProblemDetails,
 } from '../../contract/problems.ts';
@@ -57,7 +56,8 @@ export interface Problems {
   methodNotAllowed: PreparedProblem;
   /** Prepared only when a quota is configured: without one no request is ever limited. */
   rateLimited: PreparedProblem | undefined;
-  upstream: Record<DataResourceId, PreparedProblem>;
+  /** Each dataset's 502, by id. */
+  upstream: ReadonlyMap<DataResourceId, PreparedProblem>;
   /** The MCP endpoint's answer to an Origin it does not serve. */
   originNotAllowed: PreparedProblem;
 }
@@ -83,12 +83,12 @@ export function prepareProblems(
     );
     return { ...answer, document };
   };
-  const upstream = Object.fromEntries(
+  const upstream = new Map(
     service.resources.map((r) => [
       r.id,
-      make('upstream_unavailable', PROBLEM_DETAILS.upstream_unavailable[r.id], UPSTREAM_ERROR_TEXT[r.id]),
+      make('upstream_unavailable', PROBLEM_DETAILS.upstream_unavailable(r), r.problem.error),
     ]),
-  ) as Record<DataResourceId, PreparedProblem>;
+  );
   return {
     routeNotFound: make('api_route_not_found', PROBLEM_DETAILS.api_route_not_found(service)),
     // RFC 9110 §15.5.6: "The origin server MUST generate an Allow header field in a 405 response".

@@ -108,11 +108,7 @@ export function loadStaticFiles(distDir: string, service: ServiceTables, generat
     if (entry === undefined) {
       const card = CARD_FILES.get(file);
       const cacheControl =
-        file === API_INDEX.file
-          ? CACHE_CONTROL.apiIndex
-          : card
-            ? CACHE_CONTROL.card(card.resource)
-            : CACHE_CONTROL.static;
+        file === API_INDEX.file ? CACHE_CONTROL.apiIndex : card ? CACHE_CONTROL.card(card.cache) : CACHE_CONTROL.static;
       // A generated body is compressed here, at start: quickly rather than as small as the build does.
       const compress = generated.has(file) ? { brotliQuality: GENERATED_BROTLI_QUALITY } : { copies: copies.get(file) };
       entry = prepareEntry(file, files.get(file)!, cacheControl, isApiPath(`/${file}`), compress, !!card);

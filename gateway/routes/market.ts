@@ -18,8 +18,6 @@ export interface MarketRoute {
    * asked for quiet).
    */
   data(): Promise<MarketData>;
-  /** The same, serialised (the HTTP route's body). */
-  body(): Promise<Buffer>;
 }
 
 interface CandleHistory {
@@ -80,5 +78,5 @@ export function marketRoute(
     }
   };
 
-  return { data, body: async () => Buffer.from(JSON.stringify(await data())) };
+  return { data };
 }

@@ -6,7 +6,13 @@
 // answered from bytes prepared at start.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { CACHE_CONTROL, MCP_ENDPOINT, type DataResource, type ServiceTables } from '../../contract/service.ts';
+import {
+  CACHE_CONTROL,
+  listPhrase,
+  MCP_ENDPOINT,
+  type DataResource,
+  type ServiceTables,
+} from '../../contract/service.ts';
 import type { JsonSchema } from '../../contract/schemas.ts';
 import {
   BATCHES_REMOVED_IN,
@@ -16,8 +22,7 @@ import {
   selfContainedSchema,
 } from '../../contract/mcp-tools.ts';
 import type { ClientIdentity } from '../quota/client-identity.ts';
-import type { ContributionsRoute } from './contributions.ts';
-import type { MarketRoute } from './market.ts';
+import type { DataRoute } from './data-routes.ts';
 import { prepareAnswer, type PreparedAnswer, type Problems } from '../http/problem-response.ts';
 import { DISABLED_QUOTA, type Quota, type QuotaDecision, type QuotaOutcome } from '../quota/quota.ts';
 import { COMMON_HEADERS } from '../http/common-headers.ts';
@@ -34,9 +39,8 @@ export interface McpDeps {
   problems: Problems;
   quota: Quota;
   identify: ClientIdentity;
-  /** Absent with MARKET_PRODUCT=off, and then no market tool is listed. */
-  market: MarketRoute | undefined;
-  contributions: ContributionsRoute;
+  /** Each dataset's live route, by id (data-routes.ts): the HTTP routes' own. */
+  live: ReadonlyMap<string, DataRoute>;
   /** One line on stderr. */
   reportError: (line: string) => void;
   /** True once shutdown began: responses then close their connection. */
@@ -165,7 +169,7 @@ const rpcResult = (id: string | number, result: Buffer) =>
   Buffer.concat([Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`), result, Buffer.from('}')]);
 
 export function mcpRoute(deps: McpDeps): McpRoute {
-  const { problems, quota, identify, market, contributions, reportError } = deps;
+  const { problems, quota, identify, live, reportError } = deps;
   const allowedOrigins = new Set(deps.allowedOrigins);
   const dataToolList = dataTools(deps.service);
   const tools = new Map(dataToolList.map((t) => [t.name, t]));
@@ -186,7 +190,7 @@ export function mcpRoute(deps: McpDeps): McpRoute {
   /** tools/list never changes: its result is serialised once, here (about 10 KB). */
   const toolListResult = Buffer.from(JSON.stringify({ tools: toolList }));
   const instructions =
-    `Read-only public data of ${deps.serverTitle}: ${deps.service.marketProduct === null ? 'a GitHub contribution calendar' : `a ${deps.service.marketProduct} market preview (not financial advice) and a GitHub contribution calendar`}. ` +
+    `Read-only public data of ${deps.serverTitle}: ${listPhrase(deps.service.resources.map((r) => r.phrase))}. ` +
     'Every tool takes no arguments; the v1 tools and their unversioned aliases return the same payloads. ' +
     'A tool error carries an RFC 9457 problem document: upstream_unavailable (retry later) or rate_limit_exceeded (wait retryAfter seconds).';
 
@@ -197,16 +201,11 @@ export function mcpRoute(deps: McpDeps): McpRoute {
    * a tool that returns it SHOULD also return the serialized JSON in a text content block.
    */
   const payloadResult = async (resource: DataResource): Promise<CallToolResult> => {
-    if (resource.id === 'market') {
-      // A market tool is listed only when the deployment has a market route.
-      const data = await market!.data();
-      return { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: { ...data } };
-    }
-    const current = await contributions.current();
-    // The route serialised it once already: those bytes are the text.
+    // Registered datasets only are listed, and each has its route; its bytes are the text.
+    const current = await live.get(resource.id)!.current();
     return {
-      content: [{ type: 'text', text: current.rep.identity.body.toString('utf8') }],
-      structuredContent: { ...current.payload },
+      content: [{ type: 'text', text: current.body.toString('utf8') }],
+      structuredContent: { ...(current.payload as Record<string, unknown>) },
     };
   };
 
@@ -233,7 +232,7 @@ export function mcpRoute(deps: McpDeps): McpRoute {
         return await payloadResult(tool.resource);
       } catch (error) {
         reportError(`${tool.resource.id}: ${error instanceof Error ? error.message : String(error)}`);
-        return problemResult(problems.upstream[tool.resource.id].body.toString('utf8'));
+        return problemResult(problems.upstream.get(tool.resource.id)!.body.toString('utf8'));
       }
     });
     return server;

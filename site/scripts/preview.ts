@@ -1,8 +1,15 @@
-// Browser script of the home page: redraws the market and calendar figures from the live API when it
-// is reachable. The page already shows the build-time snapshot (and reads fine with scripts off), so
+// Browser script of the home page: redraws each dataset's figure from the live API when it is reachable.
+// The page already shows the build-time snapshot (and reads fine with scripts off), so
 // every failure here (offline, 404 on a static host, 502 from the gateway, a malformed answer) just
 // keeps what is on the page: nothing is thrown and nothing is written to the console.
-import { contributionsBodyHtml, isContributions, isMarketData, marketBodyHtml } from '../../render/preview.ts';
+import {
+  contributionsBodyHtml,
+  isContributions,
+  isMarketData,
+  isStreak,
+  marketBodyHtml,
+} from '../../render/preview.ts';
+import { streakBodyHtml } from '../../render/streak.ts';
 import { prepareCharts, startReadouts } from './readout.ts';
 
 async function fetchJson(url: string): Promise<unknown> {
@@ -32,13 +39,22 @@ async function refresh<T>(
   if (status) status.textContent = `Refreshed from ${source} at ${new Date().toISOString().slice(11, 19)} UTC.`;
 }
 
+/**
+ * Each figure's redraw, by its `data-preview` (each dataset's module names its figure: datasets/): the
+ * shape check of its payload, then the very function the build drew its body with.
+ */
+const REDRAW: Readonly<Record<string, (figure: HTMLElement) => Promise<void>>> = {
+  market: (figure) => refresh(figure, isMarketData, marketBodyHtml),
+  contributions: (figure) => refresh(figure, isContributions, contributionsBodyHtml),
+  streak: (figure) => refresh(figure, isStreak, streakBodyHtml),
+};
+
 function start(): void {
   startReadouts();
-  const market = document.querySelector<HTMLElement>('[data-preview="market"]');
-  const calendar = document.querySelector<HTMLElement>('[data-preview="contributions"]');
-  const jobs: Array<Promise<void>> = [];
-  if (market) jobs.push(refresh(market, isMarketData, marketBodyHtml));
-  if (calendar) jobs.push(refresh(calendar, isContributions, contributionsBodyHtml));
+  const jobs = Array.from(document.querySelectorAll<HTMLElement>('[data-preview]')).flatMap((figure) => {
+    const redraw = REDRAW[figure.dataset.preview ?? ''];
+    return redraw ? [redraw(figure)] : [];
+  });
   // Swallow anything unexpected too: a preview refresh is never worth an error on the reader's console.
   void Promise.all(jobs).catch(() => undefined);
 }

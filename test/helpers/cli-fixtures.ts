@@ -5,7 +5,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { CONTENT_DOCUMENTS } from '../../contract/pages.ts';
-import { API_INDEX, DEFAULT_SERVICE, DISCOVERY } from '../../contract/service.ts';
+import { API_INDEX, DISCOVERY } from '../../contract/service.ts';
+import { DEFAULT_SERVICE } from '../../datasets/registry.ts';
 
 export const FIXTURE_WRITINGS = [
   {

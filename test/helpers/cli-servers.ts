@@ -6,7 +6,8 @@ import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
 import { CONTENT_DOCUMENTS } from '../../contract/pages.ts';
-import { API_INDEX, DEFAULT_SERVICE, DISCOVERY } from '../../contract/service.ts';
+import { API_INDEX, DISCOVERY } from '../../contract/service.ts';
+import { DEFAULT_SERVICE } from '../../datasets/registry.ts';
 import { ROOT } from './run.ts';
 
 export interface Site {

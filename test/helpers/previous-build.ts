@@ -3,7 +3,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { build, type BuildResult } from '../../builders/build.ts';
-import { DEFAULT_SERVICE, dataResource } from '../../contract/service.ts';
+import { dataResource } from '../../contract/service.ts';
+import { DEFAULT_SERVICE } from '../../datasets/registry.ts';
 import { loadConfig } from '../../lib/config.ts';
 import { upstreamEnv } from './run.ts';
 import { TEST_SITE_URL } from './site-dist.ts';

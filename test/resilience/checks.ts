@@ -3,7 +3,8 @@
 // response in, the list of violations out.
 import { contributionOn, closeAt } from '../../fakes/data.ts';
 import { PROBLEM_CONTENT_TYPE, PROBLEM_TYPES, type ProblemCode } from '../../contract/problems.ts';
-import { ALLOW_HEADER, CACHE_CONTROL, CONSTANTS, DEFAULT_SERVICE } from '../../contract/service.ts';
+import { ALLOW_HEADER, CACHE_CONTROL, CONSTANTS } from '../../contract/service.ts';
+import { DEFAULT_SERVICE } from '../../datasets/registry.ts';
 import type { Validator } from '../../contract/schemas.ts';
 
 export interface Observed {

@@ -5,7 +5,8 @@
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SERVICE, CONTENT_SECURITY_POLICY } from '../../contract/service.ts';
+import { CONTENT_SECURITY_POLICY } from '../../contract/service.ts';
+import { DEFAULT_SERVICE } from '../../datasets/registry.ts';
 import type { SiteFiles } from '../helpers/site-dist.ts';
 import type { StaticServer } from '../helpers/site-serve.ts';
 import { availability, DESKTOP, PHONE, SCHEMES, SCREENSHOT_DIR, siteInBrowser } from '../helpers/site-browser.ts';
@@ -334,7 +335,7 @@ describe.runIf(availability.available || availability.mustFail)('the site in Chr
     await context.close();
   });
 
-  it('the four cards render as <img>, parse as SVG and reference nothing outside themselves', async () => {
+  it('every card renders as <img>, parses as SVG and reference nothing outside themselves', async () => {
     const context = await browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
     await page.goto(`${server.url}/`);

@@ -1,0 +1,94 @@
+// The market preview (docs/data-rules.md#market-preview): a Coinbase Exchange product quoted in USD
+// (MARKET_PRODUCT), seven days of hourly closes plus the live ticker, computed for every request and
+// never stored. Everything the service says and does about it is declared here.
+import type { Config } from '../../lib/config.ts';
+import { markdownText } from '../../lib/markdown-text.ts';
+import { CACHE_CONTROL, CONSTANTS, productNames, type DataResource } from '../../contract/service.ts';
+import type { MarketData } from '../../domain/market.ts';
+import { marketReuse } from '../../domain/reuse.ts';
+import { formatDays } from '../../render/format.ts';
+import { escapeHtml } from '../../render/html.ts';
+import { marketBodyHtml } from '../../render/preview.ts';
+import { shortened, type Dataset } from '../dataset.ts';
+import { marketCard } from './card.ts';
+
+/** The market preview's window in whole days (seven), for running text. */
+export const MARKET_WINDOW_DAYS = CONSTANTS.marketWindowSeconds / 86_400;
+
+export const NO_ADVICE =
+  'A preview of public market data for illustration only. It is not a trading recommendation or financial advice.';
+
+/** Its routes, operationIds and card are named after the product (docs/api.md#endpoints). */
+export function marketResource(product: string): DataResource {
+  const { slug, name } = productNames(product);
+  return {
+    id: 'market',
+    title: 'Market preview',
+    summary: `${product}: seven days of hourly closes plus the live ticker, in USD. Not financial advice.`,
+    schema: 'MarketData',
+    contentType: 'application/json',
+    v1: { path: `/api/v1/${slug}-price`, operationId: `getV1${name}Price`, alias: false },
+    alias: { path: `/api/${slug}-price`, operationId: `get${name}Price`, alias: true },
+    snapshotFiles: [`api/v1/${slug}-price`, `api/${slug}-price`],
+    cache: 'per-request',
+    problem: {
+      detail: 'The market-data provider gave no usable answer to this request.',
+      error: 'Market data is unavailable.',
+    },
+    toolText: `Returns the ${product} market preview: the latest ticker price (fetched live on every call), seven days of hourly closes, the change over the window, low, high and the provider timestamp, in ${CONSTANTS.currency}. It is not financial advice or a trading recommendation.`,
+    card: `${slug}-price`,
+    phrase: `a ${product} market preview (not financial advice)`,
+    command: {
+      name: 'price',
+      summary: `${product} now: value, 7-day change, low and high, as-of time, and a sparkline of the week. Not financial advice.`,
+      readsSimulated: false,
+      json: [
+        { name: 'product', type: 'string', description: JSON.stringify(product) },
+        { name: 'value', type: 'number', description: 'latest value in USD' },
+        { name: 'changePercent', type: 'number', description: 'change from the first point of the window, unrounded' },
+        { name: 'low', type: 'number', description: 'lowest value of the window' },
+        { name: 'high', type: 'number', description: 'highest value of the window' },
+        { name: 'asOf', type: 'string', description: "the provider's time of the latest value (ISO 8601)" },
+        { name: 'points', type: '{time, value}[]', description: 'hourly closes, oldest first; time in Unix seconds' },
+        {
+          name: 'currency, source, windowSeconds',
+          type: 'string, string, integer',
+          description: 'the rest of MarketData',
+        },
+      ],
+    },
+  };
+}
+
+export function marketDataset(product: string): Dataset<MarketData> {
+  const resource = marketResource(product);
+  return {
+    resource,
+    origin: { source: 'market' },
+    reuse: {
+      check: (payload, nowMs, config) => marketReuse(payload, nowMs, { source: config.marketSourceName, product }),
+      age: (payload, age) => `${age} old (as of ${payload.asOf})`,
+    },
+    card: (payload, theme, ctx) => marketCard(payload, theme, ctx.simulated),
+    home: {
+      figure: 'market',
+      title: () => `${escapeHtml(resource.title)}: ${escapeHtml(product)}, last ${formatDays(MARKET_WINDOW_DAYS)}`,
+      body: marketBodyHtml,
+      after: (ctx, payload) =>
+        `<p class="disclaimer">Source: ${escapeHtml(payload?.source ?? ctx.config.marketSourceName)}, values in ${CONSTANTS.currency}. ${NO_ADVICE}</p>`,
+    },
+    example: (payload) => shortened(payload, 'points'),
+    prose: (config: Config) => ({
+      short: `${product} market preview`,
+      openapi: `a ${product} market preview (source: ${markdownText(config.marketSourceName)}; not a trading recommendation or financial advice)`,
+      llms: `a ${product} market preview (not financial advice)`,
+      developers: `a **market preview** of \`${product}\` (the latest ticker plus ${formatDays(MARKET_WINDOW_DAYS)} of hourly closes, in ${CONSTANTS.currency}, from ${markdownText(config.marketSourceName)})`,
+      callout: `> **No financial advice.** ${NO_ADVICE}`,
+      caching: `\`Cache-Control: ${CACHE_CONTROL.market}\`, always. The ticker is fetched on every request; candle history may be reused in memory for up to ${CONSTANTS.candleReuseSeconds / 60} minutes.`,
+      liveNoun: 'ticker',
+      mcpRule: 'the market ticker is fetched on every call',
+      liveWork: 'the live ticker',
+      staticName: 'the market preview',
+    }),
+  };
+}
