@@ -11,9 +11,9 @@ const NOT_FAST = ['test/slow/**', 'test/timing/**', 'test/resilience/**', 'node_
  */
 const ISOLATED = ['test/internal-error.test.ts'];
 
-// Each project is complete in itself (no `extends`): vitest concatenates a project's include and exclude
+// What every suite shares (vitest.slow.config.ts too). Each project is complete in itself (no `extends`): vitest concatenates a project's include and exclude
 // with the root's, which would run every file in both.
-const common = {
+export const common = {
   globalSetup: ['test/global-setup.ts'],
   setupFiles: ['test/teardown.ts'],
   testTimeout: 30_000,
