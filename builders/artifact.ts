@@ -23,4 +23,16 @@ export interface BuildContext {
   validator: Validator;
   /** True for `npm run demo`: the data come from the simulated upstream and every page says so. */
   simulated: boolean;
+  /** What this build did for each dataset (status.json, the unavailable cards); none: every payload is fresh. */
+  outcomes?: ReadonlyMap<DataResourceId, DatasetOutcome>;
 }
+
+/**
+ * A dataset's state in this build (docs/api.md#status): fetched now; republished from the previous site
+ * (`--previous`), with its age; or missing, with the failure's one-line reason and, when a previous snapshot
+ * was at hand, when its data were last available.
+ */
+export type DatasetOutcome =
+  | { state: 'fresh' }
+  | { state: 'reused'; ageMs: number }
+  | { state: 'missing'; reason: string; lastAvailableMs?: number };
