@@ -4,6 +4,7 @@
 // keeps what is on the page: nothing is thrown and nothing is written to the console.
 import { contributionsBodyHtml, isContributions, isMarketData, marketBodyHtml } from '../../render/preview.ts';
 import { prepareCharts, startReadouts } from './readout.ts';
+import { builtFreshness, payloadFreshness, showFreshness } from './staleness.ts';
 
 async function fetchJson(url: string): Promise<unknown> {
   try {
@@ -24,10 +25,13 @@ async function refresh<T>(
   const body = figure.querySelector<HTMLElement>('[data-preview-body]');
   const status = figure.querySelector<HTMLElement>('[data-preview-status]');
   if (!source || !body) return;
+  showFreshness(figure, builtFreshness(figure, Date.now()));
   const data = await fetchJson(source);
   if (!accept(data)) return;
   body.innerHTML = render(data);
   prepareCharts(figure);
+  // An old file fetched now is still old: it is "refreshed" only while it is valid (domain/freshness.ts).
+  if (showFreshness(figure, payloadFreshness(data, Date.now()))) return;
   figure.dataset.refreshed = 'true';
   if (status) status.textContent = `Refreshed from ${source} at ${new Date().toISOString().slice(11, 19)} UTC.`;
 }
