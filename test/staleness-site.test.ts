@@ -5,6 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MarketData } from '../domain/market.ts';
 import { DEFAULT_SERVICE } from '../datasets/registry.ts';
+import { DISCOVERY } from '../contract/service.ts';
+import type { Status } from '../contract/payload-types.ts';
 import { buildSite, sharedSite, type BuiltSite } from './helpers/site-dist.ts';
 import { cardViolations } from './helpers/svg-card.ts';
 
@@ -57,6 +59,22 @@ describe('the market upstream down and no previous snapshot', () => {
       // no figure in its text but the build's time
       expect(svg.replace(/\d{4}-\d\d-\d\d \d\d:\d\d UTC/g, '')).not.toMatch(/>[^<]*\d[^<]*</);
     }
+  });
+
+  it('status.json says the market is missing and why, with no earlier data known; its badge is red', async () => {
+    const status = await site.json<Status>(DISCOVERY.status.file);
+    expect(status.datasets.find((d) => d.id === market.id)).toEqual({
+      id: market.id,
+      title: market.title,
+      path: market.v1.path,
+      state: 'missing',
+      reason: expect.stringMatching(/^coinbase: /) as unknown,
+    });
+    expect(status.datasets.find((d) => d.id === calendar.id)).toMatchObject({ state: 'fresh', age: '10 h' });
+    expect(await site.json(DISCOVERY.statusBadge.file)).toMatchObject({
+      message: 'market preview unavailable',
+      color: 'red',
+    });
   });
 
   it('the home page and its twin neither link the market JSON nor give the script a path to request', async () => {
