@@ -150,6 +150,7 @@ export async function startGateway(config: Config, options: GatewayOptions): Pro
       live,
       reportError: errorLine,
       closing: () => closing,
+      now,
     }),
     now,
     log,

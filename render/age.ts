@@ -41,6 +41,17 @@ export function validityAttributes(payload: unknown): string {
 }
 
 /**
+ * How old a payload's data are, in one sentence (the MCP tools' second text block): its age and until
+ * when it is valid, or, once that has passed, the stale sentence. Null for a payload that says neither.
+ */
+export function ageSentence(payload: unknown, nowMs: number): string | null {
+  const f = freshness(payload, nowMs);
+  if (f === null) return null;
+  if (f.stale) return staleSentence(f);
+  return `These data are ${ageInWords(f.ageMs)} old: valid until ${formatInstant(new Date(f.validUntilMs).toISOString())}.`;
+}
+
+/**
  * The CLI's stderr line for a snapshot past its validity, without its program prefix: the data are still
  * printed on stdout and the exit status stays 0 (they are what the site publishes), but a script or a
  * person reading them as current is told otherwise. Nothing for a valid snapshot.
