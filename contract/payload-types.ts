@@ -512,9 +512,9 @@ export interface Status {
      */
     title: string;
     /**
-     * Its v1 path.
+     * Its v1 path (not for missing: nothing is published there).
      */
-    path: string;
+    path?: string;
     /**
      * fresh: fetched by this build; reused: its upstream failed and the previous site's snapshot, still valid, was republished; missing: its upstream failed and nothing stood in (its path is not published, its cards say unavailable).
      */

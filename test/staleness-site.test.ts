@@ -66,7 +66,6 @@ describe('the market upstream down and no previous snapshot', () => {
     expect(status.datasets.find((d) => d.id === market.id)).toEqual({
       id: market.id,
       title: market.title,
-      path: market.v1.path,
       state: 'missing',
       reason: expect.stringMatching(/^coinbase: /) as unknown,
     });
@@ -78,7 +77,9 @@ describe('the market upstream down and no previous snapshot', () => {
   });
 
   it('the home page and its twin neither link the market JSON nor give the script a path to request', async () => {
-    for (const file of ['index.html', 'index.md']) expect(await site.read(file), file).not.toContain(market.v1.path);
+    const pages = ['index.html', 'index.md', DISCOVERY.status.file, DISCOVERY.statusBadge.file];
+    for (const file of [...pages, ...DEFAULT_SERVICE.cards.map((c) => c.file)])
+      expect(await site.read(file), file).not.toContain(market.v1.path);
     const figure = figureOf(await site.read('index.html'), 'market');
     expect(figure).not.toContain('data-source');
     expect(figure).toContain('data-unavailable="market"');

@@ -98,7 +98,6 @@ describe('the status rules', () => {
     expect(missing.datasets[0]).toEqual({
       id: 'market',
       title: 'Market preview',
-      path: '/api/v1/mon-price',
       state: 'missing',
       reason: 'coinbase: HTTP 503',
       lastAvailableAt: '2026-11-23T13:00:00.000Z',

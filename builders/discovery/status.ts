@@ -22,7 +22,7 @@ export function statusDocument(
     builtAt: iso(ctx.nowMs),
     nextRunAt: next === null ? null : iso(next),
     datasets: ctx.datasets.map(({ resource }) => {
-      const entry = { id: resource.id, title: resource.title, path: resource.v1.path };
+      const entry = { id: resource.id, title: resource.title };
       const outcome = ctx.outcomes?.get(resource.id) ?? { state: 'fresh' as const };
       const f = freshness(ctx.payloads.get(resource.id), ctx.nowMs);
       if (outcome.state === 'missing' || f === null)
@@ -36,6 +36,7 @@ export function statusDocument(
         };
       return {
         ...entry,
+        path: resource.v1.path,
         state: outcome.state,
         asOf: iso(f.asOfMs),
         validUntil: iso(f.validUntilMs),
