@@ -547,7 +547,7 @@ export interface Status {
 }
 
 /**
- * GET /status-badge.json: the state of the site's data in the shields.io endpoint-badge form (https://shields.io/badges/endpoint-badge), for a README: https://img.shields.io/endpoint?url=<this URL>. Written at build time, so its message names the build's date.
+ * GET /status-badge.json: the state of the site's data in the shields.io endpoint-badge form (https://shields.io/badges/endpoint-badge), for a README: https://img.shields.io/endpoint?url= followed by this file's URL. Written at build time, so its message names the build's date.
  */
 export interface StatusBadge {
   /**
@@ -559,7 +559,7 @@ export interface StatusBadge {
    */
   label: 'data';
   /**
-   * "fresh on <date>" when every dataset was fetched by the build; "<age> old" for the oldest republished one; "unavailable" with the missing datasets.
+   * "fresh on" and the build's date when every dataset was fetched by the build; the age of the oldest republished one and "old"; the missing datasets and "unavailable".
    */
   message: string;
   /**
