@@ -4,6 +4,7 @@
 // keeps what is on the page: nothing is thrown and nothing is written to the console.
 import { contributionsBodyHtml, isContributions, isMarketData, marketBodyHtml } from '../../render/preview.ts';
 import { prepareCharts, startReadouts } from './readout.ts';
+import { ageSentence } from '../../render/age.ts';
 import { builtFreshness, payloadFreshness, showFreshness } from './staleness.ts';
 
 async function fetchJson(url: string): Promise<unknown> {
@@ -33,7 +34,10 @@ async function refresh<T>(
   // An old file fetched now is still old: it is "refreshed" only while it is valid (domain/freshness.ts).
   if (showFreshness(figure, payloadFreshness(data, Date.now()))) return;
   figure.dataset.refreshed = 'true';
-  if (status) status.textContent = `Refreshed from ${source} at ${new Date().toISOString().slice(11, 19)} UTC.`;
+  // Fetched now does not mean read now: the sentence says how old the data themselves are.
+  const age = ageSentence(data, Date.now());
+  if (status)
+    status.textContent = `Refreshed from ${source} at ${new Date().toISOString().slice(11, 19)} UTC.${age === null ? '' : ` ${age}`}`;
 }
 
 function start(): void {

@@ -53,13 +53,15 @@ describe.runIf(availability.available || availability.mustFail)('a home page rea
     }
   });
 
-  it('five minutes after the build: "Refreshed" and no age', async () => {
+  it('five minutes after the build: "Refreshed", with the data\'s age and validity, and no stale notice', async () => {
     const page = await home(TEST_SITE_CLOCK + 5 * 60_000);
     for (const id of FIGURES) {
       const figure = page.locator(`[data-preview="${id}"]`);
       await expect.poll(() => figure.getAttribute('data-refreshed')).toBe('true');
       expect(await figure.locator('[data-stale-notice]').count()).toBe(0);
-      expect(await figure.textContent()).toMatch(/Refreshed from/);
+      expect(await figure.locator('[data-preview-status]').textContent()).toMatch(
+        /^Refreshed from \/api\/v1\/\S+ at 15:05:00 UTC\. These data are \d+ (min|h) old: valid until 2026-11-2\d \d\d:\d\d UTC\.$/,
+      );
     }
   });
 
