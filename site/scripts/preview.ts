@@ -5,7 +5,8 @@
 import { contributionsBodyHtml, isContributions, isMarketData, marketBodyHtml } from '../../render/preview.ts';
 import { prepareCharts, startReadouts } from './readout.ts';
 import { ageSentence } from '../../render/age.ts';
-import { builtFreshness, payloadFreshness, showFreshness } from './staleness.ts';
+import { builtFreshness, showFreshness } from './staleness.ts';
+import { freshness } from '../../domain/freshness.ts';
 
 async function fetchJson(url: string): Promise<unknown> {
   try {
@@ -32,7 +33,7 @@ async function refresh<T>(
   body.innerHTML = render(data);
   prepareCharts(figure);
   // An old file fetched now is still old: it is "refreshed" only while it is valid (domain/freshness.ts).
-  if (showFreshness(figure, payloadFreshness(data, Date.now()))) return;
+  if (showFreshness(figure, freshness(data, Date.now()))) return;
   figure.dataset.refreshed = 'true';
   // Fetched now does not mean read now: the sentence says how old the data themselves are.
   const age = ageSentence(data, Date.now());

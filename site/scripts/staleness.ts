@@ -3,7 +3,7 @@
 // beside the figure's status line. The build's figures carry their validity (data-as-of,
 // data-valid-until: render/age.ts), so this holds even when the API cannot be fetched; a payload the
 // script fetches is judged the same way. Only text and attributes are set, as the page's CSP wants.
-import { freshness, freshnessBetween, type Freshness } from '../../domain/freshness.ts';
+import { freshnessBetween, type Freshness } from '../../domain/freshness.ts';
 import { staleSentence } from '../../render/age.ts';
 
 /** The build's payload's validity, from the figure's attributes; null when it carries none. */
@@ -33,9 +33,4 @@ export function showFreshness(figure: HTMLElement, f: Freshness | null): boolean
   notice.textContent = staleSentence(f);
   figure.dataset.stale = 'true';
   return true;
-}
-
-/** A fetched payload's validity at `nowMs`. */
-export function payloadFreshness(payload: unknown, nowMs: number): Freshness | null {
-  return freshness(payload, nowMs);
 }
