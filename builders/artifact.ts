@@ -25,4 +25,16 @@ export interface BuildContext {
   simulated: boolean;
   /** The site's content folder, when not site/ (the tests build a content of their own). */
   contentDir?: URL;
+  /** What this build did for each dataset (status.json, the unavailable cards); none: every payload is fresh. */
+  outcomes?: ReadonlyMap<DataResourceId, DatasetOutcome>;
 }
+
+/**
+ * A dataset's state in this build (docs/api.md#status): fetched now; republished from the previous site
+ * (`--previous`), with its age; or missing, with the failure's one-line reason and, when a previous snapshot
+ * was at hand, when its data were last available.
+ */
+export type DatasetOutcome =
+  | { state: 'fresh' }
+  | { state: 'reused'; ageMs: number }
+  | { state: 'missing'; reason: string; lastAvailableMs?: number };

@@ -16,13 +16,14 @@ import { createValidator, loadSchemas, SchemaValidationError } from '../contract
 import { EXIT_INTERNAL_ERROR } from '../lib/run-main.ts';
 import { createSources, SOURCE_FETCH } from '../upstreams/sources.ts';
 import type { Dataset } from '../datasets/dataset.ts';
-import type { Artifact } from './artifact.ts';
+import type { Artifact, DatasetOutcome } from './artifact.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import { renderCli } from './cli-artifact.ts';
 import { compressedArtifacts, copyFiles, getsCopies } from './compressed-artifacts.ts';
 import { identityChanges, nameList, previousBuild, pruneStale, recordBuild, type SiteIdentity } from './prune.ts';
 import { notReusedLine, reusablePrevious, reusedLine } from './previous.ts';
 import { renderSite } from './render-site.ts';
+import { lastAvailableMs } from './last-available.ts';
 
 export interface BuildOptions {
   outDir: string;
@@ -92,17 +93,18 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
   };
   const artifacts: Artifact[] = [];
   const payloads = new Map<DataResourceId, unknown>();
-  /** Its snapshot files and cards, gone: an earlier build's would now be stale. */
-  const removeStale = async (resource: DataResource) => {
+  const outcomes = new Map<DataResourceId, DatasetOutcome>();
+  /**
+   * Its snapshot files gone (an earlier build's would now be stale), once the time its data were last
+   * available is read from them; its cards are drawn "unavailable" in place (builders/cards.ts).
+   */
+  const removeStale = async (resource: DataResource, reason: string) => {
+    const last = await lastAvailableMs([options.previousDir ?? options.outDir, options.outDir], resource, validator);
+    outcomes.set(resource.id, { state: 'missing', reason, ...(last !== undefined ? { lastAvailableMs: last } : {}) });
     // Its paths are the contract's own (docs/api.md#published-paths), so this holds even where no manifest
-    // says a build wrote it (see prune.ts). Its cards picture the same data: they go too (builders/cards.ts
-    // does not draw them), and the compressed copies of both, which a static host would serve as current.
-    const stale = [
-      ...resource.snapshotFiles,
-      ...service.cards.filter((c) => c.resource === resource.id).map((c) => c.file),
-    ];
+    // says a build wrote it (see prune.ts); and the compressed copies, which a static host would serve as current.
     await Promise.all(
-      stale
+      resource.snapshotFiles
         .flatMap((file) => [file, ...copyFiles(file)])
         .map((file) => rm(join(options.outDir, file), { force: true })),
     );
@@ -114,6 +116,7 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
       const body = JSON.stringify(result);
       for (const file of resource.snapshotFiles) artifacts.push({ file, body });
       payloads.set(resource.id, result);
+      outcomes.set(resource.id, { state: 'fresh' });
       return;
     }
     failed(resource, result);
@@ -125,6 +128,7 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
         warn(reusedLine(dataset, options.previousDir, previous));
         for (const file of resource.snapshotFiles) artifacts.push({ file, body: previous.body });
         payloads.set(resource.id, previous.payload);
+        outcomes.set(resource.id, { state: 'reused', ageMs: previous.ageMs });
         return;
       }
       // A bug is said even where a refusal is not, and decides the exit status (lib/run-main.ts).
@@ -132,7 +136,7 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
       if (!options.quietPrevious || previous.internalError !== undefined)
         warn(notReusedLine(dataset, options.previousDir, previous.reason));
     }
-    await removeStale(resource);
+    await removeStale(resource, failureReason(result));
   };
   /**
    * A derived dataset: computed from what this build publishes of its origin, fresh or reused, and never
@@ -145,9 +149,21 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
   ) => {
     const origin = payloads.get(from);
     const result = origin === undefined ? null : await settle(dataset, async () => rule(origin, config));
-    if (result !== null && !(result instanceof Error)) return publish(dataset, result);
+    if (result !== null && !(result instanceof Error)) {
+      await publish(dataset, result);
+      // Derived from a republished origin, it is as old as that origin (status.json).
+      const originOutcome = outcomes.get(from);
+      if (originOutcome?.state === 'reused') outcomes.set(dataset.resource.id, originOutcome);
+      return;
+    }
     if (result instanceof Error) failed(dataset.resource, result);
-    await removeStale(dataset.resource);
+    const originTitle = registered.find((d) => d.resource.id === from)?.resource.title ?? from;
+    await removeStale(
+      dataset.resource,
+      result instanceof Error
+        ? failureReason(result)
+        : `${originTitle.toLowerCase()}, which it is derived from, is missing`,
+    );
   };
   // One after the other, in the registry's order, so that the stderr lines keep the order of the datasets.
   for (const [i, dataset] of registered.entries()) {
@@ -165,6 +181,7 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
     validator,
     simulated: options.simulated ?? config.demoSimulated,
     contentDir: options.contentDir,
+    outcomes,
   };
   const [site, cli] = await Promise.all([renderSite(context), renderCli(context)]);
   artifacts.push(...site, ...cli);
@@ -230,8 +247,12 @@ export function siteIdentity(config: Config, simulated: boolean): SiteIdentity {
  * violation, a bug) is named as such. The message may quote upstream text: one line (lib/one-line.ts).
  */
 export function failureLine(title: string, error: Error): string {
-  const reason = error instanceof UpstreamError ? error.message : `${error.name}: ${error.message}`;
-  return `build: ${title.toLowerCase()} not written: ${oneLine(reason, 1000)}`;
+  return `build: ${title.toLowerCase()} not written: ${failureReason(error)}`;
+}
+
+/** Why a snapshot could not be built, in one line (also status.json's `reason`). */
+export function failureReason(error: Error): string {
+  return oneLine(error instanceof UpstreamError ? error.message : `${error.name}: ${error.message}`, 1000);
 }
 
 export function formatSize(bytes: number): string {

@@ -1,22 +1,35 @@
 // The embeddable SVG cards (docs/api.md#published-paths): each dataset's light and dark card, for a GitHub
 // profile README or any page (`<img>`, `<picture>`), drawn from this build's payloads by the dataset's own
 // module (datasets/*/card.ts) with the very functions that draw the home page's charts (render/charts/).
-// A card whose snapshot is missing is not drawn at all, as the snapshot is not written.
+// A dataset whose snapshot is missing gets an "unavailable" card at the same paths
+// (render/unavailable-card.ts): no number, but never a broken image in a README that embeds it.
 import type { CardRef } from '../contract/service.ts';
 import type { Artifact, BuildContext } from './artifact.ts';
 import { THEMES } from '../render/charts/theme.ts';
+import { unavailableCard } from '../render/unavailable-card.ts';
 
 export function cardBody(
   card: CardRef,
-  ctx: Pick<BuildContext, 'datasets' | 'payloads' | 'nowMs' | 'simulated'>,
+  ctx: Pick<BuildContext, 'datasets' | 'payloads' | 'nowMs' | 'simulated' | 'outcomes'>,
 ): string | null {
   const dataset = ctx.datasets.find((d) => d.resource.id === card.resource);
+  if (dataset === undefined) return null;
   const payload = ctx.payloads.get(card.resource);
-  if (dataset === undefined || payload === undefined) return null;
-  return dataset.card(payload, THEMES[card.scheme], ctx);
+  if (payload !== undefined) return dataset.card(payload, THEMES[card.scheme], ctx);
+  const outcome = ctx.outcomes?.get(card.resource);
+  const lastAvailableMs = outcome?.state === 'missing' ? outcome.lastAvailableMs : undefined;
+  return unavailableCard(
+    {
+      title: dataset.resource.title,
+      builtMs: ctx.nowMs,
+      ...(lastAvailableMs !== undefined ? { lastAvailableMs } : {}),
+      simulated: ctx.simulated,
+    },
+    THEMES[card.scheme],
+  );
 }
 
-/** The cards whose snapshot this build has. */
+/** Every card of the deployment: its data's, or its "unavailable" one. */
 export function renderCards(ctx: BuildContext): Artifact[] {
   return ctx.service.cards.flatMap((card) => {
     const body = cardBody(card, ctx);

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
-import { DISCOVERY, type ServiceTables } from '../contract/service.ts';
+import { DISCOVERY, type SchemaName, type ServiceTables } from '../contract/service.ts';
 import { DEFAULT_SERVICE } from '../datasets/registry.ts';
 import { loadSchemas, type JsonSchema } from '../contract/schemas.ts';
 import type { Artifact, BuildContext } from './artifact.ts';
@@ -34,10 +34,15 @@ export function compactSchema(node: unknown, members = false): unknown {
   );
 }
 
-/** Every schema by title, compact: what cli.mjs checks documents against. */
+/** The documents no command reads (status.json and its badge): their schemas stay out of cli.mjs. */
+const NOT_READ_BY_CLI = new Set<SchemaName>(['Status', 'StatusBadge']);
+
+/** Every schema a command reads, by title, compact: what cli.mjs checks documents against. */
 export function cliSchemas(schemas: Map<string, JsonSchema> = loadSchemas()): Record<string, Record<string, unknown>> {
   return Object.fromEntries(
-    [...schemas].map(([title, schema]) => [title, compactSchema(schema) as Record<string, unknown>]),
+    [...schemas]
+      .filter(([title]) => !NOT_READ_BY_CLI.has(title as SchemaName))
+      .map(([title, schema]) => [title, compactSchema(schema) as Record<string, unknown>]),
   );
 }
 

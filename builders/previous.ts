@@ -97,7 +97,7 @@ async function judgePrevious<P>(
  * `file` (a relative path from the route table) under `dir`, or why not: missing, reached through a
  * symbolic link, not a regular file (a FIFO is opened without blocking and refused), or too large.
  */
-async function readInside(dir: string, file: string): Promise<Uint8Array | string> {
+export async function readInside(dir: string, file: string): Promise<Uint8Array | string> {
   let folder: string;
   try {
     const root = await realpath(dir);

@@ -8,6 +8,7 @@ import { simulatedNoticeMarkdown } from '../lib/simulated.ts';
 import type { Artifact, BuildContext } from './artifact.ts';
 import { apiIndex } from './discovery/api-index.ts';
 import { apiCatalog } from './discovery/api-catalog.ts';
+import { publishSchedule, statusBadge, statusDocument } from './discovery/status.ts';
 import { renderCards } from './cards.ts';
 import { renderAssets } from './pages/assets.ts';
 import { loadContent } from './content/site-content.ts';
@@ -25,6 +26,12 @@ import { renderStaticHostConfig } from './static-host.ts';
 import { withLeadingBlock } from './content/twins.ts';
 import { CONTENT_DOCUMENTS, PAGES } from '../contract/pages.ts';
 
+/**
+ * The workflow whose schedule publishes the site (docs/deploying.md#the-scheduled-build-githubworkflowspublishyml),
+ * from this module's folder: one level below the root, as the bundle in .build/ is.
+ */
+export const PUBLISH_WORKFLOW = new URL('../.github/workflows/publish.yml', import.meta.url);
+
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
 export async function renderSite(ctx: BuildContext): Promise<Artifact[]> {
@@ -35,6 +42,12 @@ export async function renderSite(ctx: BuildContext): Promise<Artifact[]> {
   const index = apiIndex(config, ctx.simulated);
   // The index is validated like every payload: a generator bug stops the build instead of shipping.
   ctx.validator.validate('ApiIndex', index);
+
+  // The data's state at this build and its badge (docs/api.md#status), checked like the index.
+  const status = statusDocument(ctx, publishSchedule(PUBLISH_WORKFLOW));
+  const badge = statusBadge(status);
+  ctx.validator.validate('Status', status);
+  ctx.validator.validate('StatusBadge', badge);
 
   // The content as data (the feeds, profile and skills documents), checked like the index.
   const feed = jsonFeed(ctx, content.writings);
@@ -102,6 +115,8 @@ export async function renderSite(ctx: BuildContext): Promise<Artifact[]> {
     { file: CONTENT_DOCUMENTS.profile.file, body: json(profile) },
     { file: CONTENT_DOCUMENTS.skills.file, body: json(skillGroups) },
     { file: API_INDEX.file, body: json(index) },
+    { file: DISCOVERY.status.file, body: json(status) },
+    { file: DISCOVERY.statusBadge.file, body: json(badge) },
     // The static host's promises; the gateway serves its own document at the same path (contract/openapi.ts).
     {
       file: DISCOVERY.openapi.file,

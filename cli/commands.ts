@@ -185,7 +185,11 @@ export const OPTIONS: readonly OptionSpec[] = [
 ];
 
 export const EXIT_STATUSES = [
-  { code: 0, meaning: 'success' },
+  {
+    code: 0,
+    meaning:
+      "success (a data command whose snapshot is past its validity still prints it, and says its age in one line on stderr: 'warning: stale ...')",
+  },
   {
     code: 1,
     meaning:

@@ -24,15 +24,19 @@ import {
 import { jsonText, printableValue } from './safe-text.ts';
 import { schemaError, type SchemaSet } from './schema-check.ts';
 import { wantsColor, widthOf, type Terminal } from './terminal.ts';
+import { staleWarning } from '../render/age.ts';
 
 export interface Io {
   env: Record<string, string | undefined>;
   stdout: { write(text: string): unknown; isTTY?: boolean; columns?: number };
   stderr: { write(text: string): unknown };
+  /** The clock a snapshot's age is judged by (domain/freshness.ts); Date.now when absent. */
+  now?: () => number;
 }
 
-type Invoked = Extract<Invocation, { kind: 'command' }> & { schemas: SchemaSet };
-type Output = { json: unknown; lines: (term: Terminal) => string[] };
+type Invoked = Extract<Invocation, { kind: 'command' }> & { schemas: SchemaSet; nowMs: number };
+/** `warning`: one stderr line beside the output, which is still printed (exit 0). */
+type Output = { json: unknown; lines: (term: Terminal) => string[]; warning?: string };
 
 /**
  * What a command read: `--json` prints it exactly (JSON-escaped), a person gets it rendered with every
@@ -74,7 +78,13 @@ export async function run(
     return 0;
   }
   try {
-    const output = await (COMMANDS[invocation.command] ?? dataCommand(invocation.command))({ ...invocation, schemas });
+    const nowMs = (io.now ?? Date.now)();
+    const output = await (COMMANDS[invocation.command] ?? dataCommand(invocation.command))({
+      ...invocation,
+      schemas,
+      nowMs,
+    });
+    if (output.warning !== undefined) io.stderr.write(`${PROGRAM}: warning: ${output.warning}\n`);
     io.stdout.write(invocation.json ? jsonText(output.json) : `${output.lines(term).join('\n')}\n`);
     return 0;
   } catch (error) {
@@ -177,9 +187,12 @@ function dataCommand(name: string): (inv: Invoked) => Promise<Output> {
       read<unknown>(inv, resource.v1.path, resource.schema),
       notice ? saysSimulated(inv) : false,
     ]);
-    return output(value, (term, payload) =>
-      notice ? withNotice(term, simulated, picture(term, payload, simulated)) : picture(term, payload, simulated),
-    );
+    return {
+      ...output(value, (term, payload) =>
+        notice ? withNotice(term, simulated, picture(term, payload, simulated)) : picture(term, payload, simulated),
+      ),
+      ...staleWarning(resource.title, value, inv.nowMs),
+    };
   };
 }
 

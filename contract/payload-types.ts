@@ -38,6 +38,14 @@ export interface ApiIndex {
    */
   openapi: string;
   /**
+   * Absolute URL of /status.json: the build's time, each dataset's state and age, the next scheduled run.
+   */
+  status?: string;
+  /**
+   * Absolute URL of /status-badge.json: the same in the shields.io endpoint-badge form.
+   */
+  statusBadge?: string;
+  /**
    * Absolute URL of the RFC 9727 API catalog (linkset).
    */
   apiCatalog: string;
@@ -538,4 +546,85 @@ export interface Skills {
       note?: string;
     }[];
   }[];
+}
+
+/**
+ * GET /status.json: when the site was built, each dataset's state at that build (fresh, reused from the previous site with its age, or missing with the failure's reason) and when the Publish workflow's schedule runs next. Written by the build, so it is true at builtAt: a reader compares validUntil and nextRunAt with its own clock to tell that publishing stopped.
+ */
+export interface Status {
+  /**
+   * The build's time (SOURCE_DATE_EPOCH when set).
+   */
+  builtAt: string;
+  /**
+   * The next run of the Publish workflow's schedule after builtAt; null when the site has no such workflow. Later than this plus an hour, the site has stopped refreshing.
+   */
+  nextRunAt: string | null;
+  /**
+   * Every dataset of the deployment, in the order the documents list them.
+   */
+  datasets: {
+    /**
+     * The dataset's id.
+     */
+    id: string;
+    /**
+     * Its title.
+     */
+    title: string;
+    /**
+     * Its v1 path (not for missing: nothing is published there).
+     */
+    path?: string;
+    /**
+     * fresh: fetched by this build; reused: its upstream failed and the previous site's snapshot, still valid, was republished; missing: its upstream failed and nothing stood in (its path is not published, its cards say unavailable).
+     */
+    state: 'fresh' | 'reused' | 'missing';
+    /**
+     * When its data were read, at the earliest (not for missing).
+     */
+    asOf?: string;
+    /**
+     * When its snapshot stops being valid: the calendar's nextRefreshAt, the market's asOf plus 3 hours (not for missing).
+     */
+    validUntil?: string;
+    /**
+     * How old its data were at builtAt, at most (not for missing).
+     */
+    ageSeconds?: number;
+    /**
+     * ageSeconds in words: "40 min", "12 days".
+     */
+    age?: string;
+    /**
+     * missing only: why its upstream gave no usable data, in one line.
+     */
+    reason?: string;
+    /**
+     * missing only, when known: the as-of time of the last snapshot published.
+     */
+    lastAvailableAt?: string;
+  }[];
+}
+
+/**
+ * GET /status-badge.json: the state of the site's data in the shields.io endpoint-badge form (https://shields.io/badges/endpoint-badge), for a README: https://img.shields.io/endpoint?url= followed by this file's URL. Written at build time, so its message names the build's date.
+ */
+export interface StatusBadge {
+  /**
+   * shields.io's endpoint schema version: always 1.
+   */
+  schemaVersion: 1;
+  /**
+   * The badge's left text.
+   */
+  label: 'data';
+  /**
+   * "fresh on" and the build's date when every dataset was fetched by the build; the age of the oldest republished one and "old"; the missing datasets and "unavailable".
+   */
+  message: string;
+  /**
+   * fresh, reused, missing.
+   */
+  color: 'brightgreen' | 'yellow' | 'red';
 }

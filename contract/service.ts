@@ -16,7 +16,9 @@ export type SchemaName =
   | 'ApiIndex'
   | 'Profile'
   | 'Skills'
-  | 'JsonFeed';
+  | 'JsonFeed'
+  | 'Status'
+  | 'StatusBadge';
 
 /** Every JSON document the service publishes (data snapshots, API index, OpenAPI) is sent as this type. */
 const JSON_CONTENT_TYPE = 'application/json';
@@ -159,6 +161,9 @@ export const DISCOVERY = {
   llmsFull: { path: '/llms-full.txt', file: 'llms-full.txt', contentType: 'text/plain; charset=utf-8' },
   sitemap: { path: '/sitemap.xml', file: 'sitemap.xml', contentType: 'application/xml; charset=utf-8' },
   cli: { path: '/cli.mjs', file: 'cli.mjs', contentType: 'text/javascript; charset=utf-8' },
+  /** The build's time, each dataset's state and the next scheduled run (docs/api.md#status), and its badge. */
+  status: { path: '/status.json', file: 'status.json', contentType: JSON_CONTENT_TYPE },
+  statusBadge: { path: '/status-badge.json', file: 'status-badge.json', contentType: JSON_CONTENT_TYPE },
 } as const;
 
 /**

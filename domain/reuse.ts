@@ -9,13 +9,10 @@ import { CONSTANTS } from '../contract/service.ts';
 import { calendarWindow } from './calendar.ts';
 import type { GitHubContributions } from './contributions.ts';
 import { buildMarketData, type MarketData } from './market.ts';
+import { MARKET_REUSE_MAX_MS } from './freshness.ts';
 
-/**
- * The oldest market snapshot that may be republished, measured from its `asOf`: three hours. The
- * publish workflow runs hourly, so this outlasts two failed (or dropped) runs in a row and refuses the
- * third; every page and card prints the `asOf`, so a reader sees the true age meanwhile.
- */
-export const MARKET_REUSE_MAX_MS = 3 * 3_600_000;
+// The market's bound is its validity too (freshness.ts): one number for both rules.
+export { MARKET_REUSE_MAX_MS };
 
 /** The candles' granularity: every candle starts on the hour (upstreams/coinbase.ts refuses any other row). */
 const HOUR_SECONDS = 3600;

@@ -159,6 +159,7 @@ export async function startGateway(config: Config, options: GatewayOptions): Pro
       live,
       reportError: errorLine,
       closing: () => closing,
+      now,
     }),
     now,
     log,

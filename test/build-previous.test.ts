@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatAge, PREVIOUS_MAX_BYTES, reusablePrevious, reusedLine } from '../builders/previous.ts';
 import { loadConfig } from '../lib/config.ts';
+import { formatInstant } from '../render/format.ts';
 import { dataResource } from '../contract/service.ts';
 import { DEFAULT_SERVICE, datasets } from '../datasets/registry.ts';
 import { createValidator } from '../contract/schemas.ts';
@@ -131,9 +132,12 @@ describe('the next calendar day, GitHub down', () => {
   it('exits 1 and publishes no calendar: its previous snapshot ended yesterday', async () => {
     const { result, dir } = built.nextDay;
     expect(result.code).toBe(1);
-    for (const file of [...CALENDAR, ...cardsOf('contributions')]) {
+    for (const file of CALENDAR) {
       for (const copy of [file, `${file}.br`, `${file}.gz`]) expect(await exists(dir, copy), copy).toBe(false);
     }
+    // Its cards say unavailable, with the day the previous site's data were read.
+    for (const card of cardsOf('contributions'))
+      expect((await read(dir, card)).toString(), card).toContain('Last available: data as of 2026-11-23 05:00 UTC');
     expect(lines(result)).toEqual([
       expect.stringMatching(/^build: contribution calendar not written: github-html: /),
       `build: contribution calendar: no previous snapshot republished from ${built.nextDay.previous}: it ends on 2026-11-23, and today is 2026-11-24 in America/Toronto`,
@@ -161,10 +165,16 @@ describe('the next calendar day, GitHub down', () => {
 });
 
 describe('the market down three hours and a minute after its last fresh snapshot', () => {
-  it('exits 1 with no market snapshot nor cards: a republished snapshot ages from its own asOf', async () => {
+  it('exits 1 with no market snapshot, its cards unavailable: a republished snapshot ages from its own asOf', async () => {
     const { result, dir } = built.tooOld;
     expect(result.code).toBe(1);
-    for (const file of [...MARKET, ...cardsOf('market')]) expect(await exists(dir, file), file).toBe(false);
+    for (const file of MARKET) expect(await exists(dir, file), file).toBe(false);
+    const asOf = (JSON.parse(await first.read(MARKET[0]!)) as MarketData).asOf;
+    for (const card of cardsOf('market')) {
+      const svg = (await read(dir, card)).toString();
+      expect(svg, card).toContain('<title id="card-title">Market preview: unavailable</title>');
+      expect(svg, card).toContain(`Last available: data as of ${formatInstant(asOf)}`);
+    }
     expect(lines(result)).toHaveLength(2);
     expect(lines(result)[1]).toMatch(
       /^build: market preview: no previous snapshot republished from .*: its asOf \S+ is more than 3 h old$/,

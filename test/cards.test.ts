@@ -1,8 +1,8 @@
 // The four embeddable SVG cards (docs/api.md#published-paths): written by the build from its snapshots, keeping the
 // rules of an image others embed (no script, event attribute or outside reference; title, desc, size;
 // under 30 KiB; as-of time and source stated; the market card's no-advice line), served as image/svg+xml
-// with the cache rule of their data by the gateway and by the static-host configurations, and not
-// written (nor left from an earlier build) when their data are unavailable.
+// with the cache rule of their data by the gateway and by the static-host configurations, and drawn
+// "unavailable" (no number, when last available) when their data are, never left from an earlier build.
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +20,7 @@ import { cardViolations } from './helpers/svg-card.ts';
 import { marketCard } from '../datasets/market/card.ts';
 import { THEMES } from '../render/charts/theme.ts';
 import { textWidth } from '../render/text-width.ts';
+import { formatInstant } from '../render/format.ts';
 
 let site: SiteFiles;
 let fake: FakeUpstreams;
@@ -157,25 +158,32 @@ describe('the cards over HTTP', () => {
 });
 
 describe('a card whose data are unavailable', () => {
-  it('is not written, and the one an earlier build wrote is removed; the other cards stay', async () => {
+  it("says unavailable in place of the earlier build's, with no number and when it was last available", async () => {
     const dir = await mkdtemp(join(tmpdir(), 'cards-dist-'));
     const upstream = await startFakeUpstreams();
     const env = { ...upstreamEnv(upstream.url), SITE_URL: TEST_SITE_URL, UPSTREAM_TIMEOUT_MS: '10000' };
     try {
       expect((await runBuild(dir, env)).code).toBe(0);
       for (const card of DEFAULT_SERVICE.cards) expect((await stat(join(dir, card.file))).isFile()).toBe(true);
+      const earlier = JSON.parse(await readFile(join(dir, 'api/v1/mon-price'), 'utf8')) as MarketData;
       upstream.market.mode = 'not-found';
       const failed = await runBuild(dir, env);
       expect(failed.code).toBe(1);
       for (const card of DEFAULT_SERVICE.cards) {
-        const exists = await stat(join(dir, card.file)).then(
-          () => true,
-          () => false,
-        );
-        expect(exists, card.file).toBe(card.resource !== 'market');
+        const svg = await readFile(join(dir, card.file), 'utf8');
+        expect(cardViolations(svg), card.file).toEqual([]);
+        if (card.resource !== 'market') {
+          expect(svg, card.file).not.toContain('unavailable');
+          continue;
+        }
+        expect(svg, card.file).toContain('<title id="card-title">Market preview: unavailable</title>');
+        // no price of the earlier build, and no number but the times it states
+        expect(svg, card.file).not.toContain(String(earlier.value));
+        expect(svg.replace(/\d{4}-\d\d-\d\d \d\d:\d\d UTC/g, ''), card.file).not.toMatch(/>[^<]*\d[^<]*</);
+        expect(svg, card.file).toContain(`Last available: data as of ${formatInstant(earlier.asOf)}`);
       }
-      // no rule for a card that is not there
-      expect(await readFile(join(dir, '_headers'), 'utf8')).not.toContain('/cards/mon-price');
+      // served like the card it stands in for
+      expect(await readFile(join(dir, '_headers'), 'utf8')).toContain('/cards/mon-price');
     } finally {
       await upstream.close();
       await rm(dir, { recursive: true, force: true });

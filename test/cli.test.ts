@@ -127,10 +127,10 @@ describe('the cli.mjs artifact', () => {
     expect(asked.filter((path) => path.endsWith('.md'))).toEqual([]);
   });
 
-  it('starts with a node shebang and stays small (< 60 kB)', async () => {
+  it('starts with a node shebang and stays small (< 64 kB)', async () => {
     const text = await readFile(cli, 'utf8');
     expect(text.startsWith('#!/usr/bin/env node\n')).toBe(true);
-    expect(Buffer.byteLength(text)).toBeLessThan(60_000);
+    expect(Buffer.byteLength(text)).toBeLessThan(64_000);
   });
 
   it('imports nothing but Node built-ins (static imports, require and dynamic import, parsed by esbuild)', async () => {

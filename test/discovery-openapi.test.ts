@@ -170,6 +170,9 @@ describe.each(['gateway', 'static'] as const)('/openapi.json for the %s host', (
     // A static host answers no problem documents, so its document has no ProblemDetails.
     const notOperations = new Set<string>([
       'ApiIndex',
+      // status.json and its badge: static documents of the build, listed by the index and the catalog.
+      'Status',
+      'StatusBadge',
       ...Object.values(CONTENT_DOCUMENTS).map((d) => d.schema ?? ''),
       ...(host === 'static' ? ['ProblemDetails'] : []),
     ]);

@@ -126,8 +126,11 @@ describe('MCP endpoint with the SDK client', () => {
         const result = (await client.callTool({ name, arguments: {} })) as CallToolResult;
         expect(result.isError).toBeFalsy();
         validator.validate(schema, result.structuredContent);
-        // MCP "Tools": a tool with structured content SHOULD also return the serialized JSON as text.
-        expect(JSON.parse(text(result))).toEqual(result.structuredContent);
+        // MCP "Tools": a tool with structured content SHOULD also return the serialized JSON as text;
+        // a second text block says the data's age (docs/data-rules.md#freshness).
+        expect(result.content).toHaveLength(2);
+        expect(JSON.parse((result.content[0] as { text: string }).text)).toEqual(result.structuredContent);
+        expect((result.content[1] as { text: string }).text).toMatch(/^These data are .+ old: valid until /);
       }
       // The same payload as the HTTP route (same clock, same cached calendar).
       const http = await get(_gw.url, '/api/v1/github-contributions');

@@ -36,6 +36,8 @@ export function apiCatalog(config: Config): { linkset: Array<Record<string, stri
       },
     ],
     'service-meta': [{ href: url(API_INDEX_LINK), type: API_INDEX.contentType, title: 'API index' }],
+    // RFC 8631 section 6.1.4: "status" identifies a resource that represents the API's status.
+    status: [{ href: url(DISCOVERY.status.path), type: DISCOVERY.status.contentType, title: 'Build and data status' }],
   };
   return {
     linkset: [

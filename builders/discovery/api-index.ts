@@ -38,6 +38,8 @@ export function apiIndex(config: Config, simulated = false): Record<string, unkn
     openapi: url(DISCOVERY.openapi.path),
     apiCatalog: url(DISCOVERY.apiCatalog.path),
     cli: url(DISCOVERY.cli.path),
+    status: url(DISCOVERY.status.path),
+    statusBadge: url(DISCOVERY.statusBadge.path),
     routes: service.resources.map((r) => ({
       id: r.id,
       title: r.title,

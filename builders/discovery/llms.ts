@@ -54,6 +54,11 @@ export function llmsTxt(config: Config, input: LlmsInput): string {
             'every operation, schema, header and problem response',
           ),
           line('API catalog', url(DISCOVERY.apiCatalog.path), 'RFC 9727 linkset of the endpoints'),
+          line(
+            'Status',
+            url(DISCOVERY.status.path),
+            `when the site was built, each dataset's state and age, the next scheduled run; as a shields.io badge: ${url(DISCOVERY.statusBadge.path)}`,
+          ),
           ...service.resources.map((r) => line(r.title, url(r.v1.path), `${r.summary} Alias: ${url(r.alias.path)}`)),
           line(
             'MCP endpoint (gateway only)',

@@ -68,9 +68,9 @@ export function publicPath(file: string): string {
 export interface DistCheckOptions {
   /**
    * A dataset the build left out (its upstream failed, exit 1: none of its snapshot files is in the folder)
-   * is not a broken link: a static host answers its paths and its cards' with 404, as documented
-   * (docs/deploying.md#static-host-configuration). Its links are then not requested. A dataset with
-   * only some of its files is still a failure.
+   * is not a broken link: a static host answers its paths with 404, as documented
+   * (docs/deploying.md#static-host-configuration). Its links are then not requested; its cards are
+   * (the build draws them "unavailable"). A dataset with only some of its files is still a failure.
    */
   allowMissingData?: boolean;
   /** The deployment's datasets and cards (MARKET_PRODUCT); the defaults' when not given. */

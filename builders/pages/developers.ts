@@ -362,6 +362,10 @@ export function developersBody(ctx: BuildContext, schemas: Map<string, JsonSchem
     `The [API catalog](${url(DISCOVERY.apiCatalog.path)}) is an RFC 9727 linkset (RFC 9264): an \`item\` link for each endpoint, and \`service-desc\` ([OpenAPI 3.1](${url(DISCOVERY.openapi.path)})), ` +
       `\`service-doc\` (this page and its [Markdown copy](${url(DISCOVERY.developersMarkdown.path)})) and \`service-meta\` ([the API index](${url(API_INDEX_LINK)})) for each. ` +
       `Every HTML page has a Markdown twin at its path plus \`.md\` (\`/index.md\` for \`/\`). [\`/sitemap.xml\`](${url(DISCOVERY.sitemap.path)}) lists the published HTML pages only.`,
+    `[\`${DISCOVERY.status.path}\`](${url(DISCOVERY.status.path)}) says when the site was built, each dataset's state then (\`fresh\`; \`reused\` from the previous site, with its age; \`missing\`, with the reason) with its \`validUntil\`, and the next scheduled run (\`nextRunAt\`): later than those by your clock, the site has stopped refreshing. ` +
+      `[\`${DISCOVERY.statusBadge.path}\`](${url(DISCOVERY.statusBadge.path)}) is the same as a shields.io endpoint badge: \`https://img.shields.io/endpoint?url=${url(DISCOVERY.statusBadge.path)}\`.`,
+    fieldTable('Status', schemas),
+    fieldTable('StatusBadge', schemas),
     ...contentSection(url, schemas),
     ...mcpSection(base, service, prose),
     '## Headers and caching',

@@ -10,6 +10,7 @@ import { githubProfileUrl } from '../../datasets/contributions/index.ts';
 import { twin } from '../content/twins.ts';
 import { absoluteUrl, PAGES, resolveContentUrl, sitePath } from '../../contract/pages.ts';
 import { ASSETS, renderLayout } from './layout.ts';
+import { validityAttributes } from '../../render/age.ts';
 
 /** The profile's links: those of site/profile.md, resolved to absolute URLs, plus the GitHub account. */
 export function profileLinks(ctx: BuildContext, profile: Profile): Array<{ label: string; url: string }> {
@@ -54,12 +55,13 @@ export function profileDocument(ctx: BuildContext, profile: Profile): ProfileDoc
 export function homeHtml(ctx: BuildContext, profile: Profile): string {
   const { config } = ctx;
   const snapshot = `Snapshot taken when this site was built (${new Date(ctx.nowMs).toISOString().slice(0, 16).replace('T', ' ')} UTC).`;
-  const figure = (id: string, title: string, apiPath: string, body: string, after: string) =>
-    `<figure class="card" id="${id}-preview" data-preview="${id}" data-source="${escapeHtml(sitePath(config.siteUrl, apiPath))}">
+  // A missing snapshot has no path to link or for the page script to request (a 404 on a static host).
+  const figure = (id: string, title: string, apiPath: string, payload: unknown, body: string, after: string) =>
+    `<figure class="card" id="${id}-preview" data-preview="${id}"${payload === null ? '' : ` data-source="${escapeHtml(sitePath(config.siteUrl, apiPath))}"${validityAttributes(payload)}`}>
 <h2>${title}</h2>
 <div data-preview-body>${body}</div>
 ${after}
-<p class="note" data-preview-status>${snapshot} API: <a href="${escapeHtml(sitePath(config.siteUrl, apiPath))}"><code>${apiPath}</code></a></p>
+<p class="note" data-preview-status>${snapshot}${payload === null ? '' : ` API: <a href="${escapeHtml(sitePath(config.siteUrl, apiPath))}"><code>${apiPath}</code></a>`}</p>
 </figure>`;
   const links = profileLinks(ctx, profile)
     .map(
@@ -74,7 +76,7 @@ ${after}
 ${ctx.datasets
   .map(({ resource, home }) => {
     const payload = ctx.payloads.get(resource.id) ?? null;
-    return `${figure(home.figure, home.title(ctx), resource.v1.path, home.body(payload), home.after(ctx, payload))}\n`;
+    return `${figure(home.figure, home.title(ctx), resource.v1.path, payload, home.body(payload), home.after(ctx, payload))}\n`;
   })
   .join('')}</section>
 <section aria-labelledby="about"><h2 id="about">About</h2>

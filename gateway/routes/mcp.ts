@@ -26,6 +26,7 @@ import type { DataRoute } from './data-routes.ts';
 import { prepareAnswer, type PreparedAnswer, type Problems } from '../http/problem-response.ts';
 import { DISABLED_QUOTA, type Quota, type QuotaDecision, type QuotaOutcome } from '../quota/quota.ts';
 import { COMMON_HEADERS } from '../http/common-headers.ts';
+import { ageSentence } from '../../render/age.ts';
 
 export interface McpDeps {
   /** The deployment's data operations: the tools. */
@@ -45,6 +46,8 @@ export interface McpDeps {
   reportError: (line: string) => void;
   /** True once shutdown began: responses then close their connection. */
   closing: () => boolean;
+  /** The clock the data's age is told by (the gateway's). */
+  now: () => number;
 }
 
 export interface McpRoute {
@@ -203,8 +206,13 @@ export function mcpRoute(deps: McpDeps): McpRoute {
   const payloadResult = async (resource: DataResource): Promise<CallToolResult> => {
     // Registered datasets only are listed, and each has its route; its bytes are the text.
     const current = await live.get(resource.id)!.current();
+    // A second text block says how old the data are (domain/freshness.ts), which the JSON leaves to the reader.
+    const age = ageSentence(current.payload, deps.now());
     return {
-      content: [{ type: 'text', text: current.body.toString('utf8') }],
+      content: [
+        { type: 'text', text: current.body.toString('utf8') },
+        ...(age === null ? [] : [{ type: 'text' as const, text: age }]),
+      ],
       structuredContent: { ...(current.payload as Record<string, unknown>) },
     };
   };

@@ -11,6 +11,9 @@ import {
 } from '../../render/preview.ts';
 import { streakBodyHtml } from '../../render/streak.ts';
 import { prepareCharts, startReadouts } from './readout.ts';
+import { ageSentence } from '../../render/age.ts';
+import { builtFreshness, showFreshness } from './staleness.ts';
+import { freshness } from '../../domain/freshness.ts';
 
 async function fetchJson(url: string): Promise<unknown> {
   try {
@@ -31,12 +34,18 @@ async function refresh<T>(
   const body = figure.querySelector<HTMLElement>('[data-preview-body]');
   const status = figure.querySelector<HTMLElement>('[data-preview-status]');
   if (!source || !body) return;
+  showFreshness(figure, builtFreshness(figure, Date.now()));
   const data = await fetchJson(source);
   if (!accept(data)) return;
   body.innerHTML = render(data);
   prepareCharts(figure);
+  // An old file fetched now is still old: it is "refreshed" only while it is valid (domain/freshness.ts).
+  if (showFreshness(figure, freshness(data, Date.now()))) return;
   figure.dataset.refreshed = 'true';
-  if (status) status.textContent = `Refreshed from ${source} at ${new Date().toISOString().slice(11, 19)} UTC.`;
+  // Fetched now does not mean read now: the sentence says how old the data themselves are.
+  const age = ageSentence(data, Date.now());
+  if (status)
+    status.textContent = `Refreshed from ${source} at ${new Date().toISOString().slice(11, 19)} UTC.${age === null ? '' : ` ${age}`}`;
 }
 
 /**

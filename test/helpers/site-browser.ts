@@ -7,7 +7,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { browserAvailability, launchChromium } from './browser.ts';
 import { ROOT } from './run.ts';
-import { sharedSite, type SiteFiles } from './site-dist.ts';
+import { sharedSite, TEST_SITE_CLOCK, type SiteFiles } from './site-dist.ts';
 import { startServeHandler, type StaticServer } from './site-serve.ts';
 
 export const availability = browserAvailability();
@@ -32,7 +32,7 @@ export function siteInBrowser(): SiteInBrowser {
     it.site = sharedSite();
     expect(it.site.result.code).toBe(0);
     it.server = await startServeHandler(it.site.dir);
-    it.browser = await launchChromium();
+    it.browser = withReaderClock(await launchChromium(), SITE_READ_AT);
     await mkdir(SCREENSHOT_DIR, { recursive: true });
   });
   afterAll(async () => {
@@ -41,6 +41,26 @@ export function siteInBrowser(): SiteInBrowser {
     await it.site?.close();
   });
   return it;
+}
+
+/**
+ * When the browser tests read the shared site: five minutes after its build, while its data are valid
+ * (domain/freshness.ts), whatever today's date. The page script judges staleness by Date.now().
+ */
+export const SITE_READ_AT = TEST_SITE_CLOCK + 5 * 60_000;
+
+/**
+ * Every context of `browser` gets `nowMs` as its fixed Date.now (timers still run): the page script's
+ * clock is injected, as every clock of the suite is.
+ */
+export function withReaderClock(browser: Browser, nowMs: number): Browser {
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    await context.clock.setFixedTime(nowMs);
+    return context;
+  };
+  return browser;
 }
 
 /** Runs `work` over `items`, at most `limit` at a time: one browser, several pages in parallel. */

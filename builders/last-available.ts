@@ -1,0 +1,28 @@
+// When a missing dataset's data were last available, for its "unavailable" card and status.json: the
+// as-of time (domain/freshness.ts) of the snapshot the last published site holds, read from the
+// `--previous` folder or else the output folder before this build removes it. Only a file that is a
+// valid snapshot of the dataset counts; anything else leaves the time unknown, which the card says.
+import type { Validator } from '../contract/schemas.ts';
+import type { DataResource } from '../contract/service.ts';
+import { freshness } from '../domain/freshness.ts';
+import { readInside } from './previous.ts';
+
+export async function lastAvailableMs(
+  dirs: readonly string[],
+  resource: DataResource,
+  validator: Validator,
+): Promise<number | undefined> {
+  for (const dir of dirs) {
+    const read = await readInside(dir, resource.snapshotFiles[0]!);
+    if (typeof read === 'string') continue;
+    try {
+      const payload: unknown = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(read));
+      validator.validate(resource.schema, payload);
+      const known = freshness(payload, 0);
+      if (known !== null) return known.asOfMs;
+    } catch {
+      // Not a snapshot of this dataset: the next folder may hold one.
+    }
+  }
+  return undefined;
+}

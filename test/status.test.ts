@@ -1,0 +1,125 @@
+// /status.json and /status-badge.json (docs/api.md#status): the build's time, each dataset's state with
+// its age, the next run of the Publish workflow's schedule, the shields.io badge form; both valid against
+// their schemas and listed in every discovery document but the sitemap.
+import { describe, expect, it } from 'vitest';
+import type { Status, StatusBadge } from '../contract/payload-types.ts';
+import { createValidator } from '../contract/schemas.ts';
+import { DISCOVERY } from '../contract/service.ts';
+import { DEFAULT_SERVICE, datasets } from '../datasets/registry.ts';
+import { DEFAULT_SERVICE_OPTIONS } from '../contract/service.ts';
+import { nextRunMs, publishSchedule, statusBadge, statusDocument } from '../builders/discovery/status.ts';
+import type { DatasetOutcome } from '../builders/artifact.ts';
+import { PUBLISH_WORKFLOW } from '../builders/render-site.ts';
+import { sharedSite, TEST_SITE_CLOCK, TEST_SITE_URL } from './helpers/site-dist.ts';
+
+const validator = createValidator();
+
+describe('the shared build', () => {
+  it('status.json names every dataset, fresh, with its age, validity and the next scheduled run', async () => {
+    const status = await sharedSite().json<Status>(DISCOVERY.status.file);
+    validator.validate('Status', status);
+    expect(status.builtAt).toBe(new Date(TEST_SITE_CLOCK).toISOString());
+    // built at 15:00 UTC: the hourly run at minute 17 is next
+    expect(status.nextRunAt).toBe('2026-11-23T15:17:00.000Z');
+    expect(status.datasets.map((d) => [d.id, d.path, d.state])).toEqual(
+      DEFAULT_SERVICE.resources.map((r) => [r.id, r.v1.path, 'fresh']),
+    );
+    const calendar = status.datasets.find((d) => d.id === 'contributions')!;
+    // 10:00 in Toronto: the day began ten hours earlier, and ends at the zone's midnight
+    expect(calendar).toMatchObject({ ageSeconds: 10 * 3600, age: '10 h', validUntil: '2026-11-24T05:00:00.000Z' });
+    const market = status.datasets.find((d) => d.id === 'market')!;
+    expect(Date.parse(market.validUntil!) - Date.parse(market.asOf!)).toBe(3 * 3_600_000);
+    expect(market.ageSeconds).toBeLessThan(3600);
+  });
+
+  it('status-badge.json is a shields.io endpoint badge saying fresh on the build date', async () => {
+    const badge = await sharedSite().json<StatusBadge>(DISCOVERY.statusBadge.file);
+    validator.validate('StatusBadge', badge);
+    expect(badge).toEqual({ schemaVersion: 1, label: 'data', message: 'fresh on 2026-11-23', color: 'brightgreen' });
+  });
+
+  it('is listed by the API index, the API catalog, llms.txt and the developer page, not by the sitemap', async () => {
+    const site = sharedSite();
+    const status = `${TEST_SITE_URL}${DISCOVERY.status.path}`;
+    const badge = `${TEST_SITE_URL}${DISCOVERY.statusBadge.path}`;
+    expect(await site.json('api/index.json')).toMatchObject({ status, statusBadge: badge });
+    const catalog = await site.json<{ linkset: Array<{ status?: Array<{ href: string }> }> }>(
+      DISCOVERY.apiCatalog.file,
+    );
+    expect(catalog.linkset.filter((l) => l.status?.[0]?.href === status).length).toBeGreaterThan(0);
+    for (const file of [DISCOVERY.llms.file, DISCOVERY.llmsFull.file, 'developers.md']) {
+      const text = await site.read(file);
+      expect(text, file).toContain(status);
+      expect(text, file).toContain(badge);
+    }
+    expect(await site.read('developers.html')).toContain(`href="${status}"`);
+    expect(await site.read(DISCOVERY.sitemap.file)).not.toContain('status');
+  });
+});
+
+describe('the status rules', () => {
+  const ctx = (outcomes: Map<string, DatasetOutcome>, payloads: Map<string, unknown>) => ({
+    nowMs: Date.parse('2026-11-23T15:00:00Z'),
+    datasets: datasets(DEFAULT_SERVICE_OPTIONS),
+    payloads,
+    outcomes,
+  });
+  const market = { asOf: '2026-11-23T13:00:00Z' };
+  const calendar = { nextRefreshAt: '2026-11-24T00:00:00-05:00' };
+
+  it('reused: its age; missing: its reason and when last available; the badge says the worst', () => {
+    const status = statusDocument(
+      ctx(
+        new Map<string, DatasetOutcome>([
+          ['market', { state: 'reused', ageMs: 2 * 3_600_000 }],
+          ['contributions', { state: 'fresh' }],
+          ['streak', { state: 'fresh' }],
+        ]),
+        new Map<string, unknown>([
+          ['market', market],
+          ['contributions', calendar],
+          ['streak', calendar],
+        ]),
+      ),
+      [],
+    );
+    expect(status.nextRunAt).toBeNull();
+    expect(status.datasets[0]).toMatchObject({ id: 'market', state: 'reused', ageSeconds: 7200, age: '2 h' });
+    expect(statusBadge(status)).toEqual({ schemaVersion: 1, label: 'data', message: '2 h old', color: 'yellow' });
+
+    const missing = statusDocument(
+      ctx(
+        new Map<string, DatasetOutcome>([
+          ['market', { state: 'missing', reason: 'coinbase: HTTP 503', lastAvailableMs: Date.parse(market.asOf) }],
+          ['contributions', { state: 'fresh' }],
+          ['streak', { state: 'fresh' }],
+        ]),
+        new Map<string, unknown>([
+          ['contributions', calendar],
+          ['streak', calendar],
+        ]),
+      ),
+      [],
+    );
+    expect(missing.datasets[0]).toEqual({
+      id: 'market',
+      title: 'Market preview',
+      state: 'missing',
+      reason: 'coinbase: HTTP 503',
+      lastAvailableAt: '2026-11-23T13:00:00.000Z',
+    });
+    validator.validate('Status', missing);
+    expect(statusBadge(missing)).toMatchObject({ message: 'market preview unavailable', color: 'red' });
+  });
+
+  it('the next run: the first minute a schedule line names, UTC, within two days', () => {
+    const schedule = publishSchedule(PUBLISH_WORKFLOW);
+    expect(schedule).toContain('17 * * * *');
+    const at = (iso: string) => new Date(nextRunMs(schedule, Date.parse(iso))!).toISOString();
+    expect(at('2026-11-23T15:17:00Z')).toBe('2026-11-23T16:17:00.000Z');
+    expect(at('2026-11-23T04:30:00Z')).toBe('2026-11-23T05:07:00.000Z');
+    expect(at('2026-07-01T03:59:59Z')).toBe('2026-07-01T04:07:00.000Z');
+    expect(nextRunMs(['0 0 1 * *'], 0)).toBeNull();
+    expect(nextRunMs([], 0)).toBeNull();
+  });
+});
