@@ -183,13 +183,16 @@ describe('a fresh clone: dist/ missing', () => {
 });
 
 describe('a dist/ whose last build lacked a snapshot (an offline first start)', () => {
-  it('is built again at the next start: the snapshot and its cards appear once the upstream answers', async () => {
+  it('is built again at the next start: the snapshot appears, and its cards draw it, once the upstream answers', async () => {
     const dist = join(fixture.base, 'offline-first-dist');
-    const market = ['api/v1/mon-price', 'api/mon-price', 'cards/mon-price.svg', 'cards/mon-price-dark.svg'];
+    const market = ['api/v1/mon-price', 'api/mon-price'];
     const present = async () => {
       const files = new Set(await listFiles(dist));
       return market.filter((file) => files.has(file));
     };
+    // A missing dataset's card says "unavailable" with no number (builders/cards.ts); a fresh one draws its price.
+    const cardSays = async () =>
+      /unavailable/i.test(await readFile(join(dist, 'cards/mon-price.svg'), 'utf8')) ? 'unavailable' : 'data';
     const dated = datedBuilds();
     try {
       fake.market.mode = 'server-error';
@@ -197,7 +200,8 @@ describe('a dist/ whose last build lacked a snapshot (an offline first start)', 
       expect(offline.stderr()).toMatch(/is missing; building it first/);
       expect(offline.stderr()).toMatch(/build: market preview not written: /);
       expect(await present()).toEqual([]);
-      expect((await get(offline.url, '/cards/mon-price.svg')).status).toBe(404);
+      expect((await get(offline.url, '/cards/mon-price.svg')).status).toBe(200);
+      expect(await cardSays()).toBe('unavailable');
       expect(await readFile(join(dist, 'index.html'), 'utf8')).toContain('data-unavailable="market"');
       expect(await offline.stop()).toBe(0);
 
@@ -211,6 +215,7 @@ describe('a dist/ whose last build lacked a snapshot (an offline first start)', 
           .filter((line) => line.startsWith('build: ')),
       ).toEqual([reason, expect.stringMatching(/^build: market preview not written: /)]);
       expect(await present()).toEqual([]);
+      expect(await cardSays()).toBe('unavailable');
       expect(await stillDown.stop()).toBe(0);
 
       fake.market.mode = 'ok';
@@ -223,6 +228,7 @@ describe('a dist/ whose last build lacked a snapshot (an offline first start)', 
       ).toEqual([reason]);
       expect(await present()).toEqual(market);
       expect((await get(online.url, '/cards/mon-price.svg')).status).toBe(200);
+      expect(await cardSays()).toBe('data');
       expect(await readFile(join(dist, 'index.html'), 'utf8')).not.toContain('data-unavailable');
       expect(await online.stop()).toBe(0);
 
