@@ -18,7 +18,7 @@ import type { GitHubContributions } from '../domain/contributions.ts';
 import type { MarketData } from '../domain/market.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import { runProgram, upstreamEnv, type RunResult } from './helpers/run.ts';
-import { sharedSite, TEST_SITE_CLOCK, TEST_SITE_URL } from './helpers/site-dist.ts';
+import { runBuild, sharedSite, TEST_SITE_CLOCK, TEST_SITE_URL } from './helpers/site-dist.ts';
 
 const HOUR = 3_600_000;
 const MARKET = dataResource(DEFAULT_SERVICE, 'market').snapshotFiles;
@@ -50,12 +50,19 @@ async function buildAfter(name: string, at: number, from: string, fail: (fake: F
   const previous = join(base, `${name}-previous`);
   const dir = join(base, name);
   await cp(from, previous, { recursive: true });
-  const result = await runProgram('build', ['--out', dir, '--previous', previous], {
-    ...upstreamEnv(fake.url),
-    SITE_URL: TEST_SITE_URL,
-    UPSTREAM_TIMEOUT_MS: '1500',
-    SOURCE_DATE_EPOCH: String(Math.floor(at / 1000)),
-  });
+  // build() in-process, as `npm run build -- --out <dir> --previous <previous>` runs it (the program's
+  // own edge, a missing --previous folder, is the spawned test below).
+  const result = await runBuild(
+    dir,
+    {
+      ...upstreamEnv(fake.url),
+      SITE_URL: TEST_SITE_URL,
+      UPSTREAM_TIMEOUT_MS: '1500',
+      SOURCE_DATE_EPOCH: String(Math.floor(at / 1000)),
+    },
+    undefined,
+    { previousDir: previous },
+  );
   return { dir, previous, result };
 }
 

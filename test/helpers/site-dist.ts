@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { inject } from 'vitest';
-import { build } from '../../builders/build.ts';
+import { build, type BuildOptions } from '../../builders/build.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../../fakes/upstreams.ts';
 import { loadConfig, readSiteFile } from '../../lib/config.ts';
 import { listFiles } from './files.ts';
@@ -94,11 +94,13 @@ export async function runBuild(
   outDir: string,
   env: Record<string, string | undefined>,
   site?: SiteContentChoice,
+  more: Pick<BuildOptions, 'previousDir'> = {},
 ): Promise<RunResult> {
   const stdout: string[] = [];
   const stderr: string[] = [];
   const contentDir = pathToFileURL(contentFolder(site));
   const result = await build(loadConfig(env, readSiteFile(new URL('site.json', contentDir))), {
+    ...more,
     outDir,
     contentDir,
     log: (line) => void stdout.push(`${line}\n`),
