@@ -1,7 +1,7 @@
 // What every generator hands the build: files for dist/, relative paths, never written by the generator itself.
 import type { Config } from '../lib/config.ts';
 import type { Validator } from '../contract/schemas.ts';
-import type { DataResourceId, ServiceTables } from '../contract/service.ts';
+import { narrowedTables, type DataResourceId, type ServiceTables } from '../contract/service.ts';
 import type { Dataset } from '../datasets/dataset.ts';
 
 export interface Artifact {
@@ -38,3 +38,24 @@ export type DatasetOutcome =
   | { state: 'fresh' }
   | { state: 'reused'; ageMs: number }
   | { state: 'missing'; reason: string; lastAvailableMs?: number };
+
+/**
+ * The datasets this build publishes: every registered one but those missing (no snapshot written). The one
+ * place the build's outcomes narrow what the documents list: the API index, the catalog, OpenAPI, the
+ * developer page and the llms files link no data path that the site would answer with a 404. The gateway
+ * serves every registered dataset live and describes them all (gateway/http/openapi-document.ts).
+ *
+ * When every dataset is missing (an offline first start), all stay listed: the API index's contract holds at
+ * least one route (schemas/ApiIndex.schema.json), status.json says each is missing, and `npm run check:dist
+ * -- --allow-missing-data` accepts such a site.
+ */
+export function publishedDatasets(ctx: Pick<BuildContext, 'datasets' | 'outcomes'>): readonly Dataset[] {
+  const published = ctx.datasets.filter((d) => ctx.outcomes?.get(d.resource.id)?.state !== 'missing');
+  return published.length > 0 ? published : ctx.datasets;
+}
+
+/** The route table of what this build publishes (publishedDatasets): its resources and paths; every card. */
+export function publishedService(ctx: Pick<BuildContext, 'datasets' | 'outcomes' | 'service'>): ServiceTables {
+  const published = new Set(publishedDatasets(ctx).map((d) => d.resource.id));
+  return narrowedTables(ctx.service, (r) => published.has(r.id));
+}

@@ -5,7 +5,7 @@
 import { API_INDEX, DISCOVERY } from '../contract/service.ts';
 import { loadSchemas } from '../contract/schemas.ts';
 import { simulatedNoticeMarkdown } from '../lib/simulated.ts';
-import type { Artifact, BuildContext } from './artifact.ts';
+import { publishedDatasets, publishedService, type Artifact, type BuildContext } from './artifact.ts';
 import { apiIndex } from './discovery/api-index.ts';
 import { apiCatalog } from './discovery/api-catalog.ts';
 import { publishSchedule, statusBadge, statusDocument } from './discovery/status.ts';
@@ -39,7 +39,9 @@ export async function renderSite(ctx: BuildContext): Promise<Artifact[]> {
   const content = loadContent(ctx.contentDir);
   const schemas = loadSchemas(ctx.service);
 
-  const index = apiIndex(config, ctx.simulated);
+  // The documents link only the data this build publishes: a missing dataset's paths would be 404s.
+  const published = publishedService(ctx);
+  const index = apiIndex(config, ctx.simulated, published);
   // The index is validated like every payload: a generator bug stops the build instead of shipping.
   ctx.validator.validate('ApiIndex', index);
 
@@ -97,6 +99,8 @@ export async function renderSite(ctx: BuildContext): Promise<Artifact[]> {
     ],
     writings: content.writings.map((w) => writingEntry(w, markdownOf(PAGES.writing(w.slug).markdownFile))),
     ...(notice !== undefined ? { notice } : {}),
+    datasets: publishedDatasets(ctx),
+    service: published,
   };
 
   const built = new Date(ctx.nowMs).toISOString().slice(0, 10);
@@ -120,9 +124,16 @@ export async function renderSite(ctx: BuildContext): Promise<Artifact[]> {
     // The static host's promises; the gateway serves its own document at the same path (contract/openapi.ts).
     {
       file: DISCOVERY.openapi.file,
-      body: json(openApiDocument(config, schemas, describedDatasets(config, ctx.payloads), 'static')),
+      body: json(
+        openApiDocument(
+          config,
+          schemas,
+          describedDatasets(config, ctx.payloads, (r) => published.resources.some((p) => p.id === r.id)),
+          'static',
+        ),
+      ),
     },
-    { file: DISCOVERY.apiCatalog.file, body: json(apiCatalog(config)) },
+    { file: DISCOVERY.apiCatalog.file, body: json(apiCatalog(config, published)) },
     { file: DISCOVERY.llms.file, body: llmsTxt(config, llms) },
     { file: DISCOVERY.llmsFull.file, body: llmsFullTxt(config, llms) },
     { file: DISCOVERY.sitemap.file, body: sitemapXml(config, sitemap) },

@@ -129,6 +129,17 @@ export function serviceTablesOf(
   };
 }
 
+/**
+ * The tables narrowed to the resources `keep` accepts (a build's published datasets): their paths go with
+ * them; the cards stay, each at its path whatever its data (an unavailable card stands in for a missing one).
+ */
+export function narrowedTables(service: ServiceTables, keep: (resource: DataResource) => boolean): ServiceTables {
+  const resources = service.resources.filter(keep);
+  return resources.length === service.resources.length
+    ? service
+    : { ...serviceTablesOf(service, resources, []), cards: service.cards };
+}
+
 /** A resource of the tables; asking for one the deployment does not publish is a caller's bug. */
 export function dataResource(service: ServiceTables, id: DataResourceId): DataResource {
   const resource = service.resources.find((r) => r.id === id);

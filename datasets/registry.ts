@@ -3,7 +3,9 @@
 import type { Config } from '../lib/config.ts';
 import {
   DEFAULT_SERVICE_OPTIONS,
+  narrowedTables,
   serviceTablesOf,
+  type DataResource,
   type DataResourceId,
   type ServiceOptions,
   type ServiceTables,
@@ -42,10 +44,17 @@ export function serviceTables(options: ServiceOptions): ServiceTables {
 /** The tables of a deployment with no variable set: MON-USD and America/Toronto. */
 export const DEFAULT_SERVICE = /* @__PURE__ */ serviceTables(DEFAULT_SERVICE_OPTIONS);
 
-/** What the OpenAPI document says of a deployment's datasets, with this build's payloads as examples. */
-export function describedDatasets(config: Config, snapshots: ReadonlyMap<DataResourceId, unknown>): DescribedDatasets {
+/**
+ * What the OpenAPI document says of a deployment's datasets, with this build's payloads as examples; of
+ * those `keep` accepts (a build's static document describes only the datasets it publishes).
+ */
+export function describedDatasets(
+  config: Config,
+  snapshots: ReadonlyMap<DataResourceId, unknown>,
+  keep: (resource: DataResource) => boolean = () => true,
+): DescribedDatasets {
   return {
-    service: serviceTables(config),
+    service: narrowedTables(serviceTables(config), keep),
     snapshots,
     phrases: new Map(datasets(config).map((d) => [d.resource.id, d.prose(config)])),
   };

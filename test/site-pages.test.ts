@@ -212,8 +212,10 @@ describe('builds whose upstream failed, and the demo build', () => {
       expect(html).toContain('data-unavailable="contributions"');
       expect(html).not.toContain('<svg class="heatmap');
       expect(html).toContain('class="sparkline');
-      // the developer page documents the calendar without an invented example
-      expect(await site.read('developers.md')).toMatch(/No example: the upstream gave no usable data/);
+      // the developer page documents only what the build published: no calendar route, no invented example
+      const developers = await site.read('developers.md');
+      expect(developers).not.toContain('/api/v1/github-contributions');
+      expect(developers).toContain('/api/v1/mon-price');
     } finally {
       await site.close();
     }

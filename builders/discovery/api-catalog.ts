@@ -3,7 +3,7 @@
 // relation types to arrays of target objects with an `href`. RFC 9727 §4: the catalog MUST link its
 // APIs with `item`; per-API metadata uses `service-desc`, `service-doc` and `service-meta` (RFC 8631).
 import type { Config } from '../../lib/config.ts';
-import { API_INDEX, API_INDEX_LINK, DISCOVERY } from '../../contract/service.ts';
+import { API_INDEX, API_INDEX_LINK, DISCOVERY, type ServiceTables } from '../../contract/service.ts';
 import { serviceTables } from '../../datasets/registry.ts';
 import { absoluteUrl } from '../../contract/pages.ts';
 
@@ -19,9 +19,13 @@ interface Target {
   title?: string;
 }
 
-export function apiCatalog(config: Config): { linkset: Array<Record<string, string | Target[]>> } {
+/** The catalog of `service`'s endpoints: a build's lists only what it publishes (builders/artifact.ts, publishedService). */
+export function apiCatalog(
+  config: Config,
+  service: ServiceTables = serviceTables(config),
+): { linkset: Array<Record<string, string | Target[]>> } {
   const url = (path: string) => absoluteUrl(config.siteUrl, path);
-  const endpoints = serviceTables(config).resources.flatMap((r) => [
+  const endpoints = service.resources.flatMap((r) => [
     { path: r.v1.path, type: r.contentType, title: `${r.title} (v1)` },
     { path: r.alias.path, type: r.contentType, title: `${r.title} (unversioned alias of ${r.v1.path})` },
   ]);

@@ -11,6 +11,7 @@ import {
   dataUrlsPhrase,
   resourcesSentence,
   type DataResource,
+  type ServiceTables,
 } from '../../contract/service.ts';
 import { serviceTables } from '../../datasets/registry.ts';
 import { dataTools, mcpSummary } from '../../contract/mcp-tools.ts';
@@ -23,9 +24,13 @@ function cacheControlRule(resource: DataResource, timeZone: string): string {
   return `${CACHE_CONTROL.contributions(`<seconds until the next midnight in ${timeZone}>`)}; or ${CACHE_CONTROL.perClient} when quota headers are present`;
 }
 
-export function apiIndex(config: Config, simulated = false): Record<string, unknown> {
+/** The index of `service`'s routes: a build's lists only what it publishes (builders/artifact.ts, publishedService). */
+export function apiIndex(
+  config: Config,
+  simulated = false,
+  service: ServiceTables = serviceTables(config),
+): Record<string, unknown> {
   const url = (path: string) => absoluteUrl(config.siteUrl, path);
-  const service = serviceTables(config);
   return {
     name: `${config.site.title} public data API`,
     // A demo's index says so first, in words and as a flag, so that no reader takes its data for real.

@@ -2,8 +2,8 @@
 // `- [name](url): notes` lines, with the optional extras under `## Optional`. The links point at the
 // Markdown twins. llms-full.txt is the convention's companion: the twins' Markdown in llms.txt order.
 import type { Config } from '../../lib/config.ts';
-import { API_INDEX_LINK, DISCOVERY, MCP_ENDPOINT, listPhrase } from '../../contract/service.ts';
-import { datasets, serviceTables } from '../../datasets/registry.ts';
+import { API_INDEX_LINK, DISCOVERY, MCP_ENDPOINT, listPhrase, type ServiceTables } from '../../contract/service.ts';
+import type { Dataset } from '../../datasets/dataset.ts';
 import { dataTools } from '../../contract/mcp-tools.ts';
 import type { Writing } from '../content/site-content.ts';
 import { twinBody } from '../content/twins.ts';
@@ -22,6 +22,9 @@ export interface LlmsInput {
   writings: LlmsPage[];
   /** Markdown placed right under the summary of both files: the demo's simulated-data notice. */
   notice?: string;
+  /** What the build publishes (builders/artifact.ts): the datasets named and the data routes linked. */
+  datasets: readonly Dataset[];
+  service: ServiceTables;
 }
 
 const line = (name: string, url: string, notes: string) => `- [${name}](${url})${notes ? `: ${notes}` : ''}`;
@@ -29,8 +32,8 @@ const line = (name: string, url: string, notes: string) => `- [${name}](${url})$
 export function llmsTxt(config: Config, input: LlmsInput): string {
   const url = (path: string) => absoluteUrl(config.siteUrl, path);
   const md = (p: LlmsPage) => line(p.name, url(`/${p.page.markdownFile}`), p.notes);
-  const service = serviceTables(config);
-  const datasetsPhrase = listPhrase(datasets(config).map((d) => d.prose(config).llms));
+  const { service } = input;
+  const datasetsPhrase = listPhrase(input.datasets.map((d) => d.prose(config).llms));
   return (
     [
       `# ${config.site.title}`,

@@ -31,7 +31,7 @@ import {
 import type { JsonSchema } from '../../contract/schemas.ts';
 import { secondsUntil } from '../../domain/calendar.ts';
 import { BATCHES_REMOVED_IN, dataTools, MCP_MAX_BATCH, MCP_SERVER_NAME } from '../../contract/mcp-tools.ts';
-import type { Artifact, BuildContext } from '../artifact.ts';
+import { publishedDatasets, publishedService, type Artifact, type BuildContext } from '../artifact.ts';
 import { apiIndex } from '../discovery/api-index.ts';
 import { markdownText, renderMarkdown } from '../content/markdown.ts';
 import type { DatasetProse } from '../../datasets/dataset.ts';
@@ -309,14 +309,17 @@ function contentSection(url: (path: string) => string, schemas: Map<string, Json
 }
 
 export function developersBody(ctx: BuildContext, schemas: Map<string, JsonSchema>): string {
-  const { config, service } = ctx;
+  const { config } = ctx;
+  // What this build publishes: a missing dataset's paths would be 404s here (builders/artifact.ts).
+  const service = publishedService(ctx);
+  const datasets = publishedDatasets(ctx);
   const base = config.siteUrl;
   const url = (path: string) => absoluteUrl(base, path);
   const dataUrls = dataOperationsWord(service);
   const codes = Object.keys(PROBLEM_TYPES) as ProblemCode[];
   const discovery = Object.values(DISCOVERY);
-  const indexExample = JSON.stringify(apiIndex(config, ctx.simulated), null, 2);
-  const prose = ctx.datasets.map((d) => d.prose(config));
+  const indexExample = JSON.stringify(apiIndex(config, ctx.simulated, service), null, 2);
+  const prose = datasets.map((d) => d.prose(config));
   return [
     `# ${DEVELOPERS_TITLE}`,
     `${markdownText(config.site.title)} publishes ${resourcesFeed(service.resources.length).replace(/^./, (c) => c.toLowerCase())} the portfolio preview on the [home page](${url('/')}): ${listPhrase(prose.map((p) => p.developers))}.`,
@@ -348,7 +351,7 @@ export function developersBody(ctx: BuildContext, schemas: Map<string, JsonSchem
       `\n| GET | [\`${API_INDEX.path}\`](${url(API_INDEX_LINK)}) | none | API index, \`${API_INDEX.contentType}\` (the file \`${API_INDEX_LINK}\` on any static host) |`,
     `Any other method on a data route is a [405 problem](#${PROBLEM_TYPES.method_not_allowed.fragment}); any other \`/api/...\` path is a [404 problem](#${PROBLEM_TYPES.api_route_not_found.fragment}). ` +
       `As function tools, the operationId is the tool name and the input schema is \`${JSON.stringify(FUNCTION_TOOL_INPUT_SCHEMA)}\` (the \`${INPUT_SCHEMA_EXTENSION}\` extension of each operation in [the contract](${url(DISCOVERY.openapi.path)})).`,
-    ...ctx.datasets.map((d, i) => endpointSection(d.resource, prose[i]!, ctx, schemas)),
+    ...datasets.map((d, i) => endpointSection(d.resource, prose[i]!, ctx, schemas)),
     '### API index',
     `\`GET ${API_INDEX.path}\` describes the data routes, this page, the contract and the authentication policy (\`"authentication": "none"\`). ` +
       `It is a discovery document, not a replacement for the payload schemas. \`Cache-Control: ${CACHE_CONTROL.apiIndex}\`. ` +
@@ -371,7 +374,7 @@ export function developersBody(ctx: BuildContext, schemas: Map<string, JsonSchem
     '## Headers and caching',
     'When the gateway serves:',
     [
-      ...ctx.datasets.map((d, i) => `- ${d.resource.title}: ${prose[i]!.caching}${prose[i]!.cachingNote ?? ''}`),
+      ...datasets.map((d, i) => `- ${d.resource.title}: ${prose[i]!.caching}${prose[i]!.cachingNote ?? ''}`),
       `- API index: \`Cache-Control: ${CACHE_CONTROL.apiIndex}\`.`,
       `- Problem answers: \`Cache-Control: ${CACHE_CONTROL.problem}\`; a 429 is never stored by caches (RFC 6585).`,
       '- Responses that carry quota headers are never shared-cacheable.',
@@ -417,7 +420,7 @@ export function developersBody(ctx: BuildContext, schemas: Map<string, JsonSchem
     `The whole site, these documents and the ${service.resources.length === 1 ? 'data snapshot' : `${countWord(service.resources.length)} data snapshots`} are plain files, so any static host can serve them (content types and cache rules come from its configuration). ` +
       `A static host cannot compute anything per request: ${prose.map((p) => (p.liveWork ? `${p.liveWork}, ` : '')).join('')}the quota and its headers, an \`s-maxage\` that counts down to midnight, problem documents for failed upstreams ` +
       `and the [MCP endpoint](#model-context-protocol-gateway-only) \`${MCP_ENDPOINT.path}\` are the work of the optional gateway, which serves the same files and the live routes.`,
-    `On a static host the data paths are the build's snapshot files, with the type and \`Cache-Control\` the host's rules give (the build writes them for \`serve\`, Netlify and Cloudflare Pages: ${ctx.datasets.map((d, i) => `\`${CACHE_CONTROL.staticSnapshot(d.resource.cache)}\` for ${prose[i]!.staticName}`).join(', ')}; GitHub Pages takes no rules), and a missing snapshot is the host's own 404. ` +
+    `On a static host the data paths are the build's snapshot files, with the type and \`Cache-Control\` the host's rules give (the build writes them for \`serve\`, Netlify and Cloudflare Pages: ${datasets.map((d, i) => `\`${CACHE_CONTROL.staticSnapshot(d.resource.cache)}\` for ${prose[i]!.staticName}`).join(', ')}; GitHub Pages takes no rules), and a missing snapshot is the host's own 404. ` +
       `Its [\`${DISCOVERY.openapi.path}\`](${url(DISCOVERY.openapi.path)}) promises only that; the gateway serves its own at the same path, with the quota's 429 and headers.`,
   ].join('\n\n');
 }
