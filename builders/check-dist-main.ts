@@ -9,7 +9,7 @@ import { loadConfig } from '../lib/config.ts';
 import { oneLine } from '../lib/one-line.ts';
 import { runMain } from '../lib/run-main.ts';
 import { checkDist } from './dist-check/check.ts';
-import { dataResource, type ServiceTables } from '../contract/service.ts';
+import { dataResource, listPhrase, type ServiceTables } from '../contract/service.ts';
 import { serviceTables } from '../datasets/registry.ts';
 
 const MAX_LISTED = 50;
@@ -49,8 +49,7 @@ async function main(argv = process.argv.slice(2)): Promise<number> {
   // After a build that exited 1 (an upstream failed, often simply offline) the broken links are that
   // dataset's files; the line says so and names the option that checks everything else.
   const absent = report.failures.filter((f) => f.absentDataset !== undefined).length;
-  const names = report.absentData.map((id) => `the ${dataResource(service, id).title.toLowerCase()}`);
-  const titles = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : (names[0] ?? '');
+  const titles = listPhrase(report.absentData.map((id) => `the ${dataResource(service, id).title.toLowerCase()}`));
   const hint =
     absent === 0
       ? ''

@@ -1,16 +1,17 @@
 // The contribution streak (docs/data-rules.md#contribution-streak): pure, (calendar payload, rest days) →
 // streak payload. Derived from the calendar of the same instant and nothing else: its dates are the
 // calendar's own labels, in the calendar's zone, so no clock and no zone arithmetic are needed here.
+import { WEEKDAYS } from '../lib/config.ts';
 import type { GitHubContributions, GitHubStreak, GitHubStreakRun } from '../contract/payload-types.ts';
 
 export type { GitHubStreak, GitHubStreakRun } from '../contract/payload-types.ts';
 
-/** The weekday names of `restDays`, Sunday at index 0 as Date#getUTCDay counts them. */
-const WEEKDAY_BY_UTC_DAY = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-
-/** The weekday of a calendar date (YYYY-MM-DD): a date, not an instant, so read in UTC where it is one day. */
+/**
+ * The weekday of a calendar date (YYYY-MM-DD), named as `restDays` names it (lib/config.ts WEEKDAYS,
+ * Monday first): a date, not an instant, so read in UTC where it is one day. getUTCDay counts from Sunday.
+ */
 export function weekdayOf(date: string): string {
-  return WEEKDAY_BY_UTC_DAY[new Date(`${date}T00:00:00Z`).getUTCDay()]!;
+  return WEEKDAYS[(new Date(`${date}T00:00:00Z`).getUTCDay() + 6) % 7]!;
 }
 
 /** No active date: the value of `current` when the streak is broken, and of both when nothing is active. */
