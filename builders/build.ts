@@ -1,13 +1,13 @@
 // `npm run build`: fetch both upstreams, build and validate the snapshots, render the site, write dist/.
 // Exit status (docs/configuration.md#commands): 0 all written; 1 an upstream gave no usable data (its snapshot is not
 // written, everything else is) and, with `--previous <dir>`, no still-valid previous snapshot stood in for it;
-// 2 a configuration or usage error; 70 an internal error (lib/run-main.ts).
+// 2 a configuration or usage error, or a mistake in the site's content; 70 an internal error (lib/run-main.ts).
 import { existsSync, statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../lib/config.ts';
-import { ConfigError, UpstreamError } from '../lib/errors.ts';
+import { ConfigError, ContentError, UpstreamError } from '../lib/errors.ts';
 import { oneLine } from '../lib/one-line.ts';
 import { portIsTaken, portTakenReason } from '../lib/port-hint.ts';
 import { dataResource, type DataResource, type DataResourceId, type ServiceTables } from '../contract/service.ts';
@@ -23,6 +23,7 @@ import { compressedArtifacts, copyFiles, getsCopies } from './compressed-artifac
 import { identityChanges, nameList, previousBuild, pruneStale, recordBuild, type SiteIdentity } from './prune.ts';
 import { notReusedLine, reusablePrevious, reusedLine } from './previous.ts';
 import { renderSite } from './render-site.ts';
+import { loadContent, type SiteContent } from './content/site-content.ts';
 import { lastAvailableMs } from './last-available.ts';
 
 export interface BuildOptions {
@@ -44,11 +45,12 @@ export interface BuildOptions {
 
 export interface BuildResult {
   /**
-   * 1 when a dataset is missing: its upstream failed and no previous snapshot stood in for it;
+   * 1 when a dataset is missing: its upstream failed and no previous snapshot stood in for it; 2 when the
+   * site's content holds a mistake (one line names the file and what to fix; nothing is fetched or written);
    * EXIT_INTERNAL_ERROR when building a dataset or judging its previous snapshot threw anything but an
    * upstream's or a schema's refusal: a bug (everything else is still written).
    */
-  exitCode: 0 | 1 | typeof EXIT_INTERNAL_ERROR;
+  exitCode: 0 | 1 | 2 | typeof EXIT_INTERNAL_ERROR;
   failures: Array<{ resource: DataResourceId; error: Error }>;
   /** The failed datasets republished from `previousDir`, with their age. */
   reused: Array<{ resource: DataResourceId; ageMs: number }>;
@@ -60,6 +62,16 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
   const log = options.log ?? ((line) => process.stdout.write(`${line}\n`));
   const warn = options.warn ?? ((line) => process.stderr.write(`${line}\n`));
   const nowMs = options.nowMs ?? config.sourceDateEpochMs ?? Date.now();
+  // The owner's content first: a mistake there is theirs to fix (exit 2), said at once, before any upstream
+  // is asked and before anything is written.
+  let content: SiteContent;
+  try {
+    content = loadContent(options.contentDir);
+  } catch (error) {
+    if (!(error instanceof ContentError)) throw error;
+    warn(contentErrorLine(error));
+    return { exitCode: 2, failures: [], reused: [], files: [] };
+  }
   const service = serviceTables(config);
   const validator = createValidator(loadSchemas(service));
   const sources = createSources(config);
@@ -181,6 +193,7 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
     validator,
     simulated: options.simulated ?? config.demoSimulated,
     contentDir: options.contentDir,
+    content,
     outcomes,
   };
   const [site, cli] = await Promise.all([renderSite(context), renderCli(context)]);
@@ -226,6 +239,11 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
   );
   const exitCode = internalErrors.length ? EXIT_INTERNAL_ERROR : failures.length > reused.length ? 1 : 0;
   return { exitCode, failures, reused, files: written };
+}
+
+/** The one stderr line of a mistake in the site's content: the file and what to fix (lib/errors.ts). */
+export function contentErrorLine(error: ContentError): string {
+  return `build: the site's content needs a fix: ${error.message}`;
 }
 
 /** What this build writes into the site from the configuration (see prune.ts, SiteIdentity). */
@@ -359,6 +377,8 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
       previousDir: previousDir ?? outDir,
       quietPrevious: previousDir === undefined,
     });
+    // A mistake in the content stops `npm start` too: a gateway serving the site without it would hide it.
+    if (result.exitCode === 2) return 2;
     // No upstream answered and something is missing: most likely no network at all, where the demo is
     // the way to see the whole site.
     const sourced = datasets(config).filter((d) => 'source' in d.origin).length;

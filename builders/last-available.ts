@@ -5,7 +5,7 @@
 import type { Validator } from '../contract/schemas.ts';
 import type { DataResource } from '../contract/service.ts';
 import { freshness } from '../domain/freshness.ts';
-import { readInside } from './previous.ts';
+import { parseSnapshotText, readInside } from './previous.ts';
 
 export async function lastAvailableMs(
   dirs: readonly string[],
@@ -15,8 +15,11 @@ export async function lastAvailableMs(
   for (const dir of dirs) {
     const read = await readInside(dir, resource.snapshotFiles[0]!);
     if (typeof read === 'string') continue;
+    // Bounded before anything walks it (previous.ts): the validator recurses.
+    const parsed = parseSnapshotText(read);
+    if (typeof parsed === 'string') continue;
     try {
-      const payload: unknown = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(read));
+      const { payload } = parsed;
       validator.validate(resource.schema, payload);
       const known = freshness(payload, 0);
       if (known !== null) return known.asOfMs;

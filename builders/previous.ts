@@ -9,6 +9,7 @@ import { mkdir, open, realpath, rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import type { Config } from '../lib/config.ts';
 import { BodyTooLarge, readCapped } from '../lib/capped-body.ts';
+import { jsonBoundExceeded } from '../lib/json-bound.ts';
 import { oneLine } from '../lib/one-line.ts';
 import { dataResource, type DataResourceId, type ServiceTables } from '../contract/service.ts';
 import { SchemaValidationError, type Validator } from '../contract/schemas.ts';
@@ -72,14 +73,9 @@ async function judgePrevious<P>(
   const file = previousFile(context.service, resource.id);
   const read = await readInside(dir, file);
   if (typeof read === 'string') return { reused: false, reason: `${file} ${read}` };
-  let text: string;
-  let payload: unknown;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(read);
-    payload = JSON.parse(text);
-  } catch {
-    return { reused: false, reason: `${file} is not UTF-8 JSON` };
-  }
+  const parsed = parseSnapshotText(read);
+  if (typeof parsed === 'string') return { reused: false, reason: `${file} ${parsed}` };
+  const { text, payload } = parsed;
   if (JSON.stringify(payload) !== text)
     return { reused: false, reason: `${file} is not a snapshot as a build writes it (its bytes were changed)` };
   try {
@@ -91,6 +87,27 @@ async function judgePrevious<P>(
   const decision = reuse.check(payload as P, context.nowMs, context.config, context.service);
   if (!decision.reusable) return { reused: false, reason: decision.reason };
   return { reused: true, body: text, payload: payload as P, ageMs: decision.ageMs };
+}
+
+/**
+ * A snapshot file's bytes as text and JSON value, or why not. The nesting and size bound (lib/json-bound.ts)
+ * is checked before JSON.parse: everything after it (JSON.stringify, the schema's validator, the reuse
+ * rules) walks the value recursively, and a file nested 500,000 deep would overflow the stack there.
+ */
+export function parseSnapshotText(bytes: Uint8Array): { text: string; payload: unknown } | string {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return 'is not UTF-8 JSON';
+  }
+  const exceeded = jsonBoundExceeded(text);
+  if (exceeded !== null) return `is refused unparsed: ${exceeded}, unlike any snapshot a build writes`;
+  try {
+    return { text, payload: JSON.parse(text) as unknown };
+  } catch {
+    return 'is not UTF-8 JSON';
+  }
 }
 
 /**

@@ -36,7 +36,7 @@ const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
 export async function renderSite(ctx: BuildContext): Promise<Artifact[]> {
   const { config } = ctx;
-  const content = loadContent(ctx.contentDir);
+  const content = ctx.content ?? loadContent(ctx.contentDir);
   const schemas = loadSchemas(ctx.service);
 
   // The documents link only the data this build publishes: a missing dataset's paths would be 404s.

@@ -10,8 +10,8 @@ import {
   COMMON_RESPONSE_HEADERS,
   type ServiceTables,
   DISCOVERY,
-  PAGE_RESPONSE_HEADERS,
 } from '../contract/service.ts';
+import { pagePolicyOptions, pageResponseHeaders } from '../contract/content-security-policy.ts';
 import { serviceTables } from '../datasets/registry.ts';
 import type { Artifact } from './artifact.ts';
 import { absoluteUrl, CONTENT_DOCUMENTS, PAGES } from '../contract/pages.ts';
@@ -79,12 +79,16 @@ export function headerRules(config: Config, files: string[]): HeaderRule[] {
   return rules;
 }
 
-/** Every page, the 404 page included, with the browser security headers the gateway sends too. */
-export function pageRules(files: string[]): HeaderRule[] {
+/**
+ * Every page, the 404 page included, with the browser security headers the gateway sends too (the
+ * same policy as each page's meta element, from contract/content-security-policy.ts).
+ */
+export function pageRules(config: Config, files: string[]): HeaderRule[] {
+  const headers = pageResponseHeaders(pagePolicyOptions(config));
   return files
     .filter((f) => f.endsWith('.html'))
     .sort()
-    .map((file) => ({ path: `/${file}`, headers: { ...PAGE_RESPONSE_HEADERS } }));
+    .map((file) => ({ path: `/${file}`, headers: { ...headers } }));
 }
 
 /** The path a visitor requests for a file: hosts with clean URLs serve `/x.html` at `/x`, and `index.html` at its folder. */
@@ -124,7 +128,10 @@ export function serveJson(config: Config, files: string[]): Record<string, unkno
       // One glob for every page (pageRules), like the twins.
       {
         source: '**/*.html',
-        headers: Object.entries(PAGE_RESPONSE_HEADERS).map(([key, value]) => ({ key, value })),
+        headers: Object.entries(pageResponseHeaders(pagePolicyOptions(config))).map(([key, value]) => ({
+          key,
+          value,
+        })),
       },
       // `**` skips dot-paths, so /.well-known/ needs its own rule for the common headers.
       ...['**', '/.well-known/**'].map((source) => ({
@@ -141,7 +148,7 @@ export function serveJson(config: Config, files: string[]): Record<string, unkno
  * is repeated for its clean URL (`/` for `/index.html`, `/developers` for `/developers.html`).
  */
 export function headersFile(config: Config, files: string[]): string {
-  const rules = [...headerRules(config, files), ...pageRules(files)];
+  const rules = [...headerRules(config, files), ...pageRules(config, files)];
   const index = rules.find((r) => r.path === `/${API_INDEX.file}`)!;
   const cleanUrls = rules.flatMap((r) => {
     const path = requestPath(r.path);

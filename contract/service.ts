@@ -1,6 +1,11 @@
 // The route table: every public path, alias, operationId and problem type, declared once.
 // The builders (snapshots, OpenAPI, catalog, developer page) and the gateway all read it.
 import { DEFAULT_MARKET_PRODUCT, DEFAULT_TIME_ZONE } from '../lib/service-defaults.ts';
+import {
+  CARD_CONTENT_SECURITY_POLICY,
+  pageContentSecurityPolicy,
+  pageResponseHeaders,
+} from './content-security-policy.ts';
 
 /** A dataset's id, as its module declares it (datasets/registry.ts lists them). */
 export type DataResourceId = string;
@@ -231,39 +236,18 @@ export const COMMON_RESPONSE_HEADERS = {
   'X-Content-Type-Options': 'nosniff',
 } as const;
 
-/**
- * What a page may load: its own stylesheet, script and API answers ('self'), and its icon, which the
- * layout gives inline as a data: URL (builders/site/pages/layout.ts). No inline script or style, no
- * <base>, no form submissions, and no framing by other sites (clickjacking). CSP Level 3.
- */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "img-src 'self' data:",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+/** The pages' policy as a header, for a deployment without a live feed (contract/content-security-policy.ts). */
+export const CONTENT_SECURITY_POLICY = pageContentSecurityPolicy();
 
-/**
- * What a card may load: nothing. A card is an SVG of shapes and text with presentation attributes
- * only (no style attribute or element, no script, no link, no font), so `default-src 'none'` takes
- * nothing from it, and a card opened as a document on this origin can run or fetch nothing.
- */
-export const CARD_CONTENT_SECURITY_POLICY = "default-src 'none'";
+export { CARD_CONTENT_SECURITY_POLICY };
 
 /** Headers of every card, from the gateway and from the static-host configuration alike. */
 export const CARD_RESPONSE_HEADERS = {
   'Content-Security-Policy': CARD_CONTENT_SECURITY_POLICY,
 } as const;
 
-/**
- * Headers of every HTML page (the 404 page too), from the gateway and from the static-host
- * configuration alike. Links out of the site do not tell the other site which page they were on.
- */
-export const PAGE_RESPONSE_HEADERS = {
-  'Content-Security-Policy': CONTENT_SECURITY_POLICY,
-  'Referrer-Policy': 'no-referrer',
-} as const;
+/** pageResponseHeaders() for a deployment without a live feed (contract/content-security-policy.ts). */
+export const PAGE_RESPONSE_HEADERS = pageResponseHeaders();
 
 export const CACHE_CONTROL = {
   market: 'private, no-store',

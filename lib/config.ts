@@ -5,6 +5,7 @@ import { isIP } from 'node:net';
 import { IANAZone } from 'luxon';
 import { resolve } from 'node:path';
 import { ConfigError } from './errors.ts';
+import { jsonBoundExceeded } from './json-bound.ts';
 import { INVISIBLE_FORMATTING } from './unicode.ts';
 import { redisTarget } from './redis-url.ts';
 import { SIMULATED_MARKET_SOURCE } from './simulated.ts';
@@ -56,8 +57,59 @@ export interface Config {
 
 export const SITE_FILE_URL = new URL('../site/site.json', import.meta.url);
 
-export function readSiteFile(url: URL = SITE_FILE_URL): SiteFile {
-  return JSON.parse(readFileSync(url, 'utf8')) as SiteFile;
+/** What each field of the site file is, for the line that says one is missing or wrong. */
+const SITE_FILE_FIELDS: Record<keyof SiteFile, string> = {
+  siteUrl: 'the address the site is published at, such as https://you.github.io/repo',
+  title: "the site's name, in every page's title",
+  tagline: 'one line under your name on the home page',
+  author: 'your name, in the footer and the feeds',
+  githubAccount: 'the GitHub account whose contribution calendar the site shows',
+  marketSourceName: 'the name of the market-data provider, such as Coinbase Exchange',
+  language: 'the language of the pages, such as en',
+};
+
+/** A BCP 47 language tag in its common shape: `en`, `fr-CA`, `zh-Hant-TW`. */
+const LANGUAGE_TAG = /^[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*$/;
+
+/**
+ * The site file (site/site.json, the owner's to edit): read, bounded before it is parsed (lib/json-bound.ts),
+ * and every field checked, so that a mistake in it stops a program at start with one line naming the file
+ * and the field (exit 2, a ConfigError) instead of failing later as an internal error. `name` is how the
+ * line names the file.
+ */
+export function readSiteFile(url: URL = SITE_FILE_URL, name = 'site/site.json'): SiteFile {
+  let text: string;
+  try {
+    text = readFileSync(url, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new ConfigError(name, code === 'ENOENT' ? 'is missing' : `cannot be read (${code ?? 'error'})`);
+  }
+  const exceeded = jsonBoundExceeded(text);
+  if (exceeded !== null) throw new ConfigError(name, `is refused unparsed: ${exceeded}; it is one flat object`);
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(name, `is not valid JSON (${(error as Error).message})`);
+  }
+  if (data === null || typeof data !== 'object' || Array.isArray(data))
+    throw new ConfigError(name, 'must be one JSON object of fields ({"title": "…", …})');
+  const fields = data as Record<string, unknown>;
+  for (const [field, meaning] of Object.entries(SITE_FILE_FIELDS)) {
+    const value = fields[field];
+    if (value === undefined) throw new ConfigError(name, `"${field}" is missing; add it: ${meaning}`);
+    if (typeof value !== 'string' || value.trim() === '')
+      throw new ConfigError(name, `"${field}" must be a non-empty string: ${meaning}`);
+  }
+  const site = fields as unknown as SiteFile;
+  origin(`${name} "siteUrl"`, site.siteUrl);
+  if (!LANGUAGE_TAG.test(site.language))
+    throw new ConfigError(
+      name,
+      `"language" ${JSON.stringify(site.language.slice(0, 40))} is not a language tag such as en or fr-CA`,
+    );
+  return site;
 }
 
 type Env = Record<string, string | undefined>;

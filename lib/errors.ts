@@ -37,3 +37,19 @@ export class UpstreamError extends Error {
   /** How long the upstream asked us to wait (its Retry-After), when it said. */
   readonly retryAfterMs: number | undefined;
 }
+
+/**
+ * A mistake in the site's own content (site/: profile.md, skills.yaml, writings/): the owner's to fix, not
+ * a bug. `file` is the content file as the owner knows it (`writings/Bad..Name.md`); the message names it
+ * and what to fix. The build's edge prints it in one line and exits with status 2, like a ConfigError.
+ */
+export class ContentError extends Error {
+  override readonly name = 'ContentError';
+  constructor(
+    readonly file: string,
+    reason: string,
+  ) {
+    // A file name is the owner's text too: it may hold controls (lib/one-line.ts).
+    super(`${oneLine(file, 200)}: ${oneLine(reason, 500)}`);
+  }
+}

@@ -1,7 +1,10 @@
 // Markdown to HTML for the pages: every page's HTML is rendered from the same Markdown as its twin.
 // Headings get ids so that sections can be linked; a heading that opens with `<a id="x"></a>` (how
-// the developer page marks each problem type in its Markdown) takes that id instead of a slug.
+// the developer page marks each problem type in its Markdown) takes that id instead of a slug. Every
+// HTML it returns has been through the content sanitizer (sanitize.ts): pages and feeds alike publish
+// no script, whatever the Markdown held.
 import { Marked, type Tokens } from 'marked';
+import { sanitizeContentHtml } from './sanitize.ts';
 
 /** GitHub-style slug: lower case, punctuation dropped, spaces to hyphens. */
 export function slugify(text: string): string {
@@ -66,5 +69,5 @@ export function renderMarkdown(markdown: string): string {
     },
   });
   // A code block scrolls sideways on a narrow screen: focusable, so that a keyboard can scroll it too (WCAG 2.1.1).
-  return marked.parse(markdown, { async: false }).replace(/<pre>/g, '<pre tabindex="0">');
+  return sanitizeContentHtml(marked.parse(markdown, { async: false }).replace(/<pre>/g, '<pre tabindex="0">'));
 }

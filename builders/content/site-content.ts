@@ -1,12 +1,22 @@
 // The site's own content under site/: profile, skills and writings (Markdown with YAML front matter).
 // Parsing is pure (text in, values out); only loadContent touches the file system. A writing with
 // `draft: true` is dropped here, at the edge, so no generator downstream can publish it by mistake.
-import { readdirSync, readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
+// Every mistake in the content is a ContentError naming the file and what to fix (the build exits 2):
+// the owner's, never a bug. What content may hold is in docs/site.md#what-content-may-contain.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { SITE_FILE_URL } from '../../lib/config.ts';
+import { ContentError } from '../../lib/errors.ts';
+import { renderMarkdown } from './markdown.ts';
+import { isPublishableLink } from './sanitize.ts';
+import { parseContentYaml } from './yaml.ts';
+
+export { ContentError };
 
 /** site/, found through the site configuration file so that it resolves from the bundled build too. */
 export const SITE_DIR = new URL('./', SITE_FILE_URL);
+
+/** Far above any page of the site (the stock writings are under 3 kB): a bound on what the build reads. */
+export const MAX_CONTENT_FILE_BYTES = 1024 * 1024;
 
 export interface Link {
   label: string;
@@ -43,73 +53,115 @@ export interface SiteContent {
   writings: Writing[];
 }
 
-export class ContentError extends Error {
-  override readonly name = 'ContentError';
-}
-
 /** Splits `---\nyaml\n---\nbody` into its parts. */
 export function splitFrontMatter(text: string, file: string): { data: Record<string, unknown>; body: string } {
   const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(text);
-  if (!match) throw new ContentError(`${file}: missing front matter (--- ... ---)`);
-  const data = parseYaml(match[1]!) as unknown;
+  if (!match)
+    throw new ContentError(file, 'missing front matter: start the file with a --- line, the fields, then ---');
+  // The front matter starts on the file's second line.
+  const data = parseContentYaml(match[1]!, file, 'front matter', 2);
   if (data === null || typeof data !== 'object' || Array.isArray(data))
-    throw new ContentError(`${file}: front matter is not a mapping`);
+    throw new ContentError(file, 'front matter is not a mapping of fields (name: value lines)');
   return { data: data as Record<string, unknown>, body: match[2]!.trim() };
 }
 
-function text(data: Record<string, unknown>, key: string, file: string): string {
+const isMapping = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** A field of `data` that must be a one-line, non-empty string; `field` names it as the owner wrote it. */
+function text(data: Record<string, unknown>, key: string, file: string, field: string = key): string {
   const value = data[key];
   // YAML reads an unquoted 2026-03-14 as a string with the default (core) schema; accept only strings.
   if (typeof value !== 'string' || value.trim() === '')
-    throw new ContentError(`${file}: "${key}" must be a non-empty string`);
+    throw new ContentError(
+      file,
+      value === undefined ? `"${field}" is missing; add it` : `"${field}" must be a non-empty string`,
+    );
   if (/[\r\n]/.test(value))
-    throw new ContentError(`${file}: "${key}" must fit on one line (Markdown twins put it in front matter)`);
+    throw new ContentError(file, `"${field}" must fit on one line (Markdown twins put it in front matter)`);
   return value.trim();
+}
+
+/** A list field of `data`: absent is empty; anything but a list is refused. */
+function list(data: Record<string, unknown>, key: string, file: string, field: string = key): unknown[] {
+  const value = data[key];
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) throw new ContentError(file, `"${field}" must be a list (lines starting with "- ")`);
+  return value;
+}
+
+/** A mapping item of a list field, named `field` in a refusal. */
+function mapping(value: unknown, file: string, field: string): Record<string, unknown> {
+  if (!isMapping(value)) throw new ContentError(file, `"${field}" must be a mapping of fields (name: value lines)`);
+  return value;
+}
+
+/**
+ * A link of the profile: an absolute http:, https: or mailto: URL, or a path on this site (`/writings`).
+ * Anything else is refused, not dropped: a `javascript:` or `data:` URL passes a URI format check, and on
+ * a host without headers it would run when clicked (docs/site.md#what-content-may-contain).
+ */
+function link(entry: Record<string, unknown>, file: string, field: string): string {
+  const url = text(entry, 'url', file, `${field}.url`);
+  const path = url.startsWith('/') && !url.startsWith('//') && !url.startsWith('/\\');
+  const absolute = /^[a-z][a-z0-9+.-]*:/i.test(url) && isPublishableLink(url);
+  if (!(path || absolute) || /[\u0000-\u0020\u007f]/.test(url))
+    throw new ContentError(
+      file,
+      `"${field}.url" ${JSON.stringify(url.slice(0, 80))} must be an http:, https: or mailto: URL, or a path on this site starting with /`,
+    );
+  return url;
 }
 
 export function parseProfile(source: string, file = 'profile.md'): Profile {
   const { data, body } = splitFrontMatter(source, file);
-  const links = Array.isArray(data.links) ? data.links : [];
   return {
     name: text(data, 'name', file),
     location: text(data, 'location', file),
-    links: links.map((l, i) => {
-      const entry = (l ?? {}) as Record<string, unknown>;
-      return { label: text(entry, 'label', `${file} links[${i}]`), url: text(entry, 'url', `${file} links[${i}]`) };
+    links: list(data, 'links', file).map((l, i) => {
+      const field = `links[${i}]`;
+      const entry = mapping(l, file, field);
+      return { label: text(entry, 'label', file, `${field}.label`), url: link(entry, file, field) };
     }),
     about: body,
   };
 }
 
 export function parseSkills(source: string, file = 'skills.yaml'): SkillGroup[] {
-  const data = parseYaml(source) as unknown;
-  if (!Array.isArray(data)) throw new ContentError(`${file}: expected a list of groups`);
+  const data = parseContentYaml(source, file);
+  if (!Array.isArray(data)) throw new ContentError(file, 'expected a list of groups (lines starting with "- group:")');
   return data.map((g, i) => {
-    const group = (g ?? {}) as Record<string, unknown>;
-    const where = `${file} [${i}]`;
-    const skills = Array.isArray(group.skills) ? group.skills : [];
+    const where = `[${i}]`;
+    const group = mapping(g, file, where);
     return {
-      group: text(group, 'group', where),
-      skills: skills.map((s, j) => {
-        const skill = (s ?? {}) as Record<string, unknown>;
-        const name = text(skill, 'name', `${where}.skills[${j}]`);
-        return skill.note === undefined ? { name } : { name, note: text(skill, 'note', `${where}.skills[${j}]`) };
+      group: text(group, 'group', file, `${where}.group`),
+      skills: list(group, 'skills', file, `${where}.skills`).map((s, j) => {
+        const at = `${where}.skills[${j}]`;
+        const skill = mapping(s, file, at);
+        const name = text(skill, 'name', file, `${at}.name`);
+        return skill.note === undefined ? { name } : { name, note: text(skill, 'note', file, `${at}.note`) };
       }),
     };
   });
 }
 
+/** A writing's file name without `.md`: its slug, the last part of its URL. */
+const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
 /** A writing, or null when it is a draft. The slug is the file name without `.md`. */
 export function parseWriting(source: string, file: string): Writing | null {
   const { data, body } = splitFrontMatter(source, file);
   if (data.draft === true) return null;
-  if (data.draft !== undefined && data.draft !== false)
-    throw new ContentError(`${file}: "draft" must be true or false`);
+  if (data.draft !== undefined && data.draft !== false) throw new ContentError(file, '"draft" must be true or false');
   const slug = file.replace(/^.*\//, '').replace(/\.md$/, '');
-  if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(slug)) throw new ContentError(`${file}: file name must be a lower-case slug`);
+  if (!SLUG.test(slug))
+    throw new ContentError(
+      file,
+      "the file name is the writing's URL and must be a lower-case slug: letters a-z, digits and single hyphens, such as my-first-post.md; rename it",
+    );
   const date = text(data, 'date', file);
   if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(`${date}T00:00:00Z`))) {
-    throw new ContentError(`${file}: "date" must be YYYY-MM-DD`);
+    throw new ContentError(file, '"date" must be a date written YYYY-MM-DD');
   }
   return { slug, title: text(data, 'title', file), date, summary: text(data, 'summary', file), body };
 }
@@ -119,16 +171,53 @@ export function sortWritings(writings: Writing[]): Writing[] {
   return [...writings].sort((a, b) => (a.date === b.date ? a.slug.localeCompare(b.slug) : a.date < b.date ? 1 : -1));
 }
 
+/**
+ * The Markdown `body` of `file`, checked to render: Markdown nested thousands deep (quotes within quotes)
+ * overflows the renderer's recursion, which is the owner's text to flatten, not a bug.
+ */
+function renderable(body: string, file: string): string {
+  try {
+    renderMarkdown(body);
+  } catch (error) {
+    if (error instanceof RangeError)
+      throw new ContentError(
+        file,
+        'its Markdown nests too deeply to render (quotes or lists within each other); flatten it',
+      );
+    throw error;
+  }
+  return body;
+}
+
+/**
+ * Reads site/ (or `dir`): profile.md, skills.yaml and the writings under writings/ (none when the folder is
+ * absent: git keeps no empty folder). Throws a ContentError for any file that is missing, too large or wrong.
+ */
 export function loadContent(dir: URL = SITE_DIR): SiteContent {
-  const read = (name: string) => readFileSync(new URL(name, dir), 'utf8');
+  const read = (name: string, url: URL = new URL(name, dir)) => {
+    const size = statSync(url, { throwIfNoEntry: false });
+    if (size === undefined) throw new ContentError(name, 'is missing; the site needs it (docs/site.md)');
+    if (!size.isFile()) throw new ContentError(name, 'is not a file');
+    if (size.size > MAX_CONTENT_FILE_BYTES)
+      throw new ContentError(name, `is ${size.size} bytes, more than ${MAX_CONTENT_FILE_BYTES}; shorten it`);
+    return readFileSync(url, 'utf8');
+  };
   const writingsDir = new URL('writings/', dir);
-  const writings = readdirSync(writingsDir)
+  const names = statSync(writingsDir, { throwIfNoEntry: false })?.isDirectory() ? readdirSync(writingsDir) : [];
+  const writings = names
     .filter((f) => f.endsWith('.md'))
     .sort()
-    .map((f) => parseWriting(readFileSync(new URL(f, writingsDir), 'utf8'), `writings/${f}`))
+    .map((f) => {
+      const file = `writings/${f}`;
+      const writing = parseWriting(read(file, new URL(encodeURIComponent(f), writingsDir)), file);
+      if (writing !== null) renderable(writing.body, file);
+      return writing;
+    })
     .filter((w): w is Writing => w !== null);
+  const profile = parseProfile(read('profile.md'));
+  renderable(profile.about, 'profile.md');
   return {
-    profile: parseProfile(read('profile.md')),
+    profile,
     skills: parseSkills(read('skills.yaml')),
     writings: sortWritings(writings),
   };

@@ -3,6 +3,7 @@
 // alternate links are absolute from SITE_URL.
 import type { Config } from '../../lib/config.ts';
 import { DISCOVERY, API_INDEX_LINK } from '../../contract/service.ts';
+import { pageContentSecurityPolicy, pagePolicyOptions } from '../../contract/content-security-policy.ts';
 import { SIMULATED_NOTICE_TITLE, simulatedNoticeText } from '../../lib/simulated.ts';
 import { escapeHtml } from '../../render/html.ts';
 import { absoluteUrl, CONTENT_DOCUMENTS, PAGES, sitePath, type PageRef } from '../../contract/pages.ts';
@@ -40,6 +41,15 @@ const NAV: Array<[NavKey, string, string]> = [
 const ICON =
   "data:image/svg+xml,%3Csvg%20xmlns='http://www.w3.org/2000/svg'%20viewBox='0%200%2016%2016'%3E%3Crect%20width='16'%20height='16'%20rx='3'%20fill='%23216e39'/%3E%3C/svg%3E";
 
+/**
+ * A policy as the value of a double-quoted attribute, its quotes kept as they are ('self' reads as
+ * 'self' in the page's source): a policy holds no `"`, `&`, `<` or `>`, and one that did is a bug.
+ */
+function attributeText(policy: string): string {
+  if (/["&<>]/.test(policy)) throw new Error(`a Content-Security-Policy holds a character it never should: ${policy}`);
+  return policy;
+}
+
 export function simulatedNotice(config: Config): string {
   return (
     `<p class="notice" role="note" data-simulated="true"><strong>${escapeHtml(SIMULATED_NOTICE_TITLE)}</strong> ` +
@@ -53,6 +63,9 @@ export function renderLayout(input: LayoutInput): string {
   const pageTitle = input.nav === 'home' ? input.title : `${input.title} · ${config.site.title}`;
   const head = [
     '<meta charset="utf-8">',
+    // The policy the headers state, in the page itself: it holds where no header is sent (GitHub Pages).
+    // First after the charset: a meta policy governs only what comes after it.
+    `<meta http-equiv="Content-Security-Policy" content="${attributeText(pageContentSecurityPolicy(pagePolicyOptions(config), 'meta'))}">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${escapeHtml(pageTitle)}</title>`,
     `<meta name="description" content="${escapeHtml(input.description)}">`,

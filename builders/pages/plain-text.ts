@@ -3,8 +3,16 @@
 // this text and never parses Markdown. The layout (schemas/JsonFeed.schema.json, `content_text`): each
 // paragraph, heading and list item on one line, list items marked "• " or "1. " (a nested list two
 // spaces further in), quotes marked "> ", code lines indented by four spaces, blocks separated by one blank line. Links read `text <url>`, the
-// delimiters RFC 3986 Appendix C recommends for a URL in plain text.
+// delimiters RFC 3986 Appendix C recommends for a URL in plain text; a URL the pages would not link
+// (a `javascript:` or `data:` one, content/sanitize.ts) is left out, its text kept.
 import { Lexer, type Token, type Tokens } from 'marked';
+import { IMAGE_SCHEMES, isPublishableLink } from '../content/sanitize.ts';
+
+/** `text <url>`, or the text alone when the URL is not one to publish. */
+function withUrl(text: string, url: string, schemes?: readonly string[]): string {
+  if (!isPublishableLink(url, schemes)) return text;
+  return text === '' || text === url ? `<${url}>` : `${text} <${url}>`;
+}
 
 /** Inline tokens as text: markers dropped, links and images as `text <url>`, raw HTML tags removed. */
 function inline(tokens: readonly Token[] | undefined): string {
@@ -13,12 +21,11 @@ function inline(tokens: readonly Token[] | undefined): string {
       switch (t.type) {
         case 'link': {
           const link = t as Tokens.Link;
-          const text = inline(link.tokens);
-          return text === link.href ? `<${link.href}>` : `${text} <${link.href}>`;
+          return withUrl(inline(link.tokens), link.href);
         }
         case 'image': {
           const image = t as Tokens.Image;
-          return image.text ? `${image.text} <${image.href}>` : `<${image.href}>`;
+          return withUrl(image.text, image.href, IMAGE_SCHEMES);
         }
         case 'codespan':
           return decode((t as Tokens.Codespan).text);

@@ -1,0 +1,79 @@
+// The pages' and cards' Content-Security-Policy, declared once. A page states its policy twice: in the
+// response header (the gateway, `_headers`, `serve.json`) and in a `<meta http-equiv>` element of its head
+// (builders/pages/layout.ts), which holds where no header is sent, as on GitHub Pages. Both forms come from
+// the one list of directives below, so they can never disagree; the meta form leaves out what CSP Level 3
+// §6.x ignores there ("frame-ancestors", "report-uri" and "sandbox" are not supported in a meta element),
+// which therefore stay header-only.
+import type { Config } from '../lib/config.ts';
+
+/** What a page may connect to beyond its own origin: the live market feed's origin, when there is one. */
+export interface PagePolicyOptions {
+  /** Origins for `connect-src` besides 'self' (fetch, WebSocket), e.g. `wss://ws-feed.exchange.coinbase.com`. */
+  connectSources?: readonly string[];
+}
+
+/**
+ * The policy options of a deployment: the one place where its configuration reaches the pages' policy
+ * (the layout's meta element, the static-host files). The live market feed's origin goes here.
+ */
+export function pagePolicyOptions(_config: Config): PagePolicyOptions {
+  return {};
+}
+
+/** Where the policy is stated: a response header, or a `<meta http-equiv>` element in the page. */
+export type PolicyForm = 'header' | 'meta';
+
+/**
+ * CSP Level 3, "Policy delivery via the meta element": "The following directives are not supported in a
+ * meta element: frame-ancestors, report-uri, sandbox"; a browser ignores them there with a console warning.
+ */
+const HEADER_ONLY_DIRECTIVES = new Set(['frame-ancestors', 'report-uri', 'sandbox']);
+
+/**
+ * What a page may load: its own stylesheet, script and API answers ('self'), and its icon, which the
+ * layout gives inline as a data: URL (builders/pages/layout.ts). No inline script or style (so no
+ * 'unsafe-inline': the page script is a file of its own), no plugin, no <base>, no form submissions, and
+ * no framing by other sites (clickjacking).
+ */
+function pageDirectives(options: PagePolicyOptions): Array<[name: string, ...sources: string[]]> {
+  const connect = options.connectSources ?? [];
+  return [
+    ['default-src', "'self'"],
+    ['script-src', "'self'"],
+    ['img-src', "'self'", 'data:'],
+    ...(connect.length > 0 ? [['connect-src', "'self'", ...connect] as [string, ...string[]]] : []),
+    ['object-src', "'none'"],
+    ['base-uri', "'none'"],
+    ['form-action', "'none'"],
+    ['frame-ancestors', "'none'"],
+  ];
+}
+
+/**
+ * The pages' Content-Security-Policy in the form it is stated: `header` for the response header, `meta`
+ * for the page's `<meta http-equiv="Content-Security-Policy">` (without the header-only directives).
+ */
+export function pageContentSecurityPolicy(options: PagePolicyOptions = {}, form: PolicyForm = 'header'): string {
+  return pageDirectives(options)
+    .filter(([name]) => form === 'header' || !HEADER_ONLY_DIRECTIVES.has(name))
+    .map((directive) => directive.join(' '))
+    .join('; ');
+}
+
+/**
+ * Headers of every HTML page (the 404 page too), from the gateway and from the static-host
+ * configuration alike. Links out of the site do not tell the other site which page they were on.
+ */
+export function pageResponseHeaders(options: PagePolicyOptions = {}) {
+  return {
+    'Content-Security-Policy': pageContentSecurityPolicy(options, 'header'),
+    'Referrer-Policy': 'no-referrer',
+  } as const;
+}
+
+/**
+ * What a card may load: nothing. A card is an SVG of shapes and text with presentation attributes
+ * only (no style attribute or element, no script, no link, no font), so `default-src 'none'` takes
+ * nothing from it, and a card opened as a document on this origin can run or fetch nothing.
+ */
+export const CARD_CONTENT_SECURITY_POLICY = "default-src 'none'";
