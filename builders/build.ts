@@ -6,7 +6,7 @@ import { existsSync, statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig, type Config } from '../lib/config.ts';
+import { loadConfig, readSiteFile, SITE_FILE_URL, type Config } from '../lib/config.ts';
 import { ConfigError, ContentError, UpstreamError } from '../lib/errors.ts';
 import { oneLine } from '../lib/one-line.ts';
 import { portIsTaken, portTakenReason } from '../lib/port-hint.ts';
@@ -341,11 +341,11 @@ export function missingSnapshots(service: ServiceTables, outDir: string): DataRe
  * and reported in one line, and the gateway fetches the resource live (docs/configuration.md#commands: a fresh clone builds
  * first, then serves whatever could be built).
  */
-export async function main(argv = process.argv.slice(2)): Promise<number> {
+export async function main(argv = process.argv.slice(2), siteFile: URL = SITE_FILE_URL): Promise<number> {
   let config: Config;
   let args: BuildArgs;
   try {
-    config = loadConfig();
+    config = loadConfig(process.env, readSiteFile(siteFile));
     args = buildArgs(argv, config);
   } catch (error) {
     if (error instanceof ConfigError) {
@@ -359,6 +359,8 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
     return 2;
   }
   const { outDir, ifStale, previousDir } = args;
+  // The content beside the site file (site/ itself unless a caller names another site file).
+  const contentDir = new URL('./', siteFile);
   if (ifStale) {
     // `npm start` builds, then listens: a taken port is said before any build rewrites dist/ for it.
     if (config.port !== 0 && (await portIsTaken(config.host, config.port))) {
@@ -372,6 +374,7 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
     // rather than removing a snapshot because its upstream cannot be reached now.
     const result = await build(config, {
       outDir,
+      contentDir,
       simulated: config.demoSimulated,
       log: () => {},
       previousDir: previousDir ?? outDir,
@@ -388,6 +391,6 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
       );
     return 0;
   }
-  const result = await build(config, { outDir, simulated: config.demoSimulated, previousDir });
+  const result = await build(config, { outDir, contentDir, simulated: config.demoSimulated, previousDir });
   return result.exitCode;
 }

@@ -112,7 +112,8 @@ const OPTIONS: sanitizeHtml.IOptions = {
     details: ['open'],
     input: ['type', 'checked', 'disabled'],
   },
-  allowedClasses: { th: ALIGN_CLASSES, td: ALIGN_CLASSES, code: ['language-*'] },
+  // markdown.ts' tables stack on a phone; the cells' alignment; a code block's language.
+  allowedClasses: { table: ['stack'], th: ALIGN_CLASSES, td: ALIGN_CLASSES, code: ['language-*'] },
   allowedSchemes: [...LINK_SCHEMES],
   allowedSchemesByTag: { img: [...IMAGE_SCHEMES] },
   allowedSchemesAppliedToAttributes: ['href', 'src', 'cite'],
@@ -122,15 +123,32 @@ const OPTIONS: sanitizeHtml.IOptions = {
   disallowedTagsMode: 'discard',
   nonTextTags: DROPPED_WITH_CONTENT,
   transformTags: {
-    // Only ever a box that shows a task's state: never a field that takes input.
+    // Only ever a box that shows a task's state, never a field that takes input (any other goes below).
     input: (_tag, attribs) => ({
       tagName: 'input',
-      attribs: { type: 'checkbox', disabled: '', ...(attribs.checked !== undefined ? { checked: '' } : {}) },
+      attribs: {
+        type: (attribs.type ?? '').toLowerCase(),
+        disabled: '',
+        ...(attribs.checked !== undefined ? { checked: '' } : {}),
+      },
     }),
   },
-  // An image whose source was dropped shows nothing and is not valid HTML: it goes whole.
-  exclusiveFilter: (frame) => frame.tag === 'img' && !frame.attribs.src,
+  exclusiveFilter: (frame) =>
+    // An image whose source was dropped shows nothing and is not valid HTML: it goes whole.
+    (frame.tag === 'img' && !frame.attribs.src) ||
+    (frame.tag === 'input' && frame.attribs.type !== 'checkbox') ||
+    // A link that lost its href keeps its text, unless that text is the refused URL itself (`<javascript:…>`).
+    (frame.tag === 'a' && frame.attribs.href === undefined && isScriptUrlText(frame.text)),
 };
+
+/**
+ * Whether `text` reads as a URL of a scheme that runs or embeds code (`javascript:`, `vbscript:`, `data:`),
+ * blanks, controls and character references aside: the text of a link whose href was refused, which is
+ * then dropped too rather than shown as a URL someone might paste.
+ */
+export function isScriptUrlText(text: string): boolean {
+  return /^(?:javascript|vbscript|data):/i.test(decodeHTML(text).replace(/[\u0000-\u0020\u007f]+/g, ''));
+}
 
 /** `html` (what Markdown made of the owner's text) with only what the allow-list above keeps. */
 export function sanitizeContentHtml(html: string): string {

@@ -6,11 +6,11 @@
 // delimiters RFC 3986 Appendix C recommends for a URL in plain text; a URL the pages would not link
 // (a `javascript:` or `data:` one, content/sanitize.ts) is left out, its text kept.
 import { Lexer, type Token, type Tokens } from 'marked';
-import { IMAGE_SCHEMES, isPublishableLink } from '../content/sanitize.ts';
+import { IMAGE_SCHEMES, isPublishableLink, isScriptUrlText } from '../content/sanitize.ts';
 
-/** `text <url>`, or the text alone when the URL is not one to publish. */
+/** `text <url>`, or the text alone when the URL is not one to publish (nothing, when the text is that URL). */
 function withUrl(text: string, url: string, schemes?: readonly string[]): string {
-  if (!isPublishableLink(url, schemes)) return text;
+  if (!isPublishableLink(url, schemes)) return isScriptUrlText(text) ? '' : text;
   return text === '' || text === url ? `<${url}>` : `${text} <${url}>`;
 }
 

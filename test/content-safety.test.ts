@@ -1,0 +1,454 @@
+// Content can never run script (docs/site.md#what-content-may-contain), and a mistake in it is the owner's
+// to fix (exit 2), never an internal error (issue 37, items 1 and 5). The sanitizer and the link rules on
+// hand-made content; the pages' policy in both its forms; content mistakes through build() in process,
+// which stops before any upstream is asked; one whole build of hostile content. The same site served by
+// a host that sends no headers, in Chromium: test/slow/content-safety-browser.test.ts.
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { contentErrorLine, main } from '../builders/build.ts';
+import { renderMarkdown } from '../builders/content/markdown.ts';
+import { isPublishableLink, sanitizeContentHtml } from '../builders/content/sanitize.ts';
+import { ContentError, parseProfile, parseSkills, parseWriting } from '../builders/content/site-content.ts';
+import { MAX_YAML_ALIAS_COUNT, MAX_YAML_BYTES, MAX_YAML_DEPTH } from '../builders/content/yaml.ts';
+import { markdownToText } from '../builders/pages/plain-text.ts';
+import { headersFile, serveJson } from '../builders/static-host.ts';
+import { pageContentSecurityPolicy, pageResponseHeaders } from '../contract/content-security-policy.ts';
+import { CONTENT_SECURITY_POLICY, PAGE_RESPONSE_HEADERS } from '../contract/service.ts';
+import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
+import { loadConfig, readSiteFile } from '../lib/config.ts';
+import { ConfigError } from '../lib/errors.ts';
+import { FIXTURE_SITE, buildSite, runBuild, type BuiltSite } from './helpers/site-dist.ts';
+import { upstreamEnv } from './helpers/run.ts';
+import {
+  contentCopy,
+  HOSTILE_MARKDOWN,
+  HOSTILE_WRITING,
+  hostileProfile,
+  metaPolicies,
+  scriptSources,
+  scriptVectors,
+} from './helpers/hostile-content.ts';
+
+describe('the content sanitizer (builders/content/sanitize.ts)', () => {
+  const html = renderMarkdown(HOSTILE_MARKDOWN);
+
+  it('leaves nothing of the hostile Markdown that could run: no script, handler, frame, object, form, style or script URL', () => {
+    expect(scriptVectors(html)).toEqual([]);
+    expect(html).not.toMatch(/<(script|svg|iframe|object|embed|form|style|button)\b/i);
+    expect(html).not.toMatch(/\son[a-z]+\s*=/i);
+    expect(html).not.toMatch(/javascript:|vbscript:|data:/i);
+    // the code of a dropped script is not kept as text either
+    expect(html).not.toMatch(/alert\('(script|svg|style)'\)/);
+  });
+
+  it('keeps what a writing means: its text, safe links, the details element', () => {
+    expect(html).toContain('I build data pipelines.');
+    expect(html).toContain('<a href="https://example.org/ok">good link</a>');
+    expect(html).toContain('<a href="/writings">path</a>');
+    // a refused link keeps its words, not its href
+    expect(html).toContain('<a>plain javascript link</a>');
+    expect(html).toContain('<details open><summary>More</summary>Kept text.</details>');
+  });
+
+  it("keeps what the pages' own Markdown makes: heading ids, stacked tables, focusable code, task boxes", () => {
+    const own = renderMarkdown(
+      '## A <a id="rate-limit-exceeded"></a>\n\n### <a id="rate-limit-exceeded"></a>Limit\n\n| a | b |\n|:--|--:|\n| 1 | 2 |\n\n```js\nx < 1 && y\n```\n\n- [x] done\n- [ ] open\n',
+    );
+    expect(own).toContain('<h3 id="rate-limit-exceeded">Limit</h3>');
+    expect(own).toContain('<table class="stack">');
+    expect(own).toContain('<td data-label="a" class="align-left">1</td>');
+    expect(own).toContain('<pre tabindex="0"><code class="language-js">x &lt; 1 &amp;&amp; y\n</code></pre>');
+    expect(own).toContain('<input type="checkbox" disabled checked /> done');
+  });
+
+  it.each([
+    ['<a href="javascript:alert(1)">x</a>', '<a>x</a>'],
+    ['<a href="  JaVaScRiPt:alert(1)">x</a>', '<a>x</a>'],
+    ['<a href="java&#x09;script:alert(1)">x</a>', '<a>x</a>'],
+    ['<a href="&#106;&#97;vascript:alert(1)">x</a>', '<a>x</a>'],
+    ['<a href="vbscript:msgbox(1)">x</a>', '<a>x</a>'],
+    ['<a href="data:text/html,<script>alert(1)</script>">x</a>', '<a>x</a>'],
+    ['<img src="data:image/svg+xml,<svg onload=alert(1)>" alt="a">', ''],
+    [
+      '<img src="https://example.org/a.png" onerror="alert(1)" alt="a">',
+      '<img src="https://example.org/a.png" alt="a" />',
+    ],
+    ['<p style="color:red" onclick="alert(1)" class="x" id="content">p</p>', '<p>p</p>'],
+    ['<input name="q" type="text">', ''],
+    ['<base href="https://evil.example/"><meta http-equiv="refresh" content="0;url=javascript:alert(1)">', ''],
+    ['<math><mi xlink:href="javascript:alert(1)">x</mi></math>', ''],
+  ])('%s → %s', (input, output) => {
+    expect(sanitizeContentHtml(input)).toBe(output);
+  });
+
+  it('publishes a link of http, https or mailto, or a relative one; never javascript:, data: or vbscript:, however spelt', () => {
+    for (const url of [
+      'https://example.org/a?b=1&c=2',
+      'http://x.test',
+      'mailto:ada@example.org',
+      '/writings',
+      '#top',
+      'notes',
+    ])
+      expect(isPublishableLink(url), url).toBe(true);
+    for (const url of [
+      'javascript:alert(1)',
+      ' JAVASCRIPT:alert(1)',
+      'java\tscript:alert(1)',
+      'java\nscript:alert(1)',
+      '\u0000javascript:alert(1)',
+      '&#106;avascript:alert(1)',
+      'javascript&colon;alert(1)',
+      'data:text/html,x',
+      'vbscript:msgbox(1)',
+      'file:///etc/passwd',
+    ])
+      expect(isPublishableLink(url), JSON.stringify(url)).toBe(false);
+  });
+
+  it('gives plain text (content_text, profile.json) without the refused URLs, keeping their words', () => {
+    const text = markdownToText(HOSTILE_MARKDOWN);
+    expect(text).not.toMatch(/javascript:|vbscript:|data:|<script|onerror/i);
+    expect(text).toContain('A plain javascript link, a mixed-case one');
+    expect(text).toContain('good link <https://example.org/ok>');
+  });
+});
+
+describe("the pages' Content-Security-Policy (contract/content-security-policy.ts)", () => {
+  it('is one list of directives: the meta form is the header form without the header-only directives', () => {
+    const header = pageContentSecurityPolicy();
+    const meta = pageContentSecurityPolicy({}, 'meta');
+    expect(header).toBe(CONTENT_SECURITY_POLICY);
+    expect(PAGE_RESPONSE_HEADERS['Content-Security-Policy']).toBe(header);
+    expect(header).toMatch(/frame-ancestors 'none'/);
+    expect(meta).not.toMatch(/frame-ancestors|report-uri|sandbox/);
+    expect(header.split('; ').filter((d) => !d.startsWith('frame-ancestors'))).toEqual(meta.split('; '));
+    for (const policy of [header, meta]) {
+      expect(scriptSources(policy)).toEqual(["'self'"]);
+      expect(policy).not.toMatch(/unsafe-inline|unsafe-eval/);
+      expect(policy).toMatch(/object-src 'none'/);
+    }
+  });
+
+  it('takes the origins a page connects to (the live feed) into both forms', () => {
+    const options = { connectSources: ['wss://feed.example.test'] };
+    for (const form of ['header', 'meta'] as const)
+      expect(pageContentSecurityPolicy(options, form)).toContain("connect-src 'self' wss://feed.example.test");
+    expect(pageResponseHeaders(options)['Content-Security-Policy']).toBe(pageContentSecurityPolicy(options));
+  });
+
+  it('is what _headers and serve.json give every page', () => {
+    const config = loadConfig({ SITE_URL: 'https://ada.example.org' });
+    const files = ['index.html', 'writings.html', '404.html'];
+    const blocks = headersFile(config, files).split('\n\n');
+    for (const path of ['/index.html', '/', '/writings.html', '/writings', '/404.html'])
+      expect(
+        blocks.find((b) => b.startsWith(`${path}\n`)),
+        path,
+      ).toContain(`\n  Content-Security-Policy: ${CONTENT_SECURITY_POLICY}\n`);
+    const serve = serveJson(config, files) as {
+      headers: Array<{ source: string; headers: Array<{ key: string; value: string }> }>;
+    };
+    expect(serve.headers.find((h) => h.source === '**/*.html')?.headers).toContainEqual({
+      key: 'Content-Security-Policy',
+      value: CONTENT_SECURITY_POLICY,
+    });
+  });
+});
+
+describe('links in front matter', () => {
+  const profile = (url: string) =>
+    `---\nname: A\nlocation: B\nlinks:\n  - label: L\n    url: ${JSON.stringify(url)}\n---\nAbout.`;
+
+  it.each([
+    'javascript:alert(1)',
+    'JavaScript:alert(1)',
+    ' javascript:alert(1)',
+    'java\tscript:alert(1)',
+    '&#106;avascript:alert(1)',
+    'data:text/html,<script>alert(1)</script>',
+    'vbscript:msgbox(1)',
+    '//evil.example/',
+    'writings',
+  ])('refuses %j, naming the file and the field', (url) => {
+    expect(() => parseProfile(profile(url))).toThrow(ContentError);
+    expect(() => parseProfile(profile(url))).toThrow(
+      /^profile\.md: "links\[0\]\.url" .* must be an http:, https: or mailto: URL, or a path on this site starting with \/$/,
+    );
+  });
+
+  it('takes http(s), mailto: and a path on this site', () => {
+    for (const url of ['https://example.org/', 'http://x.test/a', 'mailto:ada@example.org', '/writings'])
+      expect(parseProfile(profile(url)).links[0]!.url).toBe(url);
+  });
+});
+
+describe('content mistakes, refused with the file and what to fix', () => {
+  const writing = (front: string) => `---\n${front}\n---\nBody.`;
+  const deepFlow = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
+  const aliasBomb = () => {
+    let yaml = 'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n';
+    for (let i = 0, previous = 'a'; i < 9; i++) {
+      yaml += `b${i}: &b${i} [${Array(9).fill(`*${previous}`).join(',')}]\n`;
+      previous = `b${i}`;
+    }
+    return yaml;
+  };
+
+  it.each([
+    [
+      'a bad file name',
+      'writings/Bad..Name.md',
+      writing('title: T\ndate: 2026-01-01\nsummary: S'),
+      /lower-case slug.*rename it/,
+    ],
+    [
+      'an alias bomb',
+      'writings/bomb.md',
+      writing(`title: T\ndate: 2026-01-01\nsummary: S\n${aliasBomb()}`),
+      new RegExp(`aliases \\(\\*name\\) that expand to more than ${MAX_YAML_ALIAS_COUNT}`),
+    ],
+    [
+      'YAML nested deeper than the bound',
+      'writings/deep.md',
+      writing(`title: T\nx: ${deepFlow(MAX_YAML_DEPTH + 1)}`),
+      new RegExp(`nests lists and mappings deeper than ${MAX_YAML_DEPTH} levels`),
+    ],
+    [
+      'block lists nested deep',
+      'writings/dashes.md',
+      writing(`x: ${'- '.repeat(5000)}y`),
+      /deeper than 32 levels|not valid YAML/,
+    ],
+    [
+      'YAML 200,000 deep',
+      'writings/deeper.md',
+      writing(`x: ${deepFlow(200_000)}`),
+      new RegExp(`more than ${MAX_YAML_BYTES}; shorten it`),
+    ],
+    [
+      'a YAML syntax error',
+      'writings/syntax.md',
+      writing('title: "T\ndate: 2026-01-01'),
+      /front matter is not valid YAML at line 3, column \d+: Missing closing "quote$/,
+    ],
+    [
+      'an ill-typed field',
+      'writings/typed.md',
+      writing('title: [1, 2]\ndate: 2026-01-01\nsummary: S'),
+      /"title" must be a non-empty string/,
+    ],
+    ['a missing field', 'writings/missing.md', writing('title: T\ndate: 2026-01-01'), /"summary" is missing; add it/],
+  ])('%s', (_what, file, source, reason) => {
+    let error: unknown;
+    try {
+      parseWriting(source, file);
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(error).toBeInstanceOf(ContentError);
+    expect((error as ContentError).message.startsWith(`${file}: `)).toBe(true);
+    expect((error as ContentError).message).toMatch(reason);
+    expect((error as ContentError).message).not.toContain('\n');
+  });
+
+  it('skills.yaml: JSON nested 200,000 deep, a group that is not a mapping', () => {
+    expect(() => parseSkills(`${'{"a":'.repeat(200_000)}1${'}'.repeat(200_000)}`)).toThrow(
+      /^skills\.yaml: its YAML is \d+ bytes/,
+    );
+    expect(() => parseSkills(`${'{"a":'.repeat(100)}1${'}'.repeat(100)}`)).toThrow(/^skills\.yaml: its YAML nests/);
+    expect(() => parseSkills('- just a string\n')).toThrow(/^skills\.yaml: "\[0\]" must be a mapping/);
+  });
+});
+
+describe('content mistakes through build(): exit 2 at once, one line, no upstream asked, nothing written', () => {
+  let fake: FakeUpstreams;
+  let base: string;
+  beforeAll(async () => {
+    fake = await startFakeUpstreams();
+    base = await mkdtemp(join(tmpdir(), 'content-mistakes-'));
+  });
+  afterAll(async () => {
+    await fake?.close();
+    if (base) await rm(base, { recursive: true, force: true });
+  });
+
+  const bomb = `---\ntitle: T\ndate: 2026-01-01\nsummary: S\na: &a [x,x,x,x,x,x,x,x,x,x]\n${Array.from(
+    { length: 9 },
+    (_, i) =>
+      `b${i}: &b${i} [${Array(10)
+        .fill(i ? `*b${i - 1}` : '*a')
+        .join(',')}]`,
+  ).join('\n')}\n---\nBody.`;
+
+  it.each([
+    [
+      'writings/Bad..Name.md',
+      '---\ntitle: T\ndate: 2026-01-01\nsummary: S\n---\nBody.',
+      /writings\/Bad\.\.Name\.md: the file name .* rename it/,
+    ],
+    ['writings/bomb.md', bomb, /writings\/bomb\.md: its front matter uses aliases/],
+    [
+      'writings/deep.md',
+      `---\ntitle: T\nx: ${'['.repeat(200_000)}${']'.repeat(200_000)}\n---\nBody.`,
+      /writings\/deep\.md: its front matter is \d+ bytes/,
+    ],
+    [
+      'writings/quotes.md',
+      `---\ntitle: T\ndate: 2026-01-01\nsummary: S\n---\n${'>'.repeat(50_000)} deep`,
+      /writings\/quotes\.md: its Markdown nests too deeply/,
+    ],
+    [
+      'profile.md',
+      hostileProfile('  - label: Home\n    url: "javascript:alert(1)"\n'),
+      /profile\.md: "links\[0\]\.url" "javascript:alert\(1\)" must be/,
+    ],
+    [
+      'skills.yaml',
+      `${'['.repeat(20_000)}${']'.repeat(20_000)}`,
+      /skills\.yaml: its YAML nests lists and mappings deeper/,
+    ],
+  ])('%s', async (file, text, line) => {
+    const content = await contentCopy({ [file]: text });
+    const outDir = join(base, file.replace(/\W/g, '-'));
+    fake.resetCalls();
+    try {
+      const result = await runBuild(outDir, upstreamEnv(fake.url), { content: content.dir });
+      expect(result.code).toBe(2);
+      const lines = result.stderr.trimEnd().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^build: the site's content needs a fix: /);
+      expect(lines[0]).toMatch(line);
+      expect(lines[0]).not.toMatch(/internal error/);
+      expect(fake.calls).toEqual({ ticker: 0, candles: 0, graphql: 0, html: 0 });
+      await expect(readdir(outDir)).rejects.toThrow(/ENOENT/);
+    } finally {
+      await content.close();
+    }
+  });
+
+  it('a missing profile.md is named; a missing writings/ folder is no writings at all', async () => {
+    const content = await contentCopy({});
+    await rm(join(content.dir, 'profile.md'));
+    try {
+      const result = await runBuild(join(base, 'no-profile'), upstreamEnv(fake.url), { content: content.dir });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe(
+        "build: the site's content needs a fix: profile.md: is missing; the site needs it (docs/site.md)\n",
+      );
+    } finally {
+      await content.close();
+    }
+    expect(contentErrorLine(new ContentError('a.md', 'x'))).toBe("build: the site's content needs a fix: a.md: x");
+  });
+});
+
+describe('site.json mistakes: exit 2 with one line naming the file and the field', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'site-json-'));
+  });
+  afterAll(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+  const stock = readSiteFile(pathToFileURL(`${FIXTURE_SITE}site.json`));
+  const write = async (name: string, text: string) => {
+    await writeFile(join(dir, name), text);
+    return pathToFileURL(join(dir, name));
+  };
+
+  it.each([
+    [
+      'missing',
+      JSON.stringify({ ...stock, title: undefined }),
+      /^site\/site\.json: "title" is missing; add it: the site's name/,
+    ],
+    ['ill-typed', JSON.stringify({ ...stock, author: 42 }), /^site\/site\.json: "author" must be a non-empty string/],
+    ['empty', JSON.stringify({ ...stock, tagline: ' ' }), /^site\/site\.json: "tagline" must be a non-empty string/],
+    [
+      'a javascript: siteUrl',
+      JSON.stringify({ ...stock, siteUrl: 'javascript:alert(1)' }),
+      /^site\/site\.json "siteUrl": must use http: or https:, not javascript:$/,
+    ],
+    [
+      'a bad language',
+      JSON.stringify({ ...stock, language: 'en us' }),
+      /^site\/site\.json: "language" "en us" is not a language tag/,
+    ],
+    ['not JSON', '{"title": ', /^site\/site\.json: is not valid JSON/],
+    ['an array', '[]', /^site\/site\.json: must be one JSON object/],
+    [
+      'nested 200,000 deep',
+      `${'['.repeat(200_000)}${']'.repeat(200_000)}`,
+      /^site\/site\.json: is refused unparsed: it nests deeper than 64 levels/,
+    ],
+  ])('%s', async (name, text, message) => {
+    const url = await write(`${name.replace(/\W/g, '-')}.json`, text);
+    expect(() => readSiteFile(url)).toThrow(ConfigError);
+    expect(() => readSiteFile(url)).toThrow(message);
+  });
+
+  it("npm run build's main: exit 2, one line, nothing else done", async () => {
+    const url = await write('site.json', JSON.stringify({ ...stock, githubAccount: undefined }));
+    const lines: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+      lines.push(String(chunk));
+      return true;
+    });
+    try {
+      expect(await main(['--out', join(dir, 'dist')], url)).toBe(2);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(lines).toEqual([
+      'build: invalid configuration: site/site.json: "githubAccount" is missing; add it: the GitHub account whose contribution calendar the site shows\n',
+    ]);
+    await expect(readdir(join(dir, 'dist'))).rejects.toThrow(/ENOENT/);
+  });
+});
+
+describe('a whole build of hostile content (the profile and a writing)', () => {
+  let site: BuiltSite;
+  let content: Awaited<ReturnType<typeof contentCopy>>;
+  beforeAll(async () => {
+    content = await contentCopy({ 'profile.md': hostileProfile(), 'writings/hostile-markup.md': HOSTILE_WRITING });
+    site = await buildSite({ site: { content: content.dir } });
+  }, 60_000);
+  afterAll(async () => {
+    await site?.close();
+    await content?.close();
+  });
+
+  it('exits 0 and publishes the writing', async () => {
+    expect(site.result.code, site.result.stderr).toBe(0);
+    expect(await site.files()).toContain('writings/hostile-markup.html');
+  });
+
+  it('no page carries a script vector; every page states the policy in a meta element, scripts without unsafe-inline', async () => {
+    const pages = (await site.files()).filter((f) => f.endsWith('.html'));
+    expect(pages.length).toBeGreaterThan(5);
+    for (const page of pages) {
+      const html = await site.read(page);
+      expect(scriptVectors(html), page).toEqual([]);
+      expect(html, page).not.toMatch(/href="\s*javascript:/i);
+      expect(metaPolicies(html), page).toEqual([pageContentSecurityPolicy({}, 'meta')]);
+      expect(scriptSources(metaPolicies(html)[0]!), page).not.toContain("'unsafe-inline'");
+      // first in the head after the charset: a meta policy governs only what follows it
+      expect(html, page).toMatch(/<head>\n<meta charset="utf-8">\n<meta http-equiv="Content-Security-Policy" /);
+    }
+  });
+
+  it('the feeds and profile.json carry no script, event handler or script URL', async () => {
+    for (const file of ['feed.json', 'feed.atom', 'profile.json']) {
+      const text = await site.read(file);
+      expect(text, file).not.toMatch(
+        /<script|&lt;script|\bon(error|load|toggle|click)\s*=|javascript:|vbscript:|data:/i,
+      );
+    }
+    const feed = await site.json<{ items: Array<{ content_html: string }> }>('feed.json');
+    for (const item of feed.items) expect(scriptVectors(item.content_html)).toEqual([]);
+  });
+});
