@@ -193,6 +193,62 @@ describe('the market down three hours and a minute after its last fresh snapshot
   });
 });
 
+describe('a previous snapshot nested 500,000 deep, both upstreams down (lib/json-bound.ts)', () => {
+  /** 500,000 nested arrays: 1,000,000 bytes, under PREVIOUS_MAX_BYTES, and deeper than any recursion can walk. */
+  const NESTED = `${'['.repeat(500_000)}${']'.repeat(500_000)}`;
+  const refusal = (file: string) =>
+    `${file} is refused unparsed: it nests deeper than 64 levels, unlike any snapshot a build writes`;
+
+  /** A build an hour after the first with both upstreams down, from a copy of the first whose `nested` files are NESTED. */
+  const buildNested = async (name: string, nested: string[]) => {
+    clock = TEST_SITE_CLOCK + HOUR;
+    fake.market.mode = 'down';
+    fake.github = { mode: 'down' };
+    const previous = join(base, `${name}-previous`);
+    const dir = join(base, name);
+    await cp(first.dir, previous, { recursive: true });
+    for (const file of nested) await writeFile(join(previous, file), NESTED);
+    const result = await runBuild(
+      dir,
+      {
+        ...upstreamEnv(fake.url),
+        SITE_URL: TEST_SITE_URL,
+        UPSTREAM_TIMEOUT_MS: '1500',
+        SOURCE_DATE_EPOCH: String(Math.floor(clock / 1000)),
+      },
+      undefined,
+      { previousDir: previous },
+    );
+    return { dir, previous, result };
+  };
+
+  it('the market nested: exit 1, the market refused in one line, the intact calendar republished, the site written', async () => {
+    const { dir, previous, result } = await buildNested('nested-market', [MARKET[0]!]);
+    expect(result.code, result.stderr).toBe(1);
+    expect(lines(result)).toEqual([
+      expect.stringMatching(/^build: market preview not written: coinbase: /),
+      `build: market preview: no previous snapshot republished from ${previous}: ${refusal(MARKET[0]!)}`,
+      expect.stringMatching(/^build: contribution calendar not written: github-html: /),
+      expect.stringMatching(/^build: contribution calendar: republished the previous snapshot from /),
+    ]);
+    for (const file of MARKET) expect(await exists(dir, file), file).toBe(false);
+    for (const file of CALENDAR) expect((await read(dir, file)).equals(await read(first.dir, file)), file).toBe(true);
+    expect(await exists(dir, 'index.html')).toBe(true);
+  });
+
+  it('both nested: exit 1, both refused, the site written without either', async () => {
+    const { dir, previous, result } = await buildNested('nested-both', [MARKET[0]!, CALENDAR[0]!]);
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stderr).not.toMatch(/internal error/);
+    expect(lines(result)).toContain(
+      `build: contribution calendar: no previous snapshot republished from ${previous}: ${refusal(CALENDAR[0]!)}`,
+    );
+    for (const file of [...MARKET, ...CALENDAR]) expect(await exists(dir, file), file).toBe(false);
+    for (const file of ['index.html', 'status.json', 'api/index.json'])
+      expect(await exists(dir, file), file).toBe(true);
+  });
+});
+
 describe('reading the previous site (builders/previous.ts)', () => {
   const config = loadConfig({ GITHUB_ACCOUNT: 'octocat' });
   const anHourLater = { config, service: DEFAULT_SERVICE, nowMs: TEST_SITE_CLOCK + HOUR, validator };
