@@ -3,7 +3,6 @@ import type { Config } from '../lib/config.ts';
 import type { Validator } from '../contract/schemas.ts';
 import { narrowedTables, type DataResourceId, type ServiceTables } from '../contract/service.ts';
 import type { Dataset } from '../datasets/dataset.ts';
-import type { SiteContent } from './content/site-content.ts';
 
 export interface Artifact {
   /** Path relative to dist/, with forward slashes, e.g. "api/index.json". */
@@ -26,8 +25,6 @@ export interface BuildContext {
   simulated: boolean;
   /** The site's content folder, when not site/ (the tests build a content of their own). */
   contentDir?: URL;
-  /** The content, when the build has read it already (it reads it first: a mistake there stops it before any fetch). */
-  content?: SiteContent;
   /** What this build did for each dataset (status.json, the unavailable cards); none: every payload is fresh. */
   outcomes?: ReadonlyMap<DataResourceId, DatasetOutcome>;
 }

@@ -193,10 +193,9 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
     validator,
     simulated: options.simulated ?? config.demoSimulated,
     contentDir: options.contentDir,
-    content,
     outcomes,
   };
-  const [site, cli] = await Promise.all([renderSite(context), renderCli(context)]);
+  const [site, cli] = await Promise.all([renderSite(context, content), renderCli(context)]);
   artifacts.push(...site, ...cli);
   // Compressed on the thread pool while the files themselves are written.
   const compressing = compressedArtifacts(artifacts);

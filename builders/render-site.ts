@@ -11,7 +11,7 @@ import { apiCatalog } from './discovery/api-catalog.ts';
 import { publishSchedule, statusBadge, statusDocument } from './discovery/status.ts';
 import { renderCards } from './cards.ts';
 import { renderAssets } from './pages/assets.ts';
-import { loadContent } from './content/site-content.ts';
+import { loadContent, type SiteContent } from './content/site-content.ts';
 import { renderDeveloperPage } from './pages/developers.ts';
 import { llmsFullTxt, llmsTxt, writingEntry, type LlmsInput } from './discovery/llms.ts';
 import { openApiDocument } from '../contract/openapi.ts';
@@ -34,9 +34,12 @@ export const PUBLISH_WORKFLOW = new URL('../.github/workflows/publish.yml', impo
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
-export async function renderSite(ctx: BuildContext): Promise<Artifact[]> {
+/** `content`: the site's content when the caller has read it already (build() reads it first), else read here. */
+export async function renderSite(
+  ctx: BuildContext,
+  content: SiteContent = loadContent(ctx.contentDir),
+): Promise<Artifact[]> {
   const { config } = ctx;
-  const content = ctx.content ?? loadContent(ctx.contentDir);
   const schemas = loadSchemas(ctx.service);
 
   // The documents link only the data this build publishes: a missing dataset's paths would be 404s.
