@@ -412,6 +412,9 @@ describe('.github/workflows', () => {
         expect(readFileSync(join(bin, 'args'), 'utf8')).toMatch(/^run build -- --previous \S+$/m);
         expect(result.stdout.includes('::warning'), shell).toBe(build === 1);
         expect(result.stdout.includes('::error title=The build hit an internal error'), shell).toBe(build === 70);
+        expect(result.stdout.includes("::error title=The site's content or configuration needs a fix"), shell).toBe(
+          build === 2,
+        );
       }
     } finally {
       rmSync(bin, { recursive: true, force: true });
