@@ -121,7 +121,8 @@ describe('npm ci on an older Node (.npmrc engine-strict)', () => {
     // did not happen installs into a temporary folder rather than over this checkout's node_modules.
     const dir = mkdtempSync(join(tmpdir(), 'engine-strict-'));
     try {
-      for (const file of ['package.json', 'package-lock.json', '.npmrc']) copyFileSync(join(ROOT, file), join(dir, file));
+      for (const file of ['package.json', 'package-lock.json', '.npmrc'])
+        copyFileSync(join(ROOT, file), join(dir, file));
       const result = spawnSync(npm, ['ci', '--no-audit', '--no-fund', '--offline'], {
         cwd: dir,
         env: cleanEnv({ PATH: `${dirname(old.path)}:/bin`, npm_config_cache: join(dir, '.npm') }),
