@@ -221,6 +221,21 @@ describe('builds whose upstream failed, and the demo build', () => {
     }
   });
 
+  it('/developers opens with a table of contents of every section and subsection, and links no empty query', async () => {
+    const html = await sharedSite().read('developers.html');
+    const contents = /<h2 id="contents">Contents<\/h2>\s*<ul>([\s\S]*?)<\/ul>\s*<h2/.exec(html);
+    expect(contents).not.toBeNull();
+    const listed = [...contents![1]!.matchAll(/<a href="#([^"]+)">/g)].map((m) => m[1]);
+    const headings = [...html.matchAll(/<h[23] id="([^"]+)">/g)].map((m) => m[1]).filter((id) => id !== 'contents');
+    expect(listed).toEqual(headings);
+    expect(listed).toEqual(expect.arrayContaining(['endpoints', 'problem-types', 'upstream-unavailable']));
+    // before the first section: at the top
+    expect(html.indexOf('id="contents"')).toBeLessThan(html.indexOf('id="endpoints"'));
+    // no link whose query names a parameter and no value (the shields.io badge's address is code, not a link)
+    const hrefs = [...html.matchAll(/href="([^"]*)"/g)].map((m) => m[1]!);
+    expect(hrefs.filter((href) => /[?&][^=&#]+=(?:&|#|$)/.test(href))).toEqual([]);
+  });
+
   it('puts a "simulated data (demo)" notice on every HTML page of a demo build, first inside <main>', async () => {
     const site = await buildSite({ env: { DEMO_SIMULATED: '1' } });
     try {
@@ -230,6 +245,10 @@ describe('builds whose upstream failed, and the demo build', () => {
           /<main id="content">\s*<p class="notice" role="note" data-simulated="true"><strong>Simulated data \(demo\)\.<\/strong>/,
         );
       }
+      // the developer page's examples are this build's snapshots: simulated ones, and said so
+      const developers = await site.read('developers.md');
+      expect(developers).not.toMatch(/real snapshot/i);
+      expect(developers.match(/A simulated snapshot from this demo build \(not real data\)/g)).toHaveLength(3);
     } finally {
       await site.close();
     }
