@@ -557,7 +557,7 @@ export interface Status {
    */
   builtAt: string;
   /**
-   * The next run of the Publish workflow's schedule after builtAt; null when the site has no such workflow. Later than this plus an hour, the site has stopped refreshing.
+   * The next run of the Publish workflow's schedule after builtAt; null when the site has no such workflow, or is a demo build (which no workflow publishes). Later than this plus an hour, the site has stopped refreshing.
    */
   nextRunAt: string | null;
   /**

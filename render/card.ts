@@ -21,6 +21,8 @@ export const SMALL_LINE = 14;
 export const GAP = 12;
 
 export const SIMULATED = 'SIMULATED DATA (demo), not real';
+/** Where a demo's calendar comes from, named wherever a real card names GitHub's (the market's is its `source`). */
+export const SIMULATED_CALENDAR_SOURCE = 'simulated calendar (npm run demo), not GitHub';
 
 export interface Frame {
   width: number;

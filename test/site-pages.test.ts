@@ -245,6 +245,8 @@ describe('builds whose upstream failed, and the demo build', () => {
           /<main id="content">\s*<p class="notice" role="note" data-simulated="true"><strong>Simulated data \(demo\)\.<\/strong>/,
         );
       }
+      // a demo is never published by the Publish workflow: status.json names no next run
+      expect((await site.json<{ nextRunAt: unknown }>('status.json')).nextRunAt).toBeNull();
       // the developer page's examples are this build's snapshots: simulated ones, and said so
       const developers = await site.read('developers.md');
       expect(developers).not.toMatch(/real snapshot/i);

@@ -3,7 +3,7 @@ import type { GitHubContributions } from '../../domain/contributions.ts';
 import { formatCount, formatInstant } from '../../render/format.ts';
 import { heatmapLayout, heatmapLegendSvg, renderHeatmap } from '../../render/charts/heatmap.ts';
 import type { ChartTheme } from '../../render/charts/theme.ts';
-import { frame, PAD, SIMULATED, text } from '../../render/card.ts';
+import { frame, PAD, SIMULATED, SIMULATED_CALENDAR_SOURCE, text } from '../../render/card.ts';
 
 export function contributionsCard(
   calendar: GitHubContributions,
@@ -22,7 +22,7 @@ export function contributionsCard(
   const range = `${total} contributions from ${calendar.startDate} to ${calendar.endDate}`;
   const desc =
     `${simulated ? `${SIMULATED}. ` : ''}${range} (${calendar.timeZone}), one square per day, darker for more. ` +
-    `Source: GitHub's public contribution calendar. As of ${asOf}.`;
+    `Source: ${simulated ? SIMULATED_CALENDAR_SOURCE : "GitHub's public contribution calendar"}. As of ${asOf}.`;
   const body =
     text(
       PAD,
@@ -35,7 +35,7 @@ export function contributionsCard(
     text(
       PAD,
       footer,
-      `Source: GitHub public calendar, days in ${calendar.timeZone} · as of ${asOf}`,
+      `Source: ${simulated ? SIMULATED_CALENDAR_SOURCE : 'GitHub public calendar'}, days in ${calendar.timeZone} · as of ${asOf}`,
       'font-size="11"',
     ) +
     `<g font-size="11">${heatmapLegendSvg(width - PAD, footer, theme)}</g>`;

@@ -3,7 +3,15 @@
 import type { GitHubStreak, GitHubStreakRun } from '../../domain/streak.ts';
 import { formatInstant } from '../../render/format.ts';
 import type { ChartTheme } from '../../render/charts/theme.ts';
-import { frame, PAD, SIMULATED, SMALL_FONT_SIZE, SMALL_LINE, text } from '../../render/card.ts';
+import {
+  frame,
+  PAD,
+  SIMULATED,
+  SIMULATED_CALENDAR_SOURCE,
+  SMALL_FONT_SIZE,
+  SMALL_LINE,
+  text,
+} from '../../render/card.ts';
 import { wrapText } from '../../render/text-width.ts';
 import { REACHES_WINDOW_START, restDaysText, runDates, runDays } from '../../render/streak.ts';
 
@@ -21,10 +29,10 @@ export function streakCard(streak: GitHubStreak, theme: ChartTheme, builtMs: num
   const desc =
     `${simulated ? `${SIMULATED}. ` : ''}${said('Current streak', streak.current)}; ${said('longest', streak.longest)}; ` +
     `days in ${streak.timeZone} from ${streak.startDate} to ${streak.endDate}, ${restDaysText(streak)}. ` +
-    `Source: GitHub's public contribution calendar. As of ${asOf}.`;
+    `Source: ${simulated ? SIMULATED_CALENDAR_SOURCE : "GitHub's public contribution calendar"}. As of ${asOf}.`;
   // Laid out by estimated widths (render/text-width.ts): a long zone or many rest days wrap inside the card.
   const footer = wrapText(
-    `Days in ${streak.timeZone}, ${streak.startDate} to ${streak.endDate} · ${restDaysText(streak)} · Source: GitHub public calendar · as of ${asOf}`,
+    `Days in ${streak.timeZone}, ${streak.startDate} to ${streak.endDate} · ${restDaysText(streak)} · Source: ${simulated ? SIMULATED_CALENDAR_SOURCE : 'GitHub public calendar'} · as of ${asOf}`,
     width - 2 * PAD,
     SMALL_FONT_SIZE,
     ' · ',
