@@ -221,6 +221,46 @@ describe('builds whose upstream failed, and the demo build', () => {
     }
   });
 
+  it("docs/cli.md's size of cli.mjs is the build's, within a tenth", async () => {
+    const guide = readFileSync(join(ROOT, 'docs/cli.md'), 'utf8');
+    const said = Number(/prints its size, about (\d+) kB/.exec(guide)?.[1]) * 1000;
+    const built = (await readFile(join(sharedSite().dir, 'cli.mjs'))).length;
+    expect(
+      Math.abs(said - built) / built,
+      `docs/cli.md says about ${said / 1000} kB; the build wrote ${built} bytes`,
+    ).toBeLessThanOrEqual(0.1);
+  });
+
+  it("docs/site.md's dist/ layout names every file the build writes, and no file it does not", async () => {
+    const guide = readFileSync(join(ROOT, 'docs/site.md'), 'utf8');
+    const block = /## `dist\/` layout\n\n```\n([\s\S]*?)```/.exec(guide)![1]!;
+    // the paths of the block: the first column's words that name a file (a dot or a slash in them)
+    const named = block
+      .split('\n')
+      .flatMap((line) => line.split(/ {3,}/)[0]!.split(/\s+/))
+      .filter((word) => /[./_]/.test(word) && !word.startsWith('/'));
+    const patterns = named.map(
+      (path) =>
+        new RegExp(
+          `^${path
+            .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+            .replace('<slug>', '[a-z0-9-]+')
+            .replace('<file>', '.+')}$`,
+        ),
+    );
+    const files = await sharedSite().files();
+    for (const file of files)
+      expect(
+        patterns.some((p) => p.test(file)),
+        `${file} is not in the layout`,
+      ).toBe(true);
+    for (const [i, path] of named.entries())
+      expect(
+        files.some((file) => patterns[i]!.test(file)),
+        `${path} is in the layout but not built`,
+      ).toBe(true);
+  });
+
   it('/developers opens with a table of contents of every section and subsection, and links no empty query', async () => {
     const html = await sharedSite().read('developers.html');
     const contents = /<h2 id="contents">Contents<\/h2>\s*<ul>([\s\S]*?)<\/ul>\s*<h2/.exec(html);
