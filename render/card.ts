@@ -14,6 +14,8 @@ const FONT = "-apple-system, BlinkMacSystemFont, 'Segoe UI', 'Noto Sans', Helvet
 export const PAD = 16;
 /** The cards' text sizes (the frame's font-size and the footers') and the distance between their lines. */
 export const FONT_SIZE = 12;
+/** The cards' titles (bold). */
+export const TITLE_FONT_SIZE = 15;
 export const SMALL_FONT_SIZE = 11;
 export const LINE = 16;
 export const SMALL_LINE = 14;
