@@ -2,9 +2,11 @@
 // Exit status (docs/configuration.md#commands): 0 all written; 1 an upstream gave no usable data (its snapshot is not
 // written, everything else is) and, with `--previous <dir>`, no still-valid previous snapshot stood in for it;
 // 2 a configuration or usage error, or a mistake in the site's content; 70 an internal error (lib/run-main.ts).
-import { existsSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadConfig, readSiteFile, SITE_FILE_URL, type Config } from '../lib/config.ts';
 import { ConfigError, ContentError, UpstreamError } from '../lib/errors.ts';
@@ -23,8 +25,9 @@ import { compressedArtifacts, copyFiles, getsCopies } from './compressed-artifac
 import { identityChanges, nameList, previousBuild, pruneStale, recordBuild, type SiteIdentity } from './prune.ts';
 import { notReusedLine, reusablePrevious, reusedLine } from './previous.ts';
 import { renderSite } from './render-site.ts';
-import { loadContent, type SiteContent } from './content/site-content.ts';
+import { loadContent, SITE_DIR, type SiteContent } from './content/site-content.ts';
 import { lastAvailableMs } from './last-available.ts';
+import { calendarWindow } from '../domain/calendar.ts';
 
 export interface BuildOptions {
   outDir: string;
@@ -228,7 +231,12 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
     (await previousBuild(options.outDir)).files,
     new Set(written),
   );
-  await recordBuild(options.outDir, written, siteIdentity(config, context.simulated));
+  await recordBuild(
+    options.outDir,
+    written,
+    siteKey(config, context.simulated, { contentDir: options.contentDir, nowMs }),
+    nowMs,
+  );
   if (removed.length)
     log(`  removed what the previous build wrote and this one did not: ${oneLine(nameList(removed), 2000)}`);
   if (foreign.length)
@@ -255,6 +263,72 @@ export function siteIdentity(config: Config, simulated: boolean): SiteIdentity {
     CALENDAR_TIME_ZONE: config.calendarTimeZone,
     STREAK_REST_DAYS: config.streakRestDays.join(','),
     DEMO_SIMULATED: String(simulated),
+  };
+}
+
+/** The repository root: this module runs as builders/build.ts or bundled as .build/build.mjs, one level down either way. */
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+/**
+ * The code a site is made from: the programs' sources (the build compiles the CLI and the page script
+ * from them at build time, so the bundled build program alone would not cover them), the schemas, and
+ * the locked dependencies (Markdown and YAML are read by packages).
+ */
+const CODE_PATHS = [
+  'lib',
+  'contract',
+  'domain',
+  'upstreams',
+  'render',
+  'datasets',
+  'builders',
+  'cli',
+  'schemas',
+  'package-lock.json',
+];
+
+/** A SHA-256 over the files under `paths` (folders walked, names sorted): each relative name, then its bytes. */
+export function filesHash(base: string, paths: readonly string[]): string {
+  const hash = createHash('sha256');
+  const add = (path: string) => {
+    const full = join(base, path);
+    const stat = statSync(full, { throwIfNoEntry: false });
+    if (stat === undefined) return;
+    if (stat.isDirectory()) {
+      for (const name of readdirSync(full).sort()) add(`${path}/${name}`);
+    } else if (stat.isFile()) {
+      hash.update(`${path}\0${stat.size}\0`).update(readFileSync(full));
+    }
+  };
+  for (const path of [...paths].sort()) add(path);
+  return hash.digest('hex').slice(0, 16);
+}
+
+let codeHash: string | undefined;
+/** The hash of CODE_PATHS, once per process: the code does not change under a running build. */
+function codeFingerprint(): string {
+  return (codeHash ??= filesHash(ROOT, CODE_PATHS));
+}
+
+/** The keys of the record that are not settings, with the words the --if-stale line says them in. */
+const SITE_CONTENT = 'SITE_CONTENT';
+const BUILD_CODE = 'BUILD_CODE';
+const CALENDAR_DAY = 'CALENDAR_DAY';
+
+/**
+ * Everything a built site depends on, as the record of a build keeps it and `--if-stale` compares it:
+ * the settings (siteIdentity), the content folder's files, the code, and the calendar's day in its zone
+ * (the day the snapshots and the pages were drawn for: a site built yesterday says yesterday's calendar).
+ */
+export function siteKey(
+  config: Config,
+  simulated: boolean,
+  options: { contentDir?: URL; nowMs: number },
+): SiteIdentity {
+  return {
+    ...siteIdentity(config, simulated),
+    [SITE_CONTENT]: filesHash(fileURLToPath(options.contentDir ?? SITE_DIR), ['.']),
+    [BUILD_CODE]: codeFingerprint(),
+    [CALENDAR_DAY]: calendarWindow(options.nowMs, config.calendarTimeZone).endDate,
   };
 }
 
@@ -310,23 +384,72 @@ export function buildArgs(argv: string[], config: Pick<Config, 'distDir'>): Buil
   return { outDir: resolve(out), ifStale, previousDir };
 }
 
+/** A folder as the lines name it: relative to the working folder when inside it (`dist`), else whole. */
+function shownPath(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
+}
+
+/** An instant as the --if-stale line says it: `2026-11-26 19:41 UTC`. */
+function builtAt(ms: number | undefined): string {
+  return ms === undefined ? 'at an unknown time' : `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+export interface Staleness {
+  stale: boolean;
+  /** The one line `--if-stale` prints: why it builds, or that the folder is up to date, when and for whom. */
+  line: string;
+}
+
 /**
- * Why `outDir` must be built for this configuration, as the line `--if-stale` prints, or undefined when it
- * need not be: it is missing; or its last build recorded other site settings (SITE_URL, the account...),
- * whose documents would say other things than a gateway serving them; or it lacks a data snapshot, which
- * the last build could not fetch and which this one may (an offline first start would otherwise leave
- * the cards missing and the home page saying "unavailable" until someone runs the build by hand). A
- * folder no build recorded settings for is left as it is.
+ * Whether `outDir` must be built before it is served, and the line that says so. It must when it is
+ * missing; when no build recorded what it was made from (a record lost, or a folder no build wrote: a
+ * gateway would serve it without knowing whose site it is); when its record names other settings (SITE_URL,
+ * the account, the product...), another content of `site/`, other code, or an earlier calendar day in the
+ * calendar's zone; or when it lacks a data snapshot, which the last build could not fetch and which this one
+ * may (an offline first start would otherwise leave the cards missing and the home page saying
+ * "unavailable" until someone runs the build by hand).
  */
-export async function staleReason(config: Config, outDir: string): Promise<string | undefined> {
-  if (!existsSync(outDir)) return `${outDir} is missing; building it first`;
-  const { identity } = await previousBuild(outDir);
-  if (identity === undefined) return undefined;
-  const changes = identityChanges(identity, siteIdentity(config, config.demoSimulated));
-  if (changes.length) return `${outDir} was built with other settings than ${changes.join(', ')}; building it first`;
+export async function staleness(
+  config: Config,
+  outDir: string,
+  options: { contentDir?: URL; nowMs?: number } = {},
+): Promise<Staleness> {
+  const dir = shownPath(outDir);
+  const rebuild = (why: string): Staleness => ({ stale: true, line: `build: ${why}` });
+  if (!existsSync(outDir)) return rebuild(`${dir} is missing; building it first`);
+  const record = await previousBuild(outDir);
+  const { identity } = record;
+  if (identity === undefined) return rebuild(`${dir} has no record of the build that wrote it; building it again`);
+  const nowMs = options.nowMs ?? config.sourceDateEpochMs ?? Date.now();
+  const current = siteKey(config, config.demoSimulated, { contentDir: options.contentDir, nowMs });
+  const when = builtAt(record.builtAtMs);
+  const changed = identityChanges(identity, current).map((change) => change.slice(0, change.indexOf('=')));
+  const settings = changed.filter((name) => name !== SITE_CONTENT && name !== BUILD_CODE && name !== CALENDAR_DAY);
+  if (settings.length) {
+    const was = settings.map((name) => `${name}=${identity[name] ?? '(none)'}`).join(', ');
+    const now = settings.map((name) => `${name}=${current[name]}`).join(', ');
+    return rebuild(`${dir} was built for ${oneLine(was, 500)}; building it again for ${oneLine(now, 500)}`);
+  }
+  if (changed.includes(SITE_CONTENT)) {
+    const content = shownPath(fileURLToPath(options.contentDir ?? SITE_DIR)).replace(/\/?$/, '/');
+    return rebuild(`${content} changed since ${dir} was built (${when}); building it again`);
+  }
+  if (changed.includes(BUILD_CODE))
+    return rebuild(`the code changed since ${dir} was built (${when}); building it again`);
+  if (changed.includes(CALENDAR_DAY))
+    return rebuild(
+      `${dir} holds the calendar of ${identity[CALENDAR_DAY]} in ${config.calendarTimeZone}, and it is ${current[CALENDAR_DAY]} there; building it again`,
+    );
   const missing = missingSnapshots(serviceTables(config), outDir).map((r) => r.title.toLowerCase());
-  if (missing.length === 0) return undefined;
-  return `${outDir} lacks the ${missing.join(' and ')} snapshot${missing.length > 1 ? 's' : ''}; building it again`;
+  if (missing.length)
+    return rebuild(
+      `${dir} lacks the ${missing.join(' and ')} snapshot${missing.length > 1 ? 's' : ''}; building it again`,
+    );
+  return {
+    stale: false,
+    line: `build: ${dir} is up to date: built ${when} for ${config.githubAccount} at ${config.siteUrl}`,
+  };
 }
 
 /** The data resources with a snapshot file absent from `outDir`; their paths are the contract's own. */
@@ -336,7 +459,7 @@ export function missingSnapshots(service: ServiceTables, outDir: string): DataRe
 
 /**
  * `npm run build`. With `--if-stale` (what `npm start` runs before the gateway) it builds only when
- * staleReason says so, and an upstream without usable data does not fail it: that snapshot is left out
+ * staleness() says so (one line either way), and an upstream without usable data does not fail it: that snapshot is left out
  * and reported in one line, and the gateway fetches the resource live (docs/configuration.md#commands: a fresh clone builds
  * first, then serves whatever could be built).
  */
@@ -366,9 +489,12 @@ export async function main(argv = process.argv.slice(2), siteFile: URL = SITE_FI
       process.stderr.write(`build: nothing built: ${portTakenReason(config.host, config.port)}\n`);
       return 1;
     }
-    const reason = await staleReason(config, outDir);
-    if (reason === undefined) return 0;
-    process.stderr.write(`build: ${reason}\n`);
+    const verdict = await staleness(config, outDir);
+    if (!verdict.stale) {
+      process.stdout.write(`${verdict.line}\n`);
+      return 0;
+    }
+    process.stderr.write(`${verdict.line}\n`);
     // Offline, a rebuild keeps what dist/ already holds while it is still valid (the --previous rules),
     // rather than removing a snapshot because its upstream cannot be reached now.
     const result = await build(config, {

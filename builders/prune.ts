@@ -1,8 +1,10 @@
 // What an earlier build wrote into the output folder and this build did not: a writing turned back
 // into a draft, a removed page. dist/ is published whole, so each would go out as current; the build
 // removes them. It only ever removes files it wrote itself: each build records the files it wrote in a
-// manifest kept outside the output folder (under node_modules/.cache, keyed by the folder's real path,
-// so nothing of it is published), and the next build removes what that list has and its own lacks,
+// manifest kept outside the output folder (under .build/builds/, keyed by the folder's real path, so
+// nothing of it is published; never under node_modules/, which `npm ci` deletes: the record also says
+// what the folder was built from, which `build --if-stale` compares before `npm start` serves it), and
+// the next build removes what that list has and its own lacks,
 // plus the temporary files of its own targets that a killed build left. A file the build never wrote
 // (someone's CNAME, a .git folder, a stray .env, a wrong DIST_DIR full of other files) is never
 // removed; the build names it instead, since it would be published with the rest.
@@ -14,7 +16,7 @@ import { writeFileAtomic } from './atomic-write.ts';
 
 /** The repository root: this module runs as builders/prune.ts or bundled as .build/build.mjs, one level down either way. */
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const CACHE_DIR = join(ROOT, 'node_modules', '.cache', 'public-data-preview');
+const CACHE_DIR = join(ROOT, '.build', 'builds');
 
 /** The temporary name writeFileAtomic gives a target: `<target>.<pid>.<8 hex>.tmp`. */
 const TEMPORARY = /^(.+)\.\d+\.[0-9a-f]{8}\.tmp$/;
@@ -44,6 +46,8 @@ export type SiteIdentity = Record<string, string>;
 export interface BuildRecord {
   files: Set<string>;
   identity: SiteIdentity | undefined;
+  /** The build's "now" (SOURCE_DATE_EPOCH or the clock), when the record says it. */
+  builtAtMs: number | undefined;
 }
 
 /** What the previous build into `outDir` recorded; no files and no identity when it left no (readable) manifest. */
@@ -52,21 +56,33 @@ export async function previousBuild(outDir: string): Promise<BuildRecord> {
     const parsed = JSON.parse(await readFile(await manifestPath(outDir), 'utf8')) as {
       files?: unknown;
       identity?: unknown;
+      builtAt?: unknown;
     };
     const files = new Set(
       Array.isArray(parsed.files) ? parsed.files.filter((f): f is string => typeof f === 'string') : [],
     );
     const identity =
       parsed.identity !== null && typeof parsed.identity === 'object' ? (parsed.identity as SiteIdentity) : undefined;
-    return { files, identity };
+    const builtAtMs = typeof parsed.builtAt === 'string' ? Date.parse(parsed.builtAt) : NaN;
+    return { files, identity, builtAtMs: Number.isFinite(builtAtMs) ? builtAtMs : undefined };
   } catch {
-    return { files: new Set(), identity: undefined };
+    return { files: new Set(), identity: undefined, builtAtMs: undefined };
   }
 }
 
 /** Records what this build into `outDir` wrote, and with which settings, for the next build and the gateway. */
-export async function recordBuild(outDir: string, files: readonly string[], identity: SiteIdentity): Promise<void> {
-  const record = { outDir: await realpath(outDir), identity, files: [...files].sort() };
+export async function recordBuild(
+  outDir: string,
+  files: readonly string[],
+  identity: SiteIdentity,
+  builtAtMs?: number,
+): Promise<void> {
+  const record = {
+    outDir: await realpath(outDir),
+    ...(builtAtMs !== undefined ? { builtAt: new Date(builtAtMs).toISOString() } : {}),
+    identity,
+    files: [...files].sort(),
+  };
   await writeFileAtomic(await manifestPath(outDir), `${JSON.stringify(record, null, 1)}\n`);
   await forgetRemovedFolders();
 }

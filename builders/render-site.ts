@@ -49,7 +49,8 @@ export async function renderSite(
   ctx.validator.validate('ApiIndex', index);
 
   // The data's state at this build and its badge (docs/api.md#status), checked like the index.
-  const status = statusDocument(ctx, publishSchedule(PUBLISH_WORKFLOW));
+  // A demo is never published by the workflow: naming its next run would promise a refresh nothing makes.
+  const status = statusDocument(ctx, ctx.simulated ? [] : publishSchedule(PUBLISH_WORKFLOW));
   const badge = statusBadge(status);
   ctx.validator.validate('Status', status);
   ctx.validator.validate('StatusBadge', badge);

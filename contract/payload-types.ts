@@ -557,7 +557,7 @@ export interface Status {
    */
   builtAt: string;
   /**
-   * The next run of the Publish workflow's schedule after builtAt; null when the site has no such workflow. Later than this plus an hour, the site has stopped refreshing.
+   * The next run of the Publish workflow's schedule after builtAt; null when the site has no such workflow, or is a demo build (which no workflow publishes). Later than this plus an hour, the site has stopped refreshing.
    */
   nextRunAt: string | null;
   /**
@@ -608,7 +608,7 @@ export interface Status {
 }
 
 /**
- * GET /status-badge.json: the state of the site's data in the shields.io endpoint-badge form (https://shields.io/badges/endpoint-badge), for a README: https://img.shields.io/endpoint?url= followed by this file's URL. Written at build time, so its message names the build's date.
+ * GET /status-badge.json: the state of the site's data in the shields.io endpoint-badge form (https://shields.io/badges/endpoint-badge), for a README: `https://img.shields.io/endpoint?url=` followed by this file's URL. Written at build time, so its message names the build's date.
  */
 export interface StatusBadge {
   /**

@@ -12,6 +12,7 @@ import { loadConfig, type Config } from '../lib/config.ts';
 import { ConfigError } from '../lib/errors.ts';
 import { freePort } from '../fakes/ports.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
+import { priceLevel } from '../fakes/data.ts';
 import { GATEWAY_NODE_FLAGS } from '../gateway/node-flags.ts';
 
 const BUILD_DIR = dirname(fileURLToPath(import.meta.url));
@@ -34,6 +35,24 @@ const BANNER = [
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const fail = (line: string) => process.stderr.write(`demo: ${line}\n`);
+
+/**
+ * The one line that says what the demo simulates: the product and the scale of its prices, the account,
+ * the calendar's zone and the streak's rest days, each as the variable that changes it.
+ */
+function simulatesLine(
+  config: Pick<Config, 'marketProduct' | 'githubAccount' | 'calendarTimeZone' | 'streakRestDays'>,
+): string {
+  const market =
+    config.marketProduct === null
+      ? 'no market (MARKET_PRODUCT=off)'
+      : `${config.marketProduct} at about ${priceLevel(config.marketProduct).toLocaleString('en-US')} USD`;
+  const rest = config.streakRestDays.length ? config.streakRestDays.join(', ') : 'none';
+  return (
+    `demo: simulating ${market}, GitHub account ${config.githubAccount}, ` +
+    `calendar days in ${config.calendarTimeZone}, streak rest days: ${rest}`
+  );
+}
 
 /** The address a browser can open: a wildcard listen address is reached through loopback. */
 function browsableHost(host: string): string {
@@ -107,6 +126,7 @@ async function main(): Promise<number> {
   const siteUrl = `http://${browsableHost(host)}:${port}`;
 
   for (const line of BANNER) say(line);
+  say(simulatesLine(config));
 
   let fake: FakeUpstreams | undefined;
   let builder: ChildProcess | undefined;
@@ -179,6 +199,8 @@ async function main(): Promise<number> {
         line,
         '',
         `  Open ${siteUrl}/ : the data on every page are SIMULATED (simulated provider at ${fake!.url}).`,
+        // A build of one's own against the provider must say so too: DEMO_SIMULATED labels every output.
+        `  To build against it: DEMO_SIMULATED=1 MARKET_API_URL=${fake!.url} GITHUB_WEB_URL=${fake!.url} npm run build`,
         '  Press Ctrl-C to stop.',
         '',
       ].join('\n'),

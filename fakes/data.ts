@@ -1,4 +1,5 @@
-// Deterministic upstream data for the fakes: a week of market prices (MON-USD by default) and a year of contributions,
+// Deterministic upstream data for the fakes: a week of market prices (MON-USD by default, any product on its own
+// scale: PRICE_LEVELS) and a year of contributions,
 // generated from the clock so that every window the code computes finds its data.
 import { DateTime } from 'luxon';
 
@@ -9,11 +10,38 @@ export function unit(seed: string): number {
   return ((h >>> 0) % 1_000_000) / 1_000_000;
 }
 
-/** The hourly close of MON-USD at a candle start time: a few cents, where MON has traded since its launch at $0.025. */
-export function closeAt(hourSeconds: number): number {
+/**
+ * Where each simulated product trades, in USD, so that a fork's pair looks like itself in the demo: MON
+ * in cents (where it has traded since its launch at $0.025), BTC in tens of thousands. A product not in
+ * the table gets a level from its name by a fixed rule: a power of ten from 0.1 to 1,000 (PRICE_LEVEL_RULE).
+ */
+export const PRICE_LEVELS: Readonly<Record<string, number>> = {
+  MON: 0.03,
+  BTC: 60_000,
+  ETH: 3_000,
+  SOL: 150,
+  DOGE: 0.15,
+};
+
+/** The level of a base currency missing from PRICE_LEVELS: 10^k for k in -1..3, picked by a hash of its name. */
+export function priceLevel(product: string): number {
+  const base = product.split('-')[0]!.toUpperCase();
+  return PRICE_LEVELS[base] ?? 10 ** (Math.floor(unit(`level:${base}`) * 5) - 1);
+}
+
+/**
+ * The hourly close of `product` (MON-USD by default) at a candle start time: MON's curve (a few cents,
+ * swinging by about a tenth over days, with hourly noise) scaled to the product's level; six decimals
+ * below a dollar, two (cents) above, as the provider quotes them.
+ */
+export function closeAt(hourSeconds: number, product = 'MON-USD'): number {
   const trend = 0.03 + 0.002 * Math.sin(hourSeconds / 86_400);
   const noise = (unit(`close:${hourSeconds}`) - 0.5) * 0.0006;
-  return Number((trend + noise).toFixed(6));
+  const mon = Number((trend + noise).toFixed(6));
+  const level = priceLevel(product);
+  if (level === PRICE_LEVELS.MON) return mon; // MON's bytes, unchanged
+  const value = (mon / PRICE_LEVELS.MON!) * level;
+  return Number(value.toFixed(level >= 1 ? 2 : 6));
 }
 
 /** Candle rows [time, low, high, open, close, volume] for every hour in [start, end], newest first. */
@@ -21,13 +49,14 @@ export function candleRows(
   startSeconds: number,
   endSeconds: number,
   skip: (hour: number) => boolean = () => false,
+  product = 'MON-USD',
 ): number[][] {
   const rows: number[][] = [];
   const first = Math.ceil(startSeconds / 3600) * 3600;
   for (let t = first; t <= endSeconds; t += 3600) {
     if (skip(t)) continue;
-    const close = closeAt(t);
-    const open = closeAt(t - 3600);
+    const close = closeAt(t, product);
+    const open = closeAt(t - 3600, product);
     rows.push([
       t,
       Math.min(open, close) * 0.998,

@@ -207,7 +207,7 @@ export async function startFakeUpstreams(options: FakeUpstreamOptions = {}): Pro
       if (isTicker) {
         const hour = Math.floor(nowMs / 3_600_000) * 3600;
         const time = state.market.tickerTime ?? new Date(nowMs - 1500).toISOString().replace('Z', '123Z');
-        const price = mode === 'bad-price' ? '0' : (tickerPrice ?? String(closeAt(hour + 3600)));
+        const price = mode === 'bad-price' ? '0' : (tickerPrice ?? String(closeAt(hour + 3600, product)));
         return json(res, 200, {
           ask: (Number(price) * 1.0005).toFixed(6),
           bid: (Number(price) * 0.9995).toFixed(6),
@@ -225,7 +225,7 @@ export async function startFakeUpstreams(options: FakeUpstreamOptions = {}): Pro
         return json(res, 400, { message: 'Invalid granularity or range' });
       }
       // Like the real provider: the row just before `start` may come back too.
-      return json(res, 200, candleRows(start / 1000 - 3600, end / 1000).slice(0, 300));
+      return json(res, 200, candleRows(start / 1000 - 3600, end / 1000, undefined, product).slice(0, 300));
     };
     const delayMs = isTicker ? state.market.tickerDelayMs : undefined;
     if (delayMs !== undefined) {

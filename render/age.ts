@@ -40,15 +40,28 @@ export function validityAttributes(payload: unknown): string {
   return ` data-as-of="${iso(f.asOfMs)}" data-valid-until="${iso(f.validUntilMs)}"`;
 }
 
+/** The day a payload covers in its zone (the calendar, and the streak derived from it), or null. */
+function coveredDay(payload: unknown): { date: string; timeZone: string } | null {
+  const { endDate, timeZone } = (payload ?? {}) as { endDate?: unknown; timeZone?: unknown };
+  return typeof endDate === 'string' && typeof timeZone === 'string' ? { date: endDate, timeZone } : null;
+}
+
 /**
- * How old a payload's data are, in one sentence (the MCP tools' second text block): its age and until
- * when it is valid, or, once that has passed, the stale sentence. Null for a payload that says neither.
+ * How old a payload's data are, in one sentence (the MCP tools' second text block, the home page's line
+ * after a refresh): for one day's data (the calendar, the streak), that day, said as a day and never as
+ * hours since its midnight, which a reader would take for the time since it was fetched ("13 h old" a
+ * second after a fetch); for the rest (the market), its age from its `asOf` and until when it is valid;
+ * once its validity has passed, the stale sentence. Null for a payload that says neither.
  */
 export function ageSentence(payload: unknown, nowMs: number): string | null {
   const f = freshness(payload, nowMs);
   if (f === null) return null;
   if (f.stale) return staleSentence(f);
-  return `These data are ${ageInWords(f.ageMs)} old: valid until ${formatInstant(new Date(f.validUntilMs).toISOString())}.`;
+  const until = formatInstant(new Date(f.validUntilMs).toISOString());
+  const day = coveredDay(payload);
+  if (day !== null)
+    return `From today's calendar in ${day.timeZone} (${day.date}), valid until midnight there (${until}).`;
+  return `These data are ${ageInWords(f.ageMs)} old: valid until ${until}.`;
 }
 
 /**

@@ -14,6 +14,8 @@ const FONT = "-apple-system, BlinkMacSystemFont, 'Segoe UI', 'Noto Sans', Helvet
 export const PAD = 16;
 /** The cards' text sizes (the frame's font-size and the footers') and the distance between their lines. */
 export const FONT_SIZE = 12;
+/** The cards' titles (bold). */
+export const TITLE_FONT_SIZE = 15;
 export const SMALL_FONT_SIZE = 11;
 export const LINE = 16;
 export const SMALL_LINE = 14;
@@ -21,6 +23,8 @@ export const SMALL_LINE = 14;
 export const GAP = 12;
 
 export const SIMULATED = 'SIMULATED DATA (demo), not real';
+/** Where a demo's calendar comes from, named wherever a real card names GitHub's (the market's is its `source`). */
+export const SIMULATED_CALENDAR_SOURCE = 'simulated calendar (npm run demo), not GitHub';
 
 export interface Frame {
   width: number;

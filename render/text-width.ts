@@ -18,11 +18,14 @@ function advance(c: string): number {
   return 0.7;
 }
 
-/** The estimated width of `text` in pixels at `fontSize`; bold text runs about 10 % wider. */
+/**
+ * The estimated width of `text` in pixels at `fontSize`; bold text runs up to 15 % wider (DejaVu Sans
+ * Bold's capitals, measured in Chromium: a title of 39 W and M ran past a 10 % estimate).
+ */
 export function textWidth(text: string, fontSize: number, bold = false): number {
   let em = 0;
   for (const c of text) em += advance(c);
-  return em * fontSize * (bold ? 1.1 : 1);
+  return em * fontSize * (bold ? 1.15 : 1);
 }
 
 /**
@@ -41,4 +44,15 @@ export function wrapText(text: string, maxWidth: number, fontSize: number, separ
     else lines.push(...wrapText(part, maxWidth, fontSize, ' '));
   }
   return lines;
+}
+
+/**
+ * `text` as it fits in `maxWidth`: whole when it does, else cut at a character and ended with "…". The
+ * card keeps the whole text in its <title> and <desc>, so nothing is lost to a reader that asks.
+ */
+export function ellipsize(text: string, maxWidth: number, fontSize: number, bold = false): string {
+  if (textWidth(text, fontSize, bold) <= maxWidth) return text;
+  const chars = [...text];
+  while (chars.length > 0 && textWidth(`${chars.join('').trimEnd()}…`, fontSize, bold) > maxWidth) chars.pop();
+  return `${chars.join('').trimEnd()}…`;
 }

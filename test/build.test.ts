@@ -1,16 +1,18 @@
 // `npm run build`: exit statuses, snapshots on disk, nothing partial (docs/configuration.md#commands). The build
 // runs in-process (build(), as the program calls it); one spawned build per exit status proves the program around it.
-import { mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildArgs } from '../builders/build.ts';
-import { recordBuild } from '../builders/prune.ts';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import { buildArgs, staleness } from '../builders/build.ts';
+import { manifestPath, recordBuild } from '../builders/prune.ts';
+import { loadConfig, readSiteFile } from '../lib/config.ts';
 import { createValidator } from '../contract/schemas.ts';
 import { startFakeUpstreams, type FakeUpstreams, type GithubMode, type MarketMode } from '../fakes/upstreams.ts';
 import { listFiles } from './helpers/files.ts';
 import { runProgram, upstreamEnv } from './helpers/run.ts';
-import { runBuild } from './helpers/site-dist.ts';
+import { FIXTURE_SITE, runBuild } from './helpers/site-dist.ts';
 
 const validator = createValidator();
 let fake: FakeUpstreams;
@@ -232,7 +234,8 @@ describe('--if-stale, as npm start runs it before the gateway', () => {
     });
 
   it('offline, rebuilding for a missing snapshot keeps the other one while it is still valid', async () => {
-    expect((await build()).code).toBe(0);
+    // the content the program reads, so that only the missing snapshot makes it build again
+    expect((await runBuild(out, buildEnv({}), 'repository')).code).toBe(0);
     const calendar = await readFile(join(out, 'api/v1/github-contributions'), 'utf8');
     for (const file of ['api/v1/mon-price', 'api/mon-price']) await rm(join(out, file));
     fake.market.mode = 'down';
@@ -263,6 +266,108 @@ describe('--if-stale, as npm start runs it before the gateway', () => {
     } finally {
       await new Promise((resolve) => holder.close(resolve));
     }
+  });
+});
+
+describe('--if-stale: the record of what dist/ was built from (staleness())', () => {
+  let content: string;
+  beforeEach(async () => {
+    // A copy of the tests' content, to edit as a fork's owner would.
+    content = `${await mkdtemp(join(tmpdir(), 'content-'))}/`;
+    await cp(FIXTURE_SITE, content, { recursive: true });
+    return () => rm(content, { recursive: true, force: true });
+  });
+  const contentDir = () => pathToFileURL(content);
+  const configFor = (env: Record<string, string | undefined> = {}) =>
+    loadConfig(buildEnv(env), readSiteFile(new URL('site.json', contentDir())));
+  const verdict = (env: Record<string, string | undefined> = {}, nowMs = clock) =>
+    staleness(configFor(env), out, { contentDir: contentDir(), nowMs });
+
+  it('with nothing changed, one line says the folder is up to date, when and for whom it was built', async () => {
+    expect((await runBuild(out, buildEnv({}), { content })).code).toBe(0);
+    expect(await verdict()).toEqual({
+      stale: false,
+      line: `build: ${out} is up to date: built 2026-11-23 15:00 UTC for octocat at http://localhost:8080`,
+    });
+    // the record is kept with the build's output, never under node_modules/ (which npm ci deletes)
+    expect(await manifestPath(out)).toMatch(/\/\.build\/builds\/dist-[0-9a-f]{24}\.json$/);
+    expect(await manifestPath(out)).not.toContain('node_modules');
+  });
+
+  it('another account, product or zone: builds again, naming what it was built for and what it is built for now', async () => {
+    expect((await runBuild(out, buildEnv({}), { content })).code).toBe(0);
+    expect(await verdict({ GITHUB_ACCOUNT: 'bob' })).toEqual({
+      stale: true,
+      line: `build: ${out} was built for GITHUB_ACCOUNT=octocat; building it again for GITHUB_ACCOUNT=bob`,
+    });
+    expect((await verdict({ MARKET_PRODUCT: 'BTC-USD' })).line).toContain(
+      'was built for MARKET_PRODUCT=MON-USD; building it again for MARKET_PRODUCT=BTC-USD',
+    );
+    expect((await verdict({ CALENDAR_TIME_ZONE: 'Asia/Tokyo' })).line).toContain(
+      'building it again for CALENDAR_TIME_ZONE=Asia/Tokyo',
+    );
+  });
+
+  it('an edit of the content (profile.md, site.json) builds again', async () => {
+    expect((await runBuild(out, buildEnv({}), { content })).code).toBe(0);
+    await writeFile(
+      join(content, 'profile.md'),
+      `${await readFile(join(content, 'profile.md'), 'utf8')}\nOne more line.\n`,
+    );
+    expect(await verdict()).toEqual({
+      stale: true,
+      line: `build: ${content} changed since ${out} was built (2026-11-23 15:00 UTC); building it again`,
+    });
+    expect((await runBuild(out, buildEnv({}), { content })).code).toBe(0);
+    expect((await verdict()).stale).toBe(false);
+    // site.json's fields that no variable overrides here (GITHUB_ACCOUNT is set) are content too
+    const site = JSON.parse(await readFile(join(content, 'site.json'), 'utf8')) as Record<string, unknown>;
+    await writeFile(join(content, 'site.json'), JSON.stringify({ ...site, title: 'Another title' }));
+    expect((await verdict()).line).toContain(`build: ${content} changed since`);
+  });
+
+  it("the next day in the calendar's zone builds again; later the same day does not", async () => {
+    expect((await runBuild(out, buildEnv({}), { content })).code).toBe(0);
+    // 10:00 in Toronto; 23:59 there is still the same day, 00:00 the next
+    expect((await verdict({}, Date.parse('2026-11-24T04:59:00Z'))).stale).toBe(false);
+    expect(await verdict({}, Date.parse('2026-11-24T05:00:00Z'))).toEqual({
+      stale: true,
+      line: `build: ${out} holds the calendar of 2026-11-23 in America/Toronto, and it is 2026-11-24 there; building it again`,
+    });
+  });
+
+  it("a folder no build recorded is built again rather than served as someone's site", async () => {
+    expect(await verdict()).toEqual({
+      stale: true,
+      line: `build: ${out} has no record of the build that wrote it; building it again`,
+    });
+  });
+
+  it('spawned as npm start runs it: account A, then B serves B and says why; then one up-to-date line and no upstream call', async () => {
+    // The program reads the repository's content folder, as npm start does; account B has its own fake.
+    expect((await runBuild(out, buildEnv({ GITHUB_ACCOUNT: 'octocat' }), 'repository')).code).toBe(0);
+    const fakeB = await startFakeUpstreams({ account: 'account-b', now: () => clock });
+    onTestFinished(() => fakeB.close());
+    const start = () =>
+      runProgram('build', ['--out', out, '--if-stale'], {
+        ...buildEnv({ PORT: '0' }),
+        ...upstreamEnv(fakeB.url),
+        GITHUB_ACCOUNT: 'account-b',
+      });
+    const first = await start();
+    expect(first.code).toBe(0);
+    expect(first.stderr.trimEnd().split('\n')).toEqual([
+      `build: ${out} was built for GITHUB_ACCOUNT=octocat; building it again for GITHUB_ACCOUNT=account-b`,
+    ]);
+    expect((await readJson('api/v1/github-contributions')).username).toBe('account-b');
+    fakeB.resetCalls();
+    const second = await start();
+    expect(second.code).toBe(0);
+    expect(second.stderr).toBe('');
+    expect(second.stdout).toMatch(
+      new RegExp(`^build: ${out} is up to date: built 2026-11-23 15:00 UTC for account-b at http://localhost:\\d+\\n$`),
+    );
+    expect(fakeB.calls.ticker + fakeB.calls.candles + fakeB.calls.html).toBe(0);
   });
 });
 

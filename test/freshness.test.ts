@@ -7,7 +7,7 @@ import { ageInWords, ageSentence, staleSentence, staleWarning, validityAttribute
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 // Toronto's midnight after 2026-11-23 (EST): 05:00 UTC on the 24th.
-const calendar = { nextRefreshAt: '2026-11-24T00:00:00-05:00', endDate: '2026-11-23' };
+const calendar = { nextRefreshAt: '2026-11-24T00:00:00-05:00', endDate: '2026-11-23', timeZone: 'America/Toronto' };
 const market = { asOf: '2026-11-23T14:59:30.123456Z' };
 const NEXT_MIDNIGHT = Date.parse('2026-11-24T05:00:00Z');
 
@@ -59,9 +59,17 @@ describe('the words', () => {
       'These data are 10 days old: the site stopped refreshing them (they were due to be replaced at 2026-11-24 05:00 UTC).',
     );
     expect(ageSentence(calendar, later)).toBe(staleSentence(stale));
-    expect(ageSentence(calendar, NEXT_MIDNIGHT - HOUR)).toBe(
-      'These data are 23 h old: valid until 2026-11-24 05:00 UTC.',
+    // a calendar is a day's data: said as that day, never as hours since its midnight, whenever it was fetched
+    for (const now of [NEXT_MIDNIGHT - DAY + 1000, NEXT_MIDNIGHT - 11 * HOUR, NEXT_MIDNIGHT - 1])
+      expect(ageSentence(calendar, now)).toBe(
+        "From today's calendar in America/Toronto (2026-11-23), valid until midnight there (2026-11-24 05:00 UTC).",
+      );
+    // the market: its age from its asOf; fetched a moment ago, less than a minute old
+    const asOf = Date.parse(market.asOf);
+    expect(ageSentence(market, asOf + 30_000)).toBe(
+      'These data are less than a minute old: valid until 2026-11-23 17:59 UTC.',
     );
+    expect(ageSentence(market, asOf + 2 * HOUR)).toBe('These data are 2 h old: valid until 2026-11-23 17:59 UTC.');
     expect(ageSentence({}, 0)).toBeNull();
     expect(staleWarning('Contribution calendar', calendar, later)).toEqual({
       warning: `stale contribution calendar: ${staleSentence(stale)}`,

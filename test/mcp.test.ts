@@ -130,7 +130,9 @@ describe('MCP endpoint with the SDK client', () => {
         // a second text block says the data's age (docs/data-rules.md#freshness).
         expect(result.content).toHaveLength(2);
         expect(JSON.parse((result.content[0] as { text: string }).text)).toEqual(result.structuredContent);
-        expect((result.content[1] as { text: string }).text).toMatch(/^These data are .+ old: valid until /);
+        expect((result.content[1] as { text: string }).text).toMatch(
+          /^(These data are .+ old: valid until |From today's calendar in America\/Toronto \(\d{4}-\d\d-\d\d\), valid until midnight there )/,
+        );
       }
       // The same payload as the HTTP route (same clock, same cached calendar).
       const http = await get(_gw.url, '/api/v1/github-contributions');

@@ -112,6 +112,34 @@ describe('the Node.js floor (tools/node-floor.cjs)', () => {
   });
 });
 
+describe('npm ci on an older Node (.npmrc engine-strict)', () => {
+  it('stops before installing anything, naming the Node.js it needs', ({ skip }) => {
+    const old = oldNode(skip);
+    const npm = join(dirname(old.path), 'npm');
+    skip(!existsSync(npm), `no npm beside ${old.path}`);
+    // A copy of what npm ci reads (the manifest, the lock file, the project's .npmrc), so a refusal that
+    // did not happen installs into a temporary folder rather than over this checkout's node_modules.
+    const dir = mkdtempSync(join(tmpdir(), 'engine-strict-'));
+    try {
+      for (const file of ['package.json', 'package-lock.json', '.npmrc'])
+        copyFileSync(join(ROOT, file), join(dir, file));
+      const result = spawnSync(npm, ['ci', '--no-audit', '--no-fund', '--offline'], {
+        cwd: dir,
+        env: cleanEnv({ PATH: `${dirname(old.path)}:/bin`, npm_config_cache: join(dir, '.npm') }),
+        encoding: 'utf8',
+        timeout: 15_000,
+      });
+      expect(result.error).toBeUndefined(); // not killed by the 15 s bound
+      expect(result.status).not.toBe(0);
+      expect(result.stderr).toContain('EBADENGINE');
+      expect(result.stderr).toContain(`Required: {"node":"${PACKAGE.engines.node}"}`);
+      expect(existsSync(join(dir, 'node_modules'))).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 /** As run(), without blocking the event loop: for a child that talks to a server in this process. */
 function runAsync(node: string, args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {

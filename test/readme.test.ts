@@ -4,6 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from './helpers/run.ts';
+import { DEFAULT_SERVICE } from '../datasets/registry.ts';
 
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const GUIDES = readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md'));
@@ -51,6 +52,20 @@ describe('README.md', () => {
       .map(([command]) => /^`npm (?:run )?([\w:-]+)`$/.exec(command ?? '')?.[1])
       .filter((name): name is string => name !== undefined && name !== 'ci');
     expect([...listed].sort()).toEqual(Object.keys(scripts).sort());
+  });
+
+  it("the demo's list of labelled outputs names every card and every CLI command that opens with the notice", () => {
+    const demo = README.split(/^## /m).find((s) => s.startsWith('Try it offline: the demo\n'))!;
+    const words = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
+    expect(demo.replace(/\s+/g, ' ')).toContain(`on the ${words[DEFAULT_SERVICE.cards.length]} cards`);
+    // profile and api open with it (cli/run.ts), and each dataset's command that reads the flag
+    const commands = [
+      'profile',
+      'api',
+      ...DEFAULT_SERVICE.resources.filter((r) => r.command.readsSimulated).map((r) => r.command.name),
+    ];
+    const listed = /the CLI's ((?:`\w+`(?:, | and )?)+) open with the notice/.exec(demo.replace(/\s+/g, ' '))?.[1];
+    expect(listed?.match(/`(\w+)`/g)?.map((c) => c.slice(1, -1))).toEqual(commands);
   });
 
   it('links at least three guides under docs/, and every guide there', () => {

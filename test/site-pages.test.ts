@@ -221,6 +221,61 @@ describe('builds whose upstream failed, and the demo build', () => {
     }
   });
 
+  it("docs/cli.md's size of cli.mjs is the build's, within a tenth", async () => {
+    const guide = readFileSync(join(ROOT, 'docs/cli.md'), 'utf8');
+    const said = Number(/prints its size, about (\d+) kB/.exec(guide)?.[1]) * 1000;
+    const built = (await readFile(join(sharedSite().dir, 'cli.mjs'))).length;
+    expect(
+      Math.abs(said - built) / built,
+      `docs/cli.md says about ${said / 1000} kB; the build wrote ${built} bytes`,
+    ).toBeLessThanOrEqual(0.1);
+  });
+
+  it("docs/site.md's dist/ layout names every file the build writes, and no file it does not", async () => {
+    const guide = readFileSync(join(ROOT, 'docs/site.md'), 'utf8');
+    const block = /## `dist\/` layout\n\n```\n([\s\S]*?)```/.exec(guide)![1]!;
+    // the paths of the block: the first column's words that name a file (a dot or a slash in them)
+    const named = block
+      .split('\n')
+      .flatMap((line) => line.split(/ {3,}/)[0]!.split(/\s+/))
+      .filter((word) => /[./_]/.test(word) && !word.startsWith('/'));
+    const patterns = named.map(
+      (path) =>
+        new RegExp(
+          `^${path
+            .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+            .replace('<slug>', '[a-z0-9-]+')
+            .replace('<file>', '.+')}$`,
+        ),
+    );
+    const files = await sharedSite().files();
+    for (const file of files)
+      expect(
+        patterns.some((p) => p.test(file)),
+        `${file} is not in the layout`,
+      ).toBe(true);
+    for (const [i, path] of named.entries())
+      expect(
+        files.some((file) => patterns[i]!.test(file)),
+        `${path} is in the layout but not built`,
+      ).toBe(true);
+  });
+
+  it('/developers opens with a table of contents of every section and subsection, and links no empty query', async () => {
+    const html = await sharedSite().read('developers.html');
+    const contents = /<h2 id="contents">Contents<\/h2>\s*<ul>([\s\S]*?)<\/ul>\s*<h2/.exec(html);
+    expect(contents).not.toBeNull();
+    const listed = [...contents![1]!.matchAll(/<a href="#([^"]+)">/g)].map((m) => m[1]);
+    const headings = [...html.matchAll(/<h[23] id="([^"]+)">/g)].map((m) => m[1]).filter((id) => id !== 'contents');
+    expect(listed).toEqual(headings);
+    expect(listed).toEqual(expect.arrayContaining(['endpoints', 'problem-types', 'upstream-unavailable']));
+    // before the first section: at the top
+    expect(html.indexOf('id="contents"')).toBeLessThan(html.indexOf('id="endpoints"'));
+    // no link whose query names a parameter and no value (the shields.io badge's address is code, not a link)
+    const hrefs = [...html.matchAll(/href="([^"]*)"/g)].map((m) => m[1]!);
+    expect(hrefs.filter((href) => /[?&][^=&#]+=(?:&|#|$)/.test(href))).toEqual([]);
+  });
+
   it('puts a "simulated data (demo)" notice on every HTML page of a demo build, first inside <main>', async () => {
     const site = await buildSite({ env: { DEMO_SIMULATED: '1' } });
     try {
@@ -230,6 +285,12 @@ describe('builds whose upstream failed, and the demo build', () => {
           /<main id="content">\s*<p class="notice" role="note" data-simulated="true"><strong>Simulated data \(demo\)\.<\/strong>/,
         );
       }
+      // a demo is never published by the Publish workflow: status.json names no next run
+      expect((await site.json<{ nextRunAt: unknown }>('status.json')).nextRunAt).toBeNull();
+      // the developer page's examples are this build's snapshots: simulated ones, and said so
+      const developers = await site.read('developers.md');
+      expect(developers).not.toMatch(/real snapshot/i);
+      expect(developers.match(/A simulated snapshot from this demo build \(not real data\)/g)).toHaveLength(3);
     } finally {
       await site.close();
     }

@@ -36,6 +36,13 @@ describe('a normal build', () => {
   });
 });
 
+describe("a fresh build's home page", () => {
+  it('says no age in hours or days: a fresh snapshot is not old, and a day is said as a day', async () => {
+    const text = (await sharedSite().read('index.html')).replace(/<[^>]*>/g, ' ');
+    expect(text).not.toMatch(/\d+ (h|days?) old/);
+  });
+});
+
 describe('the market upstream down and no previous snapshot', () => {
   let site: BuiltSite;
   beforeAll(async () => {

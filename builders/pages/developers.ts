@@ -153,11 +153,23 @@ function referencedSchemas(name: string, schemas: Map<string, JsonSchema>): stri
 
 const fence = (lang: string, body: string) => `\`\`\`${lang}\n${body}\n\`\`\``;
 
-/** A real snapshot shortened for reading, by its dataset's rule; none when this build has no payload. */
+/**
+ * This build's snapshot shortened for reading, by its dataset's rule; none when this build has no payload.
+ * A demo's snapshot is simulated, and its note says so where the dataset's says "a real snapshot".
+ */
 function exampleBody(resource: DataResource, ctx: BuildContext): { json: string; note: string } | null {
   const payload = ctx.payloads.get(resource.id);
   const dataset = ctx.datasets.find((d) => d.resource === resource);
-  return payload === undefined || dataset === undefined ? null : dataset.example(payload);
+  if (payload === undefined || dataset === undefined) return null;
+  const example = dataset.example(payload);
+  if (!ctx.simulated) return example;
+  return {
+    ...example,
+    note: example.note.replace(
+      /^A real snapshot from this build/,
+      'A simulated snapshot from this demo build (not real data)',
+    ),
+  };
 }
 
 /** The s-maxage the gateway would have sent with this build's payload (its `nextRefreshAt`), at build time. */
@@ -308,7 +320,35 @@ function contentSection(url: (path: string) => string, schemas: Map<string, Json
   ];
 }
 
+/** Where developersBody's table of contents goes, once the headings after it are known. */
+const CONTENTS_PLACE = '<!-- contents -->';
+
+/**
+ * `## Contents`: every `##` and `###` heading of the page, linked by the id the page gives it (its HTML is
+ * rendered once without the list to read them), so that the list never names a section the page lacks
+ * nor misses one a dataset adds. The page is long (a field table per payload): this is how to jump in it.
+ */
+function withContents(body: string): string {
+  const html = renderMarkdown(body.replace(CONTENTS_PLACE, ''));
+  const text = (inner: string) =>
+    inner
+      .replace(/<[^>]*>/g, '')
+      .replace(/&#39;/g, "'")
+      .replace(/&quot;/g, '"')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&');
+  const entries = [...html.matchAll(/<h([23]) id="([^"]+)">(.*?)<\/h\1>/g)].map(
+    ([, depth, id, inner]) => `${depth === '3' ? '  ' : ''}- [${markdownText(text(inner!))}](#${id})`,
+  );
+  return body.replace(CONTENTS_PLACE, `## Contents\n\n${entries.join('\n')}`);
+}
+
 export function developersBody(ctx: BuildContext, schemas: Map<string, JsonSchema>): string {
+  return withContents(developersSections(ctx, schemas));
+}
+
+function developersSections(ctx: BuildContext, schemas: Map<string, JsonSchema>): string {
   const { config } = ctx;
   // What this build publishes: a missing dataset's paths would be 404s here (builders/artifact.ts).
   const service = publishedService(ctx);
@@ -326,18 +366,7 @@ export function developersBody(ctx: BuildContext, schemas: Map<string, JsonSchem
     ...prose.flatMap((p) => (p.callout ? [p.callout] : [])),
     `Base URL: \`${base}\`. Every route takes no parameters and no request body, and needs **no authentication**: no key, no signup, no header. ` +
       `When an upstream source gives no usable data the service answers with a problem document, never with invented values.`,
-    '## Contents',
-    [
-      '- [Endpoints](#endpoints)',
-      '- [Discovery documents](#discovery-documents)',
-      '- [Model Context Protocol (gateway only)](#model-context-protocol-gateway-only)',
-      '- [Headers and caching](#headers-and-caching)',
-      '- [Quota and rate-limit headers](#quota-and-rate-limit-headers)',
-      '- [Versioning and deprecation](#versioning-and-deprecation)',
-      '- [Problem types](#problem-types)',
-      '- [Command-line tool](#command-line-tool)',
-      '- [Static hosting and the gateway](#static-hosting-and-the-gateway)',
-    ].join('\n'),
+    CONTENTS_PLACE,
     '## Endpoints',
     '| Method | Path | operationId | Response |\n|---|---|---|---|\n' +
       service.resources

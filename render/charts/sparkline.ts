@@ -6,6 +6,13 @@
 // viewBox (its units are CSS pixels, its height fixed), the plot inside is a nested <svg> whose viewBox
 // stretches with preserveAspectRatio="none", and everything placed along the time axis (labels, dots)
 // sits in the outer one at a percentage of the width.
+//
+// The price axis's labels sit in a gutter at the right that the series never enters: everything along the
+// time axis is drawn in a nested <svg class="chart-area"> as wide as the chart less the gutter (a number on
+// a card, whose width is known; `calc(100% - <gutter>px)` on the page, which stretches), and the labels
+// right-aligned at the outer edge. The gutter is as wide as the widest label at the page's font size, plus
+// a margin: a label is a formatted number, and no character of one is wider than a digit (0.64 em, the
+// upper bound render/text-width.ts takes; not imported, to keep the page script small).
 import type { MarketPoint } from '../../domain/market.ts';
 import { escapeHtml } from '../html.ts';
 import { formatDayLabel, formatFixed } from '../format.ts';
@@ -14,7 +21,16 @@ import { LIGHT, type ChartTheme } from './theme.ts';
 /** The plot's own coordinates (stretched to the chart's width) and its padding inside them. */
 export const SPARKLINE = { width: 1000, height: 140, pad: 4 } as const;
 /** The chart in CSS pixels: room above the plot for the high label, below it for the low label and the day axis. */
-export const MARKET_CHART = { height: 194, plotTop: 22, axisBaseline: 190 } as const;
+export const MARKET_CHART = { height: 194, plotTop: 22, axisBaseline: 191 } as const;
+/** The largest font size the chart's texts are drawn at (the page's stylesheet sets 12 px; cards use 11). */
+const LABEL_FONT_SIZE = 12;
+/** Between the plot's right edge and the widest price label. */
+const GUTTER_MARGIN = 8;
+
+/** The gutter's width in CSS pixels for these price labels (formatted numbers). */
+export function priceGutter(labels: readonly string[]): number {
+  return Math.ceil(Math.max(0, ...labels.map((l) => l.length)) * 0.64 * LABEL_FONT_SIZE) + GUTTER_MARGIN;
+}
 
 const round = (n: number) => Math.round(n * 10) / 10;
 const percent = (fraction: number) => `${Math.round(fraction * 10000) / 100}%`;
@@ -93,11 +109,13 @@ export function renderSparkline(input: SparklineInput): string {
         `<line x1="${round(t.x * width)}" y1="0" x2="${round(t.x * width)}" y2="${height}" vector-effect="non-scaling-stroke"/>`,
     )
     .join('');
-  const dayLabels = ticks
-    .filter((t) => t.labelled)
+  // Every other label, counted back from the latest, is "alt": a narrow page leaves those out (the
+  // stylesheet's rule for .chart-day-alt), where seven labels beside the price gutter would touch.
+  const labelled = ticks.filter((t) => t.labelled);
+  const dayLabels = labelled
     .map(
-      (t) =>
-        `<text class="chart-day" x="${percent(t.x)}" y="${axisBaseline}" text-anchor="middle" data-time="${t.time}">${escapeHtml(t.label)}</text>`,
+      (t, i) =>
+        `<text class="chart-day${(labelled.length - 1 - i) % 2 === 1 ? ' chart-day-alt' : ''}" x="${percent(t.x)}" y="${axisBaseline}" text-anchor="middle" data-time="${t.time}">${escapeHtml(t.label)}</text>`,
     )
     .join('');
 
@@ -110,7 +128,8 @@ export function renderSparkline(input: SparklineInput): string {
     const fx = at.x / width;
     const cy = plotTop + at.y;
     const anchor = fx < 0.2 ? 'start' : fx > 0.8 ? 'end' : 'middle';
-    const ty = kind === 'high' ? cy - 8 : cy + 17;
+    // Below the low dot by less than a line, so that a day label under it keeps a clear gap (the axis).
+    const ty = kind === 'high' ? cy - 8 : cy + 14;
     const text = `${kind === 'high' ? 'High' : 'Low'} ${formatFixed(value, decimals)}`;
     return (
       `<circle class="chart-${kind}" cx="${percent(fx)}" cy="${round(cy)}" r="3" fill="${color}"/>` +
@@ -124,13 +143,15 @@ export function renderSparkline(input: SparklineInput): string {
   const placement = box
     ? `x="${box.x}" y="${box.y}" width="${box.width}" height="${MARKET_CHART.height}"`
     : `width="100%" height="${MARKET_CHART.height}"`;
-  // The price axis: a dashed line at the high, the middle and the low of the plot, each labelled at the
-  // right edge inside the plot (the high's below its line, the others above theirs, clear of the High and
-  // Low labels outside it), on a halo of the background so that the series may pass behind.
+  // The price axis: a dashed line at the high, the middle and the low of the plot across the plot, each
+  // labelled in the gutter beside it, centred on its line (the line ends before the gutter begins).
   const plotY = (value: number) =>
     plotTop +
     (high > low ? SPARKLINE.pad + ((high - value) / (high - low)) * (height - 2 * SPARKLINE.pad) : height / 2);
   const levels = high > low ? [high, (high + low) / 2, low] : [high];
+  const levelLabels = levels.map((value) => formatFixed(value, decimals));
+  const gutter = priceGutter(levelLabels);
+  const areaWidth = box ? String(box.width - gutter) : `calc(100% - ${gutter}px)`;
   const priceLines = levels
     .map((value) => {
       const y = round(plotY(value));
@@ -138,11 +159,10 @@ export function renderSparkline(input: SparklineInput): string {
     })
     .join('');
   const priceLabels = levels
-    .map((value, i) => {
-      const y = plotY(value);
-      const ty = round(i === 0 && levels.length > 1 ? y + 13 : y - 4);
-      return `<text x="100%" dx="-3" y="${ty}" text-anchor="end">${escapeHtml(formatFixed(value, decimals))}</text>`;
-    })
+    .map(
+      (value, i) =>
+        `<text x="100%" dx="-3" y="${round(plotY(value) + 4)}" text-anchor="end">${escapeHtml(levelLabels[i]!)}</text>`,
+    )
     .join('');
   const cursor = interactive
     ? `<g class="chart-cursor" visibility="hidden"><line x1="0" y1="${plotTop}" x2="0" y2="${plotTop + height}" stroke="${theme.muted}"/>` +
@@ -153,18 +173,20 @@ export function renderSparkline(input: SparklineInput): string {
     `data-points="${points.length}" data-decimals="${decimals}"${series} ` +
     `font-size="11" fill="${theme.muted}" xmlns="http://www.w3.org/2000/svg">` +
     `<title>${escapeHtml(label)}</title>` +
+    `<svg class="chart-area" x="0" y="0" width="${areaWidth}" height="${MARKET_CHART.height}" overflow="visible" data-gutter="${gutter}">` +
     `<g class="chart-grid chart-price-grid" stroke="${theme.grid}" stroke-dasharray="2 3">${priceLines}</g>` +
     `<svg class="sparkline-plot" x="0" y="${plotTop}" width="100%" height="${height}" viewBox="0 0 ${width} ${height}" preserveAspectRatio="none">` +
     `<g class="chart-grid" stroke="${theme.grid}" stroke-dasharray="2 3">${grid}</g>` +
     `<path class="sparkline-area" d="${line} L${round(xy[xy.length - 1]!.x)} ${height} L${round(xy[0]!.x)} ${height} Z" fill="${color}" fill-opacity="0.1" stroke="none"/>` +
     `<path class="sparkline-line" d="${line}" fill="none" stroke="${color}" stroke-width="2" stroke-linejoin="round" vector-effect="non-scaling-stroke"/>` +
     `</svg>` +
-    `<g class="chart-price" paint-order="stroke" stroke="${theme.background}" stroke-width="3" stroke-linejoin="round" data-axis="price">${priceLabels}</g>` +
     `<line class="chart-axis" x1="0" y1="${plotTop + height + 0.5}" x2="100%" y2="${plotTop + height + 0.5}" stroke="${theme.grid}"/>` +
     dayLabels +
     marker('high', high) +
     marker('low', low) +
     cursor +
+    `</svg>` +
+    `<g class="chart-price" paint-order="stroke" stroke="${theme.background}" stroke-width="3" stroke-linejoin="round" data-axis="price">${priceLabels}</g>` +
     `</svg>`
   );
 }

@@ -85,7 +85,8 @@ function marketChart(figure: HTMLElement): void {
   const at = (event: PointerEvent) => {
     const p = parts();
     if (!p || !(event.target instanceof Element) || !p.svg.contains(event.target)) return;
-    const box = p.svg.getBoundingClientRect();
+    // The time axis spans the chart's area, not the price labels' gutter beside it (render/charts/sparkline.ts).
+    const box = (p.svg.querySelector('svg.chart-area') ?? p.svg).getBoundingClientRect();
     if (box.width > 0) show(nearest(p.series, (event.clientX - box.left) / box.width));
   };
   figure.addEventListener('pointermove', at);

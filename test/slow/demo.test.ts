@@ -56,8 +56,8 @@ interface RunningDemo {
 }
 
 /** Starts the demo as a child and resolves once it has printed the gateway's `listening on` URL. */
-async function startDemo(command: string, args: string[]): Promise<RunningDemo> {
-  const child = spawn(command, args, { cwd: ROOT, env: cleanEnv({ PORT: '0' }) });
+async function startDemo(command: string, args: string[], env: Record<string, string> = {}): Promise<RunningDemo> {
+  const child = spawn(command, args, { cwd: ROOT, env: cleanEnv({ PORT: '0', ...env }) });
   let output = '';
   let done = false;
   child.stdout!.on('data', (d: Buffer) => (output += d));
@@ -123,6 +123,20 @@ describe('npm run demo', () => {
     const [before, after] = demo.output().split(/listening on https?:\/\/\S+/);
     expect(before).toMatch(/SIMULATED/);
     expect(after).toMatch(/SIMULATED/);
+    // one line says what it simulates, each part as the variable that changes it
+    expect(before).toContain(
+      `demo: simulating MON-USD at about 0.03 USD, GitHub account ${readSiteFile().githubAccount}, calendar days in America/Toronto, streak rest days: none\n`,
+    );
+    // and how a build of one's own against its provider says so too
+    expect(after).toMatch(/To build against it: DEMO_SIMULATED=1 MARKET_API_URL=http:\/\/127\.0\.0\.1:\d+ /);
+  });
+
+  it('names no real source on any card: the calendar cards say their calendar is simulated', async () => {
+    for (const card of ['github-contributions', 'github-streak', 'mon-price']) {
+      const svg = await (await get(`/cards/${card}.svg`)).text();
+      expect(svg, card).toContain('SIMULATED DATA (demo), not real');
+      expect(svg, card).not.toMatch(/Source: (GitHub|Coinbase)/);
+    }
   });
 
   it('serves every data route with 200 and a schema-valid body built from the simulated provider', async () => {
@@ -245,6 +259,34 @@ describe('npm run demo, through npm', () => {
         true,
       );
       expect(await gone(started)).toEqual([]);
+    },
+    READY_TIMEOUT_MS + 30_000,
+  );
+});
+
+describe('npm run demo for a fork: MARKET_PRODUCT=BTC-USD CALENDAR_TIME_ZONE=Asia/Tokyo', () => {
+  let fork: RunningDemo | undefined;
+  afterAll(() => killAll(fork));
+
+  it(
+    'names the product and the zone on the console and prices BTC on its own scale, above 1,000 USD',
+    async () => {
+      fork = await startDemo(process.execPath, [`${ROOT}.build/demo.mjs`], {
+        MARKET_PRODUCT: 'BTC-USD',
+        CALENDAR_TIME_ZONE: 'Asia/Tokyo',
+        STREAK_REST_DAYS: 'Sat,Sun',
+      });
+      expect(fork.output()).toMatch(
+        /^demo: simulating BTC-USD at about 60,000 USD, GitHub account \S+, calendar days in Asia\/Tokyo, streak rest days: Saturday, Sunday$/m,
+      );
+      const market = (await (await fetch(`${fork.url}/api/v1/btc-price`)).json()) as {
+        value: number;
+        points: Array<{ value: number }>;
+      };
+      expect(market.value).toBeGreaterThan(1000);
+      for (const point of market.points) expect(point.value).toBeGreaterThan(1000);
+      const calendar = (await (await fetch(`${fork.url}/api/v1/github-contributions`)).json()) as { timeZone: string };
+      expect(calendar.timeZone).toBe('Asia/Tokyo');
     },
     READY_TIMEOUT_MS + 30_000,
   );

@@ -236,6 +236,9 @@ describe('a dist/ whose last build lacked a snapshot (an offline first start)', 
       fake.resetCalls();
       const again = await spawnStart(env({ ...dated, DIST_DIR: dist }));
       expect(again.stderr()).not.toContain('build: ');
+      expect(again.buildStdout).toMatch(
+        /^build: .* is up to date: built .* UTC for octocat at http:\/\/localhost:\d+\n$/,
+      );
       expect(fake.calls.ticker + fake.calls.candles + fake.calls.html).toBe(0);
       expect(await again.stop()).toBe(0);
     } finally {
@@ -263,7 +266,7 @@ describe('npm start without SITE_URL', () => {
         expect(gw.stderr()).toContain(
           port === ports[0]
             ? 'port-dist is missing; building it first'
-            : `was built with other settings than SITE_URL=http://localhost:${port}; building it first`,
+            : `was built for SITE_URL=http://localhost:${ports[0]}; building it again for SITE_URL=http://localhost:${port}`,
         );
         const { sitemap, canonical } = await links();
         expect(sitemap).toContain(`<loc>http://localhost:${port}/</loc>`);
@@ -294,7 +297,7 @@ describe('dist/ built with other site settings', () => {
       expect((await buildInto(dist, { SITE_URL: 'http://first.test' })).code).toBe(0);
       const gw = await spawnStart(env({ DIST_DIR: dist, SITE_URL: 'http://second.test' }));
       expect(gw.stderr()).toContain(
-        'was built with other settings than SITE_URL=http://second.test; building it first',
+        'was built for SITE_URL=http://first.test; building it again for SITE_URL=http://second.test',
       );
       expect(await serversOf(gw.url)).toEqual(['http://second.test']);
       expect(JSON.parse((await get(gw.url, '/api/nope')).text).type).toMatch(/^http:\/\/second\.test\/developers#/);
@@ -310,7 +313,8 @@ describe('dist/ built with other site settings', () => {
       expect((await buildInto(dist, { SITE_URL: 'http://same.test' })).code).toBe(0);
       fake.resetCalls();
       const gw = await spawnStart(env({ DIST_DIR: dist, SITE_URL: 'http://same.test' }));
-      expect(gw.stderr()).not.toContain('building it first');
+      expect(gw.stderr()).not.toContain('building it');
+      expect(gw.buildStdout).toContain('is up to date: built ');
       expect(fake.calls.ticker + fake.calls.candles + fake.calls.html).toBe(0);
       expect(await serversOf(gw.url)).toEqual(['http://same.test']);
       expect(await gw.stop()).toBe(0);

@@ -38,16 +38,34 @@ describe.skipIf(SKIP_REDIS)('two gateways on two nodes of one Redis Cluster', ()
   });
 
   it('answers alternating requests from one client with r = 5, 4, 3, 2, 1, 0, then 429', async () => {
-    const remaining: unknown[] = [];
-    for (let i = 0; i < 6; i++) {
+    // Under load a store answer can miss the product's 50 ms budget while the cluster link warms up:
+    // that request is served unaccounted, without quota headers (docs/gateway.md). Nothing is timed:
+    // unaccounted answers are counted and asked again; on an idle machine there are none.
+    const remaining: number[] = [];
+    let unaccounted = 0;
+    for (let i = 0; remaining.at(-1) !== 0; i++) {
+      expect(i, 'the bucket of six never emptied').toBeLessThan(20);
       const r = await get((i % 2 ? b : a).url, DATA[i % 2]!);
+      if (r.headers['ratelimit'] === undefined) {
+        expect(r.status).toBe(200);
+        unaccounted++;
+        continue;
+      }
+      if (r.status === 429) break; // a late count of an unaccounted request emptied it first
       expect(r.status).toBe(200);
       const [current] = parseList(String(r.headers['ratelimit']));
-      remaining.push(current?.[1].get('r'));
+      remaining.push(current?.[1].get('r') as number);
     }
-    expect(remaining).toEqual([5, 4, 3, 2, 1, 0]);
-    expect((await get(a.url, DATA[0]!)).status).toBe(429);
-    expect((await get(b.url, DATA[1]!)).status).toBe(429);
+    if (unaccounted === 0) expect(remaining).toEqual([5, 4, 3, 2, 1, 0]);
+    expect(remaining[0]).toBeLessThanOrEqual(5);
+    for (let k = 1; k < remaining.length; k++) expect(remaining[k]).toBeLessThan(remaining[k - 1]!);
+    const limited = async (url: string, path: string) => {
+      let r = await get(url, path);
+      for (let retry = 0; r.headers['ratelimit'] === undefined && retry < 5; retry++) r = await get(url, path);
+      return r.status;
+    };
+    expect(await limited(a.url, DATA[0]!)).toBe(429);
+    expect(await limited(b.url, DATA[1]!)).toBe(429);
     // Both found the cluster and neither lost it.
     for (const gw of [a, b]) expect(gw.stderr()).not.toMatch(/quota store .* unavailable/);
   });

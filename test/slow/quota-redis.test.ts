@@ -59,13 +59,30 @@ describe.skipIf(SKIP_REDIS)('two gateway processes sharing RATE_LIMIT_REDIS_URL'
   });
 
   it('share one bucket across all four URLs; switching alias or instance does not reset it; the 429 makes no upstream call', async () => {
-    const seen: Array<ReturnType<typeof quotaOf>> = [];
-    for (let i = 0; i < 6; i++) {
+    // On a loaded machine a store answer can miss the product's 50 ms budget: that request is served
+    // without quota headers (unaccounted, docs/gateway.md), and its count may reach Redis late or not at
+    // all. The test times nothing: it reads what each answer says, keeps the accounted ones, and asks
+    // again until the bucket is empty. On an idle machine every answer is accounted: 5, 4, 3, 2, 1, 0.
+    const seen: Array<NonNullable<ReturnType<typeof quotaOf>>> = [];
+    let unaccounted = 0;
+    for (let i = 0; seen.at(-1)?.r !== 0; i++) {
+      expect(i, 'the bucket of six never emptied').toBeLessThan(20);
       const r = await get((i % 2 ? b : a).url, DATA[i % 4]!);
+      const q = quotaOf(r);
+      if (q === undefined) {
+        expect(r.status).toBe(200);
+        unaccounted++;
+        continue;
+      }
+      if (r.status === 429) break; // a late count of an unaccounted request emptied it first
       expect(r.status).toBe(200);
-      seen.push(quotaOf(r));
+      seen.push(q);
     }
-    expect(seen.map((q) => q?.r)).toEqual([5, 4, 3, 2, 1, 0]);
+    const remaining = seen.map((q) => q.r as number);
+    if (unaccounted === 0) expect(remaining).toEqual([5, 4, 3, 2, 1, 0]);
+    // shared, never reset by another alias or instance: strictly falling, from at most 5
+    expect(remaining[0]).toBeLessThanOrEqual(5);
+    for (let k = 1; k < remaining.length; k++) expect(remaining[k]).toBeLessThan(remaining[k - 1]!);
     for (const q of seen) expect(q).toMatchObject({ policy: 'public-api', name: 'public-api', q: 6, w: YEAR });
     const calls = { ...fake.calls };
     for (const [gw, path] of [
@@ -74,7 +91,10 @@ describe.skipIf(SKIP_REDIS)('two gateway processes sharing RATE_LIMIT_REDIS_URL'
       [a, DATA[1]],
       [b, DATA[2]],
     ] as const) {
-      const r = await get(gw.url, path!, { method: path === DATA[1] ? 'HEAD' : 'GET' });
+      let r = await get(gw.url, path!, { method: path === DATA[1] ? 'HEAD' : 'GET' });
+      // an unaccounted answer is served as if there were no quota: ask again
+      for (let retry = 0; quotaOf(r) === undefined && retry < 5; retry++, unaccounted++)
+        r = await get(gw.url, path!, { method: path === DATA[1] ? 'HEAD' : 'GET' });
       expect(r.status).toBe(429);
       const q = quotaOf(r)!;
       expect(q).toMatchObject({ q: 6, w: YEAR, r: 0 });
@@ -93,7 +113,8 @@ describe.skipIf(SKIP_REDIS)('two gateway processes sharing RATE_LIMIT_REDIS_URL'
         .filter((l) => l.startsWith('{'))
         .map((l) => (JSON.parse(l) as { quota: string }).quota),
     );
-    expect(outcomes.filter((o) => o === 'allowed')).toHaveLength(6);
-    expect(outcomes.filter((o) => o === 'limited')).toHaveLength(4);
+    expect(outcomes.filter((o) => o === 'allowed')).toHaveLength(seen.length);
+    expect(outcomes.filter((o) => o === 'limited').length).toBeGreaterThanOrEqual(4);
+    expect(outcomes.filter((o) => o === 'unavailable')).toHaveLength(unaccounted);
   });
 });

@@ -59,8 +59,12 @@ describe.runIf(availability.available || availability.mustFail)('a home page rea
       const figure = page.locator(`[data-preview="${id}"]`);
       await expect.poll(() => figure.getAttribute('data-refreshed')).toBe('true');
       expect(await figure.locator('[data-stale-notice]').count()).toBe(0);
+      // a fresh build's data are never said as hours or days old (a day's data are said as that day)
+      expect(await figure.textContent()).not.toMatch(/\d+ (h|days?) old/);
       expect(await figure.locator('[data-preview-status]').textContent()).toMatch(
-        /^Refreshed from \/api\/v1\/\S+ at 15:05:00 UTC\. These data are \d+ (min|h) old: valid until 2026-11-2\d \d\d:\d\d UTC\.$/,
+        id === 'market'
+          ? /^Refreshed from \/api\/v1\/\S+ at 15:05:00 UTC\. These data are \d+ min old: valid until 2026-11-2\d \d\d:\d\d UTC\.$/
+          : /^Refreshed from \/api\/v1\/\S+ at 15:05:00 UTC\. From today's calendar in America\/Toronto \(2026-11-23\), valid until midnight there \(2026-11-24 05:00 UTC\)\.$/,
       );
     }
   });
