@@ -71,6 +71,7 @@ export const asHostileSeed =
     if (count === 0 || command[0] !== 'CLUSTER' || command[1]?.toUpperCase() !== 'SLOTS') {
       return asClusterNode(() => 'ok', answer)(command, fake);
     }
+    if (hostileReplies.get(port)?.count === count) return hostileReplies.get(port)!.reply;
     const parts = [`*${count}\r\n`];
     for (let i = 0; i < count; i++) {
       const first = Math.floor((i * 16_384) / count);
@@ -78,8 +79,13 @@ export const asHostileSeed =
       const host = `127.1.${(i + 1) >> 8}.${(i + 1) & 255}`;
       parts.push(`*3\r\n:${first}\r\n:${last}\r\n*3\r\n${bulk(host)}:${port}\r\n${bulk(String(i).padStart(40, '0'))}`);
     }
-    return parts.join('');
+    const reply = parts.join('');
+    hostileReplies.set(port, { count, reply });
+    return reply;
   };
+
+/** The last map of each black hole's port: 1.5 MB made once, not at every ask. */
+const hostileReplies = new Map<number, { count: number; reply: string }>();
 
 /**
  * A black hole on every loopback address: it accepts connections and never answers nor closes them.

@@ -23,6 +23,12 @@ import { keyOf, nodeCap, slotMapRefusal, stateSample, tooManyNodes } from './clu
 const MAX_UNANSWERED_BYTES = 1024 * 1024;
 
 /**
+ * Bytes of the slot map asked of the URL's node. A map of 1,000 nodes (cluster-map.ts), a replica
+ * each, is about 90 KB; decoding 16,384 entries costs ioredis tens of milliseconds per attempt.
+ */
+const MAX_SLOT_MAP_BYTES = 256 * 1024;
+
+/**
  * Error codes Redis puts first in an error reply. Only these are named in a log line: the rest of an
  * error reply is the store's own text, which may quote what it was sent (a password in AUTH).
  */
@@ -58,6 +64,8 @@ export interface Link {
   client: Redis | Cluster;
   /** Bytes received since the last answer; see MAX_UNANSWERED_BYTES. */
   unanswered: number;
+  /** While the URL's node is asked for its slot map: MAX_SLOT_MAP_BYTES instead. */
+  slotMapAsked?: boolean;
   /** Only an open link reports its failure: one that fails while opening rejects the opening instead. */
   state: 'opening' | 'open' | 'dropped';
   /** The last error a connection emitted: a refused AUTH closes the connection and says why only there. */
@@ -144,9 +152,11 @@ export function linkOpener(target: RedisTarget, timing: { connectTimeoutMs: numb
         settled = true;
         clearTimeout(deadline);
         const lastError = attempts.at(-1)?.current?.lastError;
-        const reason = error instanceof HandshakeError ? error.message : describeStoreError(lastError ?? error);
         for (const attempt of attempts) abandon(attempt);
-        reject(error instanceof HandshakeError ? error : new HandshakeError(`no connection (${reason})`));
+        // A failure this file stated (a cap it enforced) is said as it is; the rest by its class.
+        const stated =
+          error instanceof HandshakeError ? error : lastError instanceof HandshakeError ? lastError : undefined;
+        reject(stated ?? new HandshakeError(`no connection (${describeStoreError(lastError ?? error)})`));
       };
       const deadline = setTimeout(
         () => giveUp(new HandshakeError(`no connection within ${connectTimeoutMs} ms`)),
@@ -212,7 +222,10 @@ export function linkOpener(target: RedisTarget, timing: { connectTimeoutMs: numb
     }
     // The slot map is checked here, on a connection whose bytes are capped, before ioredis makes a
     // client per node it names: a map too big is an outage, not 16,384 connections (issue 37).
+    link.unanswered = 0;
+    link.slotMapAsked = true;
     const refusal = slotMapRefusal(await node.call('CLUSTER', 'SLOTS'));
+    link.slotMapAsked = false;
     if (refusal !== undefined) throw new HandshakeError(refusal);
     return openCluster([urlNode], clusterOptions, events, use, urlNode, false);
   }
@@ -346,10 +359,13 @@ function watch(link: Link, node: Redis, onDown: LinkEvents['onDown']) {
     const socket = node.stream as Socket | undefined;
     socket?.on('data', (chunk: Buffer) => {
       link.unanswered += chunk.length;
-      if (link.unanswered <= MAX_UNANSWERED_BYTES || link.state === 'dropped') return;
+      const max = link.slotMapAsked ? MAX_SLOT_MAP_BYTES : MAX_UNANSWERED_BYTES;
+      if (link.unanswered <= max || link.state === 'dropped') return;
       // ioredis's disconnect() only half-closes: what is already on its way would still be decoded.
       socket.destroy();
-      const reason = `more than ${MAX_UNANSWERED_BYTES} bytes without an answer`;
+      const reason = link.slotMapAsked
+        ? `CLUSTER SLOTS answered more than ${max / 1024} KiB`
+        : `more than ${max} bytes without an answer`;
       if (link.state === 'open') return onDown(link, reason, true);
       link.lastError = new HandshakeError(reason);
       drop(link);
