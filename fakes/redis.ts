@@ -1,7 +1,9 @@
 // A "Redis" on loopback that speaks RESP2 but answers what the test says: nonsense, nothing, or a bulk
 // string that never ends. It reads commands as a client sends them (arrays of bulk strings, or inline
 // lines) and counts them, so tests can tell what the gateway asked and whether it hung up. It can also
-// play a one-node Redis Cluster (asClusterNode) whose cluster_state the test sets.
+// play a one-node Redis Cluster (asClusterNode) whose cluster_state the test sets, or the seed of a hostile
+// "cluster" (asHostileSeed) whose slot map names thousands of nodes that accept and never answer
+// (startBlackHole).
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 
 /** A raw reply, `undefined` for none at all (the store hangs), or ENDLESS: `$999999999` and then bytes forever. */
@@ -54,6 +56,67 @@ export const asClusterNode =
       return `*1\r\n*3\r\n:0\r\n:16383\r\n*3\r\n${bulk('127.0.0.1')}:${owner?.() ?? fake.port}\r\n${bulk('f'.repeat(40))}`;
     return '-ERR unknown subcommand\r\n';
   };
+
+/**
+ * The seed of a hostile "cluster": CLUSTER INFO answers `cluster_state:ok`, CLUSTER SLOTS hands the
+ * 16,384 slots out, in equal ranges, to `nodes()` masters (at most one per slot), each named by its own
+ * loopback address (127.1.0.1, 127.1.0.2, …) on `port` (a black hole: startBlackHole), PING answers
+ * PONG, everything else `answer`. A map of 0 nodes is a healthy one-node cluster (this fake owns every
+ * slot), so a test can turn the attack on and off.
+ */
+export const asHostileSeed =
+  (nodes: () => number, port: number, answer: (command: string[]) => FakeAnswer) =>
+  (command: string[], fake: FakeRedis): FakeAnswer => {
+    const count = Math.min(nodes(), 16_384);
+    if (count === 0 || command[0] !== 'CLUSTER' || command[1]?.toUpperCase() !== 'SLOTS') {
+      return asClusterNode(() => 'ok', answer)(command, fake);
+    }
+    if (hostileReplies.get(port)?.count === count) return hostileReplies.get(port)!.reply;
+    const parts = [`*${count}\r\n`];
+    for (let i = 0; i < count; i++) {
+      const first = Math.floor((i * 16_384) / count);
+      const last = Math.floor(((i + 1) * 16_384) / count) - 1;
+      const host = `127.1.${(i + 1) >> 8}.${(i + 1) & 255}`;
+      parts.push(`*3\r\n:${first}\r\n:${last}\r\n*3\r\n${bulk(host)}:${port}\r\n${bulk(String(i).padStart(40, '0'))}`);
+    }
+    const reply = parts.join('');
+    hostileReplies.set(port, { count, reply });
+    return reply;
+  };
+
+/** The last map of each black hole's port: 1.5 MB made once, not at every ask. */
+const hostileReplies = new Map<number, { count: number; reply: string }>();
+
+/**
+ * A black hole on every loopback address: it accepts connections and never answers nor closes them.
+ * It listens on the wildcard address (a socket bound to 127.0.0.1 takes nothing for 127.1.0.1) and
+ * drops at once any connection that does not come from loopback.
+ */
+export async function startBlackHole(): Promise<{ port: number; connections: number; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    if (!/^(?:::ffff:)?127\./.test(socket.remoteAddress ?? '')) return void socket.destroy();
+    hole.connections++;
+    sockets.add(socket);
+    socket.on('error', () => {});
+    socket.on('close', () => sockets.delete(socket));
+  });
+  const hole = {
+    port: 0,
+    connections: 0,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '0.0.0.0', () => resolve());
+  });
+  hole.port = (server.address() as AddressInfo).port;
+  return hole;
+}
 
 const bulk = (text: string) => `$${Buffer.byteLength(text)}\r\n${text}\r\n`;
 

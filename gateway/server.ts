@@ -176,10 +176,9 @@ export async function startGateway(config: Config, options: GatewayOptions): Pro
     timeout,
     ...httpLimits
   } = { ...SERVER_LIMITS, ...options.limits };
-  const server = createServer(
-    { ...httpLimits, noDelay: true },
-    answerInTurn(handler, { maxPipelined, maxPipelinedBytes, graceMs: pipelineGraceMs }),
-  );
+  const inTurn = answerInTurn(handler, { maxPipelined, maxPipelinedBytes, graceMs: pipelineGraceMs });
+  const server = createServer({ ...httpLimits, noDelay: true }, inTurn.listener);
+  inTurn.read(server);
   server.timeout = timeout;
   capConnections(server, { maxConnections, maxConnectionsPerClient }, trustedProxies);
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {

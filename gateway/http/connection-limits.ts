@@ -112,50 +112,69 @@ interface Pipeline {
 }
 
 /**
+ * Requests node's parser is given at a time (see answerInTurn): node parses every request of what it
+ * is given at once, so this, not the size of a read, bounds what one turn of a connection costs.
+ */
+const REQUESTS_PER_FEED = 4;
+
+/** A connection's requests, read and answered in turn: `listener` serves them, `read` parses them. */
+export interface InTurn {
+  listener: (req: IncomingMessage, res: ServerResponse) => void;
+  /** Puts every connection of `server` under the bound; call once, after createServer. */
+  read: (server: Server) => void;
+}
+
+/**
  * Answers a connection's pipelined requests one at a time, each once the previous answer has been
- * handed to the kernel, and bounds how many may wait and how many bytes their answers may take.
+ * handed to the kernel, parses them only as they may be answered, and bounds how many may wait and
+ * how many bytes their answers may take.
  *
- * node:http parses every request of a read at once (up to 64 KiB of them) and, left alone, answers
- * them all into memory behind the first; a client that pipelines and never reads then holds a
- * request, a response and its headers per request for as long as the connection lives (4,200 such
- * clients held 3 GiB). Here a waiting request holds no answer, so what one connection keeps unsent is
- * at most one answer; node itself stops reading a connection while that answer is not taken (its
- * writable side needs draining) and resumes on 'drain'. The requests one read brings beyond
- * `maxPipelined` are the rest: past the bound the connection gets the answers it is owed (the last
- * with `Connection: close`), then it is closed, and cut off if it has not taken them within
- * `graceMs`.
+ * node:http parses every request of a read at once (a read is up to 64 KiB: 200 requests of 70 bytes,
+ * or 3,000 of the shortest) into a request and a response each, before any handler sees them, and
+ * keeps them until the connection closes. 1,024 clients that each pipelined 200 requests in one write
+ * and never read so made 200,000 of each in one burst: 300 to 950 MiB of resident memory, and four
+ * seconds of parsing during which a fresh client waited (issue 37). So node's parser is not given the
+ * connection's bytes (`read`): they are given to it a few requests at a time (REQUESTS_PER_FEED), and
+ * only while fewer than `maxPipelined` requests wait. Past that, what the client sent ahead is never
+ * parsed: the connection gets the answers it is owed (the last with `Connection: close`), then it is
+ * closed, and cut off if it has not taken them within `graceMs`. What one connection costs is then at
+ * most `maxPipelined + REQUESTS_PER_FEED` requests, whatever it sends.
  *
- * Two more bounds, for the client that does not read. The kernel takes megabytes of answers into a
- * loopback socket's buffers before a write stalls, so a count alone let 11 to 16 answers of a 70 kB
- * page through per connection, one after the other in a single turn of the event loop: once the
- * answers of one run of requests sent ahead reach `maxPipelinedBytes`, the connection is closed
- * without the next. And every request node read stays in its queues until the connection closes, so
- * a connection past the count whose client has not taken the answer in progress is closed at once.
- * A client must be ready to send again what a closed connection left unanswered (RFC 9112 §9.3.2);
- * browsers do not pipeline at all.
+ * A waiting request holds no answer, so what one connection keeps unsent is at most one answer; node
+ * itself stops reading a connection while that answer is not taken (its writable side needs
+ * draining) and resumes on 'drain'. Two more bounds, for the client that does not read. The kernel
+ * takes megabytes of answers into a loopback socket's buffers before a write stalls, so a count alone
+ * let 11 to 16 answers of a 70 kB page through per connection, one after the other in a single turn
+ * of the event loop: once the answers of one run of requests sent ahead reach `maxPipelinedBytes`, the
+ * connection is closed without the next. And a connection past the count whose client has not taken
+ * the answer in progress is closed at once. A client must be ready to send again what a closed
+ * connection left unanswered (RFC 9112 §9.3.2); browsers do not pipeline at all.
  */
 export function answerInTurn(
   handler: (req: IncomingMessage, res: ServerResponse) => void,
   limits: PipelineLimits,
-): (req: IncomingMessage, res: ServerResponse) => void {
+): InTurn {
   const pipelines = new WeakMap<Socket, Pipeline>();
-  return (req, res) => {
+
+  /** The client sent more than may wait: nothing after it is answered. */
+  const overflow = (socket: Socket, pipeline: Pipeline) => {
+    pipeline.over = true;
+    if (socket.writableLength > 0) return void socket.destroy();
+    // The tail is still waiting, so its headers are not written yet: node closes after it.
+    if (pipeline.tail !== undefined) pipeline.tail.shouldKeepAlive = false;
+    const cut = setTimeout(() => socket.destroy(), limits.graceMs);
+    cut.unref();
+    socket.once('close', () => clearTimeout(cut));
+  };
+
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
     // The usual case: nothing before it on the connection, so node gave the response the socket.
     if (res.socket) return handler(req, res);
     const socket = req.socket;
     let pipeline = pipelines.get(socket);
-    if (pipeline === undefined) pipelines.set(socket, (pipeline = { queued: 0, over: false, runStart: 0 }));
+    if (pipeline === undefined) pipelines.set(socket, (pipeline = newPipeline()));
     if (pipeline.over) return;
-    if (pipeline.queued === limits.maxPipelined) {
-      pipeline.over = true;
-      if (socket.writableLength > 0) return void socket.destroy();
-      // The tail is still waiting, so its headers are not written yet: node closes after it.
-      if (pipeline.tail !== undefined) pipeline.tail.shouldKeepAlive = false;
-      const cut = setTimeout(() => socket.destroy(), limits.graceMs);
-      cut.unref();
-      socket.once('close', () => clearTimeout(cut));
-      return;
-    }
+    if (pipeline.queued === limits.maxPipelined) return overflow(socket, pipeline);
     if (pipeline.queued === 0) pipeline.runStart = socket.bytesWritten;
     pipeline.queued++;
     pipeline.tail = res;
@@ -171,4 +190,56 @@ export function answerInTurn(
       handler(req, res);
     });
   };
+
+  const read = (server: Server) => {
+    server.on('connection', (socket: Socket) => {
+      // node:http has attached its parser to the connection as its one 'data' listener; a 'data'
+      // listener of ours makes node read through 'data' events instead of straight from the socket.
+      const listeners = socket.listeners('data');
+      if (listeners.length !== 1) return; // not node's usual connection: left as node made it
+      const parse = listeners[0] as (chunk: Buffer) => void;
+      socket.removeListener('data', parse);
+      let pending: Buffer | undefined;
+      const feed = () => {
+        while (pending !== undefined) {
+          // node pauses a connection whose answers pile up, and frees its parser on upgrade or close.
+          if (socket.destroyed || socket.isPaused() || !(socket as Socket & { parser?: unknown }).parser) return;
+          const pipeline = pipelines.get(socket);
+          if (pipeline?.over) return void (pending = undefined);
+          if (pipeline !== undefined && pipeline.queued >= limits.maxPipelined) {
+            pending = undefined;
+            return overflow(socket, pipeline);
+          }
+          const end = afterHeads(pending, REQUESTS_PER_FEED);
+          const slice = end === pending.length ? pending : pending.subarray(0, end);
+          pending = end === pending.length ? undefined : pending.subarray(end);
+          parse(slice);
+        }
+      };
+      socket.on('data', (chunk: Buffer) => {
+        pending = pending === undefined ? chunk : Buffer.concat([pending, chunk]);
+        feed();
+      });
+      socket.on('resume', feed);
+    });
+  };
+
+  return { listener, read };
+}
+
+const newPipeline = (): Pipeline => ({ queued: 0, over: false, runStart: 0 });
+
+/**
+ * Where the `count`-th request head in `bytes` ends (after its empty line), or the end of `bytes`:
+ * a head ends with an empty line, CRLF CRLF or, leniently read, LF LF (RFC 9112 §2.2). A cut in the
+ * middle of a body or a head is harmless: the parser takes a connection's bytes in any pieces.
+ */
+export function afterHeads(bytes: Buffer, count: number): number {
+  let found = 0;
+  for (let at = bytes.indexOf(0x0a); at !== -1; at = bytes.indexOf(0x0a, at + 1)) {
+    const next = bytes[at + 1];
+    const end = next === 0x0a ? at + 2 : next === 0x0d && bytes[at + 2] === 0x0a ? at + 3 : -1;
+    if (end !== -1 && ++found === count) return end;
+  }
+  return bytes.length;
 }

@@ -13,6 +13,7 @@
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
 import { isIP, type Socket } from 'node:net';
 import type { RedisTarget } from '../../lib/redis-url.ts';
+import { keyOf, nodeCap, slotMapRefusal, stateSample, tooManyNodes } from './cluster-map.ts';
 
 /**
  * Bytes received with no command answered: the quota script answers one integer per key, at most
@@ -20,6 +21,12 @@ import type { RedisTarget } from '../../lib/redis-url.ts';
  * ours (an endless bulk string).
  */
 const MAX_UNANSWERED_BYTES = 1024 * 1024;
+
+/**
+ * Bytes of the slot map asked of the URL's node. A map of 1,000 nodes (cluster-map.ts), a replica
+ * each, is about 90 KB; decoding 16,384 entries costs ioredis tens of milliseconds per attempt.
+ */
+const MAX_SLOT_MAP_BYTES = 256 * 1024;
 
 /**
  * Error codes Redis puts first in an error reply. Only these are named in a log line: the rest of an
@@ -57,6 +64,8 @@ export interface Link {
   client: Redis | Cluster;
   /** Bytes received since the last answer; see MAX_UNANSWERED_BYTES. */
   unanswered: number;
+  /** While the URL's node is asked for its slot map: MAX_SLOT_MAP_BYTES instead. */
+  slotMapAsked?: boolean;
   /** Only an open link reports its failure: one that fails while opening rejects the opening instead. */
   state: 'opening' | 'open' | 'dropped';
   /** The last error a connection emitted: a refused AUTH closes the connection and says why only there. */
@@ -66,19 +75,25 @@ export interface Link {
 export interface LinkEvents {
   /** An open link failed: `badAnswer` when the store's answer, not the connection, was at fault. */
   onDown: (link: Link, reason: string, badAnswer?: boolean) => void;
-  /** A node of the cluster the link belongs to (a seed of the next opening). */
+  /** The nodes of a cluster's slot map just taken: the seeds of the next opening. */
+  onMap: (nodes: NodeAddress[]) => void;
+  /** A node the cluster of an open link named since (a seed of the next opening). */
   onNode: (node: NodeAddress) => void;
+  /** A seed (`host:port`) that could not be reached or failed to answer: it is not asked again. */
+  onSeedFailed: (key: string) => void;
 }
 
 /**
- * Opens a link within `connectTimeoutMs`. With no `clusterNodes` known, the URL's node is asked first
- * (AUTH and SELECT from the URL, PING, then CLUSTER INFO): a standalone Redis refuses CLUSTER INFO and is
- * used alone; a cluster node makes the link a Cluster client. Once a cluster is known, the next link is a
- * Cluster client seeded with the URL's node and every node the cluster named, so that it is found again
- * when the URL's node is the master that failed. (A URL whose node leaves cluster mode for good is
- * therefore followed only after a restart of the gateway.)
+ * Opens a link within `connectTimeoutMs`. The URL's node is asked first (AUTH and SELECT from the URL,
+ * PING, then CLUSTER INFO): a standalone Redis refuses CLUSTER INFO and is used alone; a cluster node
+ * must hand out a slot map within the bounds of cluster-map.ts, and the link becomes a Cluster client
+ * seeded with it. When `seeds` (nodes a cluster named before) are known and the URL's node has not
+ * opened a link within half the deadline, the rest of it goes to a Cluster client seeded with them, so
+ * that the cluster is found again when the URL names the master that failed; a seed that fails is
+ * forgotten (`onSeedFailed`). The URL's node always comes first: a node back at the URL is used at the
+ * next attempt, whatever a node before it named.
  */
-export type OpenLink = (clusterNodes: readonly NodeAddress[], events: LinkEvents) => Promise<Link>;
+export type OpenLink = (seeds: readonly NodeAddress[], events: LinkEvents) => Promise<Link>;
 
 /** A failure of opening stated by this file (never in the store's words). */
 export class HandshakeError extends Error {
@@ -110,50 +125,82 @@ export function shapeOf(value: unknown): string {
   return `a ${typeof value} reply`;
 }
 
+/** One way of opening tried within an opening: the URL's node, or the remembered seeds. */
+interface Attempt {
+  /** Whether a link of it that ends fails the whole opening (not so for the URL's node tried first). */
+  fatal: boolean;
+  abandoned: boolean;
+  current: Link | undefined;
+}
+
 export function linkOpener(target: RedisTarget, timing: { connectTimeoutMs: number; deadlineMs: number }): OpenLink {
   const nodeOptions = clientOptions(target, timing.connectTimeoutMs, timing.deadlineMs);
   const clusterOptions = clusterClientOptions(nodeOptions, timing.connectTimeoutMs);
   const urlNode = { host: target.host, port: target.port };
   const { connectTimeoutMs } = timing;
 
-  return (clusterNodes, events) =>
+  return (seeds, events) =>
     new Promise<Link>((resolve, reject) => {
-      let current: Link | undefined;
+      const attempts: Attempt[] = [];
       let settled = false;
+      const abandon = (attempt: Attempt, keep?: Link) => {
+        attempt.abandoned = true;
+        if (attempt.current !== undefined && attempt.current !== keep) drop(attempt.current);
+      };
       const giveUp = (error: unknown) => {
         if (settled) return;
         settled = true;
         clearTimeout(deadline);
-        const reason =
-          error instanceof HandshakeError ? error.message : describeStoreError(current?.lastError ?? error);
-        if (current !== undefined) drop(current);
-        reject(error instanceof HandshakeError ? error : new HandshakeError(`no connection (${reason})`));
+        const lastError = attempts.at(-1)?.current?.lastError;
+        for (const attempt of attempts) abandon(attempt);
+        // A failure this file stated (a cap it enforced) is said as it is; the rest by its class.
+        const stated =
+          error instanceof HandshakeError ? error : lastError instanceof HandshakeError ? lastError : undefined;
+        reject(stated ?? new HandshakeError(`no connection (${describeStoreError(lastError ?? error)})`));
       };
       const deadline = setTimeout(
         () => giveUp(new HandshakeError(`no connection within ${connectTimeoutMs} ms`)),
         connectTimeoutMs,
       );
-      /** Makes `link` the one this opening drops if it fails; the one before it is done with. */
-      const use = (link: Link) => {
-        if (settled) {
+      const attempt = (fatal: boolean): Attempt => {
+        const a: Attempt = { fatal, abandoned: false, current: undefined };
+        attempts.push(a);
+        return a;
+      };
+      /** Makes `link` the one `a` drops if it fails; the one before it is done with. */
+      const use = (a: Attempt) => (link: Link) => {
+        if (settled || a.abandoned) {
           drop(link);
           throw new HandshakeError('opening abandoned');
         }
-        const previous = current;
-        current = link;
+        const previous = a.current;
+        a.current = link;
         link.client.once('end', () => {
-          if (current === link) giveUp(new Error('Connection is closed.'));
+          if (a.fatal && a.current === link) giveUp(new Error('Connection is closed.'));
         });
         if (previous !== undefined) drop(previous);
       };
-      const opening =
-        clusterNodes.length === 0
-          ? probe(nodeOptions, events, use)
-          : openCluster([urlNode, ...clusterNodes], clusterOptions, events, use);
+
+      /** The URL's node within half the deadline, then the seeds within the rest. */
+      const urlFirst = async (): Promise<Link> => {
+        const first = attempt(false);
+        let timer: NodeJS.Timeout | undefined;
+        const opened = await Promise.race([
+          probe(nodeOptions, events, use(first)).catch(() => undefined),
+          new Promise<undefined>((r) => (timer = setTimeout(r, connectTimeoutMs / 2, undefined))),
+        ]);
+        clearTimeout(timer);
+        if (opened !== undefined && !first.abandoned) return opened;
+        abandon(first);
+        return openCluster(seeds, clusterOptions, events, use(attempt(true)), urlNode, true);
+      };
+
+      const opening = seeds.length === 0 ? probe(nodeOptions, events, use(attempt(true))) : urlFirst();
       opening.then((link) => {
         if (settled) return; // given up meanwhile, and dropped by giveUp
         settled = true;
         clearTimeout(deadline);
+        for (const a of attempts) abandon(a, link);
         resolve(link);
       }, giveUp);
     });
@@ -173,8 +220,14 @@ export function linkOpener(target: RedisTarget, timing: { connectTimeoutMs: numb
     if (typeof info !== 'string' || !/^cluster_state:/m.test(info)) {
       throw new HandshakeError(`CLUSTER INFO answered ${shapeOf(info)}`);
     }
-    events.onNode(urlNode);
-    return openCluster([urlNode], clusterOptions, events, use);
+    // The slot map is checked here, on a connection whose bytes are capped, before ioredis makes a
+    // client per node it names: a map too big is an outage, not 16,384 connections (issue 37).
+    link.unanswered = 0;
+    link.slotMapAsked = true;
+    const refusal = slotMapRefusal(await node.call('CLUSTER', 'SLOTS'));
+    link.slotMapAsked = false;
+    if (refusal !== undefined) throw new HandshakeError(refusal);
+    return openCluster([urlNode], clusterOptions, events, use, urlNode, false);
   }
 }
 
@@ -230,30 +283,52 @@ function clusterClientOptions(nodeOptions: RedisOptions, connectTimeoutMs: numbe
   };
 }
 
-/** The Cluster client, once it has the slot map and a node says cluster_state:ok. */
+/**
+ * The Cluster client, once it has a slot map within the cap and a sample of its masters says
+ * cluster_state:ok. `fromSeeds`: the seeds are remembered ones, and one that fails is forgotten.
+ */
 async function openCluster(
-  seeds: NodeAddress[],
+  seeds: readonly NodeAddress[],
   options: ClusterOptions,
   events: LinkEvents,
   use: (link: Link) => void,
+  urlNode: NodeAddress,
+  fromSeeds: boolean,
 ): Promise<Link> {
-  const cluster = new Cluster(uniqueNodes(seeds), options);
+  const cap = nodeCap();
+  const cluster = new Cluster(uniqueNodes(seeds), { ...options, natMap: cap.natMap });
   const link: Link = { client: cluster, unanswered: 0, state: 'opening' };
+  let oversized = false;
   use(link);
   cluster.on('+node', (node: Redis) => {
     watch(link, node, events.onDown);
-    events.onNode({ host: node.options.host!, port: node.options.port! });
+    if (link.state === 'open') events.onNode(addressOf(node));
   });
-  cluster.on('node error', (error: unknown) => void (link.lastError = error));
+  // Said once a map is read, before ioredis resolves connect(): a map past the cap is refused, at the
+  // opening or at any later refresh (a MOVED).
+  cluster.on('refresh', () => {
+    if (!cap.endOfMap()) return;
+    oversized = true;
+    if (link.state === 'open') events.onDown(link, tooManyNodes(), true);
+  });
+  cluster.on('node error', (error: unknown, key: unknown) => {
+    link.lastError = error;
+    if (fromSeeds && typeof key === 'string') events.onSeedFailed(key);
+  });
   cluster.on('error', () => {});
   cluster.on('end', () => {
     if (link.state === 'open') events.onDown(link, 'connection closed');
   });
   await cluster.connect();
+  if (oversized) throw new HandshakeError(tooManyNodes());
   // A cluster that lost a master and its replicas still hands out its slot map, but refuses every key
   // (CLUSTERDOWN) until it is whole again: it carries no decisions while a master it names says so.
-  // Every master is asked, not one at random, so that the reason said is the same at every attempt.
-  const answers = await Promise.allSettled(cluster.nodes('master').map((node) => node.call('CLUSTER', 'INFO')));
+  // Every node says so once the failure is agreed, so a few masters are asked, never every one (each
+  // is a connection), and always the same few for the same map, so that the reason said is the same
+  // at every attempt.
+  const masters = new Map(cluster.nodes('master').map((node) => [keyOf(addressOf(node)), node]));
+  const sample = stateSample([...masters.keys()], keyOf(urlNode)).map((key) => masters.get(key)!);
+  const answers = await Promise.allSettled(sample.map((node) => node.call('CLUSTER', 'INFO')));
   let reached = false;
   for (const answer of answers) {
     if (answer.status === 'rejected') continue;
@@ -264,12 +339,15 @@ async function openCluster(
     if (state !== 'ok') throw new HandshakeError(`the cluster is down (cluster_state:${state})`);
   }
   if (!reached) throw answers.find((a) => a.status === 'rejected')?.reason ?? new Error('no master');
+  events.onMap(cluster.nodes('all').map(addressOf));
   return link;
 }
 
-function uniqueNodes(nodes: NodeAddress[]): NodeAddress[] {
+const addressOf = (node: Redis): NodeAddress => ({ host: node.options.host!, port: node.options.port! });
+
+function uniqueNodes(nodes: readonly NodeAddress[]): NodeAddress[] {
   const byKey = new Map<string, NodeAddress>();
-  for (const node of nodes) byKey.set(`${node.host}:${node.port}`, node);
+  for (const node of nodes) byKey.set(keyOf(node), node);
   return [...byKey.values()];
 }
 
@@ -281,8 +359,15 @@ function watch(link: Link, node: Redis, onDown: LinkEvents['onDown']) {
     const socket = node.stream as Socket | undefined;
     socket?.on('data', (chunk: Buffer) => {
       link.unanswered += chunk.length;
-      if (link.unanswered <= MAX_UNANSWERED_BYTES || link.state === 'dropped') return;
-      if (link.state === 'open') return onDown(link, `more than ${MAX_UNANSWERED_BYTES} bytes without an answer`, true);
+      const max = link.slotMapAsked ? MAX_SLOT_MAP_BYTES : MAX_UNANSWERED_BYTES;
+      if (link.unanswered <= max || link.state === 'dropped') return;
+      // ioredis's disconnect() only half-closes: what is already on its way would still be decoded.
+      socket.destroy();
+      const reason = link.slotMapAsked
+        ? `CLUSTER SLOTS answered more than ${max / 1024} KiB`
+        : `more than ${max} bytes without an answer`;
+      if (link.state === 'open') return onDown(link, reason, true);
+      link.lastError = new HandshakeError(reason);
       drop(link);
     });
   });

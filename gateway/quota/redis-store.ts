@@ -12,7 +12,8 @@
 import { CONSTANTS } from '../../contract/service.ts';
 import { redisTarget } from '../../lib/redis-url.ts';
 import { StoreUnavailable, type QuotaStore } from './quota.ts';
-import { describeStoreError, linkOpener, shapeOf, unsentBytes, type Link, type NodeAddress } from './redis-link.ts';
+import { ClusterSeeds } from './cluster-map.ts';
+import { describeStoreError, linkOpener, shapeOf, unsentBytes, type Link, type LinkEvents } from './redis-link.ts';
 
 /**
  * KEYS[i] is one decision's key, ARGV[i] its expiry in seconds: INCR, and EXPIRE on the first count, so
@@ -41,8 +42,6 @@ const backoffMs = (failures: number) => Math.min(100 * 2 ** failures, 2000);
  * itself (Redis restarted) ends at the first good answer.
  */
 const GOOD_RUN = 5;
-/** Most cluster nodes remembered as seeds of the next link (a cluster names its own nodes). */
-const MAX_CLUSTER_NODES = 64;
 
 export interface RedisStoreOptions {
   /** Called when the store becomes unusable, periodically while it stays so, and once when it is back. */
@@ -108,13 +107,13 @@ export function redisQuotaStore(url: string, options: RedisStoreOptions = {}): R
   let downSince = 0;
   let reminder: NodeJS.Timeout | undefined;
   const settled = new Set<() => void>();
-  /** Nodes of the cluster behind the URL, once one was seen: the next link is seeded with them. */
-  const clusterNodes = new Map<string, NodeAddress>();
-  const events = {
-    onDown: (current: Link, reason: string, badAnswer?: boolean) => drop(current, reason, badAnswer),
-    onNode: (node: NodeAddress) => {
-      if (clusterNodes.size < MAX_CLUSTER_NODES) clusterNodes.set(`${node.host}:${node.port}`, node);
-    },
+  /** Nodes of the cluster behind the URL, once one was seen: seeds of the next link after the URL's node. */
+  const seeds = new ClusterSeeds();
+  const events: LinkEvents = {
+    onDown: (current, reason, badAnswer) => drop(current, reason, badAnswer),
+    onMap: (nodes) => seeds.replace(nodes),
+    onNode: (node) => seeds.add(node),
+    onSeedFailed: (key) => seeds.forget(key),
   };
 
   const report = (ok: boolean, line: string) => {
@@ -160,7 +159,7 @@ export function redisQuotaStore(url: string, options: RedisStoreOptions = {}): R
   function connect() {
     retry = undefined;
     opening = true;
-    openLink([...clusterNodes.values()], events).then(
+    openLink(seeds.list(), events).then(
       (opened) => {
         opening = false;
         for (const wake of settled) wake();

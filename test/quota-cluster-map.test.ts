@@ -1,0 +1,172 @@
+// The cost bound of a Redis Cluster's slot map (gateway/quota/cluster-map.ts, docs/gateway.md#the-quota):
+// a map names at most 1,000 nodes (a bigger one is an outage said once, and no node of it is
+// connected to), the cluster's state is asked of three masters, never every one, and the seeds of the
+// next opening are the last map's nodes less those that failed, after the URL's node. The hostile seed
+// itself, in a spawned gateway, is test/slow/quota-redis-hostile-map.test.ts.
+import { afterEach, describe, expect, it } from 'vitest';
+import { asClusterNode, asHostileSeed, startBlackHole, startFakeRedis, type FakeRedis } from '../fakes/redis.ts';
+import {
+  ClusterSeeds,
+  MAX_MAP_NODES,
+  nodeCap,
+  slotMapRefusal,
+  stateSample,
+  STATE_SAMPLE,
+} from '../gateway/quota/cluster-map.ts';
+import { redisQuotaStore, type RedisQuotaStore } from '../gateway/quota/redis-store.ts';
+
+const open: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  for (const o of open.splice(0).reverse()) await o.close();
+});
+
+/** A slot-map entry as ioredis decodes CLUSTER SLOTS: `[start, end, [host, port, id], replicas…]`. */
+const entry = (start: number, end: number, ...ports: number[]) => [
+  start,
+  end,
+  ...ports.map((p) => ['127.0.0.1', p, String(p).padStart(40, '0')]),
+];
+
+describe('a CLUSTER SLOTS reply', () => {
+  it('of a real cluster (three masters, a replica each) is taken', () => {
+    const map = [entry(0, 5460, 7000, 7003), entry(5461, 10922, 7001, 7004), entry(10923, 16383, 7002, 7005)];
+    expect(slotMapRefusal(map)).toBeUndefined();
+  });
+
+  it('of one node per slot is taken up to 1,000 nodes and refused past them', () => {
+    const map = (nodes: number) => Array.from({ length: nodes }, (_, i) => entry(i, i, 10_000 + i));
+    expect(slotMapRefusal(map(MAX_MAP_NODES))).toBeUndefined();
+    expect(slotMapRefusal(map(MAX_MAP_NODES + 1))).toBe('the cluster names more than 1000 nodes');
+    expect(slotMapRefusal(map(16_384))).toBe('the cluster names more than 1000 nodes');
+  });
+
+  it('counts nodes, not entries: 16,384 one-slot ranges of one node are one node', () => {
+    expect(slotMapRefusal(Array.from({ length: 16_384 }, (_, i) => entry(i, i, 7000)))).toBeUndefined();
+  });
+
+  it('is refused when its ranges overlap past 16,384 slots, lie out of bounds, or name no address', () => {
+    // ioredis walks every slot of every range: 30,000 copies of 0–16383 would be half a billion steps.
+    expect(slotMapRefusal([entry(0, 16383, 7000), entry(0, 0, 7000)])).toMatch(/more than 16384 slots/);
+    expect(slotMapRefusal([entry(0, 16384, 7000)])).toMatch(/out of bounds/);
+    expect(slotMapRefusal([entry(9, 3, 7000)])).toMatch(/out of bounds/);
+    expect(slotMapRefusal([[0, 16383, ['127.0.0.1', 0]]])).toMatch(/no address/);
+    expect(slotMapRefusal([[0, 16383, 'x']])).toMatch(/no address/);
+    expect(slotMapRefusal('+OK')).toMatch(/no array/);
+    expect(slotMapRefusal([[0, 16383]])).toMatch(/no slot range/);
+  });
+});
+
+describe('the cap on the nodes of a map ioredis reads (natMap)', () => {
+  it('passes 1,000 nodes as named, maps every later one to one address, and says the map was too big', () => {
+    const cap = nodeCap();
+    const mapped = Array.from({ length: 16_384 }, (_, i) => cap.natMap(`10.0.${i >> 8}.${i & 255}:6379`));
+    expect(mapped.slice(0, MAX_MAP_NODES).every((m) => m === null)).toBe(true);
+    const past = new Set(mapped.slice(MAX_MAP_NODES).map((m) => JSON.stringify(m)));
+    expect([...past]).toEqual([JSON.stringify({ host: '127.0.0.1', port: 0 })]);
+    // a node named again is not a new node
+    expect(cap.natMap('10.0.0.0:6379')).toBeNull();
+    expect(cap.endOfMap()).toBe(true);
+    // the next map is counted afresh
+    for (let i = 0; i < MAX_MAP_NODES; i++) expect(cap.natMap(`10.1.${i >> 8}.${i & 255}:6379`)).toBeNull();
+    expect(cap.endOfMap()).toBe(false);
+  });
+});
+
+describe('the masters asked for the cluster state', () => {
+  it('are the URL’s node when it is one, then the others by address, three at most', () => {
+    const masters = ['127.0.0.1:7002', '127.0.0.1:7000', '127.0.0.1:7001', '127.0.0.1:7003'];
+    expect(stateSample(masters, '127.0.0.1:7003')).toEqual(['127.0.0.1:7003', '127.0.0.1:7000', '127.0.0.1:7001']);
+    expect(stateSample(masters, '127.0.0.1:9999')).toEqual(['127.0.0.1:7000', '127.0.0.1:7001', '127.0.0.1:7002']);
+    const many = Array.from({ length: MAX_MAP_NODES }, (_, i) => `10.0.${i >> 8}.${i & 255}:6379`);
+    expect(stateSample(many, many[500]!)).toHaveLength(STATE_SAMPLE);
+  });
+});
+
+describe('the remembered seeds', () => {
+  const node = (port: number) => ({ host: '127.0.0.1', port });
+  it('are the last map’s nodes, not every map’s, at most 64, less those that failed', () => {
+    const seeds = new ClusterSeeds();
+    seeds.replace([node(1), node(2), node(3)]);
+    seeds.replace([node(4), node(5)]);
+    expect(seeds.list()).toEqual([node(4), node(5)]);
+    seeds.forget('127.0.0.1:4');
+    expect(seeds.list()).toEqual([node(5)]);
+    seeds.add(node(6));
+    expect(seeds.list()).toEqual([node(5), node(6)]);
+    seeds.replace(Array.from({ length: 500 }, (_, i) => node(10_000 + i)));
+    expect(seeds.size).toBe(64);
+  });
+});
+
+describe('a seed whose slot map names 1,001 nodes that never answer', () => {
+  it('is an outage said once, no node of it is connected to, and a healthy map at the URL counts again', async () => {
+    const hole = await startBlackHole();
+    open.push(hole);
+    let nodes = MAX_MAP_NODES + 1;
+    const counting = (c: string[]) => (c[0] === 'EVAL' ? `*${c[2]}\r\n${':1\r\n'.repeat(Number(c[2]))}` : '-ERR\r\n');
+    const seed: FakeRedis = await startFakeRedis(asHostileSeed(() => nodes, hole.port, counting));
+    open.push(seed);
+    const lines: string[] = [];
+    const s: RedisQuotaStore = redisQuotaStore(seed.url, { onStateChange: (l) => lines.push(l) });
+    open.push(s);
+    await s.ready(20_000);
+    const slotsAsked = () => seed.commands.filter((c) => c[0] === 'CLUSTER' && c[1] === 'SLOTS').length;
+    // Asked again after the backoff, and still refused.
+    for (let i = 0; i < 400 && slotsAsked() < 3; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(slotsAsked()).toBeGreaterThanOrEqual(3);
+    expect(lines).toEqual([`quota store 127.0.0.1:${seed.port} unavailable: the cluster names more than 1000 nodes`]);
+    expect(hole.connections).toBe(0);
+    // A healthy one-node cluster back at the URL: counted at the next attempt, through the URL.
+    nodes = 0;
+    let count: number | undefined;
+    for (let i = 0; i < 400 && count === undefined; i++) {
+      count = await Promise.resolve(s.increment('{w}:k', 60)).catch(() => undefined);
+      if (count === undefined) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(count).toBe(1);
+    expect(lines.at(-1)).toBe(`quota store 127.0.0.1:${seed.port} connected`);
+    expect(hole.connections).toBe(0);
+  });
+});
+
+describe('a cluster whose URL node names a master that later never answers', () => {
+  it('counts again at the URL’s node, asked before the seeds', async () => {
+    const counting = (c: string[]) => (c[0] === 'EVAL' ? `*${c[2]}\r\n${':1\r\n'.repeat(Number(c[2]))}` : '-ERR\r\n');
+    let silent = false;
+    const master = await startFakeRedis((command, fake) =>
+      silent ? undefined : asClusterNode(() => 'ok', counting)(command, fake),
+    );
+    open.push(master);
+    let owner = master.port;
+    const urlNode = await startFakeRedis(
+      asClusterNode(
+        () => 'ok',
+        counting,
+        () => owner,
+      ),
+    );
+    open.push(urlNode);
+    const lines: string[] = [];
+    const s = redisQuotaStore(urlNode.url, { onStateChange: (l) => lines.push(l), deadlineMs: 300 });
+    open.push(s);
+    const countOnce = async () => {
+      for (let i = 0; i < 400; i++) {
+        const count = await Promise.resolve(s.increment('{w}:k', 60)).catch(() => undefined);
+        if (count !== undefined) return count;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      return undefined;
+    };
+    expect(await countOnce()).toBe(1);
+    // The master hangs; the URL's node now owns every slot itself.
+    silent = true;
+    owner = urlNode.port;
+    const before = urlNode.commands.filter((c) => c[0] === 'EVAL').length;
+    for (let i = 0; i < 400 && urlNode.commands.filter((c) => c[0] === 'EVAL').length === before; i++) {
+      await Promise.resolve(s.increment('{w}:k', 60)).catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(urlNode.commands.filter((c) => c[0] === 'EVAL').length).toBeGreaterThan(before);
+    expect(lines.at(-1)).toBe(`quota store 127.0.0.1:${urlNode.port} connected`);
+  });
+});
