@@ -2,7 +2,7 @@
 // served folder), _headers and _redirects (Netlify, Cloudflare Pages) and .nojekyll (GitHub Pages).
 // One rule list, derived from the route table, is rendered into each host's format. What a static host
 // cannot do (per-request s-maxage, quota, live ticker, problem bodies) is the gateway's work.
-import type { Config } from '../lib/config.ts';
+import { liveFeedUrl, type Config } from '../lib/config.ts';
 import {
   API_INDEX,
   CACHE_CONTROL,
@@ -10,7 +10,7 @@ import {
   COMMON_RESPONSE_HEADERS,
   type ServiceTables,
   DISCOVERY,
-  PAGE_RESPONSE_HEADERS,
+  pageResponseHeaders,
 } from '../contract/service.ts';
 import { serviceTables } from '../datasets/registry.ts';
 import type { Artifact } from './artifact.ts';
@@ -80,11 +80,12 @@ export function headerRules(config: Config, files: string[]): HeaderRule[] {
 }
 
 /** Every page, the 404 page included, with the browser security headers the gateway sends too. */
-export function pageRules(files: string[]): HeaderRule[] {
+export function pageRules(config: Config, files: string[]): HeaderRule[] {
+  const headers = pageResponseHeaders(liveFeedUrl(config));
   return files
     .filter((f) => f.endsWith('.html'))
     .sort()
-    .map((file) => ({ path: `/${file}`, headers: { ...PAGE_RESPONSE_HEADERS } }));
+    .map((file) => ({ path: `/${file}`, headers: { ...headers } }));
 }
 
 /** The path a visitor requests for a file: hosts with clean URLs serve `/x.html` at `/x`, and `index.html` at its folder. */
@@ -124,7 +125,7 @@ export function serveJson(config: Config, files: string[]): Record<string, unkno
       // One glob for every page (pageRules), like the twins.
       {
         source: '**/*.html',
-        headers: Object.entries(PAGE_RESPONSE_HEADERS).map(([key, value]) => ({ key, value })),
+        headers: Object.entries(pageResponseHeaders(liveFeedUrl(config))).map(([key, value]) => ({ key, value })),
       },
       // `**` skips dot-paths, so /.well-known/ needs its own rule for the common headers.
       ...['**', '/.well-known/**'].map((source) => ({
@@ -141,7 +142,7 @@ export function serveJson(config: Config, files: string[]): Record<string, unkno
  * is repeated for its clean URL (`/` for `/index.html`, `/developers` for `/developers.html`).
  */
 export function headersFile(config: Config, files: string[]): string {
-  const rules = [...headerRules(config, files), ...pageRules(files)];
+  const rules = [...headerRules(config, files), ...pageRules(config, files)];
   const index = rules.find((r) => r.path === `/${API_INDEX.file}`)!;
   const cleanUrls = rules.flatMap((r) => {
     const path = requestPath(r.path);

@@ -232,17 +232,33 @@ export const COMMON_RESPONSE_HEADERS = {
 } as const;
 
 /**
- * What a page may load: its own stylesheet, script and API answers ('self'), and its icon, which the
- * layout gives inline as a data: URL (builders/site/pages/layout.ts). No inline script or style, no
- * <base>, no form submissions, and no framing by other sites (clickjacking). CSP Level 3.
+ * The origin (scheme, host and port) of a deployment's market feed, as a policy names it; null for none.
+ * `wss://ws-feed.exchange.coinbase.com` → itself; `ws://127.0.0.1:9000/x` → `ws://127.0.0.1:9000`.
  */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "img-src 'self' data:",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+export function feedOrigin(feedUrl: string | null): string | null {
+  return feedUrl === null ? null : new URL(feedUrl).origin;
+}
+
+/**
+ * What a page may load: its own stylesheet, script and API answers ('self'), its icon, which the
+ * layout gives inline as a data: URL (builders/site/pages/layout.ts), and the one market feed the home
+ * page subscribes to (`feedUrl`: lib/config.ts liveFeedUrl), named by its origin and never by a
+ * wildcard; with no feed (MARKET_WS_URL=off, MARKET_PRODUCT=off) no connect-src is written and
+ * default-src 'self' allows no socket elsewhere. No inline script or style, no <base>, no form
+ * submissions, and no framing by other sites (clickjacking). CSP Level 3.
+ */
+export function contentSecurityPolicy(feedUrl: string | null): string {
+  const feed = feedOrigin(feedUrl);
+  return [
+    "default-src 'self'",
+    "img-src 'self' data:",
+    // connect-src replaces default-src for fetch and WebSocket: 'self' stays for the API answers.
+    ...(feed === null ? [] : [`connect-src 'self' ${feed}`]),
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
 
 /**
  * What a card may load: nothing. A card is an SVG of shapes and text with presentation attributes
@@ -258,12 +274,15 @@ export const CARD_RESPONSE_HEADERS = {
 
 /**
  * Headers of every HTML page (the 404 page too), from the gateway and from the static-host
- * configuration alike. Links out of the site do not tell the other site which page they were on.
+ * configuration alike, for a deployment whose pages subscribe to `feedUrl` (null: none). Links out of
+ * the site do not tell the other site which page they were on.
  */
-export const PAGE_RESPONSE_HEADERS = {
-  'Content-Security-Policy': CONTENT_SECURITY_POLICY,
-  'Referrer-Policy': 'no-referrer',
-} as const;
+export function pageResponseHeaders(feedUrl: string | null): Record<string, string> {
+  return {
+    'Content-Security-Policy': contentSecurityPolicy(feedUrl),
+    'Referrer-Policy': 'no-referrer',
+  };
+}
 
 export const CACHE_CONTROL = {
   market: 'private, no-store',

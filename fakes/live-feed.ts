@@ -147,7 +147,10 @@ export async function startFakeFeed(options: FakeFeedOptions = {}): Promise<Fake
     if (!feed.silent)
       send(
         client,
-        JSON.stringify({ type: 'subscriptions', channels: names.map((name) => ({ name, product_ids: [...products] })) }),
+        JSON.stringify({
+          type: 'subscriptions',
+          channels: names.map((name) => ({ name, product_ids: [...products] })),
+        }),
       );
     for (const w of [...waiters])
       if (feed.subscriptions.length >= w.count) {
@@ -260,8 +263,7 @@ export async function startFakeFeed(options: FakeFeedOptions = {}): Promise<Fake
     const wiggle = 1 + 0.004 * Math.sin(ms / 7_000) + 0.002 * Math.sin(ms / 1_300);
     return (closeAt(hour) * wiggle).toFixed(6);
   };
-  const ticking =
-    options.tickEveryMs === undefined ? undefined : setInterval(() => feed.tick(), options.tickEveryMs);
+  const ticking = options.tickEveryMs === undefined ? undefined : setInterval(() => feed.tick(), options.tickEveryMs);
   ticking?.unref();
 
   await new Promise<void>((resolve) => server.listen(0, options.host ?? '127.0.0.1', resolve));
