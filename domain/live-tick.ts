@@ -3,6 +3,25 @@
 // (site/scripts/live-feed.ts) and the CLI (cli/watch.ts) both judge every message with it.
 import { DECIMAL, RFC3339, withTicker, type MarketData, type MarketPoint, type Ticker } from './market.ts';
 
+/** A feed with no message of any kind (heartbeats included) for this long is gone: its socket is closed. */
+export const SILENCE_MS = 30_000;
+const FIRST_BACKOFF_MS = 1_000;
+const MAX_BACKOFF_MS = 60_000;
+
+/**
+ * The wait before reconnection attempt `n` (0 first, after a close, a refusal or silence): about 1 s,
+ * doubling to at most 60 s, each within ±25 % so that many readers cut off at once do not return in step.
+ */
+export function backoffMs(n: number, random: () => number = Math.random): number {
+  const base = Math.min(FIRST_BACKOFF_MS * 2 ** Math.max(0, n), MAX_BACKOFF_MS);
+  return Math.min(base * (0.75 + random() * 0.5), MAX_BACKOFF_MS);
+}
+
+/** What a client sends within 5 s of opening: the product's ticker and heartbeat channels. */
+export function subscribeMessage(product: string): string {
+  return JSON.stringify({ type: 'subscribe', product_ids: [product], channels: ['ticker', 'heartbeat'] });
+}
+
 /** A tick the rule accepted: the product's price and the provider's own time. */
 export interface LiveTick extends Ticker {
   product: string;

@@ -8,7 +8,9 @@ import { ConfigError } from './errors.ts';
 import { INVISIBLE_FORMATTING } from './unicode.ts';
 import { redisTarget } from './redis-url.ts';
 import { SIMULATED_MARKET_SOURCE } from './simulated.ts';
-import { DEFAULT_MARKET_PRODUCT, DEFAULT_TIME_ZONE } from './service-defaults.ts';
+import { DEFAULT_MARKET_PRODUCT, DEFAULT_MARKET_WS_URL, DEFAULT_TIME_ZONE } from './service-defaults.ts';
+
+export { DEFAULT_MARKET_WS_URL } from './service-defaults.ts';
 
 export interface SiteFile {
   siteUrl: string;
@@ -126,9 +128,6 @@ export function loadConfig(env: Env = process.env, site: SiteFile = readSiteFile
     streakRestDays: restDays(get('STREAK_REST_DAYS') ?? ''),
   };
 }
-
-/** Coinbase Exchange's public market feed: no key, no server of ours (docs/upstreams.md#the-live-feed). */
-export const DEFAULT_MARKET_WS_URL = 'wss://ws-feed.exchange.coinbase.com';
 
 /**
  * MARKET_WS_URL: a ws: or wss: URL, or `off`. It is published in every page (and its origin in the

@@ -2,7 +2,7 @@
 // what an accepted tick makes of the build's snapshot (the same rule as the build's ticker point).
 import { describe, expect, it } from 'vitest';
 import { buildMarketData, type Candle } from '../domain/market.ts';
-import { applyTick, judgeMessage, liveTick, snapshotCandles, type LiveTick } from '../domain/live-tick.ts';
+import { applyTick, backoffMs, judgeMessage, liveTick, snapshotCandles, type LiveTick } from '../domain/live-tick.ts';
 
 const HOUR = 3600;
 const NOW = Date.parse('2026-11-22T14:05:00Z');
@@ -151,5 +151,27 @@ describe('applyTick', () => {
     expect(liveTick(snapshot, null, tick({ product_id: 'ETH-USD' })).accepted).toBe(false);
     const result = liveTick(snapshot, null, tick({ price: '0.048' }));
     expect(result.accepted && result.market.value).toBe(0.048);
+  });
+});
+
+describe('backoffMs', () => {
+  it('starts near 1 s and doubles to at most 60 s, within ±25 %', () => {
+    const low = () => 0;
+    const high = () => 0.999999;
+    expect([0, 1, 2, 3, 4, 5, 6, 7].map((n) => backoffMs(n, low))).toEqual([
+      750, 1500, 3000, 6000, 12000, 24000, 45000, 45000,
+    ]);
+    expect(backoffMs(0, high)).toBeCloseTo(1250, 0);
+    expect(backoffMs(10, high)).toBe(60_000);
+  });
+
+  it('within 30 s of refusals, a client makes between 1 and 8 attempts whatever the jitter', () => {
+    for (const random of [() => 0, () => 0.5, () => 0.999999]) {
+      let t = 0;
+      let attempts = 1; // the first, at once
+      for (let n = 0; (t += backoffMs(n, random)) <= 30_000; n++) attempts++;
+      expect(attempts).toBeGreaterThanOrEqual(1);
+      expect(attempts).toBeLessThanOrEqual(8);
+    }
   });
 });

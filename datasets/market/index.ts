@@ -42,6 +42,7 @@ export function marketResource(product: string): DataResource {
       name: 'price',
       summary: `${product} now: value, 7-day change, low and high, as-of time, and a sparkline of the week. Not financial advice.`,
       readsSimulated: false,
+      watch: true,
       json: [
         { name: 'product', type: 'string', description: JSON.stringify(product) },
         { name: 'value', type: 'number', description: 'latest value in USD' },

@@ -8,27 +8,17 @@
 //
 // Calm for assistive technology: the visible figures may change on every tick, but the chart's readout,
 // the figure's one live region, changes at most once a minute. Nothing moves by animation.
-import { applyTick, liveTick, type LiveTick } from '../../domain/live-tick.ts';
+import { applyTick, backoffMs, liveTick, SILENCE_MS, subscribeMessage, type LiveTick } from '../../domain/live-tick.ts';
 import type { MarketData } from '../../domain/market.ts';
 import { isMarketData } from '../../domain/payload-shape.ts';
 import { formatFixed, formatInstant, formatPercent, htmlDateTime } from '../../render/format.ts';
 import { lastPointHtml, marketDecimals, marketSparkline, marketTableRows } from '../../render/preview.ts';
 import { showFreshness } from './staleness.ts';
 
-/** docs/upstreams.md#the-live-feed: a socket with no message of any kind for this long is dead. */
-export const SILENCE_MS = 30_000;
-const FIRST_BACKOFF_MS = 1_000;
-const MAX_BACKOFF_MS = 60_000;
 /** A page hidden this long lets go of its socket. */
 const HIDDEN_MS = 60_000;
 /** The readout (an aria-live region) is told of a new price at most this often. */
 const LIVE_REGION_MS = 60_000;
-
-/** The wait before attempt `n` (0 first): about 1 s doubling to 60 s, each within ±25 % so pages do not reconnect in step. */
-export function backoffMs(n: number, random: () => number = Math.random): number {
-  const base = Math.min(FIRST_BACKOFF_MS * 2 ** n, MAX_BACKOFF_MS);
-  return Math.min(base * (0.75 + random() * 0.5), MAX_BACKOFF_MS);
-}
 
 /** The snapshot the page was built with, read back from the figure (the chart's series and the figures). */
 function builtSnapshot(figure: HTMLElement, product: string): MarketData | null {
@@ -160,7 +150,7 @@ export function startLiveFeed(figure: HTMLElement): void {
     socket = ws;
     armSilence();
     ws.addEventListener('open', () => {
-      ws.send(JSON.stringify({ type: 'subscribe', product_ids: [product], channels: ['ticker', 'heartbeat'] }));
+      ws.send(subscribeMessage(product));
     });
     ws.addEventListener('message', (event: MessageEvent) => onMessage(event.data));
     ws.addEventListener('close', () => {
