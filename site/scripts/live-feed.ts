@@ -23,7 +23,7 @@ const LIVE_REGION_MS = 60_000;
 /** The snapshot the page was built with, read back from the figure (the chart's series and the figures). */
 function builtSnapshot(figure: HTMLElement, product: string): MarketData | null {
   const svg = figure.querySelector<SVGSVGElement>('svg.sparkline');
-  const number = (field: string) => Number(figure.querySelector(`[data-field="${field}"]`)?.getAttribute('value'));
+  const number = (field: string) => Number(figure.querySelector(`data[data-field="${field}"]`)?.getAttribute('value'));
   const asOf = figure.querySelector('time[data-field="asOf"]')?.getAttribute('datetime');
   const points = (svg?.dataset.series ?? '').split(' ').map((pair) => {
     const [time, value] = pair.split(',').map(Number);
@@ -64,7 +64,8 @@ export function startLiveFeed(figure: HTMLElement): void {
     const body = figure.querySelector<HTMLElement>('[data-preview-body]');
     if (!body) return;
     const set = (field: string, text: string, value: number) => {
-      const el = body.querySelector(`[data-field="${field}"]`);
+      // The stats' <data> elements: the chart's own High and Low labels carry the same data-field.
+      const el = body.querySelector(`data[data-field="${field}"]`);
       if (!el) return;
       el.textContent = text;
       el.setAttribute('value', String(value));
@@ -72,7 +73,7 @@ export function startLiveFeed(figure: HTMLElement): void {
     set('value', `${formatFixed(market.value, decimals)} ${market.currency}`, market.value);
     set('changePercent', formatPercent(market.changePercent), market.changePercent);
     body
-      .querySelector('[data-field="changePercent"]')
+      .querySelector('data[data-field="changePercent"]')
       ?.setAttribute('class', `change-${market.changePercent >= 0 ? 'up' : 'down'}`);
     set('low', formatFixed(market.low, decimals), market.low);
     set('high', formatFixed(market.high, decimals), market.high);
