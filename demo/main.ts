@@ -12,6 +12,7 @@ import { loadConfig, type Config } from '../lib/config.ts';
 import { ConfigError } from '../lib/errors.ts';
 import { freePort } from '../fakes/ports.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
+import { startFakeFeed, type FakeFeed } from '../fakes/live-feed.ts';
 import { GATEWAY_NODE_FLAGS } from '../gateway/node-flags.ts';
 
 const BUILD_DIR = dirname(fileURLToPath(import.meta.url));
@@ -92,6 +93,7 @@ async function main(): Promise<number> {
       GITHUB_API_URL: undefined,
       GITHUB_WEB_URL: undefined,
       MARKET_API_URL: undefined,
+      MARKET_WS_URL: undefined,
       SOURCE_DATE_EPOCH: undefined,
     });
   } catch (error) {
@@ -109,6 +111,7 @@ async function main(): Promise<number> {
   for (const line of BANNER) say(line);
 
   let fake: FakeUpstreams | undefined;
+  let feed: FakeFeed | undefined;
   let builder: ChildProcess | undefined;
   let gateway: ChildProcess | undefined;
   let stopping = false;
@@ -120,6 +123,7 @@ async function main(): Promise<number> {
     exitCode = code;
     await Promise.all([builder, gateway].filter(running).map(terminate));
     await fake?.close();
+    await feed?.close();
     process.exitCode = exitCode;
   };
   const onSignal = (signal: NodeJS.Signals) => {
@@ -133,6 +137,10 @@ async function main(): Promise<number> {
   // The fake records every request for tests; a long-running demo must not keep them all.
   const forget = setInterval(() => fake?.resetCalls(), 60_000);
   forget.unref();
+  // The simulated provider's live feed (docs/upstreams.md#the-live-feed): a tick every second or so, so the
+  // home page's price moves as it does with the real feed. None for MARKET_PRODUCT=off or MARKET_WS_URL=off.
+  if (config.marketProduct !== null && config.marketWsUrl !== null)
+    feed = await startFakeFeed({ product: config.marketProduct, tickEveryMs: 1_000, host: '127.0.0.1' });
 
   // Everything that would reach a real upstream is pointed at the simulated one; the rest of the
   // caller's configuration (quota, proxies) is kept so the demo can show it.
@@ -145,6 +153,7 @@ async function main(): Promise<number> {
     GITHUB_API_URL: fake.url,
     GITHUB_WEB_URL: fake.url,
     MARKET_API_URL: fake.url,
+    MARKET_WS_URL: feed?.url ?? 'off',
     HOST: host,
     PORT: String(port),
     DIST_DIR: DEMO_DIST,
@@ -178,7 +187,7 @@ async function main(): Promise<number> {
       [
         line,
         '',
-        `  Open ${siteUrl}/ : the data on every page are SIMULATED (simulated provider at ${fake!.url}).`,
+        `  Open ${siteUrl}/ : the data on every page are SIMULATED (simulated provider at ${fake!.url}${feed ? `, its live feed at ${feed.url}` : ''}).`,
         '  Press Ctrl-C to stop.',
         '',
       ].join('\n'),
