@@ -182,6 +182,11 @@ export const OPTIONS: readonly OptionSpec[] = [
   { flag: '--timeout <seconds>', summary: 'give up on a request after this long (default 10)' },
   { flag: '--help, -h', summary: 'print this help (also `help`); with --json, as JSON' },
   { flag: '--version', summary: 'print the version of cli.mjs and its default site' },
+  {
+    flag: '--watch',
+    summary:
+      'price only: after the picture, one line per live tick of the site\'s feed until Ctrl-C (exit 0); with --json, one {"product", "price", "time"} object a line; needs Node 22 or later',
+  },
 ];
 
 export const EXIT_STATUSES = [
@@ -195,7 +200,11 @@ export const EXIT_STATUSES = [
     meaning:
       "the site answered an error (the problem's title, detail and resolution), could not be reached in time, or sent a body that is not what was expected: not JSON, too deep or too large to parse, or outside the schema it claims (one line on stderr)",
   },
-  { code: 2, meaning: 'usage error: unknown command or option, missing option value (usage on stderr)' },
+  {
+    code: 2,
+    meaning:
+      'usage error: unknown command or option, missing option value (usage on stderr); --watch on a Node without WebSocket or a site with no live feed (one line)',
+  },
 ] as const;
 
 export const ENVIRONMENT = [
