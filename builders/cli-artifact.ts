@@ -91,7 +91,7 @@ export async function bundleCli(
           })),
         }),
       ),
-      // The live feed `price --watch` subscribes to (cli/watch.ts), or null (MARKET_WS_URL=off).
+      // The live feed `price --watch` subscribes to (cli/live/watch.ts), or null (MARKET_WS_URL=off).
       __CLI_FEED_URL__: JSON.stringify(feedUrl),
       // A string of JSON, parsed once at start: a JSON literal is also the cheapest form for V8 to load.
       __CLI_SCHEMAS__: JSON.stringify(JSON.stringify(schemas)),

@@ -182,12 +182,23 @@ export const OPTIONS: readonly OptionSpec[] = [
   { flag: '--timeout <seconds>', summary: 'give up on a request after this long (default 10)' },
   { flag: '--help, -h', summary: 'print this help (also `help`); with --json, as JSON' },
   { flag: '--version', summary: 'print the version of cli.mjs and its default site' },
-  {
-    flag: '--watch',
-    summary:
-      'price only: after the picture, one line per live tick of the site\'s feed until Ctrl-C (exit 0); with --json, one {"product", "price", "time"} object a line; needs Node 22 or later',
-  },
 ];
+
+/**
+ * The options of a deployment: `--watch` only where a command follows the live feed (the market's,
+ * cli/live/watch.ts); a site without a market says nothing of it.
+ */
+export function optionsOf(service: ServiceTables): OptionSpec[] {
+  const watched = service.resources.filter((r) => r.command.watch).map((r) => r.command.name);
+  if (watched.length === 0) return [...OPTIONS];
+  return [
+    ...OPTIONS,
+    {
+      flag: '--watch',
+      summary: `${watched.join(', ')} only: after the picture, one line per live tick of the site's feed until Ctrl-C (exit 0); with --json, one {"product", "price", "time"} object a line; needs Node 22 or later`,
+    },
+  ];
+}
 
 export const EXIT_STATUSES = [
   {

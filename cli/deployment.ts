@@ -25,7 +25,7 @@ export const DEPLOYMENT: ServiceTables =
 declare const __CLI_FEED_URL__: string | null | undefined;
 
 /**
- * The live feed `price --watch` subscribes to (cli/watch.ts), baked in the same way from MARKET_WS_URL;
+ * The live feed `price --watch` subscribes to (cli/live/watch.ts), baked in the same way from MARKET_WS_URL;
  * null when the site names none. Unbundled: the default deployment's, Coinbase Exchange's.
  */
 export const FEED_URL: string | null =

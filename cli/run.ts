@@ -3,7 +3,7 @@
 import { describeApi, parseCatalog } from './api-docs.ts';
 import { API_INDEX, DISCOVERY, type SchemaName } from '../contract/service.ts';
 import { DEPLOYMENT, FEED_URL } from './deployment.ts';
-import { watchFeed, watchUnsupported, type WatchIo } from './watch.ts';
+import { watchFeed, watchUnsupported, type WatchIo } from './live/watch.ts';
 import type { MarketData } from '../domain/market.ts';
 import { PICTURES } from './pictures.ts';
 import { CONTENT_DOCUMENTS } from '../contract/pages.ts';
@@ -30,7 +30,7 @@ import { staleWarning } from '../render/age.ts';
 
 export interface Io {
   env: Record<string, string | undefined>;
-  /** `--watch` (cli/watch.ts): Ctrl-C stops it; the Node version its refusal names; a WebSocket class for tests. */
+  /** `--watch` (cli/live/watch.ts): Ctrl-C stops it; the Node version its refusal names; a WebSocket class for tests. */
   onInterrupt?: WatchIo['onInterrupt'];
   nodeVersion?: string;
   WebSocket?: WatchIo['WebSocket'];

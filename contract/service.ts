@@ -63,7 +63,7 @@ export interface DataCommand {
   /** true: the output opens with a notice on a demo site (the command also reads the index's `simulated`). */
   readsSimulated: boolean;
   json: Array<{ name: string; type: string; description: string }>;
-  /** true: `--watch` follows the deployment's live feed after the picture (cli/watch.ts). */
+  /** true: `--watch` follows the deployment's live feed after the picture (cli/live/watch.ts). */
   watch?: boolean;
 }
 

@@ -1,6 +1,6 @@
 // The live tick rule (docs/upstreams.md#the-live-feed): which feed messages are ticks of the configured
 // product, and what an accepted tick makes of the build's market snapshot. Pure: the page script
-// (site/scripts/live-feed.ts) and the CLI (cli/watch.ts) both judge every message with it.
+// (site/scripts/live-feed.ts) and the CLI (cli/live/watch.ts) both judge every message with it.
 import { DECIMAL, RFC3339, withTicker, type MarketData, type MarketPoint, type Ticker } from './market.ts';
 
 /** A feed with no message of any kind (heartbeats included) for this long is gone: its socket is closed. */

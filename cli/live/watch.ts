@@ -10,11 +10,10 @@ import {
   SILENCE_MS,
   subscribeMessage,
   type LiveTick,
-} from '../domain/live-tick.ts';
-import type { MarketData } from '../domain/market.ts';
-import { formatFixed, formatPercent } from '../render/format.ts';
-import { marketDecimals } from '../render/preview.ts';
-import { PROGRAM } from './commands.ts';
+} from '../../domain/live-tick.ts';
+import type { MarketData } from '../../domain/market.ts';
+import { formatFixed, formatPercent, valueDecimals } from '../../render/format.ts';
+import { PROGRAM } from '../commands.ts';
 
 /** What `--watch` needs of Node: its global WebSocket client (Node 22 and later). */
 export const WATCH_NEEDS = '--watch needs Node.js 22.12 or later (its built-in WebSocket client)';
@@ -39,7 +38,8 @@ export interface WatchOptions {
 export function tickLine(tick: LiveTick, market: MarketData | null, json: boolean): string {
   if (json) return `${JSON.stringify({ product: tick.product, price: tick.price, time: tick.time })}\n`;
   if (market === null) return `${tick.time}  ${tick.product}  ${tick.price} USD\n`;
-  const decimals = marketDecimals(market);
+  // The picture's decimals (render/preview.ts marketDecimals), without the charts' code in cli.mjs.
+  const decimals = valueDecimals([market.value, market.low, market.high, ...market.points.map((p) => p.value)]);
   return `${tick.time}  ${tick.product}  ${formatFixed(market.value, decimals)} USD  ${formatPercent(market.changePercent)} over 7 days\n`;
 }
 
