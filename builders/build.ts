@@ -260,6 +260,7 @@ export function siteIdentity(config: Config, simulated: boolean): SiteIdentity {
     GITHUB_ACCOUNT: config.githubAccount,
     MARKET_SOURCE_NAME: config.marketSourceName,
     MARKET_PRODUCT: config.marketProduct ?? 'off',
+    MARKET_WS_URL: config.marketWsUrl ?? 'off',
     CALENDAR_TIME_ZONE: config.calendarTimeZone,
     STREAK_REST_DAYS: config.streakRestDays.join(','),
     DEMO_SIMULATED: String(simulated),

@@ -10,6 +10,7 @@ import { DISCOVERY, type SchemaName, type ServiceTables } from '../contract/serv
 import { DEFAULT_SERVICE } from '../datasets/registry.ts';
 import { loadSchemas, type JsonSchema } from '../contract/schemas.ts';
 import type { Artifact, BuildContext } from './artifact.ts';
+import { DEFAULT_MARKET_WS_URL, liveFeedUrl } from '../lib/config.ts';
 
 // Both builders/cli-artifact.ts and its bundle .build/build.mjs sit one folder below the repository root.
 const ENTRY = fileURLToPath(new URL('../cli/main.ts', import.meta.url));
@@ -17,7 +18,12 @@ const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.
   .version;
 
 export async function renderCli(ctx: BuildContext): Promise<Artifact[]> {
-  return [{ file: DISCOVERY.cli.file, body: await bundleCli(ctx.config.siteUrl, ctx.service) }];
+  return [
+    {
+      file: DISCOVERY.cli.file,
+      body: await bundleCli(ctx.config.siteUrl, ctx.service, undefined, liveFeedUrl(ctx.config)),
+    },
+  ];
 }
 
 /** Keywords that only describe (cli/schema-check.ts ANNOTATIONS, `$id` kept for `$ref`): left out of cli.mjs. */
@@ -50,6 +56,7 @@ export async function bundleCli(
   defaultBaseUrl: string,
   service: ServiceTables = DEFAULT_SERVICE,
   schemas = cliSchemas(loadSchemas(service)),
+  feedUrl: string | null = service.marketProduct === null ? null : DEFAULT_MARKET_WS_URL,
 ): Promise<string> {
   const result = await esbuild.build({
     entryPoints: [ENTRY],
@@ -84,6 +91,8 @@ export async function bundleCli(
           })),
         }),
       ),
+      // The live feed `price --watch` subscribes to (cli/live/watch.ts), or null (MARKET_WS_URL=off).
+      __CLI_FEED_URL__: JSON.stringify(feedUrl),
       // A string of JSON, parsed once at start: a JSON literal is also the cheapest form for V8 to load.
       __CLI_SCHEMAS__: JSON.stringify(JSON.stringify(schemas)),
     },

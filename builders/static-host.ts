@@ -2,7 +2,7 @@
 // served folder), _headers and _redirects (Netlify, Cloudflare Pages) and .nojekyll (GitHub Pages).
 // One rule list, derived from the route table, is rendered into each host's format. What a static host
 // cannot do (per-request s-maxage, quota, live ticker, problem bodies) is the gateway's work.
-import type { Config } from '../lib/config.ts';
+import { liveFeedUrl, type Config } from '../lib/config.ts';
 import {
   API_INDEX,
   CACHE_CONTROL,

@@ -6,10 +6,19 @@ import { UsageError } from './errors.ts';
 export type Invocation =
   | { kind: 'help'; json: boolean }
   | { kind: 'version'; json: boolean }
-  | { kind: 'command'; command: CommandName; slug: string | null; json: boolean; baseUrl: URL; timeoutMs: number };
+  | {
+      kind: 'command';
+      command: CommandName;
+      slug: string | null;
+      json: boolean;
+      baseUrl: URL;
+      timeoutMs: number;
+      /** `--watch`: follow the live feed after the output (cli/live/watch.ts); only a command that declares it. */
+      watch: boolean;
+    };
 
 const VALUE_OPTIONS = new Set(['--base-url', '--timeout']);
-const FLAGS = new Set(['--json', '--help', '-h', '--version']);
+const FLAGS = new Set(['--json', '--help', '-h', '--version', '--watch']);
 
 export function parseArgs(argv: readonly string[], defaultBaseUrl: string): Invocation {
   const positionals: string[] = [];
@@ -17,6 +26,7 @@ export function parseArgs(argv: readonly string[], defaultBaseUrl: string): Invo
   let json = false;
   let help = false;
   let version = false;
+  let watch = false;
   let onlyPositionals = false;
 
   for (let i = 0; i < argv.length; i++) {
@@ -46,6 +56,7 @@ export function parseArgs(argv: readonly string[], defaultBaseUrl: string): Invo
       values.set(name, value);
     } else if (FLAGS.has(name) && name === arg) {
       if (name === '--json') json = true;
+      else if (name === '--watch') watch = true;
       else if (name === '--version') version = true;
       else help = true;
     } else {
@@ -78,6 +89,12 @@ export function parseArgs(argv: readonly string[], defaultBaseUrl: string): Invo
     }
   }
   if (rest.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])} after ${first}`);
+  if (watch && !DEPLOYMENT.resources.some((r) => r.command.watch && r.command.name === first)) {
+    const watched = DEPLOYMENT.resources.filter((r) => r.command.watch).map((r) => r.command.name);
+    throw new UsageError(
+      watched.length ? `--watch works only with ${watched.join(', ')}` : '--watch: this site publishes no market',
+    );
+  }
 
   return {
     kind: 'command',
@@ -86,6 +103,7 @@ export function parseArgs(argv: readonly string[], defaultBaseUrl: string): Invo
     json,
     baseUrl: parseBaseUrl(values.get('--base-url') ?? defaultBaseUrl),
     timeoutMs: parseTimeout(values.get('--timeout')),
+    watch,
   };
 }
 

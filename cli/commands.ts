@@ -184,6 +184,22 @@ export const OPTIONS: readonly OptionSpec[] = [
   { flag: '--version', summary: 'print the version of cli.mjs and its default site' },
 ];
 
+/**
+ * The options of a deployment: `--watch` only where a command follows the live feed (the market's,
+ * cli/live/watch.ts); a site without a market says nothing of it.
+ */
+export function optionsOf(service: ServiceTables): OptionSpec[] {
+  const watched = service.resources.filter((r) => r.command.watch).map((r) => r.command.name);
+  if (watched.length === 0) return [...OPTIONS];
+  return [
+    ...OPTIONS,
+    {
+      flag: '--watch',
+      summary: `${watched.join(', ')} only: after the picture, one line per live tick of the site's feed until Ctrl-C (exit 0); with --json, one {"product", "price", "time"} object a line; needs Node 22 or later`,
+    },
+  ];
+}
+
 export const EXIT_STATUSES = [
   {
     code: 0,
@@ -195,7 +211,11 @@ export const EXIT_STATUSES = [
     meaning:
       "the site answered an error (the problem's title, detail and resolution), could not be reached in time, or sent a body that is not what was expected: not JSON, too deep or too large to parse, or outside the schema it claims (one line on stderr)",
   },
-  { code: 2, meaning: 'usage error: unknown command or option, missing option value (usage on stderr)' },
+  {
+    code: 2,
+    meaning:
+      'usage error: unknown command or option, missing option value (usage on stderr); --watch on a Node without WebSocket or a site with no live feed (one line)',
+  },
 ] as const;
 
 export const ENVIRONMENT = [

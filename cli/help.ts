@@ -1,6 +1,6 @@
 // `--help` (text or JSON) and the short usage printed with a usage error, generated from cli/commands.ts.
 import { DEPLOYMENT } from './deployment.ts';
-import { commandReference, ENVIRONMENT, EXIT_STATUSES, OPTIONS, PROGRAM, USAGE, type JsonField } from './commands.ts';
+import { commandReference, ENVIRONMENT, EXIT_STATUSES, optionsOf, PROGRAM, USAGE, type JsonField } from './commands.ts';
 import { style, table, wrapIndented, type Terminal } from './terminal.ts';
 
 export function usageLines(): string[] {
@@ -38,7 +38,7 @@ export function helpLines(term: Terminal, defaultBaseUrl: string): string[] {
     '',
     h('Options'),
     ...table(
-      OPTIONS.map((o) => [o.flag, o.summary]),
+      optionsOf(DEPLOYMENT).map((o) => [o.flag, o.summary]),
       term.width,
     ),
     '',
@@ -93,7 +93,7 @@ export function helpJson(defaultBaseUrl: string): Record<string, unknown> {
       reads: c.reads,
       json: c.json.map((f) => f.name),
     })),
-    options: OPTIONS.map((o) => ({ flag: o.flag, summary: o.summary })),
+    options: optionsOf(DEPLOYMENT).map((o) => ({ flag: o.flag, summary: o.summary })),
     exitStatus: Object.fromEntries(EXIT_STATUSES.map((e) => [String(e.code), e.meaning])),
   };
 }

@@ -40,7 +40,14 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 
 run(
   process.argv.slice(2),
-  { env: process.env, stdout: process.stdout, stderr: process.stderr },
+  {
+    env: process.env,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    // Only `--watch` listens for Ctrl-C; every other command ends on its own.
+    onInterrupt: (stop) => void process.once('SIGINT', stop),
+    nodeVersion: process.version,
+  },
   DEFAULT_BASE_URL,
   VERSION,
   SCHEMAS,

@@ -2,7 +2,9 @@
 // Every failure arrives here as a value and leaves as exactly one line on stderr.
 import { describeApi, parseCatalog } from './api-docs.ts';
 import { API_INDEX, DISCOVERY, type SchemaName } from '../contract/service.ts';
-import { DEPLOYMENT } from './deployment.ts';
+import { DEPLOYMENT, FEED_URL } from './deployment.ts';
+import { watchFeed, watchUnsupported, type WatchIo } from './live/watch.ts';
+import type { MarketData } from '../domain/market.ts';
 import { PICTURES } from './pictures.ts';
 import { CONTENT_DOCUMENTS } from '../contract/pages.ts';
 import { PROGRAM } from './commands.ts';
@@ -28,6 +30,10 @@ import { staleWarning } from '../render/age.ts';
 
 export interface Io {
   env: Record<string, string | undefined>;
+  /** `--watch` (cli/live/watch.ts): Ctrl-C stops it; the Node version its refusal names; a WebSocket class for tests. */
+  onInterrupt?: WatchIo['onInterrupt'];
+  nodeVersion?: string;
+  WebSocket?: WatchIo['WebSocket'];
   stdout: { write(text: string): unknown; isTTY?: boolean; columns?: number };
   stderr: { write(text: string): unknown };
   /** The clock a snapshot's age is judged by (domain/freshness.ts); Date.now when absent. */
@@ -77,8 +83,16 @@ export async function run(
     );
     return 0;
   }
+  if (invocation.watch) {
+    const unsupported = watchUnsupported(io.nodeVersion ?? 'unknown', io.WebSocket ?? globalThis.WebSocket);
+    if (unsupported !== null || FEED_URL === null) {
+      io.stderr.write(`${unsupported ?? `${PROGRAM}: --watch: this site names no live feed (MARKET_WS_URL=off)`}\n`);
+      return 2;
+    }
+  }
   try {
     const nowMs = (io.now ?? Date.now)();
+    if (invocation.watch && invocation.json) return await watch(invocation, io, null);
     const output = await (COMMANDS[invocation.command] ?? dataCommand(invocation.command))({
       ...invocation,
       schemas,
@@ -86,6 +100,7 @@ export async function run(
     });
     if (output.warning !== undefined) io.stderr.write(`${PROGRAM}: warning: ${output.warning}\n`);
     io.stdout.write(invocation.json ? jsonText(output.json) : `${output.lines(term).join('\n')}\n`);
+    if (invocation.watch) return await watch(invocation, io, output.json as MarketData);
     return 0;
   } catch (error) {
     if (error instanceof SiteError) {
@@ -94,6 +109,14 @@ export async function run(
     }
     throw error;
   }
+}
+
+/** `--watch`: the live feed after the picture (or alone, with --json), until Ctrl-C. */
+function watch(inv: Extract<Invocation, { kind: 'command' }>, io: Io, market: MarketData | null): Promise<number> {
+  return watchFeed(
+    { feedUrl: FEED_URL!, product: DEPLOYMENT.marketProduct!, json: inv.json, market },
+    { stdout: io.stdout, onInterrupt: io.onInterrupt ?? (() => undefined), WebSocket: io.WebSocket },
+  );
 }
 
 const USER_AGENT = `${PROGRAM} (read-only site client)`;

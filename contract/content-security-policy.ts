@@ -4,7 +4,7 @@
 // the one list of directives below, so they can never disagree; the meta form leaves out what CSP Level 3
 // §6.x ignores there ("frame-ancestors", "report-uri" and "sandbox" are not supported in a meta element),
 // which therefore stay header-only.
-import type { Config } from '../lib/config.ts';
+import { liveFeedUrl, type Config } from '../lib/config.ts';
 
 /** What a page may connect to beyond its own origin: the live market feed's origin, when there is one. */
 export interface PagePolicyOptions {
@@ -16,8 +16,31 @@ export interface PagePolicyOptions {
  * The policy options of a deployment: the one place where its configuration reaches the pages' policy
  * (the layout's meta element, the static-host files). The live market feed's origin goes here.
  */
-export function pagePolicyOptions(_config: Config): PagePolicyOptions {
-  return {};
+export function pagePolicyOptions(config: Config): PagePolicyOptions {
+  return feedPolicyOptions(liveFeedUrl(config));
+}
+
+/**
+ * The origin (scheme, host and port) of a deployment's market feed, as a policy names it; null for none.
+ * `wss://ws-feed.exchange.coinbase.com` → itself; `ws://127.0.0.1:9000/x` → `ws://127.0.0.1:9000`.
+ */
+export function feedOrigin(feedUrl: string | null): string | null {
+  return feedUrl === null ? null : new URL(feedUrl).origin;
+}
+
+/**
+ * The policy options for pages that subscribe to `feedUrl` (lib/config.ts liveFeedUrl; null: none): the
+ * feed is named by its origin and never by a wildcard; with no feed (MARKET_WS_URL=off,
+ * MARKET_PRODUCT=off) no connect-src is written, and default-src 'self' allows no socket elsewhere.
+ */
+export function feedPolicyOptions(feedUrl: string | null): PagePolicyOptions {
+  const origin = feedOrigin(feedUrl);
+  return origin === null ? {} : { connectSources: [origin] };
+}
+
+/** The header form of the pages' policy for a deployment whose pages subscribe to `feedUrl` (null: none). */
+export function contentSecurityPolicy(feedUrl: string | null): string {
+  return pageContentSecurityPolicy(feedPolicyOptions(feedUrl));
 }
 
 /** Where the policy is stated: a response header, or a `<meta http-equiv>` element in the page. */

@@ -7,6 +7,8 @@ import {
   pageResponseHeaders,
 } from './content-security-policy.ts';
 
+export { contentSecurityPolicy, feedOrigin } from './content-security-policy.ts';
+
 /** A dataset's id, as its module declares it (datasets/registry.ts lists them). */
 export type DataResourceId = string;
 /** The titles of the schema files under schemas/. */
@@ -68,6 +70,8 @@ export interface DataCommand {
   /** true: the output opens with a notice on a demo site (the command also reads the index's `simulated`). */
   readsSimulated: boolean;
   json: Array<{ name: string; type: string; description: string }>;
+  /** true: `--watch` follows the deployment's live feed after the picture (cli/live/watch.ts). */
+  watch?: boolean;
 }
 
 /**

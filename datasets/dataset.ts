@@ -63,6 +63,8 @@ export interface HomeSection<P> {
   body(payload: P | null): string;
   /** What follows the body (its source, a disclaimer), HTML. */
   after(ctx: SiteContext, payload: P | null): string;
+  /** More attributes of the figure, each with its leading space (the market's live feed), or none. */
+  attributes?(ctx: SiteContext, payload: P | null): string;
 }
 
 export interface Dataset<P = unknown> {

@@ -13,6 +13,7 @@ import { ConfigError } from '../lib/errors.ts';
 import { freePort } from '../fakes/ports.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import { priceLevel } from '../fakes/data.ts';
+import { startFakeFeed, type FakeFeed } from '../fakes/live-feed.ts';
 import { GATEWAY_NODE_FLAGS } from '../gateway/node-flags.ts';
 
 const BUILD_DIR = dirname(fileURLToPath(import.meta.url));
@@ -111,6 +112,7 @@ async function main(): Promise<number> {
       GITHUB_API_URL: undefined,
       GITHUB_WEB_URL: undefined,
       MARKET_API_URL: undefined,
+      MARKET_WS_URL: undefined,
       SOURCE_DATE_EPOCH: undefined,
     });
   } catch (error) {
@@ -129,6 +131,7 @@ async function main(): Promise<number> {
   say(simulatesLine(config));
 
   let fake: FakeUpstreams | undefined;
+  let feed: FakeFeed | undefined;
   let builder: ChildProcess | undefined;
   let gateway: ChildProcess | undefined;
   let stopping = false;
@@ -140,6 +143,7 @@ async function main(): Promise<number> {
     exitCode = code;
     await Promise.all([builder, gateway].filter(running).map(terminate));
     await fake?.close();
+    await feed?.close();
     process.exitCode = exitCode;
   };
   const onSignal = (signal: NodeJS.Signals) => {
@@ -153,6 +157,10 @@ async function main(): Promise<number> {
   // The fake records every request for tests; a long-running demo must not keep them all.
   const forget = setInterval(() => fake?.resetCalls(), 60_000);
   forget.unref();
+  // The simulated provider's live feed (docs/upstreams.md#the-live-feed): a tick every second or so, so the
+  // home page's price moves as it does with the real feed. None for MARKET_PRODUCT=off or MARKET_WS_URL=off.
+  if (config.marketProduct !== null && config.marketWsUrl !== null)
+    feed = await startFakeFeed({ product: config.marketProduct, tickEveryMs: 1_000, host: '127.0.0.1' });
 
   // Everything that would reach a real upstream is pointed at the simulated one; the rest of the
   // caller's configuration (quota, proxies) is kept so the demo can show it.
@@ -165,6 +173,7 @@ async function main(): Promise<number> {
     GITHUB_API_URL: fake.url,
     GITHUB_WEB_URL: fake.url,
     MARKET_API_URL: fake.url,
+    MARKET_WS_URL: feed?.url ?? 'off',
     HOST: host,
     PORT: String(port),
     DIST_DIR: DEMO_DIST,
@@ -198,7 +207,7 @@ async function main(): Promise<number> {
       [
         line,
         '',
-        `  Open ${siteUrl}/ : the data on every page are SIMULATED (simulated provider at ${fake!.url}).`,
+        `  Open ${siteUrl}/ : the data on every page are SIMULATED (simulated provider at ${fake!.url}${feed ? `, its live feed at ${feed.url}` : ''}).`,
         // A build of one's own against the provider must say so too: DEMO_SIMULATED labels every output.
         `  To build against it: DEMO_SIMULATED=1 MARKET_API_URL=${fake!.url} GITHUB_WEB_URL=${fake!.url} npm run build`,
         '  Press Ctrl-C to stop.',

@@ -19,6 +19,11 @@ export interface Candle {
   close: number;
 }
 
+/** RFC 3339 date-times as Coinbase Exchange writes them (REST ticker and feed alike). */
+export const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
+/** Its prices are decimal strings. */
+export const DECIMAL = /^\d+(?:\.\d+)?$/;
+
 /** The candle request window: [now - 604800 s, now], in whole seconds. */
 export function marketWindow(nowMs: number): { startSeconds: number; endSeconds: number } {
   const endSeconds = Math.floor(nowMs / 1000);
@@ -48,17 +53,13 @@ export function buildMarketData(
     if (!byTime.has(candle.time)) byTime.set(candle.time, candle.close); // one point per candle start time
   }
   const points: MarketPoint[] = [...byTime].sort((a, b) => a[0] - b[0]).map(([time, value]) => ({ time, value }));
-  const tickerSeconds = Math.floor(ticker.timeMs / 1000);
-  const last = points[points.length - 1];
-  if (last === undefined || tickerSeconds > last.time) points.push({ time: tickerSeconds, value: ticker.price });
-  if (points.length < 2) {
+  const live = withTicker(points, ticker);
+  if (live.points.length < 2) {
     throw new UpstreamError(
       'coinbase',
-      `only ${points.length} point(s) in the seven-day window; at least 2 are needed`,
+      `only ${live.points.length} point(s) in the seven-day window; at least 2 are needed`,
     );
   }
-  const first = points[0]!.value;
-  const values = [...points.map((p) => p.value), ticker.price];
   return {
     // The schema's `const` is the configured product (contract/schemas.ts specialises it); the type
     // generated from the committed file names the default.
@@ -66,6 +67,27 @@ export function buildMarketData(
     currency: CONSTANTS.currency,
     source,
     windowSeconds: CONSTANTS.marketWindowSeconds,
+    ...live,
+  };
+}
+
+/** The fields a ticker decides, given the candle points: what the build, the gateway and a live tick share. */
+export type TickerFields = Pick<MarketData, 'points' | 'value' | 'changePercent' | 'low' | 'high' | 'asOf'>;
+
+/**
+ * docs/data-rules.md#market-preview: the ticker point `{floor(time), price}` is appended when it is later
+ * than the last candle's; `value` is the price, `asOf` its time, the change is against the first point,
+ * low and high cover every point and the price. `candles` are sorted ascending, one per time. A live tick
+ * (domain/live-tick.ts) is a ticker like any other.
+ */
+export function withTicker(candles: readonly MarketPoint[], ticker: Ticker): TickerFields {
+  const points = [...candles];
+  const tickerSeconds = Math.floor(ticker.timeMs / 1000);
+  const last = points[points.length - 1];
+  if (last === undefined || tickerSeconds > last.time) points.push({ time: tickerSeconds, value: ticker.price });
+  const first = points[0]!.value;
+  const values = [...points.map((p) => p.value), ticker.price];
+  return {
     points,
     value: ticker.price,
     changePercent: ((ticker.price - first) / first) * 100,

@@ -2,7 +2,7 @@
 // store, validators), and close() stops accepting, lets in-flight requests finish, then closes the store.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { Config } from '../lib/config.ts';
+import { liveFeedUrl, type Config } from '../lib/config.ts';
 import { ALLOW_HEADER, MCP_ENDPOINT } from '../contract/service.ts';
 import { datasets, serviceTables } from '../datasets/registry.ts';
 import { createValidator, loadSchemas } from '../contract/schemas.ts';
@@ -101,9 +101,12 @@ export async function startGateway(config: Config, options: GatewayOptions): Pro
 
   const service = serviceTables(config);
   const schemas = loadSchemas(service);
-  const table = loadStaticFiles(options.distDir, service, (files) => [
-    gatewayOpenApiFile(config, service, schemas, files),
-  ]);
+  const table = loadStaticFiles(
+    options.distDir,
+    service,
+    (files) => [gatewayOpenApiFile(config, service, schemas, files)],
+    liveFeedUrl(config),
+  );
   const validator = createValidator(schemas, { checkSchemas: false });
   const sources = options.sources ?? createSources(config);
 

@@ -9,7 +9,9 @@ import { jsonBoundExceeded } from './json-bound.ts';
 import { INVISIBLE_FORMATTING } from './unicode.ts';
 import { redisTarget } from './redis-url.ts';
 import { SIMULATED_MARKET_SOURCE } from './simulated.ts';
-import { DEFAULT_MARKET_PRODUCT, DEFAULT_TIME_ZONE } from './service-defaults.ts';
+import { DEFAULT_MARKET_PRODUCT, DEFAULT_MARKET_WS_URL, DEFAULT_TIME_ZONE } from './service-defaults.ts';
+
+export { DEFAULT_MARKET_WS_URL } from './service-defaults.ts';
 
 export interface SiteFile {
   siteUrl: string;
@@ -51,6 +53,11 @@ export interface Config {
   marketProduct: string | null;
   /** CALENDAR_TIME_ZONE: the calendar's IANA zone. */
   calendarTimeZone: string;
+  /**
+   * MARKET_WS_URL: the market feed (Coinbase Exchange's WebSocket wire format, docs/upstreams.md#the-live-feed)
+   * the home page and `cli.mjs price --watch` subscribe to, or null for `off`. Baked in at build time.
+   */
+  marketWsUrl: string | null;
   /** STREAK_REST_DAYS: the weekdays that neither break nor count in a contribution streak, full English names, Monday first. */
   streakRestDays: string[];
 }
@@ -169,8 +176,32 @@ export function loadConfig(env: Env = process.env, site: SiteFile = readSiteFile
       .map((entry) => browserOrigin('MCP_ALLOWED_ORIGINS', entry)),
     marketProduct: marketProduct(get('MARKET_PRODUCT') ?? DEFAULT_MARKET_PRODUCT),
     calendarTimeZone: timeZone(get('CALENDAR_TIME_ZONE') ?? DEFAULT_TIME_ZONE),
+    marketWsUrl: feedUrl(get('MARKET_WS_URL') ?? DEFAULT_MARKET_WS_URL),
     streakRestDays: restDays(get('STREAK_REST_DAYS') ?? ''),
   };
+}
+
+/**
+ * MARKET_WS_URL: a ws: or wss: URL, or `off`. It is published in every page (and its origin in the
+ * pages' Content-Security-Policy), so it carries no userinfo, query or fragment: a key has no place there.
+ */
+function feedUrl(value: string): string | null {
+  if (value.toLowerCase() === 'off') return null;
+  const url = parseUrl('MARKET_WS_URL', value, ['ws:', 'wss:']);
+  if (url.username || url.password || url.search || url.hash)
+    throw new ConfigError(
+      'MARKET_WS_URL',
+      `"${url.origin}${url.pathname}" must not carry a user, password, query or fragment`,
+    );
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+}
+
+/**
+ * The feed a deployment's pages and CLI subscribe to: none without a market (MARKET_PRODUCT=off) or
+ * with MARKET_WS_URL=off.
+ */
+export function liveFeedUrl(config: Pick<Config, 'marketProduct' | 'marketWsUrl'>): string | null {
+  return config.marketProduct === null ? null : config.marketWsUrl;
 }
 
 /** The weekdays in the order the streak's `restDays` lists them: Monday first (ISO 8601). */

@@ -48,36 +48,57 @@ export function dailyRows(market: MarketData): Array<{ day: string; close: numbe
   return [...rows.values()];
 }
 
+/** The decimals every figure of the market is printed with: enough for its smallest step (valueDecimals). */
+export function marketDecimals(market: MarketData): number {
+  return valueDecimals([market.value, market.low, market.high, ...market.points.map((p) => p.value)]);
+}
+
+/** The chart of the market figure; the page script draws it again for each live tick (site/scripts/live-feed.ts). */
+export function marketSparkline(market: MarketData, decimals: number): string {
+  return renderSparkline({
+    points: market.points,
+    low: market.low,
+    high: market.high,
+    changePercent: market.changePercent,
+    label: marketSummary(market, decimals),
+    decimals,
+    interactive: true,
+  });
+}
+
+/** The rows of the chart's table (its text alternative), one per UTC day. */
+export function marketTableRows(market: MarketData, decimals: number): string {
+  const usd = (n: number) => escapeHtml(formatFixed(n, decimals));
+  return dailyRows(market)
+    .map(
+      (r) =>
+        `<tr><th scope="row">${escapeHtml(r.day)}</th><td>${usd(r.close)}</td><td>${usd(r.low)}</td><td>${usd(r.high)}</td></tr>`,
+    )
+    .join('');
+}
+
+/** The readout's resting text: the chart's last point. */
+export function lastPointHtml(market: MarketData, decimals: number): string {
+  const last = market.points[market.points.length - 1]!;
+  return `Last point: <strong>${escapeHtml(formatFixed(last.value, decimals))} ${escapeHtml(market.currency)}</strong> at ${escapeHtml(formatTime(last.time))}`;
+}
+
 export function marketBodyHtml(market: MarketData | null): string {
   if (market === null) {
     return '<p class="unavailable" data-unavailable="market"><strong>Market data unavailable.</strong> The market source gave no usable data when this page was built, so there is nothing to draw.</p>';
   }
-  const decimals = valueDecimals([market.value, market.low, market.high, ...market.points.map((p) => p.value)]);
+  const decimals = marketDecimals(market);
   const usd = (n: number) => escapeHtml(formatFixed(n, decimals));
   const trend = market.changePercent >= 0 ? 'up' : 'down';
   const table =
     `<details class="chart-data"><summary>The chart as a table (UTC days)</summary>` +
     `<table><thead><tr><th scope="col">Day</th><th scope="col">Last close</th><th scope="col">Low</th><th scope="col">High</th></tr></thead><tbody>` +
-    dailyRows(market)
-      .map(
-        (r) =>
-          `<tr><th scope="row">${escapeHtml(r.day)}</th><td>${usd(r.close)}</td><td>${usd(r.low)}</td><td>${usd(r.high)}</td></tr>`,
-      )
-      .join('') +
+    marketTableRows(market, decimals) +
     `</tbody></table></details>`;
-  const last = market.points[market.points.length - 1]!;
   return (
     `<div class="chart" data-chart="market">` +
-    renderSparkline({
-      points: market.points,
-      low: market.low,
-      high: market.high,
-      changePercent: market.changePercent,
-      label: marketSummary(market, decimals),
-      decimals,
-      interactive: true,
-    }) +
-    `<p class="chart-readout" data-readout aria-live="polite">Last point: <strong>${usd(last.value)} ${escapeHtml(market.currency)}</strong> at ${escapeHtml(formatTime(last.time))}</p>` +
+    marketSparkline(market, decimals) +
+    `<p class="chart-readout" data-readout aria-live="polite">${lastPointHtml(market, decimals)}</p>` +
     `</div>` +
     '<dl class="stats">' +
     stat('Value', `${usd(market.value)} ${escapeHtml(market.currency)}`, market.value, ' data-field="value"') +

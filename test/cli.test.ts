@@ -127,10 +127,11 @@ describe('the cli.mjs artifact', () => {
     expect(asked.filter((path) => path.endsWith('.md'))).toEqual([]);
   });
 
-  it('starts with a node shebang and stays small (< 64 kB)', async () => {
+  it('starts with a node shebang and stays small (< 68 kB)', async () => {
     const text = await readFile(cli, 'utf8');
     expect(text.startsWith('#!/usr/bin/env node\n')).toBe(true);
-    expect(Buffer.byteLength(text)).toBeLessThan(64_000);
+    // About 61 kB, plus about 5 kB for `price --watch` (the live tick rule and its WebSocket client).
+    expect(Buffer.byteLength(text)).toBeLessThan(68_000);
   });
 
   it('imports nothing but Node built-ins (static imports, require and dynamic import, parsed by esbuild)', async () => {

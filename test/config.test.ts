@@ -1,7 +1,7 @@
 // docs/configuration.md#variables: defaults from site/site.json, overrides from the environment, one clear error per bad value.
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig, readSiteFile, STOCK_SITE_URL } from '../lib/config.ts';
+import { liveFeedUrl, loadConfig, readSiteFile, STOCK_SITE_URL } from '../lib/config.ts';
 import { parseTrustProxy } from '../gateway/quota/ip-ranges.ts';
 import { ConfigError } from '../lib/errors.ts';
 import { SIMULATED_MARKET_SOURCE } from '../lib/simulated.ts';
@@ -25,6 +25,16 @@ describe('loadConfig', () => {
     expect(config.trustProxy).toBeUndefined();
     expect(config.distDir).toBe(resolve('dist'));
     expect(config.demoSimulated).toBe(false);
+    expect(config.marketWsUrl).toBe('wss://ws-feed.exchange.coinbase.com');
+  });
+
+  it('reads MARKET_WS_URL as a ws: or wss: URL, or off; no feed without a market', () => {
+    expect(loadConfig({ MARKET_WS_URL: 'ws://127.0.0.1:9000/' }).marketWsUrl).toBe('ws://127.0.0.1:9000');
+    expect(loadConfig({ MARKET_WS_URL: 'wss://feed.example/v1' }).marketWsUrl).toBe('wss://feed.example/v1');
+    expect(loadConfig({ MARKET_WS_URL: 'OFF' }).marketWsUrl).toBeNull();
+    expect(liveFeedUrl(loadConfig({}))).toBe('wss://ws-feed.exchange.coinbase.com');
+    expect(liveFeedUrl(loadConfig({ MARKET_WS_URL: 'off' }))).toBeNull();
+    expect(liveFeedUrl(loadConfig({ MARKET_PRODUCT: 'off' }))).toBeNull();
   });
 
   it('reads DIST_DIR as an absolute path; an empty one is unset like every variable', () => {
@@ -125,6 +135,10 @@ describe('loadConfig', () => {
     ['SITE_URL', 'ftp://example.org'],
     ['UPSTREAM_TIMEOUT_MS', '-5'],
     ['GITHUB_ACCOUNT', 'bad/name'],
+    ['MARKET_WS_URL', 'https://ws-feed.exchange.coinbase.com'],
+    ['MARKET_WS_URL', 'not a url'],
+    ['MARKET_WS_URL', 'wss://feed.example/?key=1'],
+    ['MARKET_WS_URL', 'wss://user:pw@feed.example'],
   ])('%s=%j is a ConfigError naming the variable', (variable, value) => {
     let error: unknown;
     try {

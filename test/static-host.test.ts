@@ -1,10 +1,14 @@
 // dist/ on a plain static host: the real `serve` package serving the built folder with the serve.json
 // the build writes there, plus the shape of the Netlify/Cloudflare files.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_INDEX_LINK, CACHE_CONTROL, CONTENT_SECURITY_POLICY, PAGE_RESPONSE_HEADERS } from '../contract/service.ts';
+import { API_INDEX_LINK, CACHE_CONTROL, contentSecurityPolicy } from '../contract/service.ts';
+import { DEFAULT_MARKET_WS_URL } from '../lib/config.ts';
 import { DEFAULT_SERVICE } from '../datasets/registry.ts';
 import { sharedSite, type SiteFiles } from './helpers/site-dist.ts';
 import { startServeCli, type StaticServer } from './helpers/site-serve.ts';
+
+/** The shared build is the default deployment's: its pages subscribe to Coinbase Exchange's feed. */
+const DEFAULT_POLICY = contentSecurityPolicy(DEFAULT_MARKET_WS_URL);
 
 let site: SiteFiles;
 let server: StaticServer;
@@ -107,9 +111,9 @@ describe('serve dist (the real serve package)', () => {
     '%s: the CSP (with frame-ancestors) and Referrer-Policy, as from the gateway',
     async (path) => {
       const r = await get(path);
-      expect(r.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
+      expect(r.headers.get('content-security-policy')).toBe(DEFAULT_POLICY);
       expect(r.headers.get('content-security-policy')).toMatch(/frame-ancestors 'none'/);
-      expect(r.headers.get('referrer-policy')).toBe(PAGE_RESPONSE_HEADERS['Referrer-Policy']);
+      expect(r.headers.get('referrer-policy')).toBe('no-referrer');
     },
   );
 
@@ -160,8 +164,8 @@ describe('Netlify / Cloudflare Pages / GitHub Pages files', () => {
     expect(blocks.get('/')).toEqual(blocks.get('/index.html'));
     // every page, at its file and its clean path, carries the browser security headers of the gateway
     for (const path of ['/', '/index.html', '/developers', '/developers.html', '/404.html']) {
-      expect(blocks.get(path)?.['Content-Security-Policy'], path).toBe(CONTENT_SECURITY_POLICY);
-      expect(blocks.get(path)?.['Referrer-Policy'], path).toBe(PAGE_RESPONSE_HEADERS['Referrer-Policy']);
+      expect(blocks.get(path)?.['Content-Security-Policy'], path).toBe(DEFAULT_POLICY);
+      expect(blocks.get(path)?.['Referrer-Policy'], path).toBe('no-referrer');
     }
   });
 

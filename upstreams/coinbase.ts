@@ -1,10 +1,8 @@
 // Coinbase Exchange public REST: the configured product's ticker and hourly candles (docs/upstreams.md).
 import { UpstreamError } from '../lib/errors.ts';
-import type { Candle, Ticker } from '../domain/market.ts';
+import { DECIMAL, RFC3339, type Candle, type Ticker } from '../domain/market.ts';
 import { upstreamClient, type HttpOptions } from './http.ts';
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
-const DECIMAL = /^\d+(?:\.\d+)?$/;
 /** Real answers are about 100 bytes (ticker) and 20 KB (300 candles); 1 MiB leaves room without trusting. */
 export const MAX_MARKET_ANSWER_BYTES = 1024 * 1024;
 

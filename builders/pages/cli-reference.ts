@@ -5,7 +5,7 @@ import {
   DEFAULT_TIMEOUT_SECONDS,
   ENVIRONMENT,
   EXIT_STATUSES,
-  OPTIONS,
+  optionsOf,
   USAGE,
   type JsonField,
 } from '../../cli/commands.ts';
@@ -36,7 +36,10 @@ export function cliReferenceMarkdown(service: ServiceTables): string {
         .join('\n') +
       '\n| `help` | The help, same as `--help`. | nothing |',
     '### Options',
-    '| Option | Meaning |\n|---|---|\n' + OPTIONS.map((o) => `| ${code(o.flag)} | ${cell(o.summary)} |`).join('\n'),
+    '| Option | Meaning |\n|---|---|\n' +
+      optionsOf(service)
+        .map((o) => `| ${code(o.flag)} | ${cell(o.summary)} |`)
+        .join('\n'),
     'Human output is aligned and wrapped to the terminal width; colour is used only on a terminal and never when `NO_COLOR` is set.',
     '| Variable | Meaning |\n|---|---|\n' +
       ENVIRONMENT.map((e) => `| ${code(e.name)} | ${cell(e.meaning)} |`).join('\n'),

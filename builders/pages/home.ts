@@ -56,8 +56,16 @@ export function homeHtml(ctx: BuildContext, profile: Profile): string {
   const { config } = ctx;
   const snapshot = `Snapshot taken when this site was built (${new Date(ctx.nowMs).toISOString().slice(0, 16).replace('T', ' ')} UTC).`;
   // A missing snapshot has no path to link or for the page script to request (a 404 on a static host).
-  const figure = (id: string, title: string, apiPath: string, payload: unknown, body: string, after: string) =>
-    `<figure class="card" id="${id}-preview" data-preview="${id}"${payload === null ? '' : ` data-source="${escapeHtml(sitePath(config.siteUrl, apiPath))}"${validityAttributes(payload)}`}>
+  const figure = (
+    id: string,
+    title: string,
+    apiPath: string,
+    payload: unknown,
+    body: string,
+    after: string,
+    attributes = '',
+  ) =>
+    `<figure class="card" id="${id}-preview" data-preview="${id}"${payload === null ? '' : ` data-source="${escapeHtml(sitePath(config.siteUrl, apiPath))}"${validityAttributes(payload)}`}${attributes}>
 <h2>${title}</h2>
 <div data-preview-body>${body}</div>
 ${after}
@@ -76,7 +84,7 @@ ${after}
 ${ctx.datasets
   .map(({ resource, home }) => {
     const payload = ctx.payloads.get(resource.id) ?? null;
-    return `${figure(home.figure, home.title(ctx), resource.v1.path, payload, home.body(payload), home.after(ctx, payload))}\n`;
+    return `${figure(home.figure, home.title(ctx), resource.v1.path, payload, home.body(payload), home.after(ctx, payload), home.attributes?.(ctx, payload))}\n`;
   })
   .join('')}</section>
 <section aria-labelledby="about"><h2 id="about">About</h2>

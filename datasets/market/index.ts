@@ -1,7 +1,7 @@
 // The market preview (docs/data-rules.md#market-preview): a Coinbase Exchange product quoted in USD
 // (MARKET_PRODUCT), seven days of hourly closes plus the live ticker, computed for every request and
 // never stored. Everything the service says and does about it is declared here.
-import type { Config } from '../../lib/config.ts';
+import { liveFeedUrl, type Config } from '../../lib/config.ts';
 import { markdownText } from '../../lib/markdown-text.ts';
 import { CACHE_CONTROL, CONSTANTS, productNames, type DataResource } from '../../contract/service.ts';
 import type { MarketData } from '../../domain/market.ts';
@@ -42,6 +42,7 @@ export function marketResource(product: string): DataResource {
       name: 'price',
       summary: `${product} now: value, 7-day change, low and high, as-of time, and a sparkline of the week. Not financial advice.`,
       readsSimulated: false,
+      watch: true,
       json: [
         { name: 'product', type: 'string', description: JSON.stringify(product) },
         { name: 'value', type: 'number', description: 'latest value in USD' },
@@ -74,6 +75,13 @@ export function marketDataset(product: string): Dataset<MarketData> {
       figure: 'market',
       title: () => `${escapeHtml(resource.title)}: ${escapeHtml(product)}, last ${formatDays(MARKET_WINDOW_DAYS)}`,
       body: marketBodyHtml,
+      // The feed the page script subscribes to (docs/site.md#live-ticks), baked in at build time; none
+      // without a snapshot to move or with MARKET_WS_URL=off.
+      attributes: (ctx, payload) => {
+        const feed = liveFeedUrl(ctx.config);
+        if (payload === null || feed === null) return '';
+        return ` data-live-feed="${escapeHtml(feed)}" data-live-product="${escapeHtml(product)}"${ctx.simulated ? ' data-live-simulated="true"' : ''}`;
+      },
       after: (ctx, payload) =>
         `<p class="disclaimer">Source: ${escapeHtml(payload?.source ?? ctx.config.marketSourceName)}, values in ${CONSTANTS.currency}. ${NO_ADVICE}</p>`,
     },

@@ -8,9 +8,9 @@ import {
   CACHE_CONTROL,
   CARD_RESPONSE_HEADERS,
   DISCOVERY,
-  PAGE_RESPONSE_HEADERS,
   type ServiceTables,
 } from '../../contract/service.ts';
+import { feedPolicyOptions, pageResponseHeaders } from '../../contract/content-security-policy.ts';
 import {
   COMPRESSED_SUFFIX,
   decodesTo,
@@ -55,9 +55,6 @@ export class DistMissingError extends Error {
   override readonly name = 'DistMissingError';
 }
 
-/** Headers of every HTML page (contract/service.ts), as a flat name/value list. */
-const PAGE_HEADERS: readonly string[] = Object.entries(PAGE_RESPONSE_HEADERS).flat();
-
 /** Headers of every card (contract/service.ts), as a flat name/value list. */
 const CARD_HEADERS: readonly string[] = Object.entries(CARD_RESPONSE_HEADERS).flat();
 
@@ -81,7 +78,14 @@ export type GeneratedFiles = (files: ReadonlyMap<string, Buffer>) => Array<[file
  * (their compressed copies from the build no longer match and are made at start). Throws
  * DistMissingError when distDir is not a folder.
  */
-export function loadStaticFiles(distDir: string, service: ServiceTables, generate?: GeneratedFiles): StaticTable {
+export function loadStaticFiles(
+  distDir: string,
+  service: ServiceTables,
+  generate?: GeneratedFiles,
+  feedUrl: string | null = null,
+): StaticTable {
+  /** Headers of every HTML page (contract/service.ts), whose policy names the deployment's feed, as a flat list. */
+  const pageHeaders: readonly string[] = Object.entries(pageResponseHeaders(feedPolicyOptions(feedUrl))).flat();
   const SNAPSHOT_FILES = new Set(service.resources.flatMap((r) => r.snapshotFiles));
   /** The cards picture a snapshot: they are cached like the data they show (CACHE_CONTROL.card). */
   const CARD_FILES = new Map(service.cards.map((c) => [c.file, c]));
@@ -111,7 +115,7 @@ export function loadStaticFiles(distDir: string, service: ServiceTables, generat
         file === API_INDEX.file ? CACHE_CONTROL.apiIndex : card ? CACHE_CONTROL.card(card.cache) : CACHE_CONTROL.static;
       // A generated body is compressed here, at start: quickly rather than as small as the build does.
       const compress = generated.has(file) ? { brotliQuality: GENERATED_BROTLI_QUALITY } : { copies: copies.get(file) };
-      entry = prepareEntry(file, files.get(file)!, cacheControl, isApiPath(`/${file}`), compress, !!card);
+      entry = prepareEntry(file, files.get(file)!, cacheControl, isApiPath(`/${file}`), compress, pageHeaders, !!card);
       entries.set(file, entry);
     }
     return entry;
@@ -143,7 +147,14 @@ export function loadStaticFiles(distDir: string, service: ServiceTables, generat
   const notFound =
     notFoundBody === undefined
       ? undefined
-      : prepareEntry('404.html', notFoundBody, CACHE_CONTROL.problem, false, { copies: copies.get('404.html') });
+      : prepareEntry(
+          '404.html',
+          notFoundBody,
+          CACHE_CONTROL.problem,
+          false,
+          { copies: copies.get('404.html') },
+          pageHeaders,
+        );
   return { routes, notFound };
 }
 
@@ -174,11 +185,12 @@ function prepareEntry(
   cacheControl: string,
   api: boolean,
   compress: PrepareOptions,
+  pageHeaders: readonly string[],
   card = false,
 ): StaticEntry {
   const rep = prepare(body, contentTypeFor(file), compress);
   const extra: string[] = [...COMMON_HEADERS];
-  if (rep.contentType.startsWith('text/html')) extra.push(...PAGE_HEADERS);
+  if (rep.contentType.startsWith('text/html')) extra.push(...pageHeaders);
   if (card) extra.push(...CARD_HEADERS);
   if (file === DISCOVERY.apiCatalog.file || file === API_INDEX.file || file === 'index.html')
     extra.push(...CATALOG_LINK);

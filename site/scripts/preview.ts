@@ -14,6 +14,7 @@ import { prepareCharts, startReadouts } from './readout.ts';
 import { ageSentence } from '../../render/age.ts';
 import { builtFreshness, showFreshness } from './staleness.ts';
 import { freshness } from '../../domain/freshness.ts';
+import { startLiveFeed } from './live-feed.ts';
 
 async function fetchJson(url: string): Promise<unknown> {
   try {
@@ -39,6 +40,8 @@ async function refresh<T>(
   if (!accept(data)) return;
   body.innerHTML = render(data);
   prepareCharts(figure);
+  // The live feed (live-feed.ts) moves its ticks from the payload drawn now.
+  figure.dispatchEvent(new CustomEvent('preview:redrawn', { detail: data }));
   // An old file fetched now is still old: it is "refreshed" only while it is valid (domain/freshness.ts).
   if (showFreshness(figure, freshness(data, Date.now()))) return;
   figure.dataset.refreshed = 'true';
@@ -60,6 +63,8 @@ const REDRAW: Readonly<Record<string, (figure: HTMLElement) => Promise<void>>> =
 
 function start(): void {
   startReadouts();
+  // The figure that names a feed (the market's, when MARKET_WS_URL is not off) subscribes to it.
+  for (const figure of Array.from(document.querySelectorAll<HTMLElement>('[data-live-feed]'))) startLiveFeed(figure);
   const jobs = Array.from(document.querySelectorAll<HTMLElement>('[data-preview]')).flatMap((figure) => {
     const redraw = REDRAW[figure.dataset.preview ?? ''];
     return redraw ? [redraw(figure)] : [];

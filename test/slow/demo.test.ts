@@ -10,8 +10,10 @@ import { DEFAULT_SERVICE } from '../../datasets/registry.ts';
 import { createValidator } from '../../contract/schemas.ts';
 import { SIMULATED_MARKET_SOURCE, SIMULATED_NOTICE_TITLE, simulatedNoticeMarkdown } from '../../lib/simulated.ts';
 import { cleanEnv, ROOT } from '../helpers/run.ts';
+import { browserAvailability, launchChromium } from '../helpers/browser.ts';
 
 const validator = createValidator();
+const BROWSER = browserAvailability();
 const READY_TIMEOUT_MS = 90_000;
 
 /** Every live process whose parent chain leads to `root` (Linux /proc), the gateway among them. */
@@ -117,6 +119,24 @@ afterAll(() => killAll(demo));
 const get = (path: string) => fetch(`${demo.url}${path}`);
 
 describe('npm run demo', () => {
+  it.runIf(BROWSER.available || BROWSER.mustFail)(
+    "the home page receives simulated ticks from the demo's live feed within 20 s, still labelled simulated",
+    async () => {
+      if (!BROWSER.available) throw new Error(BROWSER.reason);
+      const browser = await launchChromium();
+      try {
+        const page = await browser.newPage();
+        await page.goto(`${demo.url}/`);
+        const figure = page.locator('[data-preview="market"]');
+        await expect.poll(() => figure.getAttribute('data-live'), { timeout: 20_000 }).toBe('true');
+        expect(await figure.locator('.stat-wide dt').textContent()).toBe('Live (simulated), as of');
+        expect(await page.locator('body').textContent()).toMatch(/simulated/i);
+      } finally {
+        await browser.close();
+      }
+    },
+  );
+
   it('says plainly on the console that the data are simulated, before and after the URL', async () => {
     for (let waited = 0; waited < 10_000 && !/Ctrl-C/.test(demo.output()); waited += 50)
       await new Promise((r) => setTimeout(r, 50));
