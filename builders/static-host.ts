@@ -11,7 +11,7 @@ import {
   type ServiceTables,
   DISCOVERY,
 } from '../contract/service.ts';
-import { pagePolicyOptions, pageResponseHeaders } from '../contract/content-security-policy.ts';
+import { feedPolicyOptions, pageResponseHeaders } from '../contract/content-security-policy.ts';
 import { serviceTables } from '../datasets/registry.ts';
 import type { Artifact } from './artifact.ts';
 import { absoluteUrl, CONTENT_DOCUMENTS, PAGES } from '../contract/pages.ts';
@@ -84,7 +84,7 @@ export function headerRules(config: Config, files: string[]): HeaderRule[] {
  * same policy as each page's meta element, from contract/content-security-policy.ts).
  */
 export function pageRules(config: Config, files: string[]): HeaderRule[] {
-  const headers = pageResponseHeaders(pagePolicyOptions(config));
+  const headers = pageResponseHeaders(feedPolicyOptions(liveFeedUrl(config)));
   return files
     .filter((f) => f.endsWith('.html'))
     .sort()
@@ -128,7 +128,7 @@ export function serveJson(config: Config, files: string[]): Record<string, unkno
       // One glob for every page (pageRules), like the twins.
       {
         source: '**/*.html',
-        headers: Object.entries(pageResponseHeaders(pagePolicyOptions(config))).map(([key, value]) => ({
+        headers: Object.entries(pageResponseHeaders(feedPolicyOptions(liveFeedUrl(config)))).map(([key, value]) => ({
           key,
           value,
         })),

@@ -4,20 +4,11 @@
 // the one list of directives below, so they can never disagree; the meta form leaves out what CSP Level 3
 // §6.x ignores there ("frame-ancestors", "report-uri" and "sandbox" are not supported in a meta element),
 // which therefore stay header-only.
-import { liveFeedUrl, type Config } from '../lib/config.ts';
 
 /** What a page may connect to beyond its own origin: the live market feed's origin, when there is one. */
 export interface PagePolicyOptions {
   /** Origins for `connect-src` besides 'self' (fetch, WebSocket), e.g. `wss://ws-feed.exchange.coinbase.com`. */
   connectSources?: readonly string[];
-}
-
-/**
- * The policy options of a deployment: the one place where its configuration reaches the pages' policy
- * (the layout's meta element, the static-host files). The live market feed's origin goes here.
- */
-export function pagePolicyOptions(config: Config): PagePolicyOptions {
-  return feedPolicyOptions(liveFeedUrl(config));
 }
 
 /**
@@ -30,8 +21,10 @@ export function feedOrigin(feedUrl: string | null): string | null {
 
 /**
  * The policy options for pages that subscribe to `feedUrl` (lib/config.ts liveFeedUrl; null: none): the
- * feed is named by its origin and never by a wildcard; with no feed (MARKET_WS_URL=off,
- * MARKET_PRODUCT=off) no connect-src is written, and default-src 'self' allows no socket elsewhere.
+ * one place where a deployment's configuration reaches the pages' policy (the layout's meta element, the
+ * static-host files, the gateway). The feed is named by its origin, never by a wildcard; with no feed
+ * (MARKET_WS_URL=off, MARKET_PRODUCT=off) no connect-src is written, and default-src 'self' allows no
+ * socket elsewhere.
  */
 export function feedPolicyOptions(feedUrl: string | null): PagePolicyOptions {
   const origin = feedOrigin(feedUrl);

@@ -15,10 +15,16 @@ import { ContentError, parseProfile, parseSkills, parseWriting } from '../builde
 import { MAX_YAML_ALIAS_COUNT, MAX_YAML_BYTES, MAX_YAML_DEPTH } from '../builders/content/yaml.ts';
 import { markdownToText } from '../builders/pages/plain-text.ts';
 import { headersFile, serveJson } from '../builders/static-host.ts';
-import { pageContentSecurityPolicy, pageResponseHeaders } from '../contract/content-security-policy.ts';
+import {
+  contentSecurityPolicy,
+  feedOrigin,
+  feedPolicyOptions,
+  pageContentSecurityPolicy,
+  pageResponseHeaders,
+} from '../contract/content-security-policy.ts';
 import { CONTENT_SECURITY_POLICY, PAGE_RESPONSE_HEADERS } from '../contract/service.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
-import { loadConfig, readSiteFile } from '../lib/config.ts';
+import { DEFAULT_MARKET_WS_URL, liveFeedUrl, loadConfig, readSiteFile } from '../lib/config.ts';
 import { ConfigError } from '../lib/errors.ts';
 import { FIXTURE_SITE, buildSite, runBuild, type BuiltSite } from './helpers/site-dist.ts';
 import { upstreamEnv } from './helpers/run.ts';
@@ -142,19 +148,22 @@ describe("the pages' Content-Security-Policy (contract/content-security-policy.t
 
   it('is what _headers and serve.json give every page', () => {
     const config = loadConfig({ SITE_URL: 'https://ada.example.org' });
+    // The stock deployment subscribes to the live feed, so its pages' policy names the feed's origin.
+    const livePolicy = contentSecurityPolicy(liveFeedUrl(config));
+    expect(livePolicy).toBe(pageContentSecurityPolicy({ connectSources: [feedOrigin(liveFeedUrl(config))!] }));
     const files = ['index.html', 'writings.html', '404.html'];
     const blocks = headersFile(config, files).split('\n\n');
     for (const path of ['/index.html', '/', '/writings.html', '/writings', '/404.html'])
       expect(
         blocks.find((b) => b.startsWith(`${path}\n`)),
         path,
-      ).toContain(`\n  Content-Security-Policy: ${CONTENT_SECURITY_POLICY}\n`);
+      ).toContain(`\n  Content-Security-Policy: ${livePolicy}\n`);
     const serve = serveJson(config, files) as {
       headers: Array<{ source: string; headers: Array<{ key: string; value: string }> }>;
     };
     expect(serve.headers.find((h) => h.source === '**/*.html')?.headers).toContainEqual({
       key: 'Content-Security-Policy',
-      value: CONTENT_SECURITY_POLICY,
+      value: livePolicy,
     });
   });
 });
@@ -434,7 +443,9 @@ describe('a whole build of hostile content (the profile and a writing)', () => {
       const html = await site.read(page);
       expect(scriptVectors(html), page).toEqual([]);
       expect(html, page).not.toMatch(/href="\s*javascript:/i);
-      expect(metaPolicies(html), page).toEqual([pageContentSecurityPolicy({}, 'meta')]);
+      expect(metaPolicies(html), page).toEqual([
+        pageContentSecurityPolicy(feedPolicyOptions(DEFAULT_MARKET_WS_URL), 'meta'),
+      ]);
       expect(scriptSources(metaPolicies(html)[0]!), page).not.toContain("'unsafe-inline'");
       // first in the head after the charset: a meta policy governs only what follows it
       expect(html, page).toMatch(/<head>\n<meta charset="utf-8">\n<meta http-equiv="Content-Security-Policy" /);

@@ -1,9 +1,9 @@
 // The shared page layout: one HTML shell for every page, readable on a phone, printable, script-free
 // unless a page asks for its script. Links between pages are root-relative (see contract/pages.ts); canonical and
 // alternate links are absolute from SITE_URL.
-import type { Config } from '../../lib/config.ts';
+import { liveFeedUrl, type Config } from '../../lib/config.ts';
 import { DISCOVERY, API_INDEX_LINK } from '../../contract/service.ts';
-import { pageContentSecurityPolicy, pagePolicyOptions } from '../../contract/content-security-policy.ts';
+import { feedPolicyOptions, pageContentSecurityPolicy } from '../../contract/content-security-policy.ts';
 import { SIMULATED_NOTICE_TITLE, simulatedNoticeText } from '../../lib/simulated.ts';
 import { escapeHtml } from '../../render/html.ts';
 import { absoluteUrl, CONTENT_DOCUMENTS, PAGES, sitePath, type PageRef } from '../../contract/pages.ts';
@@ -65,7 +65,7 @@ export function renderLayout(input: LayoutInput): string {
     '<meta charset="utf-8">',
     // The policy the headers state, in the page itself: it holds where no header is sent (GitHub Pages).
     // First after the charset: a meta policy governs only what comes after it.
-    `<meta http-equiv="Content-Security-Policy" content="${attributeText(pageContentSecurityPolicy(pagePolicyOptions(config), 'meta'))}">`,
+    `<meta http-equiv="Content-Security-Policy" content="${attributeText(pageContentSecurityPolicy(feedPolicyOptions(liveFeedUrl(config)), 'meta'))}">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${escapeHtml(pageTitle)}</title>`,
     `<meta name="description" content="${escapeHtml(input.description)}">`,
