@@ -33,7 +33,8 @@ export interface Io {
   /** `--watch` (cli/live/watch.ts): Ctrl-C stops it; the Node version its refusal names; a WebSocket class for tests. */
   onInterrupt?: WatchIo['onInterrupt'];
   nodeVersion?: string;
-  WebSocket?: WatchIo['WebSocket'];
+  /** null: this Node has none (as before Node 22). */
+  WebSocket?: typeof WebSocket | null;
   stdout: { write(text: string): unknown; isTTY?: boolean; columns?: number };
   stderr: { write(text: string): unknown };
   /** The clock a snapshot's age is judged by (domain/freshness.ts); Date.now when absent. */
@@ -84,7 +85,10 @@ export async function run(
     return 0;
   }
   if (invocation.watch) {
-    const unsupported = watchUnsupported(io.nodeVersion ?? 'unknown', io.WebSocket ?? globalThis.WebSocket);
+    const unsupported = watchUnsupported(
+      io.nodeVersion ?? 'unknown',
+      io.WebSocket === undefined ? globalThis.WebSocket : io.WebSocket,
+    );
     if (unsupported !== null || FEED_URL === null) {
       io.stderr.write(`${unsupported ?? `${PROGRAM}: --watch: this site names no live feed (MARKET_WS_URL=off)`}\n`);
       return 2;
@@ -115,7 +119,7 @@ export async function run(
 function watch(inv: Extract<Invocation, { kind: 'command' }>, io: Io, market: MarketData | null): Promise<number> {
   return watchFeed(
     { feedUrl: FEED_URL!, product: DEPLOYMENT.marketProduct!, json: inv.json, market },
-    { stdout: io.stdout, onInterrupt: io.onInterrupt ?? (() => undefined), WebSocket: io.WebSocket },
+    { stdout: io.stdout, onInterrupt: io.onInterrupt ?? (() => undefined), WebSocket: io.WebSocket ?? undefined },
   );
 }
 

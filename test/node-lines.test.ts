@@ -180,4 +180,14 @@ describe('the published cli.mjs on an older Node', () => {
     expect(profile.status).toBe(0);
     expect(JSON.parse(profile.stdout)).toEqual(await site.json('profile.json'));
   });
+
+  it('price --watch on a Node without WebSocket says what it needs in one line, exit 2', async ({ skip }) => {
+    const old = oldNode(skip);
+    const watch = await runAsync(old.path, [join(site.dir, 'cli.mjs'), 'price', '--watch', '--base-url', serve.url]);
+    expect(watch.status).toBe(2);
+    expect(watch.stdout).toBe('');
+    expect(watch.stderr).toBe(
+      `cli.mjs: --watch needs Node.js 22.12 or later (its built-in WebSocket client); this is Node.js v${old.version}\n`,
+    );
+  });
 });

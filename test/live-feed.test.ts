@@ -1,0 +1,144 @@
+// The live feed's edges in process (docs/upstreams.md#the-live-feed): the pages' policy as a function of
+// MARKET_WS_URL (the gateway, _headers and serve.json share it), the home page's figure naming the feed,
+// and `price --watch` through the CLI's run() against the fake feed on loopback with Node's WebSocket.
+// The browser and the spawned cli.mjs are test/slow/live-feed.test.ts.
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contentSecurityPolicy, feedOrigin } from '../contract/service.ts';
+import { headersFile, serveJson } from '../builders/static-host.ts';
+import { loadConfig } from '../lib/config.ts';
+import { run } from '../cli/run.ts';
+import { cliSchemas } from '../builders/cli-artifact.ts';
+import type { SchemaSet } from '../cli/schema-check.ts';
+import { startFakeFeed, type FakeFeed } from '../fakes/live-feed.ts';
+import { sharedSite } from './helpers/site-dist.ts';
+
+const FILES = ['index.html', 'developers.html', '404.html'];
+
+describe("the pages' policy names exactly the feed", () => {
+  it("connect-src names the feed's origin (scheme, host and port), never a path or a wildcard", () => {
+    expect(feedOrigin('wss://ws-feed.exchange.coinbase.com')).toBe('wss://ws-feed.exchange.coinbase.com');
+    expect(feedOrigin('ws://127.0.0.1:9000/feed/v1')).toBe('ws://127.0.0.1:9000');
+    expect(feedOrigin('wss://feed.example:443')).toBe('wss://feed.example');
+    expect(contentSecurityPolicy('ws://127.0.0.1:9000/x')).toBe(
+      "default-src 'self'; img-src 'self' data:; connect-src 'self' ws://127.0.0.1:9000; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    );
+    expect(contentSecurityPolicy(null)).not.toContain('connect-src');
+  });
+
+  it.each([
+    [{}, "connect-src 'self' wss://ws-feed.exchange.coinbase.com"],
+    [{ MARKET_WS_URL: 'ws://127.0.0.1:9000' }, "connect-src 'self' ws://127.0.0.1:9000"],
+    [{ MARKET_WS_URL: 'off' }, null],
+    [{ MARKET_PRODUCT: 'off' }, null],
+  ])('%j: _headers and serve.json say %s', (env, directive) => {
+    const config = loadConfig(env);
+    for (const text of [headersFile(config, FILES), JSON.stringify(serveJson(config, FILES))]) {
+      if (directive === null) {
+        expect(text).not.toContain('connect-src');
+        expect(text).not.toMatch(/wss?:\/\//);
+      } else expect(text).toContain(directive);
+      expect(text).not.toMatch(/connect-src[^;"]*\*/);
+    }
+  });
+
+  it("the default build's home page names Coinbase's feed and the product on the market figure", () => {
+    const home = readFileSync(`${sharedSite().dir}/index.html`, 'utf8');
+    expect(home).toMatch(
+      /<figure [^>]*data-preview="market"[^>]* data-live-feed="wss:\/\/ws-feed\.exchange\.coinbase\.com" data-live-product="MON-USD">/,
+    );
+  });
+});
+
+describe('price --watch in process', () => {
+  let feed: FakeFeed;
+  beforeAll(async () => {
+    feed = await startFakeFeed();
+  });
+  afterAll(() => feed?.close());
+  const schemas = cliSchemas() as SchemaSet;
+
+  /** run() as cli.mjs calls it, its WebSocket sent to the fake feed, stopped by `interrupt()`. */
+  function watch(args: string[], socket: unknown = WebSocket) {
+    let stdout = '';
+    let stderr = '';
+    let interrupt: () => void = () => undefined;
+    const target = feed.url;
+    const Socket =
+      typeof socket === 'function'
+        ? class extends (socket as typeof WebSocket) {
+            constructor() {
+              super(target);
+            }
+          }
+        : socket;
+    const code = run(
+      args,
+      {
+        env: {},
+        stdout: { write: (t: string) => (stdout += t) },
+        stderr: { write: (t: string) => (stderr += t) },
+        onInterrupt: (stop) => (interrupt = stop),
+        nodeVersion: 'v20.0.0',
+        WebSocket: Socket as typeof WebSocket,
+      },
+      'http://127.0.0.1:9',
+      'test',
+      schemas,
+    );
+    return { code, stdout: () => stdout, stderr: () => stderr, interrupt: () => interrupt() };
+  }
+
+  it('--json: one {product, price, time} line per accepted tick, none for the rest; Ctrl-C exits 0', async () => {
+    const before = feed.subscriptions.length;
+    const w = watch(['price', '--watch', '--json']);
+    await feed.waitForSubscriptions(before + 1, 10_000);
+    expect(feed.subscriptions.at(-1)).toEqual({ product_ids: ['MON-USD'], channels: ['ticker', 'heartbeat'] });
+    feed.tick({ price: '0.0311', time: '2026-11-23T15:10:00.000001Z' });
+    feed.tick({ product: 'BTC-USD', price: '0.0999', time: '2026-11-23T15:10:01Z' });
+    feed.tick({ price: '0', time: '2026-11-23T15:10:02Z' });
+    feed.tick({ price: 'abc', time: '2026-11-23T15:10:02Z' });
+    feed.tick({ price: '0.0888', time: '2026-11-23T15:09:00Z' });
+    feed.sendRaw('not json');
+    feed.tick({ price: '0.0312', time: '2026-11-23T15:10:03Z' });
+    await expect.poll(() => w.stdout().split('\n').length, { timeout: 5_000 }).toBe(3);
+    expect(
+      w
+        .stdout()
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as unknown),
+    ).toEqual([
+      { product: 'MON-USD', price: 0.0311, time: '2026-11-23T15:10:00.000001Z' },
+      { product: 'MON-USD', price: 0.0312, time: '2026-11-23T15:10:03Z' },
+    ]);
+    w.interrupt();
+    expect(await w.code).toBe(0);
+    expect(w.stderr()).toBe('');
+  });
+
+  it('subscribes again after the feed closes the socket', async () => {
+    const before = feed.subscriptions.length;
+    const w = watch(['price', '--watch', '--json']);
+    await feed.waitForSubscriptions(before + 1, 10_000);
+    feed.closeAll();
+    await feed.waitForSubscriptions(before + 2, 10_000);
+    w.interrupt();
+    expect(await w.code).toBe(0);
+  });
+
+  it('on a Node without WebSocket: one line saying what it needs, exit 2, nothing fetched', async () => {
+    const w = watch(['price', '--watch'], null);
+    expect(await w.code).toBe(2);
+    expect(w.stdout()).toBe('');
+    expect(w.stderr()).toBe(
+      'cli.mjs: --watch needs Node.js 22.12 or later (its built-in WebSocket client); this is Node.js v20.0.0\n',
+    );
+  });
+
+  it('another command with --watch is a usage error naming the one that watches', async () => {
+    const w = watch(['contributions', '--watch']);
+    expect(await w.code).toBe(2);
+    expect(w.stderr()).toMatch(/^cli\.mjs: --watch works only with price\n/);
+  });
+});
