@@ -65,7 +65,9 @@ export function upstreamClient(
   const create = ({ default: ky, HTTPError }: typeof import('ky')) =>
     ky.create({
       headers: { 'user-agent': options.userAgent, ...options.headers },
-      timeout: options.timeoutMs,
+      // The deadline is the request's own signal (below), which covers the retries and the body too; ky's
+      // timeout would add a timer, a controller and a race per request to the market route's latency.
+      timeout: false,
       // The upstreams are fixed origins; a redirect elsewhere is an answer we do not follow (a 3xx
       // is not ok, so ky raises it as an HTTPError, described below).
       redirect: 'manual',
