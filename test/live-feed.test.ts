@@ -21,7 +21,7 @@ describe("the pages' policy names exactly the feed", () => {
     expect(feedOrigin('ws://127.0.0.1:9000/feed/v1')).toBe('ws://127.0.0.1:9000');
     expect(feedOrigin('wss://feed.example:443')).toBe('wss://feed.example');
     expect(contentSecurityPolicy('ws://127.0.0.1:9000/x')).toBe(
-      "default-src 'self'; img-src 'self' data:; connect-src 'self' ws://127.0.0.1:9000; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+      "default-src 'self'; script-src 'self'; img-src 'self' data:; connect-src 'self' ws://127.0.0.1:9000; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
     );
     expect(contentSecurityPolicy(null)).not.toContain('connect-src');
   });
