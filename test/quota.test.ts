@@ -204,11 +204,24 @@ describe.skipIf(SKIP_REDIS)('quota with the Redis store', () => {
     const env = { RATE_LIMIT_QUOTA: '5', RATE_LIMIT_WINDOW: '60', RATE_LIMIT_REDIS_URL: redis.url };
     const a = await gateway(env, { quotaKeyPrefix: 'share:' });
     const b = await gateway(env, { quotaKeyPrefix: 'share:' });
-    const seen: unknown[] = [];
-    for (let i = 0; i < 5; i++) seen.push(quotaOf(await get((i % 2 ? b : a).url, DATA[i % 4]!))?.r);
-    expect(seen).toEqual([4, 3, 2, 1, 0]);
+    // On a loaded machine an answer can miss the 50 ms store budget and is served unaccounted (no quota
+    // headers; its count may still reach Redis): counted and asked again, never timed. Idle: 4, 3, 2, 1, 0.
+    const seen: number[] = [];
+    let unaccounted = 0;
+    for (let i = 0; seen.at(-1) !== 0; i++) {
+      expect(i, 'the bucket of five never emptied').toBeLessThan(20);
+      const r = await get((i % 2 ? b : a).url, DATA[i % 4]!);
+      const q = quotaOf(r);
+      if (q === undefined) unaccounted++;
+      else if (r.status === 429)
+        break; // a late count of an unaccounted request emptied it first
+      else seen.push(q.r as number);
+    }
+    if (unaccounted === 0) expect(seen).toEqual([4, 3, 2, 1, 0]);
+    for (let k = 1; k < seen.length; k++) expect(seen[k]).toBeLessThan(seen[k - 1]!);
     const before = { ...fake.calls };
-    const limited = await get(b.url, DATA[3]!);
+    let limited = await get(b.url, DATA[3]!);
+    for (let retry = 0; quotaOf(limited) === undefined && retry < 5; retry++) limited = await get(b.url, DATA[3]!);
     expect(limited.status).toBe(429);
     expect(quotaOf(limited)).toMatchObject({ q: 5, w: 60, r: 0, t: 43 });
     expect(limited.headers['retry-after']).toBe('43');
