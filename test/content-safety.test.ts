@@ -334,6 +334,11 @@ describe('content mistakes through build(): exit 2 at once, one line, no upstrea
       `${'['.repeat(20_000)}${']'.repeat(20_000)}`,
       /skills\.yaml: its YAML nests lists and mappings deeper/,
     ],
+    [
+      'skills.yaml',
+      `- group: G\n  skills:\n    - name: "${'*'.repeat(10_000)}x${'*'.repeat(10_000)}"\n`,
+      /skills\.yaml: its Markdown nests too deeply to render: it has a run of more than 256 emphasis marks/,
+    ],
   ])('%s', async (file, text, line) => {
     const content = await contentCopy({ [file]: text });
     const outDir = join(base, file.replace(/\W/g, '-'));

@@ -221,9 +221,11 @@ export function loadContent(dir: URL = SITE_DIR): SiteContent {
     .filter((w): w is Writing => w !== null);
   const profile = parseProfile(read('profile.md'));
   renderable(profile.about, 'profile.md');
-  return {
-    profile,
-    skills: parseSkills(read('skills.yaml')),
-    writings: sortWritings(writings),
-  };
+  const skills = parseSkills(read('skills.yaml'));
+  // The skills page is Markdown made of these texts, one line each (pages/skills.ts).
+  renderable(
+    skills.flatMap((g) => [g.group, ...g.skills.flatMap((s) => [s.name, s.note ?? ''])]).join('\n\n'),
+    'skills.yaml',
+  );
+  return { profile, skills, writings: sortWritings(writings) };
 }
