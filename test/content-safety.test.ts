@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { contentErrorLine, main } from '../builders/build.ts';
-import { renderMarkdown } from '../builders/content/markdown.ts';
+import { MARKDOWN_BOUNDS, markdownBoundExceeded, renderMarkdown } from '../builders/content/markdown.ts';
 import { isPublishableLink, sanitizeContentHtml } from '../builders/content/sanitize.ts';
 import { ContentError, parseProfile, parseSkills, parseWriting } from '../builders/content/site-content.ts';
 import { MAX_YAML_ALIAS_COUNT, MAX_YAML_BYTES, MAX_YAML_DEPTH } from '../builders/content/yaml.ts';
@@ -264,6 +264,24 @@ describe('content mistakes, refused with the file and what to fix', () => {
     expect((error as ContentError).message).not.toContain('\n');
   });
 
+  it('Markdown within the bounds the renderer needs: quotes, indentation and emphasis runs; code fences aside', () => {
+    const { quoteDepth, indentColumns, delimiterRun } = MARKDOWN_BOUNDS;
+    expect(markdownBoundExceeded(`${'> '.repeat(quoteDepth)}x`)).toBeNull();
+    expect(markdownBoundExceeded(`${'>'.repeat(quoteDepth + 1)} x`)).toBe(
+      `it quotes a line more than ${quoteDepth} levels deep`,
+    );
+    const list = Array.from({ length: 1000 }, (_, i) => `${'  '.repeat(i)}- x`).join('\n');
+    expect(markdownBoundExceeded(list)).toBe(
+      `it indents a line by more than ${indentColumns} columns (lists nested that deep)`,
+    );
+    expect(markdownBoundExceeded(`${'*'.repeat(delimiterRun + 1)}x`)).toMatch(/run of more than 256 emphasis marks/);
+    expect(markdownBoundExceeded(`\`\`\`python\n${'>'.repeat(100)}\n${' '.repeat(300)}x\n\`\`\`\n\n>>> ok`)).toBeNull();
+    // A single-quoted scalar's brackets are text, not nesting.
+    expect(
+      parseWriting(`---\ntitle: '${'['.repeat(40)}'\ndate: 2026-01-01\nsummary: S\n---\nBody.`, 'writings/q.md')!.title,
+    ).toBe('['.repeat(40));
+  });
+
   it('skills.yaml: JSON nested 200,000 deep, a group that is not a mapping', () => {
     expect(() => parseSkills(`${'{"a":'.repeat(200_000)}1${'}'.repeat(200_000)}`)).toThrow(
       /^skills\.yaml: its YAML is \d+ bytes/,
@@ -308,7 +326,12 @@ describe('content mistakes through build(): exit 2 at once, one line, no upstrea
     [
       'writings/quotes.md',
       `---\ntitle: T\ndate: 2026-01-01\nsummary: S\n---\n${'>'.repeat(50_000)} deep`,
-      /writings\/quotes\.md: its Markdown nests too deeply/,
+      /writings\/quotes\.md: its Markdown nests too deeply to render: it quotes a line more than 32 levels deep/,
+    ],
+    [
+      'writings/list.md',
+      `---\ntitle: T\ndate: 2026-01-01\nsummary: S\n---\n${Array.from({ length: 1000 }, (_, i) => `${'  '.repeat(i)}- x`).join('\n')}`,
+      /writings\/list\.md: its Markdown nests too deeply to render: it indents a line by more than 256 columns/,
     ],
     [
       'profile.md',
@@ -319,6 +342,11 @@ describe('content mistakes through build(): exit 2 at once, one line, no upstrea
       'skills.yaml',
       `${'['.repeat(20_000)}${']'.repeat(20_000)}`,
       /skills\.yaml: its YAML nests lists and mappings deeper/,
+    ],
+    [
+      'skills.yaml',
+      `- group: G\n  skills:\n    - name: "${'*'.repeat(10_000)}x${'*'.repeat(10_000)}"\n`,
+      /skills\.yaml: its Markdown nests too deeply to render: it has a run of more than 256 emphasis marks/,
     ],
   ])('%s', async (file, text, line) => {
     const content = await contentCopy({ [file]: text });

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { SITE_FILE_URL } from '../../lib/config.ts';
 import { ContentError } from '../../lib/errors.ts';
-import { renderMarkdown } from './markdown.ts';
+import { markdownBoundExceeded, renderMarkdown } from './markdown.ts';
 import { isPublishableLink } from './sanitize.ts';
 import { parseContentYaml } from './yaml.ts';
 
@@ -172,17 +172,22 @@ export function sortWritings(writings: Writing[]): Writing[] {
 }
 
 /**
- * The Markdown `body` of `file`, checked to render: Markdown nested thousands deep (quotes within quotes)
- * overflows the renderer's recursion, which is the owner's text to flatten, not a bug.
+ * The Markdown `body` of `file`, checked to render within bounds (markdown.ts, MARKDOWN_BOUNDS): Markdown
+ * nested thousands deep (quotes within quotes, lists within lists) overflows the renderer's recursion or
+ * takes minutes, which is the owner's text to flatten, not a bug. A stack overflow the line check let
+ * through is the same mistake.
  */
 function renderable(body: string, file: string): string {
+  const exceeded = markdownBoundExceeded(body);
+  if (exceeded !== null)
+    throw new ContentError(file, `its Markdown nests too deeply to render: ${exceeded}; flatten it`);
   try {
     renderMarkdown(body);
   } catch (error) {
     if (error instanceof RangeError)
       throw new ContentError(
         file,
-        'its Markdown nests too deeply to render (quotes or lists within each other); flatten it',
+        'its Markdown nests too deeply to render (quotes, lists or emphasis within each other); flatten it',
       );
     throw error;
   }
@@ -216,9 +221,11 @@ export function loadContent(dir: URL = SITE_DIR): SiteContent {
     .filter((w): w is Writing => w !== null);
   const profile = parseProfile(read('profile.md'));
   renderable(profile.about, 'profile.md');
-  return {
-    profile,
-    skills: parseSkills(read('skills.yaml')),
-    writings: sortWritings(writings),
-  };
+  const skills = parseSkills(read('skills.yaml'));
+  // The skills page is Markdown made of these texts, one line each (pages/skills.ts).
+  renderable(
+    skills.flatMap((g) => [g.group, ...g.skills.flatMap((s) => [s.name, s.note ?? ''])]).join('\n\n'),
+    'skills.yaml',
+  );
+  return { profile, skills, writings: sortWritings(writings) };
 }

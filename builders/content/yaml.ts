@@ -17,6 +17,31 @@ export const MAX_YAML_DEPTH = 32;
 export const MAX_YAML_ALIAS_COUNT = 100;
 
 /**
+ * The deepest flow nesting (`[` and `{`) of `text` outside quoted scalars, in one pass that allocates
+ * nothing: flow collections nested thousands deep cost the concrete-syntax parser seconds and tens of
+ * megabytes before the exact count below could see them. Brackets inside plain scalars or comments may
+ * count too; that only ever refuses text with more than MAX_YAML_DEPTH of them open at once.
+ */
+function flowDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === '\\') i++;
+    } else if (c === "'") {
+      // '' is a quote inside a single-quoted scalar: the loop simply goes on past it.
+      for (i++; i < text.length && text[i] !== "'"; i++);
+    } else if (c === '[' || c === '{') {
+      if (++depth > deepest) deepest = depth;
+    } else if ((c === ']' || c === '}') && depth > 0) {
+      depth--;
+    }
+  }
+  return deepest;
+}
+
+/**
  * How deep `token` nests collections, walked with a stack of its own: the concrete syntax tree is made
  * without recursion, and counting its depth must not recurse either. Stops counting past `limit`.
  */
@@ -51,6 +76,8 @@ export function parseContentYaml(text: string, file: string, what = 'YAML', firs
   const bytes = Buffer.byteLength(text);
   if (bytes > MAX_YAML_BYTES)
     throw new ContentError(file, `its ${what} is ${bytes} bytes, more than ${MAX_YAML_BYTES}; shorten it`);
+  if (flowDepth(text) > MAX_YAML_DEPTH)
+    throw new ContentError(file, `its ${what} nests lists and mappings deeper than ${MAX_YAML_DEPTH} levels`);
   const lines = new LineCounter();
   const tokens = [...new Parser(lines.addNewLine).parse(text)];
   for (const token of tokens)
