@@ -1,6 +1,7 @@
 // The clients of a resilience run, all on loopback and bounded in number: keep-alive load loops over
 // a mix of routes, slowloris connections (silent, or headers one byte at a time) and POSTs whose
 // bodies arrive slowly.
+import { execFile } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import type { Observed } from './checks.ts';
@@ -41,21 +42,10 @@ export type Outcome =
   | { kind: 'response'; response: Observed; ms: number }
   | { kind: 'transport'; spec: RequestSpec; error: string; reusedSocket: boolean; hung: boolean };
 
-/**
- * One request; a transport failure (reset, refused, no answer within `timeoutMs`) is an outcome too.
- * `ms` counts from the request's start or, with `fromConnect`, from when its new connection was
- * established: what the server took to answer, not how long the kernel kept the client's SYN waiting
- * behind a flood of other connections (a full listen backlog drops it, retried after 1 s).
- */
-export function send(
-  base: string,
-  spec: RequestSpec,
-  agent: Agent | false,
-  timeoutMs: number,
-  fromConnect = false,
-): Promise<Outcome> {
+/** One request; a transport failure (reset, refused, no answer within `timeoutMs`) is an outcome too. */
+export function send(base: string, spec: RequestSpec, agent: Agent | false, timeoutMs: number): Promise<Outcome> {
   return new Promise((resolve) => {
-    let started = performance.now();
+    const started = performance.now();
     let settled = false;
     const done = (o: Outcome) => {
       if (!settled) {
@@ -83,7 +73,6 @@ export function send(
         done({ kind: 'transport', spec, error: e.message, reusedSocket: req.reusedSocket, hung: false }),
       );
     });
-    if (fromConnect) req.once('socket', (socket) => socket.once('connect', () => void (started = performance.now())));
     req.on('timeout', () => {
       done({
         kind: 'transport',
@@ -98,6 +87,73 @@ export function send(
       done({ kind: 'transport', spec, error: e.code ?? e.message, reusedSocket: req.reusedSocket, hung: false }),
     );
     req.end();
+  });
+}
+
+/** What PROBE prints: the answer, timed from its connection, or the failure. */
+const PROBE = `
+const http = require('node:http');
+const [url, timeoutMs] = process.argv.slice(1);
+let started = performance.now();
+const say = (o) => { process.stdout.write(JSON.stringify(o)); process.exit(0); };
+const req = http.get(url, { agent: false, timeout: Number(timeoutMs) }, (res) => {
+  const chunks = [];
+  res.on('data', (c) => chunks.push(c));
+  res.on('end', () => say({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString('base64'), ms: performance.now() - started }));
+  res.on('error', (e) => say({ error: e.message }));
+});
+req.once('socket', (s) => s.once('connect', () => (started = performance.now())));
+req.on('timeout', () => say({ error: 'no answer within ' + timeoutMs + ' ms', hung: true }));
+req.on('error', (e) => say({ error: e.code || e.message }));
+`;
+
+/**
+ * One `GET` made by a process of its own, timed from its connection: the bound then judges the
+ * gateway, not this process (whose event loop carries the load, the faults and a thousand attackers'
+ * sockets) nor the kernel's listen backlog (a SYN dropped behind a flood is retried after 1 s).
+ */
+export function probeApart(base: string, path: string, timeoutMs: number): Promise<Outcome> {
+  const spec: RequestSpec = { method: 'GET', path, weight: 0 };
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['-e', PROBE, base + path, String(timeoutMs)],
+      { timeout: timeoutMs + 10_000 },
+      (error, stdout) => {
+        let o: {
+          status?: number;
+          headers?: Observed['headers'];
+          body?: string;
+          ms?: number;
+          error?: string;
+          hung?: boolean;
+        };
+        try {
+          o = JSON.parse(stdout) as typeof o;
+        } catch {
+          o = { error: `the probe process failed (${error?.message ?? 'no output'})` };
+        }
+        if (o.error !== undefined || o.status === undefined)
+          return resolve({
+            kind: 'transport',
+            spec,
+            error: o.error ?? 'no status',
+            reusedSocket: false,
+            hung: o.hung ?? false,
+          });
+        resolve({
+          kind: 'response',
+          ms: o.ms!,
+          response: {
+            method: 'GET',
+            path,
+            status: o.status,
+            headers: o.headers!,
+            body: Buffer.from(o.body!, 'base64'),
+          },
+        });
+      },
+    );
   });
 }
 

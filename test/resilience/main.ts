@@ -32,6 +32,7 @@ import {
   halfOpenClients,
   loopbackAddresses,
   openFlood,
+  probeApart,
   runLoad,
   send,
   slowBodies,
@@ -317,9 +318,8 @@ async function run(
       const wait = startedAt + s * 1000 - performance.now();
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
       if (gatewayDied) break;
-      // Timed from the probe's connection, so that the bound judges the gateway, not the kernel's
-      // backlog; the liveness bound covers the rest.
-      const o = await send(base, { method: 'GET', path: '/', weight: 0 }, false, HUNG_MS, true);
+      // In a process of its own, timed from its connection (probeApart); the liveness bound covers the rest.
+      const o = await probeApart(base, '/', HUNG_MS);
       const text = o.kind === 'response' ? `${o.response.status} in ${o.ms.toFixed(0)} ms` : o.error;
       seen.push(`${s} s: ${text}`);
       if (o.kind === 'transport' || o.response.status !== 200 || o.ms > FRESH_MS)
