@@ -76,7 +76,7 @@ export const SERVER_LIMITS = {
   /** Open connections from one client address (a browser opens six; a load test a few dozen). */
   maxConnectionsPerClient: 256,
   /** Requests one connection may send ahead of the answers it has taken (see answerInTurn). */
-  maxPipelined: 16,
+  maxPipelined: 4,
   /**
    * Bytes of answers handed to one run of requests a connection sent ahead before it is closed (see
    * answerInTurn): a few pages and their documents. A client that never reads can make the gateway

@@ -103,9 +103,7 @@ export interface PipelineLimits {
 interface Pipeline {
   /** Requests read but not yet answered because an earlier answer is still being sent. */
   queued: number;
-  /** The last request allowed to wait: its answer is the connection's last. */
-  tail?: ServerResponse;
-  /** The client pipelined past a bound: the requests read after it are never answered. */
+  /** The client pipelined past a bound: no request after the one in progress is answered. */
   over: boolean;
   /** socket.bytesWritten when the current run of requests sent ahead began. */
   runStart: number;
@@ -135,10 +133,11 @@ export interface InTurn {
  * and never read so made 200,000 of each in one burst: 300 to 950 MiB of resident memory, and four
  * seconds of parsing during which a fresh client waited (issue 37). So node's parser is not given the
  * connection's bytes (`read`): they are given to it a few requests at a time (REQUESTS_PER_FEED), and
- * only while fewer than `maxPipelined` requests wait. Past that, what the client sent ahead is never
- * parsed: the connection gets the answers it is owed (the last with `Connection: close`), then it is
- * closed, and cut off if it has not taken them within `graceMs`. What one connection costs is then at
- * most `maxPipelined + REQUESTS_PER_FEED` requests, whatever it sends.
+ * only while fewer than `maxPipelined` requests wait. A client that sends more ahead is past the bound:
+ * what it sent after is never parsed, the answer in progress is its last (it gets `graceMs` to take
+ * it), and the requests waiting behind it are never begun. What one connection costs is then at most
+ * `maxPipelined + REQUESTS_PER_FEED` parsed requests and one answer past the bound, whatever it sends:
+ * on the live market route, one ticker fetch shared with every other connection, not one per request.
  *
  * A waiting request holds no answer, so what one connection keeps unsent is at most one answer; node
  * itself stops reading a connection while that answer is not taken (its writable side needs
@@ -156,12 +155,13 @@ export function answerInTurn(
 ): InTurn {
   const pipelines = new WeakMap<Socket, Pipeline>();
 
-  /** The client sent more than may wait: nothing after it is answered. */
+  /**
+   * The client sent more than may wait: the answer in progress is the connection's last. It gets
+   * `graceMs` to be taken; the requests waiting behind it are never begun.
+   */
   const overflow = (socket: Socket, pipeline: Pipeline) => {
     pipeline.over = true;
     if (socket.writableLength > 0) return void socket.destroy();
-    // The tail is still waiting, so its headers are not written yet: node closes after it.
-    if (pipeline.tail !== undefined) pipeline.tail.shouldKeepAlive = false;
     const cut = setTimeout(() => socket.destroy(), limits.graceMs);
     cut.unref();
     socket.once('close', () => clearTimeout(cut));
@@ -177,13 +177,12 @@ export function answerInTurn(
     if (pipeline.queued === limits.maxPipelined) return overflow(socket, pipeline);
     if (pipeline.queued === 0) pipeline.runStart = socket.bytesWritten;
     pipeline.queued++;
-    pipeline.tail = res;
     const state = pipeline;
     // node hands the socket to the next response once the previous one has finished, that is once
     // the kernel has taken it: destroying the socket then loses no byte of the answers before.
     res.once('socket', () => {
       state.queued--;
-      if (socket.bytesWritten - state.runStart >= limits.maxPipelinedBytes) {
+      if (state.over || socket.bytesWritten - state.runStart >= limits.maxPipelinedBytes) {
         state.over = true;
         return void socket.destroy();
       }
