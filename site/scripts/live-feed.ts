@@ -11,7 +11,7 @@
 import { applyTick, backoffMs, liveTick, SILENCE_MS, subscribeMessage, type LiveTick } from '../../domain/live-tick.ts';
 import type { MarketData } from '../../domain/market.ts';
 import { isMarketData } from '../../domain/payload-shape.ts';
-import { formatFixed, formatInstant, formatPercent, htmlDateTime } from '../../render/format.ts';
+import { formatFixed, formatInstantSeconds, formatPercent, htmlDateTime } from '../../render/format.ts';
 import { lastPointHtml, marketDecimals, marketSparkline, marketTableRows } from '../../render/preview.ts';
 import { showFreshness } from './staleness.ts';
 
@@ -80,7 +80,7 @@ export function startLiveFeed(figure: HTMLElement): void {
     const time = body.querySelector('time[data-field="asOf"]');
     if (time) {
       time.setAttribute('datetime', htmlDateTime(market.asOf));
-      time.textContent = formatInstant(market.asOf);
+      time.textContent = formatInstantSeconds(market.asOf);
       const label = time.closest('.stat')?.querySelector('dt');
       if (label) label.textContent = figure.dataset.liveSimulated ? 'Live (simulated), as of' : 'Live, as of';
     }
@@ -199,5 +199,7 @@ export function startLiveFeed(figure: HTMLElement): void {
     if (last) draw(applyTick(payload, last));
   });
 
+  // A page opened in a background tab is hidden from the start.
+  if (document.visibilityState === 'hidden') hiddenTimer = window.setTimeout(sleep, HIDDEN_MS);
   open();
 }

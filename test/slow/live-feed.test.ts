@@ -8,16 +8,24 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { javaAvailability, vnuErrors } from '../helpers/vnu.ts';
 import { startFakeFeed, type FakeFeed } from '../../fakes/live-feed.ts';
 import { formatFixed } from '../../render/format.ts';
 import { browserAvailability, launchChromium } from '../helpers/browser.ts';
 import { get, startTestGateway, type TestGateway } from '../helpers/gateway.ts';
 import { cleanEnv, ROOT } from '../helpers/run.ts';
-import { DESKTOP, withReaderClock } from '../helpers/site-browser.ts';
+import { DESKTOP, PHONE, withReaderClock } from '../helpers/site-browser.ts';
 import { buildSite, TEST_SITE_CLOCK, type BuiltSite } from '../helpers/site-dist.ts';
 
 const availability = browserAvailability();
+const java = javaAvailability();
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 if (!availability.available && !availability.mustFail) console.warn(`live-feed.test.ts: ${availability.reason}`);
 
 /** The reader's clock and the gateway's: five minutes after the build, while its data are valid. */
@@ -66,8 +74,11 @@ describe.runIf(availability.available || availability.mustFail)('the live price 
    * The home page, its errors, every value the price has shown and every change of a live region (an
    * element with aria-live or role status/alert, or inside one) recorded from the start.
    */
-  async function home(served: Served = live): Promise<{ page: Page; errors: string[]; sockets: string[] }> {
-    const context = await browser.newContext({ viewport: DESKTOP });
+  async function home(
+    served: Served = live,
+    viewport: { width: number; height: number } = DESKTOP,
+  ): Promise<{ page: Page; errors: string[]; sockets: string[] }> {
+    const context = await browser.newContext({ viewport });
     contexts.push(context);
     const page = await context.newPage();
     const errors: string[] = [];
@@ -140,6 +151,79 @@ describe.runIf(availability.available || availability.mustFail)('the live price 
       `to ${formatFixed(2 * first, decimals)} USD`,
     );
     expect(errors).toEqual([]);
+  });
+
+  it.each([
+    ['desktop', DESKTOP, false],
+    ['phone', PHONE, false],
+    ['phone, a demo site', PHONE, true],
+  ] as const)('ticks shift no layout (%s)', async (_name, viewport, simulated) => {
+    const before = feed.subscriptions.length;
+    const { page } = await home(live, viewport);
+    await feed.waitForSubscriptions(before + 1, 5_000);
+    // A demo site's label is the longer one ("Live (simulated), as of").
+    if (simulated)
+      await page.evaluate(() => {
+        document.querySelector<HTMLElement>('[data-preview="market"]')!.dataset.liveSimulated = 'true';
+      });
+    await page.evaluate(() => {
+      const w = window as unknown as { shifts: number };
+      w.shifts = 0;
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries() as unknown as Array<{ value: number; hadRecentInput: boolean }>)
+          if (!e.hadRecentInput) w.shifts += e.value;
+      }).observe({ type: 'layout-shift' });
+    });
+    const decimals = await decimalsOf(page);
+    const first = await firstValue(page);
+    for (const factor of [2, 0.5, 1.01]) {
+      feed.tick({ price: (factor * first).toFixed(8), time: nextTime() });
+      await expect.poll(() => valueText(page), { timeout: 3_000 }).toBe(`${formatFixed(factor * first, decimals)} USD`);
+    }
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await page.evaluate(() => (window as unknown as { shifts: number }).shifts)).toBe(0);
+    // The observer sees a shift when there is one (the check can fail).
+    await page.evaluate(() => {
+      const block = document.createElement('p');
+      block.textContent = 'x';
+      block.className = 'lede';
+      document.querySelector('main')!.prepend(block);
+    });
+    await expect.poll(() => page.evaluate(() => (window as unknown as { shifts: number }).shifts)).toBeGreaterThan(0);
+  });
+
+  it('after ticks the page is still valid HTML (Nu) with no serious or critical axe violation', async () => {
+    const before = feed.subscriptions.length;
+    const { page } = await home();
+    await feed.waitForSubscriptions(before + 1, 5_000);
+    const first = await firstValue(page);
+    for (const factor of [2, 0.5]) feed.tick({ price: (factor * first).toFixed(8), time: nextTime() });
+    await expect.poll(() => page.locator('[data-preview="market"]').getAttribute('data-live')).toBe('true');
+    await new Promise((r) => setTimeout(r, 500));
+    const html = await page.evaluate(() => `<!doctype html>\n${document.documentElement.outerHTML}\n`);
+    await page.evaluate(AXE_SOURCE);
+    const violations = await page.evaluate(async () => {
+      const axe = (
+        window as unknown as {
+          axe: { run(o: object): Promise<{ violations: Array<{ id: string; impact: string }> }> };
+        }
+      ).axe;
+      const result = await axe.run({ resultTypes: ['violations'] });
+      return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
+    });
+    expect(violations).toEqual([]);
+    if (!java.available) {
+      if (java.mustFail) throw new Error(java.reason);
+      console.warn(`live-feed.test.ts: ${java.reason}`);
+      return;
+    }
+    const dir = await mkdtemp(join(tmpdir(), 'live-html-'));
+    try {
+      await writeFile(join(dir, 'live.html'), html);
+      expect(await vnuErrors([join(dir, 'live.html')])).toEqual([]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('never shows a tick of another product, a bad price, an unparsable or older time, or non-JSON', async () => {
