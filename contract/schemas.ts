@@ -2,6 +2,7 @@
 // them here, and the OpenAPI document and the developer page are generated from the same files.
 import { readdirSync, readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import standaloneCode from 'ajv/dist/standalone/index.js';
 import addFormatsModule from 'ajv-formats';
 import { DEFAULT_SERVICE_OPTIONS, type SchemaName, type ServiceOptions } from './service.ts';
 import { DEFAULT_MARKET_PRODUCT, DEFAULT_TIME_ZONE } from '../lib/service-defaults.ts';
@@ -71,18 +72,53 @@ export function createValidator(
   schemas: Map<string, JsonSchema> = loadSchemas(),
   options: ValidatorOptions = {},
 ): Validator {
-  const ajv = new Ajv2020({ allErrors: true, strict: true, validateSchema: options.checkSchemas ?? true });
-  addFormats(ajv);
+  const ajv = newAjv(options.checkSchemas ?? true);
   for (const schema of schemas.values()) ajv.addSchema(schema);
+  return validatorOf((name) => {
+    const schema = schemas.get(name);
+    return schema && ajv.getSchema(schema.$id);
+  });
+}
+
+/** One schema's check, as ajv makes it: true, or false with the reasons in `errors`. */
+export type CompiledCheck = ((data: unknown) => boolean) & {
+  errors?: Array<{ instancePath: string; message?: string }> | null;
+};
+
+/** The Validator over checks found by name, compiled now (createValidator) or at build time (compiledValidator). */
+function validatorOf(checkOf: (name: SchemaName) => CompiledCheck | undefined): Validator {
   return {
     validate(name, data) {
-      const schema = schemas.get(name);
-      if (!schema) throw new Error(`no schema named ${name} in schemas/`);
-      const check = ajv.getSchema(schema.$id)!;
+      const check = checkOf(name);
+      if (!check) throw new Error(`no schema named ${name} in schemas/`);
       if (!check(data)) {
         const errors = (check.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message}`);
         throw new SchemaValidationError(`${name} does not validate: ${errors.join('; ')}`);
       }
     },
   };
+}
+
+function newAjv(checkSchemas: boolean, code?: { source: true; esm: true }): Ajv2020 {
+  const ajv = new Ajv2020({ allErrors: true, strict: true, validateSchema: checkSchemas, ...(code && { code }) });
+  addFormats(ajv);
+  return ajv;
+}
+
+/**
+ * The validators as the source of an ES module, one export per schema (named by its title), for a
+ * runtime that forbids compiling code from strings: ajv builds each check with `new Function`, which
+ * Cloudflare Workers refuse ("Code generation from strings disallowed"), so the Worker's bundle imports
+ * checks written here at build time (ajv's standalone code, edge/prepare.ts) and never ajv's compiler.
+ */
+export function standaloneValidators(schemas: Map<string, JsonSchema>): string {
+  const ajv = newAjv(true, { source: true, esm: true });
+  for (const schema of schemas.values()) ajv.addSchema(schema);
+  const exports = Object.fromEntries([...schemas.values()].map((s) => [s.title, s.$id]));
+  return standaloneCode(ajv, exports);
+}
+
+/** The Validator over checks compiled at build time (standaloneValidators), keyed by schema title. */
+export function compiledValidator(checks: Readonly<Record<string, CompiledCheck>>): Validator {
+  return validatorOf((name) => (Object.hasOwn(checks, name) ? checks[name] : undefined));
 }

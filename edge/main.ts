@@ -1,0 +1,75 @@
+// `npm run start:edge`: the gateway as a Cloudflare Worker in local workerd (miniflare, offline), after
+// `build --if-stale` has built dist/ (package.json). `npm run build:edge` (`--bundle-only`) stops after the
+// bundle, for `npx wrangler deploy`. The only place that prints startup failures and picks exit statuses,
+// as gateway/main.ts does for `npm start`: 2 for an invalid variable, 1 when it cannot start, 0 after a
+// clean shutdown.
+import { loadConfig, type Config } from '../lib/config.ts';
+import { ConfigError } from '../lib/errors.ts';
+import { oneLine } from '../lib/one-line.ts';
+import { bundleWorker, refuseNodeOnly, WRANGLER_CONFIG } from './bundle.ts';
+import { startLocalWorker, type LocalWorker } from './local.ts';
+
+const MAX_LINE = 300;
+const err = (line: string) => void process.stderr.write(`edge: ${oneLine(line, MAX_LINE)}\n`);
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+/** CONTRACT: SIGTERM stops everything within 8 s; workerd is given most of it, then the program exits anyway. */
+const STOP_DEADLINE_MS = 6_000;
+
+async function main(): Promise<number | undefined> {
+  let config: Config;
+  try {
+    config = loadConfig(process.env);
+    refuseNodeOnly(config);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      err(`invalid configuration: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
+  const bundle = await bundleWorker(config, process.env);
+  if (process.argv.includes('--bundle-only')) {
+    process.stdout.write(`bundled ${bundle.file} for ${WRANGLER_CONFIG}\n`);
+    return 0;
+  }
+
+  let worker: LocalWorker;
+  try {
+    worker = await startLocalWorker(config, bundle.file, {
+      // Secrets stay out of the bundle: the Worker reads them from its bindings, as `wrangler secret put` sets them.
+      secrets: config.githubToken === undefined ? {} : { GITHUB_TOKEN: config.githubToken },
+      stderr: (chunk) => process.stderr.write(chunk),
+    });
+  } catch (error) {
+    err(`cannot start: ${message(error)}`);
+    return 1;
+  }
+  process.stdout.write(`listening on ${worker.url}\n`);
+
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    setTimeout(() => process.exit(0), STOP_DEADLINE_MS).unref();
+    worker.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        err(`shutdown failed: ${message(error)}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  return undefined;
+}
+
+main().then(
+  (code) => {
+    if (code !== undefined) process.exit(code);
+  },
+  (error: unknown) => {
+    err(`cannot start: ${message(error)}`);
+    process.exit(1);
+  },
+);
