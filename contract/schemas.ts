@@ -2,7 +2,7 @@
 // them here, and the OpenAPI document and the developer page are generated from the same files.
 import { readdirSync, readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import standaloneCode from 'ajv/dist/standalone/index.js';
+import standaloneModule from 'ajv/dist/standalone/index.js';
 import addFormatsModule from 'ajv-formats';
 import { DEFAULT_SERVICE_OPTIONS, type SchemaName, type ServiceOptions } from './service.ts';
 import { DEFAULT_MARKET_PRODUCT, DEFAULT_TIME_ZONE } from '../lib/service-defaults.ts';
@@ -11,6 +11,12 @@ import { DEFAULT_MARKET_PRODUCT, DEFAULT_TIME_ZONE } from '../lib/service-defaul
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
   ajv: Ajv2020,
 ) => Ajv2020;
+
+// The same for ajv's standalone code generator.
+const standaloneCode = ((standaloneModule as unknown as { default?: unknown }).default ?? standaloneModule) as (
+  ajv: Ajv2020,
+  refsOrFunc?: Record<string, string>,
+) => string;
 
 export const SCHEMAS_DIR = new URL('../schemas/', import.meta.url);
 

@@ -2,6 +2,7 @@
 // (edge/wrangler.jsonc, turned into miniflare's options by wrangler's own reader): the same compatibility
 // date and flags, Durable Objects, migration and static assets as in production, and nothing reaching
 // the network (no Request.cf download, no telemetry, no update check, no login).
+import { dirname } from 'node:path';
 import type { Config } from '../lib/config.ts';
 import { WRANGLER_CONFIG } from './bundle.ts';
 
@@ -46,6 +47,8 @@ export async function startLocalWorker(config: Config, script: string, options: 
           name: 'gateway',
           modules: true,
           scriptPath: script,
+          // Module names are paths below this folder; the bundle is not below edge/wrangler.jsonc's own.
+          modulesRoot: dirname(script),
           bindings: { ...(workerOptions.bindings as Record<string, unknown>), ...options.secrets },
         },
       ],

@@ -109,29 +109,23 @@ export default {
       report(`cannot start: ${error instanceof Error ? error.message : String(error)}`);
       return toResponse(request.method, INTERNAL_ERROR_TEXT);
     }
-    const req: CoreRequest = {
-      method: request.method,
-      url: targetOf(request.url),
-      headers: Object.fromEntries(request.headers),
-    };
+    const headers: Record<string, string | undefined> = Object.fromEntries(request.headers);
+    // Content coding is the platform's: Cloudflare sends a Worker `Accept-Encoding: br, gzip` whatever the
+    // client said, and compresses (or decodes) the answer for the client itself. The core is asked as by
+    // a client that names no coding, so it answers the identity bytes under their own strong ETag (as
+    // Node does for such a client), never a copy whose ETag would name other bytes than the client gets.
+    headers['accept-encoding'] = undefined;
+    const req: CoreRequest = { method: request.method, url: targetOf(request.url), headers };
     // Cloudflare sets CF-Connecting-IP on every request it passes to a Worker, replacing any a client sent.
     const client = request.headers.get('cf-connecting-ip');
     const answer = await gateway.gateway.handle(req, client, (_, maxBytes) => readRequestBody(request, maxBytes));
-    let response: Response;
     try {
       if (request.method !== 'HEAD') await gateway.fill(answer.body);
-      response = toResponse(request.method, answer);
+      return toResponse(request.method, answer);
     } catch (error) {
       report(`request failed: ${error instanceof Error ? error.message : String(error)}`);
       return toResponse(request.method, INTERNAL_ERROR_TEXT);
     }
-    // A copy the build compressed goes out as it is; by default the runtime would compress it again.
-    if (!response.headers.has('content-encoding')) return response;
-    return new Response(response.body, {
-      status: response.status,
-      headers: response.headers,
-      encodeBody: 'manual',
-    } as ResponseInit);
   },
 };
 
