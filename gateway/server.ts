@@ -6,23 +6,23 @@ import type { Config } from '../lib/config.ts';
 import { ALLOW_HEADER, MCP_ENDPOINT } from '../contract/service.ts';
 import { datasets, serviceTables } from '../datasets/registry.ts';
 import { createValidator, loadSchemas } from '../contract/schemas.ts';
-import { MCP_SERVER_NAME } from '../contract/mcp-tools.ts';
 import { createSources, type Sources } from '../upstreams/sources.ts';
 import { accessLog } from './http/access-log.ts';
 import { answerInTurn, capConnections, endAndRelease } from './http/connection-limits.ts';
 import { clientIdentity } from './quota/client-identity.ts';
 import { parseTrustProxy } from './quota/ip-ranges.ts';
-import { dataRoutes } from './routes/data-routes.ts';
-import { MCP_MAX_BODY_BYTES, mcpRoute } from './routes/mcp.ts';
-import { rawPath } from './http/request-path.ts';
-import { prepareProblems } from './http/problem-response.ts';
-import { createQuota, DISABLED_QUOTA, type Quota, type QuotaStore } from './quota/quota.ts';
+import { MCP_MAX_BODY_BYTES } from './core/routes/mcp.ts';
+import { rawPath } from './core/http/request-path.ts';
+import { createQuota, DISABLED_QUOTA, type Quota, type QuotaStore } from './core/quota.ts';
 import { memoryQuotaStore } from './quota/memory-store.ts';
-import { requestHandler } from './request-handler.ts';
+import { createGateway } from './core/gateway.ts';
+import { nodeHandler } from './node-adapter.ts';
 import { oneLine } from '../lib/one-line.ts';
 import { MAX_ERROR_LINE, throttledLines } from './http/error-lines.ts';
 import { fdWriter } from './http/log-writer.ts';
-import { loadStaticFiles } from './http/static-files.ts';
+import { readSiteFiles } from './http/static-files.ts';
+import { staticTable } from './core/http/static-table.ts';
+import { NODE_CODEC } from './http/node-codec.ts';
 import { gatewayOpenApiFile } from './http/openapi-document.ts';
 
 export interface GatewayOptions {
@@ -101,9 +101,8 @@ export async function startGateway(config: Config, options: GatewayOptions): Pro
 
   const service = serviceTables(config);
   const schemas = loadSchemas(service);
-  const table = loadStaticFiles(options.distDir, service, (files) => [
-    gatewayOpenApiFile(config, service, schemas, files),
-  ]);
+  const files = readSiteFiles(options.distDir, (found) => [gatewayOpenApiFile(config, service, schemas, found)]);
+  const table = staticTable(files, service, NODE_CODEC);
   const validator = createValidator(schemas, { checkSchemas: false });
   const sources = options.sources ?? createSources(config);
 
@@ -133,35 +132,22 @@ export async function startGateway(config: Config, options: GatewayOptions): Pro
 
   const log = accessLog(stdout, now);
   let closing = false;
-  const problems = prepareProblems(
-    config.siteUrl,
+  const core = createGateway({
+    config,
     service,
-    config.rateLimitQuota === undefined ? undefined : { quota: config.rateLimitQuota, window: config.rateLimitWindow },
-  );
-  const identify = clientIdentity(trustedProxies);
-  const live = dataRoutes(datasets(config), sources, config, validator, now);
-  const handler = requestHandler({
+    datasets: datasets(config),
+    schemas,
+    validator,
     table,
-    problems,
+    sources,
     quota,
-    identify,
-    service,
-    live,
-    mcp: mcpRoute({
-      service,
-      schemas,
-      serverName: MCP_SERVER_NAME,
-      serverTitle: config.site.title,
-      allowedOrigins: [new URL(config.siteUrl).origin, ...config.mcpAllowedOrigins],
-      problems,
-      quota,
-      identify,
-      live,
-      reportError: errorLine,
-      closing: () => closing,
-      now,
-    }),
+    codec: NODE_CODEC,
     now,
+    reportError: errorLine,
+  });
+  const handler = nodeHandler({
+    core,
+    identify: clientIdentity(trustedProxies),
     log,
     reportError: errorLine,
     closing: () => closing,

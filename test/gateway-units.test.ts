@@ -10,18 +10,19 @@ import { createValidator } from '../contract/schemas.ts';
 import type { Sources } from '../upstreams/sources.ts';
 import { calendarWindow } from '../domain/calendar.ts';
 import { forwardedClient } from '../gateway/quota/client-identity.ts';
-import { acceptedCodings } from '../gateway/http/content-coding.ts';
+import { acceptedCodings } from '../gateway/core/http/content-coding.ts';
 import { accessLog } from '../gateway/http/access-log.ts';
 import { oneLine } from '../lib/one-line.ts';
 import { throttledLines } from '../gateway/http/error-lines.ts';
 import { contentTypeFor } from '../contract/content-types.ts';
-import { contributionsRoute, FAILURE_MEMORY_MS } from '../gateway/routes/contributions.ts';
+import { contributionsRoute, FAILURE_MEMORY_MS, type CalendarResponse } from '../gateway/core/routes/contributions.ts';
+import { NODE_CODEC } from '../gateway/http/node-codec.ts';
 import { policyHeader, rateLimitHeader } from '../contract/rate-limit-headers.ts';
-import { createQuota, fixedWindow, type QuotaStore } from '../gateway/quota/quota.ts';
+import { createQuota, fixedWindow, type QuotaStore } from '../gateway/core/quota.ts';
 import { memoryQuotaStore } from '../gateway/quota/memory-store.ts';
-import { noneMatch } from '../gateway/http/representation.ts';
-import { decodePath, rawPath } from '../gateway/http/request-path.ts';
-import { singleFlight } from '../gateway/routes/single-flight.ts';
+import { noneMatch } from '../gateway/core/http/representation.ts';
+import { decodePath, rawPath } from '../gateway/core/http/request-path.ts';
+import { singleFlight } from '../gateway/core/routes/single-flight.ts';
 
 describe('decodePath', () => {
   it.each([
@@ -250,7 +251,13 @@ describe('the contribution cache', () => {
     // 2026-11-01 is the day clocks fall back in Toronto: a 25-hour day.
     let t = Date.parse('2026-11-01T04:30:00Z'); // 00:30 EDT
     const { sources, state } = countingSource();
-    const route = contributionsRoute(sources, dataResource(DEFAULT_SERVICE, 'contributions'), validator, () => t);
+    const route = contributionsRoute(
+      sources,
+      dataResource(DEFAULT_SERVICE, 'contributions'),
+      validator,
+      NODE_CODEC,
+      () => t,
+    );
     const first = await route.current();
     expect(first.expiresAtMs).toBe(Date.parse('2026-11-02T05:00:00Z'));
     t = Date.parse('2026-11-02T04:59:59Z'); // 23:59:59 EST, 24.5 h later
@@ -273,14 +280,20 @@ describe('the contribution cache', () => {
         days: async (nowMs: number) => (await gate, sources.contributions.days(nowMs)),
       },
     };
-    const route = contributionsRoute(slow, dataResource(DEFAULT_SERVICE, 'contributions'), validator, () => t);
-    const before = route.current() as Promise<{ rep: { identity: { body: Buffer } } }>;
+    const route = contributionsRoute(
+      slow,
+      dataResource(DEFAULT_SERVICE, 'contributions'),
+      validator,
+      NODE_CODEC,
+      () => t,
+    );
+    const before = route.current() as Promise<CalendarResponse>;
     t = Date.parse('2026-06-02T04:00:00.200Z'); // 00:00:00.2, the next day
-    const after = route.current() as Promise<{ rep: { identity: { body: Buffer } } }>;
+    const after = route.current() as Promise<CalendarResponse>;
     expect(after).not.toBe(before);
     release();
     const endDate = async (p: typeof before) =>
-      (JSON.parse((await p).rep.identity.body.toString()) as { endDate: string }).endDate;
+      (JSON.parse(new TextDecoder().decode((await p).rep.identity.body)) as { endDate: string }).endDate;
     expect(await endDate(before)).toBe('2026-06-01');
     expect(await endDate(after)).toBe('2026-06-02');
     expect(state.calls).toBe(2);
@@ -289,7 +302,13 @@ describe('the contribution cache', () => {
   it('shares one refresh among concurrent callers, and retries once a failure is no longer remembered', async () => {
     let t = Date.parse('2026-06-01T12:00:00Z');
     const { sources, state } = countingSource();
-    const route = contributionsRoute(sources, dataResource(DEFAULT_SERVICE, 'contributions'), validator, () => t);
+    const route = contributionsRoute(
+      sources,
+      dataResource(DEFAULT_SERVICE, 'contributions'),
+      validator,
+      NODE_CODEC,
+      () => t,
+    );
     state.fail = true;
     const failing = [route.current(), route.current(), route.current()];
     for (const p of failing) await expect(p).rejects.toThrow('down');

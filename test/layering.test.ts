@@ -38,7 +38,16 @@ const PROGRAMS: Record<string, string[]> = {
 
 /** Layers inside a program, lowest first: a layer may import only the layers before it, never the program's top. */
 const INNER: Record<string, string[]> = {
-  gateway: ['gateway/quota', 'gateway/http', 'gateway/routes'],
+  // The runtime-neutral core (its quota, its HTTP rules, its routes, then its top, core/gateway.ts), then
+  // what only Node needs: the quota's stores and client identity, the socket-level HTTP parts.
+  gateway: [
+    'gateway/core/quota.ts',
+    'gateway/core/http',
+    'gateway/core/routes',
+    'gateway/core',
+    'gateway/quota',
+    'gateway/http',
+  ],
   builders: ['builders/artifact.ts', 'builders/content', 'builders/discovery', 'builders/pages'],
 };
 
@@ -137,6 +146,40 @@ describe('layering', () => {
       (i) => `${i.file} imports ${i.specifier}`,
     );
     expect(wrong).toEqual([]);
+  });
+
+  it("the gateway's core is runtime-neutral: nothing it runs imports node:*, and it never names Buffer", () => {
+    // Everything the core evaluates (its files and the project files they import, but for type-only
+    // imports, which no runtime loads) must run in a Worker as on Node (docs/architecture.md#the-gateways-core).
+    const core = sourceFiles('gateway/core');
+    expect(core.length).toBeGreaterThan(10);
+    const valueImports = (file: string) => {
+      const text = readFileSync(join(ROOT, file), 'utf8').replace(/^\s*(\/\/.*|\/?\*.*)$/gm, '');
+      return [
+        ...text.matchAll(
+          /\b(?:import|export)\s+(?!type\b)[^'";]*?from\s+(['"])([^'"]+)\1|\bimport\s*\(?\s*(['"])([^'"]+)\3/g,
+        ),
+      ].map((m) => m[2] ?? m[4]!);
+    };
+    const seen = new Set<string>();
+    const wrong: string[] = [];
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const specifier of valueImports(file)) {
+        if (specifier.startsWith('node:')) wrong.push(`${file} imports ${specifier}`);
+        else if (specifier.startsWith('.')) {
+          const target = relative(ROOT, resolve(ROOT, dirname(file), specifier));
+          if (/\.(ts|mts|mjs)$/.test(target)) visit(target);
+        }
+      }
+    };
+    core.forEach(visit);
+    expect(seen.has('upstreams/sources.ts')).toBe(true);
+    expect(wrong).toEqual([]);
+    const code = (f: string) => readFileSync(join(ROOT, f), 'utf8').replace(/^\s*(\/\/.*|\/?\*.*)$/gm, '');
+    const buffers = core.filter((f) => /\bBuffer\b/.test(code(f)));
+    expect(buffers).toEqual([]);
   });
 
   it("the gateway's program carries no builder: no esbuild, marked or yaml among everything it imports", () => {

@@ -11,7 +11,7 @@ import { rm } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { asClusterNode, startFakeRedis, withPong, type FakeRedis } from '../fakes/redis.ts';
 import { startFakeUpstreams } from '../fakes/upstreams.ts';
-import { createQuota } from '../gateway/quota/quota.ts';
+import { createQuota } from '../gateway/core/quota.ts';
 import {
   hashTag,
   redisQuotaStore,

@@ -2,7 +2,7 @@
 // the event loop, so a busy gateway makes one write call for many requests rather than one each.
 // It records no client address, no header values and no query string: nothing that could carry a
 // token or a forwarded address chain.
-import type { QuotaOutcome } from '../quota/quota.ts';
+import type { QuotaOutcome } from '../core/quota.ts';
 
 export interface AccessRecord {
   method: string;

@@ -12,11 +12,11 @@ import type { JsonSchema } from '../../contract/schemas.ts';
  * The build's snapshot of one resource, read from dist/ (it validated it before writing it), or null
  * when the build published none: then the document has no example, as the build's own would.
  */
-function snapshot(files: ReadonlyMap<string, Buffer>, resource: DataResource): unknown {
+function snapshot(files: ReadonlyMap<string, Uint8Array>, resource: DataResource): unknown {
   const body = files.get(resource.snapshotFiles[0]!);
   if (body === undefined) return null;
   try {
-    return JSON.parse(body.toString('utf8')) as unknown;
+    return JSON.parse(new TextDecoder().decode(body)) as unknown;
   } catch {
     return null; // a file changed after the build: no example rather than a broken one
   }
@@ -27,7 +27,7 @@ export function gatewayOpenApiFile(
   config: Config,
   service: ServiceTables,
   schemas: Map<string, JsonSchema>,
-  files: ReadonlyMap<string, Buffer>,
+  files: ReadonlyMap<string, Uint8Array>,
 ): [file: string, body: Buffer] {
   const snapshots = new Map(service.resources.map((r) => [r.id, snapshot(files, r)]));
   const document = openApiDocument(config, schemas, describedDatasets(config, snapshots), 'gateway');

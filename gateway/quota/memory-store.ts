@@ -1,7 +1,7 @@
 // The in-process quota store: counts for one gateway instance (RATE_LIMIT_QUOTA without
 // RATE_LIMIT_REDIS_URL). A key names one client in one window, so it is only written during that
 // window; it expires ttlSeconds after its first count and a periodic sweep keeps memory bounded.
-import type { QuotaStore } from './quota.ts';
+import type { QuotaStore } from '../core/quota.ts';
 
 interface Counter {
   count: number;

@@ -11,7 +11,7 @@
 // only over keys of one slot (a call across two is refused with CROSSSLOT).
 import { CONSTANTS } from '../../contract/service.ts';
 import { redisTarget } from '../../lib/redis-url.ts';
-import { StoreUnavailable, type QuotaStore } from './quota.ts';
+import { StoreUnavailable, type QuotaStore } from '../core/quota.ts';
 import { describeStoreError, linkOpener, shapeOf, unsentBytes, type Link, type NodeAddress } from './redis-link.ts';
 
 /**

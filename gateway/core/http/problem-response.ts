@@ -1,7 +1,6 @@
 // RFC 9457 problem responses, prepared once per gateway: the body comes from contract/problems.ts, its
 // `status` equals the HTTP status, and nothing from an exception (message, stack) ever reaches it.
-import type { ServerResponse } from 'node:http';
-import { ALLOW_HEADER, CACHE_CONTROL, type ServiceTables } from '../../contract/service.ts';
+import { ALLOW_HEADER, CACHE_CONTROL, type ServiceTables } from '../../../contract/service.ts';
 import {
   problem,
   PROBLEM_CONTENT_TYPE,
@@ -9,14 +8,15 @@ import {
   PROBLEM_TYPES,
   type ProblemCode,
   type ProblemDetails,
-} from '../../contract/problems.ts';
-import type { DataResourceId } from '../../contract/service.ts';
+} from '../../../contract/problems.ts';
+import type { DataResourceId } from '../../../contract/service.ts';
 import { COMMON_HEADERS } from './common-headers.ts';
+import { utf8 } from './bytes.ts';
+import type { Prepared } from './exchange.ts';
 
 /** A fixed answer prepared once: status, body and the complete header list of its response. */
-export interface PreparedAnswer {
-  status: number;
-  body: Buffer;
+export interface PreparedAnswer extends Prepared {
+  body: Uint8Array;
   headers: string[];
 }
 
@@ -32,7 +32,7 @@ export interface PreparedProblem extends PreparedAnswer {
 export function prepareAnswer(
   status: number,
   contentType: string,
-  body: Buffer,
+  body: Uint8Array,
   extra: readonly string[] = [],
 ): PreparedAnswer {
   return {
@@ -75,12 +75,10 @@ export function prepareProblems(
 ): Problems {
   const make = (code: ProblemCode, detail: string, error?: string, extra: string[] = []): PreparedProblem => {
     const document = problem(siteUrl, code, detail, error);
-    const answer = prepareAnswer(
-      PROBLEM_TYPES[code].status,
-      PROBLEM_CONTENT_TYPE,
-      Buffer.from(JSON.stringify(document)),
-      [...EXPOSED_HEADERS, ...extra],
-    );
+    const answer = prepareAnswer(PROBLEM_TYPES[code].status, PROBLEM_CONTENT_TYPE, utf8(JSON.stringify(document)), [
+      ...EXPOSED_HEADERS,
+      ...extra,
+    ]);
     return { ...answer, document };
   };
   const upstream = new Map(
@@ -100,10 +98,4 @@ export function prepareProblems(
     upstream,
     originNotAllowed: make('origin_not_allowed', PROBLEM_DETAILS.origin_not_allowed),
   };
-}
-
-/** Writes a prepared problem; `extra` carries per-request headers (RateLimit, Retry-After). HEAD gets no body. */
-export function sendProblem(res: ServerResponse, p: PreparedProblem, extra?: readonly string[]): void {
-  res.writeHead(p.status, extra === undefined || extra.length === 0 ? p.headers : [...p.headers, ...extra]);
-  res.end(p.body);
 }

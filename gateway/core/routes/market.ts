@@ -3,11 +3,11 @@
 // The provider is someone else's: concurrent requests share ticker fetches (fresh-flight.ts: at most one
 // in flight, each answer from a fetch begun after its request arrived), and after it answers 429 with a
 // Retry-After it is not asked again before then: requests meanwhile get the 502 problem at once.
-import { UpstreamError } from '../../lib/errors.ts';
-import type { Candle, MarketData } from '../../domain/market.ts';
-import { CONSTANTS, type DataResource } from '../../contract/service.ts';
-import type { Validator } from '../../contract/schemas.ts';
-import { fetchMarketData, type MarketSource } from '../../upstreams/sources.ts';
+import { UpstreamError } from '../../../lib/errors.ts';
+import type { Candle, MarketData } from '../../../domain/market.ts';
+import { CONSTANTS, type DataResource } from '../../../contract/service.ts';
+import type { Validator } from '../../../contract/schemas.ts';
+import { fetchMarketData, type MarketSource } from '../../../upstreams/sources.ts';
 import { freshFlight } from './fresh-flight.ts';
 import { singleFlight } from './single-flight.ts';
 

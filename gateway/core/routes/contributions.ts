@@ -6,12 +6,13 @@
 // The snapshot in dist/ is not used as a first answer, even when it is today's: it was built from the
 // upstream as it was then, possibly with another source or another account, and the gateway's answer
 // must say what the upstream says now (an unusable upstream is a 502, not yesterday's build's 200).
-import type { GitHubContributions } from '../../domain/contributions.ts';
-import type { DataResource } from '../../contract/service.ts';
-import type { Validator } from '../../contract/schemas.ts';
-import { fetchContributions, type Sources } from '../../upstreams/sources.ts';
-import { calendarWindow } from '../../domain/calendar.ts';
-import { prepare, type Representation } from '../http/representation.ts';
+import type { GitHubContributions } from '../../../domain/contributions.ts';
+import type { DataResource } from '../../../contract/service.ts';
+import type { Validator } from '../../../contract/schemas.ts';
+import { fetchContributions, type Sources } from '../../../upstreams/sources.ts';
+import { calendarWindow } from '../../../domain/calendar.ts';
+import { prepare, type BodyCodec, type Representation } from '../http/representation.ts';
+import { utf8 } from '../http/bytes.ts';
 import { singleFlight } from './single-flight.ts';
 
 /**
@@ -37,6 +38,7 @@ export function contributionsRoute(
   sources: Sources,
   resource: DataResource,
   validator: Validator,
+  codec: BodyCodec,
   now: () => number,
 ): ContributionsRoute {
   let cached: CalendarResponse | undefined;
@@ -45,7 +47,7 @@ export function contributionsRoute(
   const toResponse = (payload: GitHubContributions): CalendarResponse => ({
     payload,
     // Refreshed once a day: a mid-range brotli quality keeps the refresh quick for the waiting requests.
-    rep: prepare(Buffer.from(JSON.stringify(payload)), resource.contentType, { brotliQuality: 9 }),
+    rep: prepare(codec, utf8(JSON.stringify(payload)), resource.contentType, { brotliQuality: 9 }),
     expiresAtMs: Date.parse(payload.nextRefreshAt),
   });
 

@@ -4,7 +4,6 @@
 // Before the SDK sees anything: the Origin is checked, the POST is counted once in the data routes'
 // per-client quota bucket, batches are refused where the protocol removed them, and tools/list is
 // answered from bytes prepared at start.
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import {
   CACHE_CONTROL,
@@ -12,21 +11,22 @@ import {
   MCP_ENDPOINT,
   type DataResource,
   type ServiceTables,
-} from '../../contract/service.ts';
-import type { JsonSchema } from '../../contract/schemas.ts';
+} from '../../../contract/service.ts';
+import type { JsonSchema } from '../../../contract/schemas.ts';
 import {
   BATCHES_REMOVED_IN,
   dataTools,
   FUNCTION_TOOL_INPUT_SCHEMA,
   MCP_MAX_BATCH,
   selfContainedSchema,
-} from '../../contract/mcp-tools.ts';
-import type { ClientIdentity } from '../quota/client-identity.ts';
+} from '../../../contract/mcp-tools.ts';
 import type { DataRoute } from './data-routes.ts';
 import { prepareAnswer, type PreparedAnswer, type Problems } from '../http/problem-response.ts';
-import { DISABLED_QUOTA, type Quota, type QuotaDecision, type QuotaOutcome } from '../quota/quota.ts';
+import { DISABLED_QUOTA, type Quota, type QuotaDecision } from '../quota.ts';
+import type { BodyOf, ClientOf, CoreRequest, Prepared } from '../http/exchange.ts';
+import { concat, text, utf8 } from '../http/bytes.ts';
 import { COMMON_HEADERS } from '../http/common-headers.ts';
-import { ageSentence } from '../../render/age.ts';
+import { ageSentence } from '../../../render/age.ts';
 
 export interface McpDeps {
   /** The deployment's data operations: the tools. */
@@ -39,20 +39,17 @@ export interface McpDeps {
   allowedOrigins: readonly string[];
   problems: Problems;
   quota: Quota;
-  identify: ClientIdentity;
   /** Each dataset's live route, by id (data-routes.ts): the HTTP routes' own. */
   live: ReadonlyMap<string, DataRoute>;
-  /** One line on stderr. */
+  /** One line on the error log. */
   reportError: (line: string) => void;
-  /** True once shutdown began: responses then close their connection. */
-  closing: () => boolean;
   /** The clock the data's age is told by (the gateway's). */
   now: () => number;
 }
 
 export interface McpRoute {
-  /** Answers one request to MCP_ENDPOINT.path; `record` receives the quota outcome for the access log. */
-  handle(req: IncomingMessage, res: ServerResponse, record: (outcome: QuotaOutcome) => void): Promise<void>;
+  /** Answers one request to MCP_ENDPOINT.path; its quota outcome rides on the answer (the access log's). */
+  handle(req: CoreRequest, client: ClientOf, body: BodyOf): Promise<Prepared>;
 }
 
 /** JSON-RPC messages here are a few hundred bytes; the cap keeps one request's memory small. */
@@ -83,7 +80,7 @@ const transportError = (status: number, code: number, message: string, extra: st
   prepareAnswer(
     status,
     MCP_ENDPOINT.contentType,
-    Buffer.from(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null })),
+    utf8(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null })),
     extra,
   );
 /**
@@ -145,11 +142,8 @@ function asRequest(message: unknown): RpcRequest | undefined {
     : undefined;
 }
 
-/** The MCP-Protocol-Version header (node types an unknown header as possibly repeated). */
-function protocolVersion(req: IncomingMessage): string | undefined {
-  const value = req.headers['mcp-protocol-version'];
-  return Array.isArray(value) ? value.join(', ') : value;
-}
+/** The MCP-Protocol-Version header. */
+const protocolVersion = (req: CoreRequest): string | undefined => req.headers['mcp-protocol-version'];
 
 /** tools/call params: a tool name, and arguments that are absent or an object (MCP "Tools"). */
 function toolCallParamsValid(params: RpcRequest['params']): boolean {
@@ -165,14 +159,14 @@ const INVALID_PARAMS = {
 
 /** A JSON-RPC error answering one request. */
 const rpcError = (id: string | number, error: { code: number; message: string }) =>
-  Buffer.from(JSON.stringify({ jsonrpc: '2.0', id, error }));
+  utf8(JSON.stringify({ jsonrpc: '2.0', id, error }));
 
 /** `{"jsonrpc":"2.0","id":<id>,"result":<result>}` around a result serialised beforehand. */
-const rpcResult = (id: string | number, result: Buffer) =>
-  Buffer.concat([Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`), result, Buffer.from('}')]);
+const rpcResult = (id: string | number, result: Uint8Array) =>
+  concat([utf8(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`), result, utf8('}')]);
 
 export function mcpRoute(deps: McpDeps): McpRoute {
-  const { problems, quota, identify, live, reportError } = deps;
+  const { problems, quota, live, reportError } = deps;
   const allowedOrigins = new Set(deps.allowedOrigins);
   const dataToolList = dataTools(deps.service);
   const tools = new Map(dataToolList.map((t) => [t.name, t]));
@@ -191,7 +185,7 @@ export function mcpRoute(deps: McpDeps): McpRoute {
     },
   }));
   /** tools/list never changes: its result is serialised once, here (about 10 KB). */
-  const toolListResult = Buffer.from(JSON.stringify({ tools: toolList }));
+  const toolListResult = utf8(JSON.stringify({ tools: toolList }));
   const instructions =
     `Read-only public data of ${deps.serverTitle}: ${listPhrase(deps.service.resources.map((r) => r.phrase))}. ` +
     'Every tool takes no arguments; the v1 tools and their unversioned aliases return the same payloads. ' +
@@ -210,7 +204,7 @@ export function mcpRoute(deps: McpDeps): McpRoute {
     const age = ageSentence(current.payload, deps.now());
     return {
       content: [
-        { type: 'text', text: current.body.toString('utf8') },
+        { type: 'text', text: text(current.body) },
         ...(age === null ? [] : [{ type: 'text' as const, text: age }]),
       ],
       structuredContent: { ...(current.payload as Record<string, unknown>) },
@@ -240,50 +234,57 @@ export function mcpRoute(deps: McpDeps): McpRoute {
         return await payloadResult(tool.resource);
       } catch (error) {
         reportError(`${tool.resource.id}: ${error instanceof Error ? error.message : String(error)}`);
-        return problemResult(problems.upstream.get(tool.resource.id)!.body.toString('utf8'));
+        return problemResult(text(problems.upstream.get(tool.resource.id)!.body));
       }
     });
     return server;
   };
 
-  const send = (res: ServerResponse, status: number, headers: readonly string[], body?: Buffer) => {
-    if (deps.closing()) res.shouldKeepAlive = false;
-    res.writeHead(status, headers as string[]);
-    res.end(body);
-  };
-  const sendPrepared = (res: ServerResponse, answer: PreparedAnswer, extra?: readonly string[]) =>
-    send(res, answer.status, extra ? [...answer.headers, ...extra] : answer.headers, answer.body);
+  /** An answer of the route, with the quota's outcome for the access log. */
+  const answer = (
+    status: number,
+    headers: readonly string[],
+    body?: Uint8Array,
+    decision?: QuotaDecision,
+  ): Prepared => ({
+    status,
+    headers,
+    body,
+    quota: decision?.outcome,
+  });
+  const prepared = (p: PreparedAnswer, extra?: readonly string[], decision?: QuotaDecision) =>
+    answer(p.status, extra ? [...p.headers, ...extra] : p.headers, p.body, decision);
 
   /** A JSON-RPC answer: `headers` are the transport's, then the route's own. */
-  const sendRpc = (res: ServerResponse, status: number, headers: string[], body: Buffer, decision: QuotaDecision) => {
+  const rpc = (status: number, headers: string[], body: Uint8Array, decision: QuotaDecision): Prepared => {
     headers.push('Content-Length', String(body.length), 'Cache-Control', CACHE_CONTROL.perClient);
     headers.push(...COMMON_HEADERS, ...EXPOSED);
     // docs/api.md#limits: the headers when enforcement accounted for the request. Retry-After stays out of
     // a 200: there it would not mean "retry this request".
     if (decision.headers) headers.push(...withoutRetryAfter(decision.headers));
-    send(res, status, headers, body);
+    return answer(status, headers, body, decision);
   };
 
   /** A JSON-RPC answer of the route's own making (no transport headers). */
-  const sendRpcOk = (res: ServerResponse, body: Buffer, decision: QuotaDecision) =>
-    sendRpc(res, 200, ['Content-Type', MCP_ENDPOINT.contentType], body, decision);
+  const rpcOk = (body: Uint8Array, decision: QuotaDecision) =>
+    rpc(200, ['Content-Type', MCP_ENDPOINT.contentType], body, decision);
 
   /**
    * Past the quota nothing of the request is executed. A tools/call gets the tool error a model reads
    * (the 429 problem with the seconds to wait in it, since no header reaches the model); anything else
    * the 429 problem itself.
    */
-  const answerLimited = (res: ServerResponse, message: unknown, decision: QuotaDecision) => {
+  const answerLimited = (message: unknown, decision: QuotaDecision): Prepared => {
     const request = asRequest(message);
     const limited = problems.rateLimited!;
-    if (request?.method !== 'tools/call') return sendPrepared(res, limited, decision.headers);
+    if (request?.method !== 'tools/call') return prepared(limited, decision.headers, decision);
     const text = JSON.stringify({ ...limited.document, retryAfter: decision.retryAfterSeconds });
-    const result = Buffer.from(JSON.stringify(problemResult(text)));
-    sendRpcOk(res, rpcResult(request.id, result), decision);
+    const result = utf8(JSON.stringify(problemResult(text)));
+    return rpcOk(rpcResult(request.id, result), decision);
   };
 
   /** Whether the SDK's transport would take this request as it is (else it answers the error itself). */
-  const transportAccepts = (req: IncomingMessage, { SUPPORTED_PROTOCOL_VERSIONS }: Sdk) => {
+  const transportAccepts = (req: CoreRequest, { SUPPORTED_PROTOCOL_VERSIONS }: Sdk) => {
     const accept = req.headers.accept ?? '';
     const version = protocolVersion(req);
     return (
@@ -295,69 +296,62 @@ export function mcpRoute(deps: McpDeps): McpRoute {
   };
 
   return {
-    async handle(req, res, record) {
+    async handle(req, client, readBody) {
       // MCP transport, security: "Servers MUST validate the Origin header on all incoming connections
       // to prevent DNS rebinding attacks. If the Origin header is present and invalid, servers MUST
       // respond with HTTP 403 Forbidden." A program sends none; a page only from an allowed origin.
       const origin = req.headers.origin;
-      if (origin !== undefined && !allowedOrigins.has(origin)) {
-        req.resume();
-        return sendPrepared(res, problems.originNotAllowed);
-      }
+      if (origin !== undefined && !allowedOrigins.has(origin)) return problems.originNotAllowed;
       const method = req.method;
       if (method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined)
-        return send(res, 204, PREFLIGHT_HEADERS);
-      if (method !== 'POST') {
-        // A body on a refused request means nothing; drop it without buffering.
-        req.resume();
-        return sendPrepared(res, METHOD_NOT_ALLOWED);
-      }
+        return answer(204, PREFLIGHT_HEADERS);
+      if (method !== 'POST') return METHOD_NOT_ALLOWED;
+      // The rest of a body past the cap is never read: its answer closes the connection (Connection: close).
       const body = await readBody(req, MCP_MAX_BODY_BYTES);
-      if (body === undefined) {
-        // The rest of the body is never read: the connection closes after this answer.
-        res.shouldKeepAlive = false;
-        return sendPrepared(res, TOO_LARGE);
-      }
+      if (body === undefined) return TOO_LARGE;
       // docs/data-rules.md: counted before anything else is done, in the bucket of the four data URLs: once
       // per POST, whatever it holds, so that what a refused request costs is this count and no more.
-      const decision = await quota.check(quota === DISABLED_QUOTA ? null : identify(req));
-      record(decision.outcome);
+      const decision = await quota.check(
+        quota === DISABLED_QUOTA ? null : typeof client === 'function' ? client(req) : client,
+      );
       let message: unknown;
       try {
-        message = JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'));
+        message = JSON.parse(text(body));
       } catch {
         message = undefined; // the SDK's transport answers the parse error
       }
-      if (decision.outcome === 'limited') return answerLimited(res, message, decision);
+      if (decision.outcome === 'limited') return answerLimited(message, decision);
       if (Array.isArray(message)) {
         const version = protocolVersion(req);
-        if (version !== undefined && version >= BATCHES_REMOVED_IN) return sendPrepared(res, BATCH_REMOVED);
-        if (message.length > MCP_MAX_BATCH) return sendPrepared(res, BATCH_TOO_LONG);
+        if (version !== undefined && version >= BATCHES_REMOVED_IN) return prepared(BATCH_REMOVED, undefined, decision);
+        if (message.length > MCP_MAX_BATCH) return prepared(BATCH_TOO_LONG, undefined, decision);
       }
       const request = asRequest(message);
       // JSON-RPC 2.0: params of the wrong shape are -32602 (the SDK would call them an internal error).
       if (request?.method === 'tools/call' && !toolCallParamsValid(request.params))
-        return sendRpcOk(res, rpcError(request.id, INVALID_PARAMS), decision);
+        return rpcOk(rpcError(request.id, INVALID_PARAMS), decision);
       const loaded = await loadSdk();
       if (request?.method === 'tools/list' && transportAccepts(req, loaded))
-        return sendRpcOk(res, rpcResult(request.id, toolListResult), decision);
-      await answerWithSdk(loaded, req, res, body, message, decision);
+        return rpcOk(rpcResult(request.id, toolListResult), decision);
+      return answerWithSdk(loaded, req, body, message, decision);
     },
   };
 
   async function answerWithSdk(
     loaded: Sdk,
-    req: IncomingMessage,
-    res: ServerResponse,
-    body: Uint8Array<ArrayBuffer>,
+    req: CoreRequest,
+    body: Uint8Array,
     message: unknown,
     decision: QuotaDecision,
-  ) {
+  ): Promise<Prepared> {
     const headers = new Headers();
-    for (const [name, value] of Object.entries(req.headers))
-      if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+    for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers.set(name, value);
     // The origin is a placeholder: the transport reads only the path, and the Host header is not trusted.
-    const request = new Request(`http://gateway.invalid${MCP_ENDPOINT.path}`, { method: 'POST', headers, body });
+    const request = new Request(`http://gateway.invalid${MCP_ENDPOINT.path}`, {
+      method: 'POST',
+      headers,
+      body: body as Uint8Array<ArrayBuffer>,
+    });
     const server = sdkServer(loaded);
     const transport = new loaded.WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
@@ -366,41 +360,18 @@ export function mcpRoute(deps: McpDeps): McpRoute {
     try {
       await server.connect(transport);
       // Parsed once, above: the transport takes the value (a malformed body it parses and refuses itself).
-      const answer = await transport.handleRequest(
+      const response = await transport.handleRequest(
         request,
         message === undefined ? undefined : { parsedBody: message },
       );
-      const bytes = Buffer.from(await answer.arrayBuffer());
+      const bytes = new Uint8Array(await response.arrayBuffer());
       const out: string[] = [];
-      answer.headers.forEach((value, name) => out.push(name, value));
-      sendRpc(res, answer.status, out, bytes, decision);
+      response.headers.forEach((value, name) => out.push(name, value));
+      return rpc(response.status, out, bytes, decision);
     } finally {
       await server.close();
     }
   }
-}
-
-/** The request body, or undefined when it passes `maxBytes` (announced by Content-Length or as it arrives). */
-function readBody(req: IncomingMessage, maxBytes: number): Promise<Uint8Array<ArrayBuffer> | undefined> {
-  const declared = req.headers['content-length'];
-  if (declared !== undefined && Number(declared) > maxBytes) return Promise.resolve(undefined);
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    const onData = (chunk: Buffer) => {
-      total += chunk.length;
-      if (total <= maxBytes) return void chunks.push(chunk);
-      req.off('data', onData);
-      req.pause();
-      resolve(undefined);
-    };
-    req.on('data', onData);
-    req.once('end', () => resolve(new Uint8Array(Buffer.concat(chunks))));
-    req.once('error', reject);
-    req.once('close', () => {
-      if (!req.complete) reject(new Error('the client closed the connection before the request body ended'));
-    });
-  });
 }
 
 function withoutRetryAfter(headers: readonly string[]): string[] {

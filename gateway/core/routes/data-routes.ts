@@ -2,19 +2,20 @@
 // own route (the market's reads on every request, the calendar's answer kept until the next midnight),
 // or a route derived from another dataset's, which reads that dataset's route and never an upstream of
 // its own. The request handler and the MCP tools read the same routes.
-import type { Config } from '../../lib/config.ts';
-import type { DataResource, DataResourceId } from '../../contract/service.ts';
-import type { Validator } from '../../contract/schemas.ts';
-import type { SourceName, Sources } from '../../upstreams/sources.ts';
-import type { Dataset } from '../../datasets/dataset.ts';
-import { prepare, type Representation } from '../http/representation.ts';
+import type { Config } from '../../../lib/config.ts';
+import type { DataResource, DataResourceId } from '../../../contract/service.ts';
+import type { Validator } from '../../../contract/schemas.ts';
+import type { SourceName, Sources } from '../../../upstreams/sources.ts';
+import type { Dataset } from '../../../datasets/dataset.ts';
+import { prepare, type BodyCodec, type Representation } from '../http/representation.ts';
+import { utf8 } from '../http/bytes.ts';
 import { contributionsRoute, type CalendarResponse } from './contributions.ts';
 import { marketRoute } from './market.ts';
 
 /** A dataset's answer of this instant: the payload as a value (the MCP tools) and as the bytes sent. */
 export interface LiveAnswer {
   payload: unknown;
-  body: Buffer;
+  body: Uint8Array;
   /** An answer kept until `expiresAtMs` (the `until-midnight` policy), with its compressed variants. */
   kept?: { rep: Representation; expiresAtMs: number };
 }
@@ -24,19 +25,25 @@ export interface DataRoute {
   current(): LiveAnswer | Promise<LiveAnswer>;
 }
 
-type SourceRoute = (sources: Sources, resource: DataResource, validator: Validator, now: () => number) => DataRoute;
+type SourceRoute = (
+  sources: Sources,
+  resource: DataResource,
+  validator: Validator,
+  codec: BodyCodec,
+  now: () => number,
+) => DataRoute;
 
 /** One live route per source: how the gateway reads it (upstreams/sources.ts names them). */
 const SOURCE_ROUTES: { readonly [K in SourceName]: SourceRoute } = {
-  market: (sources, resource, validator, now) => {
+  market: (sources, resource, validator, _codec, now) => {
     // Registered only when the deployment has a market, and then it has its source.
     const route = marketRoute(sources.market!, resource, validator, now);
     return {
-      current: () => route.data().then((payload) => ({ payload, body: Buffer.from(JSON.stringify(payload)) })),
+      current: () => route.data().then((payload) => ({ payload, body: utf8(JSON.stringify(payload)) })),
     };
   },
-  contributions: (sources, resource, validator, now) => {
-    const route = contributionsRoute(sources, resource, validator, now);
+  contributions: (sources, resource, validator, codec, now) => {
+    const route = contributionsRoute(sources, resource, validator, codec, now);
     // The cached calendar is the same object until it expires: its answer is made once.
     const answers = new WeakMap<CalendarResponse, LiveAnswer>();
     const answer = (c: CalendarResponse): LiveAnswer => {
@@ -66,6 +73,7 @@ function derivedRoute(
   derive: (from: unknown, config: Config) => unknown,
   config: Config,
   validator: Validator,
+  codec: BodyCodec,
 ): DataRoute {
   const answers = new WeakMap<LiveAnswer, LiveAnswer>();
   const answer = (from: LiveAnswer): LiveAnswer => {
@@ -73,13 +81,13 @@ function derivedRoute(
     if (a === undefined) {
       const payload = derive(from.payload, config);
       validator.validate(resource.schema, payload);
-      const body = Buffer.from(JSON.stringify(payload));
+      const body = utf8(JSON.stringify(payload));
       a = from.kept
         ? {
             payload,
             body,
             kept: {
-              rep: prepare(body, resource.contentType, { brotliQuality: 9 }),
+              rep: prepare(codec, body, resource.contentType, { brotliQuality: 9 }),
               expiresAtMs: from.kept.expiresAtMs,
             },
           }
@@ -102,14 +110,15 @@ export function dataRoutes(
   sources: Sources,
   config: Config,
   validator: Validator,
+  codec: BodyCodec,
   now: () => number,
 ): ReadonlyMap<DataResourceId, DataRoute> {
   const routes = new Map<DataResourceId, DataRoute>();
   for (const { resource, origin } of datasets) {
     const route =
       'source' in origin
-        ? SOURCE_ROUTES[origin.source](sources, resource, validator, now)
-        : derivedRoute(routes.get(origin.derivedFrom)!, resource, origin.derive, config, validator);
+        ? SOURCE_ROUTES[origin.source](sources, resource, validator, codec, now)
+        : derivedRoute(routes.get(origin.derivedFrom)!, resource, origin.derive, config, validator, codec);
     routes.set(resource.id, route);
   }
   return routes;

@@ -1,13 +1,31 @@
 // One resource body prepared once: its bytes, a gzip and a brotli copy when they are smaller, and a
 // strong ETag per copy. Static files and the cached contribution calendar are both served from these.
-import { createHash } from 'node:crypto';
-import { compressedCopies, type CompressedCopies, type CompressOptions } from '../../lib/compressed-copies.ts';
+// Hashing and compressing are the runtime's (BodyCodec): the core itself imports no runtime module.
 import { acceptedCodings, type Coding } from './content-coding.ts';
-import { isCompressible } from '../../contract/content-types.ts';
+import { isCompressible } from '../../../contract/content-types.ts';
+
+/** A body's compressed copies, each present only when it is smaller than the body. */
+export interface CompressedCopies {
+  br: Uint8Array | undefined;
+  gzip: Uint8Array | undefined;
+}
+
+export interface CompressOptions {
+  /** Brotli quality; lower for bodies made while serving. */
+  brotliQuality?: number;
+}
+
+/** What the runtime does to bytes: Node's crypto and zlib (gateway/http/node-codec.ts), or a Worker's. */
+export interface BodyCodec {
+  /** The tag of a strong ETag naming exactly these bytes (27 base64url characters of their SHA-256). */
+  tag(body: Uint8Array): string;
+  /** Both compressed copies of a body; absent where the runtime makes none (only given copies are served). */
+  compress?(body: Uint8Array, options: CompressOptions): CompressedCopies;
+}
 
 export interface Variant {
   coding: Coding;
-  body: Buffer;
+  body: Uint8Array;
   /**
    * Strong validator (RFC 9110 §8.8.1): a strong ETag names exact bytes, so each content coding
    * gets its own ("…-br", "…-gz"), or a cache could pair one coding's validator with another's bytes.
@@ -32,12 +50,19 @@ export interface PrepareOptions extends CompressOptions {
   copies?: CompressedCopies;
 }
 
-export function prepare(body: Buffer, contentType: string, options: PrepareOptions = {}): Representation {
-  const tag = createHash('sha256').update(body).digest('base64url').slice(0, 27);
+const NO_COPIES: CompressedCopies = { br: undefined, gzip: undefined };
+
+export function prepare(
+  codec: BodyCodec,
+  body: Uint8Array,
+  contentType: string,
+  options: PrepareOptions = {},
+): Representation {
+  const tag = codec.tag(body);
   const identity: Variant = { coding: 'identity', body, etag: `"${tag}"` };
   const copies = isCompressible(contentType)
-    ? (options.copies ?? compressedCopies(body, options))
-    : { br: undefined, gzip: undefined };
+    ? (options.copies ?? codec.compress?.(body, options) ?? NO_COPIES)
+    : NO_COPIES;
   const br: Variant | undefined = copies.br && { coding: 'br', body: copies.br, etag: `"${tag}-br"` };
   const gzip: Variant | undefined = copies.gzip && { coding: 'gzip', body: copies.gzip, etag: `"${tag}-gz"` };
   return { contentType, identity, br, gzip, varies: br !== undefined || gzip !== undefined };
@@ -84,7 +109,7 @@ export function ifMatchFails(header: string | undefined, etag: string | undefine
   return true;
 }
 
-/** Headers shared by every 200 of a variant, as a flat [name, value, …] list for res.writeHead. */
+/** Headers shared by every 200 of a variant, as a flat [name, value, …] list (a Prepared answer's). */
 export function variantHeaders(
   rep: Representation,
   v: Variant,
