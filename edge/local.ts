@@ -58,7 +58,8 @@ export async function startLocalWorker(config: Config, script: string, options: 
       telemetry: { enabled: false },
       logRequests: false,
       handleStructuredLogs: ({ message }: { message: string }) => options.stderr(`${message}\n`),
-    }),
+      // wrangler's options are typed by its own copy of miniflare's declarations.
+    } as Parameters<typeof convertV4MiniflareOptions>[0]),
   );
   // miniflare exits the process at once on these signals (status 128 + n); the program's own handler
   // disposes of workerd and exits 0, as `npm start` does. Its 'exit' hook stays: workerd never outlives us.
