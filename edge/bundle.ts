@@ -23,12 +23,12 @@ export function refuseNodeOnly(config: Config): void {
   if (config.rateLimitRedisUrl !== undefined)
     throw new ConfigError(
       'RATE_LIMIT_REDIS_URL',
-      'is not used by a Worker: its quota counts in a Durable Object (unset it for start:edge)',
+      'a Worker has no Redis link: its quota counts in a Durable Object (unset it for start:edge)',
     );
   if (config.trustProxy !== undefined)
     throw new ConfigError(
       'TRUST_PROXY',
-      "is not used by a Worker: its client is Cloudflare's CF-Connecting-IP (unset it for start:edge)",
+      "a Worker trusts no proxy: its client is Cloudflare's CF-Connecting-IP (unset it for start:edge)",
     );
 }
 
