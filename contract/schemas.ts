@@ -6,6 +6,10 @@ import standaloneModule from 'ajv/dist/standalone/index.js';
 import addFormatsModule from 'ajv-formats';
 import { DEFAULT_SERVICE_OPTIONS, type SchemaName, type ServiceOptions } from './service.ts';
 import { DEFAULT_MARKET_PRODUCT, DEFAULT_TIME_ZONE } from '../lib/service-defaults.ts';
+import { validatorOf, type Validator } from './validation.ts';
+
+// Validation itself (the Validator, its error, the checks compiled at build time) is ajv-free, for the Worker.
+export { compiledValidator, SchemaValidationError, type CompiledCheck, type Validator } from './validation.ts';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under some bundlers.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
@@ -57,14 +61,6 @@ function specialise(text: string, service: ServiceOptions): string {
   return out;
 }
 
-export class SchemaValidationError extends Error {
-  override readonly name = 'SchemaValidationError';
-}
-
-export interface Validator {
-  validate(name: SchemaName, data: unknown): void;
-}
-
 export interface ValidatorOptions {
   /**
    * Check each schema against the JSON Schema 2020-12 meta-schema first (default true). The gateway
@@ -86,25 +82,6 @@ export function createValidator(
   });
 }
 
-/** One schema's check, as ajv makes it: true, or false with the reasons in `errors`. */
-export type CompiledCheck = ((data: unknown) => boolean) & {
-  errors?: Array<{ instancePath: string; message?: string }> | null;
-};
-
-/** The Validator over checks found by name, compiled now (createValidator) or at build time (compiledValidator). */
-function validatorOf(checkOf: (name: SchemaName) => CompiledCheck | undefined): Validator {
-  return {
-    validate(name, data) {
-      const check = checkOf(name);
-      if (!check) throw new Error(`no schema named ${name} in schemas/`);
-      if (!check(data)) {
-        const errors = (check.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message}`);
-        throw new SchemaValidationError(`${name} does not validate: ${errors.join('; ')}`);
-      }
-    },
-  };
-}
-
 function newAjv(checkSchemas: boolean, code?: { source: true; esm: true }): Ajv2020 {
   const ajv = new Ajv2020({ allErrors: true, strict: true, validateSchema: checkSchemas, ...(code && { code }) });
   addFormats(ajv);
@@ -115,16 +92,11 @@ function newAjv(checkSchemas: boolean, code?: { source: true; esm: true }): Ajv2
  * The validators as the source of an ES module, one export per schema (named by its title), for a
  * runtime that forbids compiling code from strings: ajv builds each check with `new Function`, which
  * Cloudflare Workers refuse ("Code generation from strings disallowed"), so the Worker's bundle imports
- * checks written here at build time (ajv's standalone code, edge/prepare.ts) and never ajv's compiler.
+ * checks written here at build time (ajv's standalone code, edge/deployment.ts) and never ajv's compiler.
  */
 export function standaloneValidators(schemas: Map<string, JsonSchema>): string {
   const ajv = newAjv(true, { source: true, esm: true });
   for (const schema of schemas.values()) ajv.addSchema(schema);
   const exports = Object.fromEntries([...schemas.values()].map((s) => [s.title, s.$id]));
   return standaloneCode(ajv, exports);
-}
-
-/** The Validator over checks compiled at build time (standaloneValidators), keyed by schema title. */
-export function compiledValidator(checks: Readonly<Record<string, CompiledCheck>>): Validator {
-  return validatorOf((name) => (Object.hasOwn(checks, name) ? checks[name] : undefined));
 }

@@ -10,7 +10,7 @@ import baked from 'edge:deployment';
 import * as checks from 'edge:validators';
 import { loadConfig, type Config } from '../lib/config.ts';
 import { oneLine } from '../lib/one-line.ts';
-import { compiledValidator } from '../contract/schemas.ts';
+import { compiledValidator } from '../contract/validation.ts';
 import { createSources, type Sources } from '../upstreams/sources.ts';
 import { datasets, serviceTables } from '../datasets/registry.ts';
 import { createGateway, INTERNAL_ERROR_TEXT, type CoreRequest, type Gateway } from '../gateway/core/gateway.ts';
