@@ -15,8 +15,15 @@ export const FUNCTION_TOOL_INPUT_SCHEMA = Object.freeze({
   additionalProperties: false,
 });
 
-/** The server name an MCP client sees in `initialize`, and the key of the documented client configuration. */
+/** The server name an MCP client sees in `server/discover` or `initialize`, and the key of the documented client configuration. */
 export const MCP_SERVER_NAME = 'public-data-preview';
+
+/**
+ * The MCP revision the endpoint serves as current: stateless, no `initialize` handshake, each request
+ * carrying its protocol version in `_meta`, `server/discover` to learn the server. Clients of the 2025
+ * revisions are still answered (their `initialize`, without a session).
+ */
+export const MCP_CURRENT_REVISION = '2026-07-28';
 
 /**
  * The first MCP protocol version without JSON-RPC batches (2025-06-18 removed them); versions are
@@ -30,7 +37,7 @@ export const MCP_MAX_BATCH = 10;
 export function mcpSummary(service: ServiceTables): string {
   const n = dataOperationsWord(service);
   return (
-    `Model Context Protocol over Streamable HTTP (stateless): ${n} tools, the ${n} data operations named by operationId, each returning its payload as structured content. ` +
+    `Model Context Protocol over Streamable HTTP (stateless; revision ${MCP_CURRENT_REVISION}, and the 2025 revisions for older clients): ${n} tools, the ${n} data operations named by operationId, each returning its payload as structured content. ` +
     'Every POST to it counts once against the same quota as the data URLs. Gateway only: a static host has no such endpoint.'
   );
 }

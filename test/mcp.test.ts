@@ -4,6 +4,10 @@
 // transport's answers to other methods, preflights and oversized bodies.
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import {
+  Client as ClientV2,
+  StreamableHTTPClientTransport as StreamableHTTPClientTransportV2,
+} from '@modelcontextprotocol/client';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -92,6 +96,71 @@ const problemOf = (result: CallToolResult) => {
   validator.validate('ProblemDetails', body);
   return body;
 };
+
+describe('MCP 2026-07-28 with the official v2 client, pinned to that revision', () => {
+  it('discovers the server, lists the six tools with their schemas and calls one, in the quota of the data routes', async () => {
+    fake.market = { mode: 'ok', tradeIdAsString: false };
+    fake.github = { mode: 'ok' };
+    fake.resetCalls();
+    const gw = await startTestGateway(
+      fake.url,
+      fixture.dist,
+      { RATE_LIMIT_QUOTA: '9' },
+      {
+        now,
+        quotaKeyPrefix: `mcp2-${Math.random()}:`,
+      },
+    );
+    const sent: Array<{ version: string | null; body: string }> = [];
+    const answers: Headers[] = [];
+    const client = new ClientV2(
+      { name: 'mcp-test-v2', version: '1' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    const transport = new StreamableHTTPClientTransportV2(new URL('/mcp', gw.url), {
+      fetch: async (url, init) => {
+        sent.push({
+          version: new Headers(init?.headers).get('mcp-protocol-version'),
+          body: typeof init?.body === 'string' ? init.body : '',
+        });
+        const response = await fetch(url, init);
+        answers.push(response.headers);
+        return response;
+      },
+    });
+    try {
+      await client.connect(transport);
+      expect(client.getDiscoverResult()).toBeDefined();
+      expect(sent[0]!.body).toContain('"server/discover"');
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name).sort()).toEqual(Object.keys(TOOLS).sort());
+      for (const tool of tools) {
+        expect(tool.inputSchema).toEqual(DOCUMENTED_INPUT_SCHEMA);
+        expect(tool.outputSchema).toEqual(selfContainedSchema(TOOLS[tool.name as keyof typeof TOOLS], schemas));
+      }
+      const result = (await client.callTool({ name: 'getV1GithubContributions', arguments: {} })) as {
+        isError?: boolean;
+        structuredContent?: unknown;
+        content: Array<{ type: string; text?: string }>;
+      };
+      expect(result.isError).toBeFalsy();
+      validator.validate('GitHubContributions', result.structuredContent);
+      expect(result.content[1]!.text).toMatch(/^These data are .+ old: valid until /);
+      // Every request of the modern revision says so, and no initialize handshake was made.
+      expect(sent.every((r) => r.version === '2026-07-28')).toBe(true);
+      expect(sent.some((r) => r.body.includes('"initialize"'))).toBe(false);
+      // Each POST counted in the bucket of the data URLs: the next data request sees what is left.
+      const left = Number(/r=(\d+)/.exec(answers.at(-1)!.get('ratelimit') ?? '')?.[1]);
+      expect(left).toBe(9 - sent.length);
+      expect((await get(gw.url, '/api/v1/mon-price')).headers['ratelimit']).toMatch(
+        new RegExp(`^"public-api";r=${left - 1};`),
+      );
+    } finally {
+      await client.close();
+      await gw.close();
+    }
+  });
+});
 
 describe('MCP endpoint with the SDK client', () => {
   it('initializes without a session and lists exactly the six tools with the documented input schema and payload output schemas', async () => {

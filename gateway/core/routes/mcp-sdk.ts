@@ -1,11 +1,11 @@
-// The parts of the MCP SDK the /mcp route uses, in one module so that the route can load them on first
-// use (gateway/routes/mcp.ts, loadSdk) instead of at start.
-export { Server } from '@modelcontextprotocol/sdk/server/index.js';
-export { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+// The parts of the MCP SDK (v2, @modelcontextprotocol/server) the /mcp route uses, in one module so that
+// the route can load them on first use (core/routes/mcp.ts, loadSdk) instead of at start.
 export {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
+  createMcpHandler,
+  isLegacyRequest,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
   SUPPORTED_PROTOCOL_VERSIONS,
-} from '@modelcontextprotocol/sdk/types.js';
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';

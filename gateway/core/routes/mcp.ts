@@ -4,7 +4,7 @@
 // Before the SDK sees anything: the Origin is checked, the POST is counted once in the data routes'
 // per-client quota bucket, batches are refused where the protocol removed them, and tools/list is
 // answered from bytes prepared at start.
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
 import {
   CACHE_CONTROL,
   listPhrase,
@@ -128,7 +128,7 @@ interface RpcRequest {
   jsonrpc: '2.0';
   id: string | number;
   method: string;
-  params?: { name?: unknown };
+  params?: { name?: unknown; _meta?: unknown };
 }
 
 function asRequest(message: unknown): RpcRequest | undefined {
@@ -211,18 +211,24 @@ export function mcpRoute(deps: McpDeps): McpRoute {
     };
   };
 
-  /** One HTTP request: a fresh SDK server (a stateless transport serves exactly one request). */
-  const sdkServer = ({ Server, CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError }: Sdk) => {
+  /**
+   * One server per HTTP request, for either era: the 2026-07-28 entry (createMcpHandler) asks for one per
+   * request, and a 2025 request is served statelessly by a transport that serves exactly one.
+   */
+  const sdkServer = ({ Server, ProtocolError, ProtocolErrorCode }: Sdk) => {
     const server = new Server(
       { name: deps.serverName, title: deps.serverTitle, version: '1' },
       { capabilities: { tools: {} }, instructions, jsonSchemaValidator: NO_ELICITATION },
     );
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolList }));
-    server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    server.setRequestHandler('tools/list', () => ({ tools: toolList }));
+    server.setRequestHandler('tools/call', async (request): Promise<CallToolResult> => {
       const tool = tools.get(request.params.name);
       // MCP "Tools", error handling: an unknown tool is a protocol error (-32602), not a tool result.
       if (tool === undefined)
-        throw new McpError(ErrorCode.InvalidParams, `Unknown tool; the tools are ${[...tools.keys()].join(', ')}.`);
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
+          `Unknown tool; the tools are ${[...tools.keys()].join(', ')}.`,
+        );
       const args = request.params.arguments;
       // docs/api.md's input schema: no properties, additionalProperties false. Refused as a tool error
       // (MCP 2025-11-25: input validation errors are tool execution errors, so a model can correct itself).
@@ -283,6 +289,12 @@ export function mcpRoute(deps: McpDeps): McpRoute {
     return rpcOk(rpcResult(request.id, result), decision);
   };
 
+  /**
+   * The 2026-07-28 entry, made once: stateless, each request carrying its protocol version in `_meta`,
+   * `server/discover` included. Its legacy leg is off: 2025 requests take answerWithSdk's other leg, as before.
+   */
+  let modern: ReturnType<Sdk['createMcpHandler']> | undefined;
+
   /** Whether the SDK's transport would take this request as it is (else it answers the error itself). */
   const transportAccepts = (req: CoreRequest, { SUPPORTED_PROTOCOL_VERSIONS }: Sdk) => {
     const accept = req.headers.accept ?? '';
@@ -331,7 +343,7 @@ export function mcpRoute(deps: McpDeps): McpRoute {
       if (request?.method === 'tools/call' && !toolCallParamsValid(request.params))
         return rpcOk(rpcError(request.id, INVALID_PARAMS), decision);
       const loaded = await loadSdk();
-      if (request?.method === 'tools/list' && transportAccepts(req, loaded))
+      if (request?.method === 'tools/list' && request.params?._meta === undefined && transportAccepts(req, loaded))
         return rpcOk(rpcResult(request.id, toolListResult), decision);
       return answerWithSdk(loaded, req, body, message, decision);
     },
@@ -346,31 +358,40 @@ export function mcpRoute(deps: McpDeps): McpRoute {
   ): Promise<Prepared> {
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers.set(name, value);
-    // The origin is a placeholder: the transport reads only the path, and the Host header is not trusted.
+    // The origin is a placeholder: the SDK reads only the path, and the Host header is not trusted.
     const request = new Request(`http://gateway.invalid${MCP_ENDPOINT.path}`, {
       method: 'POST',
       headers,
       body: body as Uint8Array<ArrayBuffer>,
     });
-    const server = sdkServer(loaded);
-    const transport = new loaded.WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-    });
-    try {
-      await server.connect(transport);
-      // Parsed once, above: the transport takes the value (a malformed body it parses and refuses itself).
-      const response = await transport.handleRequest(
-        request,
-        message === undefined ? undefined : { parsedBody: message },
-      );
-      const bytes = new Uint8Array(await response.arrayBuffer());
-      const out: string[] = [];
-      response.headers.forEach((value, name) => out.push(name, value));
-      return rpc(response.status, out, bytes, decision);
-    } finally {
-      await server.close();
+    const parsed = message === undefined ? undefined : { parsedBody: message };
+    let response: Response;
+    // The SDK's own classification (a request without the 2026-07-28 envelope is a 2025 one), so the
+    // two legs can never disagree with it.
+    if (await loaded.isLegacyRequest(request, message, { maxRequestBodySize: MCP_MAX_BODY_BYTES })) {
+      const server = sdkServer(loaded);
+      const transport = new loaded.WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+      });
+      try {
+        await server.connect(transport);
+        // Parsed once, above: the transport takes the value (a malformed body it parses and refuses itself).
+        response = await transport.handleRequest(request, parsed);
+      } finally {
+        await server.close();
+      }
+    } else {
+      modern ??= loaded.createMcpHandler(() => sdkServer(loaded), {
+        legacy: 'reject',
+        maxRequestBodySize: MCP_MAX_BODY_BYTES,
+      });
+      response = await modern.fetch(request, parsed);
     }
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    const out: string[] = [];
+    response.headers.forEach((value, name) => out.push(name, value));
+    return rpc(response.status, out, bytes, decision);
   }
 }
 
