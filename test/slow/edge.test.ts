@@ -13,6 +13,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  Client as ClientV2,
+  StreamableHTTPClientTransport as StreamableHTTPClientTransportV2,
+} from '@modelcontextprotocol/client';
 import { startFakeUpstreams, type FakeUpstreams } from '../../fakes/upstreams.ts';
 import { get, spawnGateway, type GatewayProcess, type RawResponse } from '../helpers/gateway.ts';
 import { cleanEnv, ROOT, runProgram, upstreamEnv } from '../helpers/run.ts';
@@ -238,6 +242,8 @@ describe('npm run start:edge', () => {
       expect(b.status).toBe(502);
       expect(b.headers['content-type']).toBe('application/problem+json');
       expect(b.text).toBe(a.text);
+      // The Worker's log line travels from workerd to the program's stderr after the answer.
+      for (let i = 0; i < 100 && !/market/.test(edge.stderr()); i++) await new Promise((r) => setTimeout(r, 100));
       expect(edge.stderr()).toMatch(/market/);
       expect(edge.stderr()).not.toMatch(/\n\s+at /);
     } finally {
@@ -254,6 +260,35 @@ describe('npm run start:edge', () => {
     const [a, b] = await Promise.all([get(node.url, '/mcp', request), get(edge.url, '/mcp', request)]);
     expect(b.status).toBe(403);
     expect(b.text).toBe(a.text);
+  });
+
+  it('serves MCP 2026-07-28 to the official client v2 pinned to it: server/discover, the six tools, and a call', async () => {
+    const sent: Array<{ version: string | null; body: string }> = [];
+    const client = new ClientV2(
+      { name: 'edge-test', version: '2' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    const transport = new StreamableHTTPClientTransportV2(new URL('/mcp', edge.url), {
+      fetch: async (url, init) => {
+        const body = typeof init?.body === 'string' ? init.body : '';
+        sent.push({ version: new Headers(init?.headers).get('mcp-protocol-version'), body });
+        return fetch(url, init);
+      },
+    });
+    await client.connect(transport);
+    try {
+      expect(client.getDiscoverResult()).toBeDefined();
+      expect(sent[0]!.body).toContain('"server/discover"');
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name).sort()).toEqual([...TOOLS].sort());
+      const result = (await client.callTool({ name: 'getV1GithubContributions', arguments: {} })) as CallToolResult;
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent).toEqual(JSON.parse((await get(node.url, '/api/v1/github-contributions')).text));
+      expect(sent.every((r) => r.version === '2026-07-28')).toBe(true);
+      expect(sent.some((r) => r.body.includes('"initialize"'))).toBe(false);
+    } finally {
+      await client.close();
+    }
   });
 
   it('serves MCP to the official client (SDK v1, a 2025 revision): the six tools, and a call', async () => {
