@@ -141,6 +141,8 @@ describe('npm run start:edge', () => {
     expect(edge.stdout().match(/^listening on .*$/gm)).toEqual([
       expect.stringMatching(/^listening on http:\/\/127\.0\.0\.1:\d+$/),
     ]);
+    // The bundle workerd runs compiles nothing at run time (Workers forbid it): validators and MCP included.
+    expect(readFileSync(`${ROOT}.build/edge/worker.mjs`, 'utf8')).not.toMatch(/[^\w.$]Function\(|[^\w.$]eval\(/);
     // wrangler's and miniflare's banners, update checks and Request.cf downloads: none.
     expect(edge.stdout() + edge.stderr()).not.toMatch(/wrangler|Request\.cf|update available/i);
   });
