@@ -57,6 +57,8 @@ interface Settings {
   connections: number;
   latencySamples: number;
   buildRuns: number;
+  /** Spawns of the gateway alone, each way, for its start time. */
+  startRuns: number;
   quick: boolean;
 }
 
@@ -97,6 +99,7 @@ function settingsFrom(argv: string[]): {
     connections: Math.round(positive('connections', values.connections, 50)),
     latencySamples: quick ? 100 : 300,
     buildRuns: quick ? 1 : 3,
+    startRuns: quick ? 3 : 7,
     quick,
   };
   return { settings, json: values.json, entry: values['gateway-entry'] ?? GATEWAY_ENTRY, cpuProf: values['cpu-prof'] };
@@ -468,6 +471,27 @@ async function run(
   }
   probeAgent.destroy();
 
+  // --- the start alone (docs/performance.md#the-start): the gateway spawned on its own, nothing else
+  // running, alternating with the same program with node's compile cache turned off, which shows what
+  // compiling the bundle costs.
+  // Its CPU time at the `listening on` line is read too: on a machine shared with other work it is much
+  // steadier than the wall time.
+  const ready: Record<'cached' | 'uncached', number[]> = { cached: [], uncached: [] };
+  const readyCpu: Record<'cached' | 'uncached', number[]> = { cached: [], uncached: [] };
+  for (let i = 0; i < settings.startRuns; i++) {
+    for (const kind of ['cached', 'uncached'] as const) {
+      const env = kind === 'cached' ? gatewayEnv : { ...gatewayEnv, NODE_DISABLE_COMPILE_CACHE: '1' };
+      const alone = await startGateway(group, env, { entry, name: `gateway start (${kind})`, discardLog: true });
+      readyCpu[kind].push(cpuSeconds(alone.pid) * 1000);
+      ready[kind].push(alone.startMs);
+      await group.stop(alone.managed);
+    }
+  }
+  log(
+    `start alone: ${formatMs(median(ready.cached))} (${formatMs(median(readyCpu.cached))} of CPU) with the compile cache, ` +
+      `${formatMs(median(ready.uncached))} (${formatMs(median(readyCpu.uncached))} of CPU) without (medians of ${settings.startRuns})`,
+  );
+
   // --- the table
   const rows: TableRow[] = [];
   const peers = targets.filter((t) => t.name !== 'gateway');
@@ -581,6 +605,22 @@ async function run(
     peer: '',
     ratio: '',
   });
+  rows.push(
+    {
+      group: 'gateway',
+      measure: `start alone, with vs without the compile cache (median of ${settings.startRuns})`,
+      value: formatMs(median(ready.cached)),
+      peer: formatMs(median(ready.uncached)),
+      ratio: formatRatio(ratio(median(ready.cached), median(ready.uncached))),
+    },
+    {
+      group: 'gateway',
+      measure: 'CPU time of that start, with vs without the compile cache',
+      value: formatMs(median(readyCpu.cached)),
+      peer: formatMs(median(readyCpu.uncached)),
+      ratio: formatRatio(ratio(median(readyCpu.cached), median(readyCpu.uncached))),
+    },
+  );
   for (const peer of peers) {
     if (rssAfterLoad.gateway === undefined) break;
     rows.push({
@@ -647,7 +687,17 @@ async function run(
           )
         : null,
       build: buildFigures,
-      gateway: { startMs, startSamples: startTimes, rssAfterLoadBytes: rssAfterLoad.gateway ?? null },
+      gateway: {
+        startMs,
+        startSamples: startTimes,
+        startAlone: {
+          cachedMs: ready.cached,
+          uncachedMs: ready.uncached,
+          cachedCpuMs: readyCpu.cached,
+          uncachedCpuMs: readyCpu.uncached,
+        },
+        rssAfterLoadBytes: rssAfterLoad.gateway ?? null,
+      },
       rssAfterLoadBytes: rssAfterLoad,
       rows,
       notes,

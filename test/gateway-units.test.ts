@@ -17,6 +17,7 @@ import { throttledLines } from '../gateway/http/error-lines.ts';
 import { contentTypeFor } from '../contract/content-types.ts';
 import { contributionsRoute, FAILURE_MEMORY_MS, type CalendarResponse } from '../gateway/core/routes/contributions.ts';
 import { NODE_CODEC } from '../gateway/http/node-codec.ts';
+import { marketJson } from '../gateway/core/routes/market.ts';
 import { policyHeader, rateLimitHeader } from '../contract/rate-limit-headers.ts';
 import { createQuota, fixedWindow, type QuotaStore } from '../gateway/core/quota.ts';
 import { memoryQuotaStore } from '../gateway/quota/memory-store.ts';
@@ -392,5 +393,43 @@ describe('the access log line', () => {
       .map((l) => JSON.parse(l) as { method: string; path: string });
     expect(line!.method).toHaveLength(32);
     expect(line!.path).toBe(`/${'a'.repeat(255)}…`);
+  });
+});
+
+describe('marketJson: the market answer written with the candle points kept as text', () => {
+  const payload = (points: Array<[number, number]>, value: number) => ({
+    product: 'MON-USD' as const,
+    currency: 'USD' as const,
+    source: 'Coinbase Exchange',
+    windowSeconds: 604800 as const,
+    points: points.map(([time, value]) => ({ time, value })),
+    value,
+    changePercent: ((value - points[0]![1]) / points[0]![1]) * 100,
+    low: Math.min(...points.map((p) => p[1]), value),
+    high: Math.max(...points.map((p) => p[1]), value),
+    asOf: '2026-11-22T16:59:59.123456Z',
+  });
+  const candles: Array<[number, number]> = Array.from({ length: 169 }, (_, i) => [
+    1763200800 + i * 3600,
+    0.03 + i / 3e5,
+  ]);
+
+  it('writes exactly what JSON.stringify writes, as the ticker, the window and the history change', () => {
+    const json = marketJson();
+    const cases = [
+      payload([...candles, [1763809999, 0.0301]], 0.0301),
+      payload([...candles, [1763810005, 1e-7]], 1e-7), // the same history, another ticker
+      payload([...candles], 0.031), // no ticker point: the last candle is newer
+      payload([...candles.slice(1), [1763813600, 0.04]], 0.04), // the window moved an hour
+      payload([...candles.slice(1).map(([t, v]): [number, number] => [t, v * 2]), [1763813601, 0.05]], 0.05),
+      payload(
+        [
+          [1763809000, 0.02],
+          [1763809999, 0.0301],
+        ],
+        0.0301,
+      ),
+    ];
+    for (const p of cases) expect(json(p)).toBe(JSON.stringify(p));
   });
 });

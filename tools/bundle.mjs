@@ -2,7 +2,7 @@
 // start a program. The gateway is one self-contained file, its packages included: resolving and loading
 // them module by module from node_modules was a third of its start time. The other programs (build,
 // bench, tests' helpers) keep their packages external, resolved from node_modules at run time.
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 
@@ -11,7 +11,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 /** Output name → TypeScript entry, relative to the repository root. Missing entries are skipped. */
 export const ENTRIES = {
   build: 'builders/build-main.ts',
-  gateway: 'gateway/main.ts',
+  'gateway-bundle': 'gateway/main.ts',
   demo: 'demo/main.ts',
   bench: 'bench/main.ts',
   resilience: 'test/resilience/main.ts',
@@ -23,7 +23,21 @@ export const ENTRIES = {
 };
 
 /** Entries whose packages are bundled into them (see above). */
-const SELF_CONTAINED = new Set(['gateway']);
+const SELF_CONTAINED = new Set(['gateway-bundle']);
+
+/**
+ * `.build/gateway.mjs`, the gateway program: it turns on node's compile cache (V8's compiled code of the
+ * bundle, kept on disk in `.build/compile-cache/`) and then loads the bundle. Compiling the 2 MB bundle was
+ * the largest part of the gateway's start (docs/performance.md#the-start); from the second start of the same
+ * bundle on, node reads the compiled code instead. A rebuilt bundle with other bytes is compiled afresh.
+ */
+const GATEWAY_LAUNCHER = `// Written by tools/bundle.mjs: the gateway with node's compile cache (docs/performance.md#the-start).
+import { enableCompileCache, flushCompileCache } from 'node:module';
+enableCompileCache?.(new URL('./compile-cache/', import.meta.url).pathname);
+await import('./gateway-bundle.mjs');
+// Written now rather than at exit: a gateway stopped by SIGKILL has still filled the cache.
+flushCompileCache?.();
+`;
 
 /**
  * Bundled CommonJS packages (ajv, its formats) call require() for Node's built-in modules, which an
@@ -31,6 +45,25 @@ const SELF_CONTAINED = new Set(['gateway']);
  */
 const REQUIRE_BANNER =
   "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
+
+/**
+ * Node's built-in modules in the gateway's bundle, taken as node's CommonJS objects
+ * (`process.getBuiltinModule`) rather than through their ES module facades: a facade reads every export
+ * of its module to build itself, getters included, and so loads what the gateway may never use at start
+ * (node:http's WebSocket getter loads undici whole, node:fs's ReadStream its streams): together the
+ * largest part of the start left after the compile cache (docs/performance.md#the-start). esbuild's
+ * interop reads an export only when the code uses it.
+ */
+const builtinsWithoutFacades = {
+  name: 'builtins-without-facades',
+  setup(build) {
+    build.onResolve({ filter: /^node:/ }, (args) => ({ path: args.path, namespace: 'builtin' }));
+    build.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => ({
+      contents: `module.exports = process.getBuiltinModule(${JSON.stringify(args.path)});`,
+      loader: 'js',
+    }));
+  },
+};
 
 export async function bundle() {
   const entries = Object.entries(ENTRIES)
@@ -52,8 +85,10 @@ export async function bundle() {
       ...common,
       entryPoints: entries.filter((e) => SELF_CONTAINED.has(e.out)),
       banner: { js: REQUIRE_BANNER },
+      plugins: [builtinsWithoutFacades],
     }),
   ]);
+  writeFileSync(root + '.build/gateway.mjs', GATEWAY_LAUNCHER);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

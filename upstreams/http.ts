@@ -1,7 +1,7 @@
 // One GET with a User-Agent, a deadline that covers every retry and the reading of the body, a cap on
 // the size of the answer, no redirects, and a small bounded retry (ky's own; nothing else wraps it, so
 // retries never stack). Failures become UpstreamErrors that say what and why.
-import ky, { HTTPError, TimeoutError } from 'ky';
+import type { KyInstance } from 'ky';
 import { UpstreamError, type UpstreamName } from '../lib/errors.ts';
 import { BodyTooLarge, readCapped } from '../lib/capped-body.ts';
 
@@ -45,8 +45,16 @@ export type UpstreamGet = (url: string, options: GetOptions) => Promise<unknown>
 const utf8 = new TextDecoder();
 
 /**
+ * ky, loaded when an upstream is first asked rather than at start: evaluating it builds a web Request to
+ * test the runtime, which loads node's undici whole, a large part of the gateway's start
+ * (docs/performance.md#the-start).
+ */
+let kyModule: Promise<typeof import('ky')> | undefined;
+const loadKy = () => (kyModule ??= import('ky'));
+
+/**
  * A GET client for one upstream. Everything that does not change between requests (the User-Agent and
- * other headers, the retry policy, the redirect refusal) is merged into a ky instance here, once; a
+ * other headers, the retry policy, the redirect refusal) is merged into a ky instance once, at the first; a
  * request adds only its URL and its deadline. The gateway asks the market provider for the ticker on
  * every request, so the per-request work is part of the market route's latency.
  */
@@ -54,30 +62,34 @@ export function upstreamClient(
   upstream: UpstreamName,
   options: HttpOptions & { headers?: Record<string, string> },
 ): UpstreamGet {
-  const client = ky.create({
-    headers: { 'user-agent': options.userAgent, ...options.headers },
-    timeout: options.timeoutMs,
-    // The upstreams are fixed origins; a redirect elsewhere is an answer we do not follow (a 3xx
-    // is not ok, so ky raises it as an HTTPError, described below).
-    redirect: 'manual',
-    // ky reads an error answer's body into HTTPError.data itself, up to 10 MiB; ours is read for its
-    // `message` only, so it is cut to a few KiB before ky sees it.
-    fetch: errorBodiesCapped,
-    retry: {
-      limit: RETRY_LIMIT,
-      methods: ['get'],
-      statusCodes: [408, 429, 500, 502, 503, 504],
-      afterStatusCodes: [429, 503],
-      backoffLimit: 1000,
-      // Honour Retry-After only while it fits the deadline; past it, fail now rather than time out later.
-      shouldRetry: ({ error }) => {
-        if (!(error instanceof HTTPError)) return undefined;
-        const wait = retryAfterMs(error.response.headers.get('retry-after'));
-        const deadlineMs = error.options.context.deadlineMs as number;
-        return wait !== undefined && Date.now() + wait >= deadlineMs ? false : undefined;
+  const create = ({ default: ky, HTTPError }: typeof import('ky')) =>
+    ky.create({
+      headers: { 'user-agent': options.userAgent, ...options.headers },
+      // The deadline is the request's own signal (below), which covers the retries and the body too; ky's
+      // timeout would add a timer, a controller and a race per request to the market route's latency.
+      timeout: false,
+      // The upstreams are fixed origins; a redirect elsewhere is an answer we do not follow (a 3xx
+      // is not ok, so ky raises it as an HTTPError, described below).
+      redirect: 'manual',
+      // ky reads an error answer's body into HTTPError.data itself, up to 10 MiB; ours is read for its
+      // `message` only, so it is cut to a few KiB before ky sees it.
+      fetch: errorBodiesCapped,
+      retry: {
+        limit: RETRY_LIMIT,
+        methods: ['get'],
+        statusCodes: [408, 429, 500, 502, 503, 504],
+        afterStatusCodes: [429, 503],
+        backoffLimit: 1000,
+        // Honour Retry-After only while it fits the deadline; past it, fail now rather than time out later.
+        shouldRetry: ({ error }) => {
+          if (!(error instanceof HTTPError)) return undefined;
+          const wait = retryAfterMs(error.response.headers.get('retry-after'));
+          const deadlineMs = error.options.context.deadlineMs as number;
+          return wait !== undefined && Date.now() + wait >= deadlineMs ? false : undefined;
+        },
       },
-    },
-  });
+    });
+  let client: Promise<KyInstance> | undefined;
   return async (url, get) => {
     // The request's own deadline travels in ky's context, where the retry policy reads it.
     const deadlineMs = Date.now() + options.timeoutMs;
@@ -86,9 +98,10 @@ export function upstreamClient(
     const what = `GET ${url}`;
     let response: Response;
     try {
-      response = await client.get(url, { signal, context: { deadlineMs } });
+      client ??= loadKy().then(create);
+      response = await (await client).get(url, { signal, context: { deadlineMs } });
     } catch (error) {
-      throw describeFailure(upstream, what, error, options.timeoutMs);
+      throw describeFailure(upstream, what, error, options.timeoutMs, await loadKy());
     }
     const body = await readBody(upstream, what, response, {
       maxBytes: get.maxBytes,
@@ -132,11 +145,9 @@ export async function readBody(
   }
 }
 
+/** ky's TimeoutError, the signal's TimeoutError and an AbortError all say the deadline passed. */
 function isAbort(error: unknown): boolean {
-  return (
-    error instanceof TimeoutError ||
-    (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
-  );
+  return error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
 }
 
 /** RFC 9110 §15.4: 301, 302, 303, 307 and 308 carry a Location to follow; we never follow it. */
@@ -191,7 +202,13 @@ function rebuilt(response: Response, body: Uint8Array<ArrayBuffer> | null): Resp
   });
 }
 
-function describeFailure(upstream: UpstreamName, what: string, error: unknown, timeoutMs: number): UpstreamError {
+function describeFailure(
+  upstream: UpstreamName,
+  what: string,
+  error: unknown,
+  timeoutMs: number,
+  { HTTPError }: typeof import('ky'),
+): UpstreamError {
   if (error instanceof HTTPError) {
     const { response } = error;
     const status = response.status;

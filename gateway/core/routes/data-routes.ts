@@ -10,7 +10,7 @@ import type { Dataset } from '../../../datasets/dataset.ts';
 import { prepare, type BodyCodec, type Representation } from '../http/representation.ts';
 import { utf8 } from '../http/bytes.ts';
 import { contributionsRoute, type CalendarResponse } from './contributions.ts';
-import { marketRoute } from './market.ts';
+import { marketJson, marketRoute } from './market.ts';
 
 /** A dataset's answer of this instant: the payload as a value (the MCP tools) and as the bytes sent. */
 export interface LiveAnswer {
@@ -38,8 +38,9 @@ const SOURCE_ROUTES: { readonly [K in SourceName]: SourceRoute } = {
   market: (sources, resource, validator, _codec, now) => {
     // Registered only when the deployment has a market, and then it has its source.
     const route = marketRoute(sources.market!, resource, validator, now);
+    const json = marketJson();
     return {
-      current: () => route.data().then((payload) => ({ payload, body: utf8(JSON.stringify(payload)) })),
+      current: () => route.data().then((payload) => ({ payload, body: utf8(json(payload)) })),
     };
   },
   contributions: (sources, resource, validator, codec, now) => {
