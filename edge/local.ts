@@ -20,7 +20,7 @@ export interface LocalOptions {
   stderr: (chunk: string) => void;
 }
 
-/** Workers' name for the signals miniflare hooks to kill workerd; the program keeps its own shutdown. */
+/** The signals on which miniflare would exit the process itself; the program keeps its own shutdown. */
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 export async function startLocalWorker(config: Config, script: string, options: LocalOptions): Promise<LocalWorker> {
