@@ -5,7 +5,9 @@
 // clean shutdown.
 import { loadConfig, type Config } from '../lib/config.ts';
 import { ConfigError } from '../lib/errors.ts';
+import { createServer } from 'node:net';
 import { oneLine } from '../lib/one-line.ts';
+import { portTakenReason } from '../lib/port-hint.ts';
 import { bundleWorker, refuseNodeOnly, WRANGLER_CONFIG } from './bundle.ts';
 import { startLocalWorker, type LocalWorker } from './local.ts';
 
@@ -31,6 +33,18 @@ async function main(): Promise<number | undefined> {
   if (process.argv.includes('--bundle-only')) {
     process.stdout.write(`bundled ${bundle.file} for ${WRANGLER_CONFIG}\n`);
     return 0;
+  }
+
+  // workerd says why it cannot listen only after seconds, and in wrangler's words: asked first, as the
+  // Node gateway answers (docs/configuration.md): a HOST not of this machine is an invalid value.
+  const refusal = await listenRefusal(config.host, config.port);
+  if (refusal === 'EADDRNOTAVAIL' || refusal === 'ENOTFOUND') {
+    err(`invalid configuration: HOST "${config.host}" is not an address of this machine (${refusal})`);
+    return 2;
+  }
+  if (refusal === 'EADDRINUSE') {
+    err(`cannot start: ${portTakenReason(config.host, config.port).replace(/npm start\)$/, 'npm run start:edge)')}`);
+    return 1;
   }
 
   let worker: LocalWorker;
@@ -62,6 +76,15 @@ async function main(): Promise<number | undefined> {
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
   return undefined;
+}
+
+/** Why a listen on host:port is refused (its error code), or undefined when it would succeed. */
+function listenRefusal(host: string, port: number): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'EUNKNOWN'));
+    probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve(undefined)));
+  });
 }
 
 main().then(

@@ -7,6 +7,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -387,6 +388,24 @@ describe('the Worker program', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(new RegExp(`^edge: invalid configuration: ${name}\\b`, 'm'));
     expect(result.stdout).toBe('');
+  });
+
+  it('refuses a HOST that is not an address of this machine (exit 2) and a taken port (exit 1), naming them', async () => {
+    const foreign = await runProgram('edge', [], { ...env, HOST: '192.0.2.1' });
+    expect(foreign.code).toBe(2);
+    expect(foreign.stderr).toMatch(
+      /^edge: invalid configuration: HOST "192\.0\.2\.1" is not an address of this machine/m,
+    );
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (taken.address() as AddressInfo).port;
+      const result = await runProgram('edge', [], { ...env, PORT: String(port) });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(new RegExp(`^edge: cannot start: port ${port} on 127\\.0\\.0\\.1 is taken`, 'm'));
+    } finally {
+      taken.close();
+    }
   });
 
   it('stops on SIGTERM within 8 s, exit 0, and workerd with it', async () => {
