@@ -32,7 +32,13 @@ export function refuseNodeOnly(config: Config): void {
     );
 }
 
-export async function bundleWorker(config: Config, env: Record<string, string | undefined>): Promise<{ file: string }> {
+/** The bundle's code and the file it was also written to. */
+export interface WorkerBundle {
+  file: string;
+  code: string;
+}
+
+export async function bundleWorker(config: Config, env: Record<string, string | undefined>): Promise<WorkerBundle> {
   const modules = deploymentModules(config, env);
   const result = await esbuild.build({
     entryPoints: [`${ROOT}edge/worker.ts`],
@@ -69,10 +75,10 @@ export async function bundleWorker(config: Config, env: Record<string, string | 
       },
     ],
   });
-  const code = result.outputFiles[0]!.contents;
+  const code = result.outputFiles[0]!.text;
   mkdirSync(`${ROOT}.build/edge`, { recursive: true });
   const temporary = `${WORKER_BUNDLE}.${process.pid}.tmp`;
   writeFileSync(temporary, code);
   renameSync(temporary, WORKER_BUNDLE);
-  return { file: WORKER_BUNDLE };
+  return { file: WORKER_BUNDLE, code };
 }

@@ -4,7 +4,7 @@
 // the network (no Request.cf download, no telemetry, no update check, no login).
 import { dirname } from 'node:path';
 import type { Config } from '../lib/config.ts';
-import { WRANGLER_CONFIG } from './bundle.ts';
+import { WRANGLER_CONFIG, type WorkerBundle } from './bundle.ts';
 
 export interface LocalWorker {
   /** http://host:port with the actual port. */
@@ -23,7 +23,11 @@ export interface LocalOptions {
 /** The signals on which miniflare would exit the process itself; the program keeps its own shutdown. */
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
-export async function startLocalWorker(config: Config, script: string, options: LocalOptions): Promise<LocalWorker> {
+export async function startLocalWorker(
+  config: Config,
+  bundle: WorkerBundle,
+  options: LocalOptions,
+): Promise<LocalWorker> {
   // Set before either package is loaded: wrangler reads them when its modules initialise.
   process.env.WRANGLER_SEND_METRICS = 'false';
   process.env.WRANGLER_SEND_ERROR_REPORTS = 'false';
@@ -46,9 +50,12 @@ export async function startLocalWorker(config: Config, script: string, options: 
           ...workerOptions,
           name: 'gateway',
           modules: true,
-          scriptPath: script,
+          // The code as this program made it, not the file: another start:edge of this checkout, with
+          // other variables, may replace the file meanwhile.
+          script: bundle.code,
+          scriptPath: bundle.file,
           // Module names are paths below this folder; the bundle is not below edge/wrangler.jsonc's own.
-          modulesRoot: dirname(script),
+          modulesRoot: dirname(bundle.file),
           bindings: { ...(workerOptions.bindings as Record<string, unknown>), ...options.secrets },
         },
       ],

@@ -49,7 +49,7 @@ async function main(): Promise<number | undefined> {
 
   let worker: LocalWorker;
   try {
-    worker = await startLocalWorker(config, bundle.file, {
+    worker = await startLocalWorker(config, bundle, {
       // Secrets stay out of the bundle: the Worker reads them from its bindings, as `wrangler secret put` sets them.
       secrets: config.githubToken === undefined ? {} : { GITHUB_TOKEN: config.githubToken },
       stderr: (chunk) => process.stderr.write(chunk),
