@@ -471,7 +471,7 @@ async function run(
   }
   probeAgent.destroy();
 
-  // --- the start alone (docs/performance.md#the-start): the gateway spawned on its own, nothing else
+  // --- the start alone (docs/performance.md#what-changed-in-the-core-round-issue-34): the gateway spawned on its own, nothing else
   // running, alternating with the same program with node's compile cache turned off, which shows what
   // compiling the bundle costs.
   // Its CPU time at the `listening on` line is read too: on a machine shared with other work it is much

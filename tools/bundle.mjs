@@ -28,10 +28,10 @@ const SELF_CONTAINED = new Set(['gateway-bundle']);
 /**
  * `.build/gateway.mjs`, the gateway program: it turns on node's compile cache (V8's compiled code of the
  * bundle, kept on disk in `.build/compile-cache/`) and then loads the bundle. Compiling the 2 MB bundle was
- * the largest part of the gateway's start (docs/performance.md#the-start); from the second start of the same
+ * the largest part of the gateway's start (docs/performance.md#what-changed-in-the-core-round-issue-34); from the second start of the same
  * bundle on, node reads the compiled code instead. A rebuilt bundle with other bytes is compiled afresh.
  */
-const GATEWAY_LAUNCHER = `// Written by tools/bundle.mjs: the gateway with node's compile cache (docs/performance.md#the-start).
+const GATEWAY_LAUNCHER = `// Written by tools/bundle.mjs: the gateway with node's compile cache (docs/performance.md#what-changed-in-the-core-round-issue-34).
 import { enableCompileCache, flushCompileCache } from 'node:module';
 enableCompileCache?.(new URL('./compile-cache/', import.meta.url).pathname);
 await import('./gateway-bundle.mjs');
@@ -51,7 +51,7 @@ const REQUIRE_BANNER =
  * (`process.getBuiltinModule`) rather than through their ES module facades: a facade reads every export
  * of its module to build itself, getters included, and so loads what the gateway may never use at start
  * (node:http's WebSocket getter loads undici whole, node:fs's ReadStream its streams): together the
- * largest part of the start left after the compile cache (docs/performance.md#the-start). esbuild's
+ * largest part of the start left after the compile cache (docs/performance.md#what-changed-in-the-core-round-issue-34). esbuild's
  * interop reads an export only when the code uses it.
  */
 const builtinsWithoutFacades = {

@@ -47,7 +47,7 @@ const utf8 = new TextDecoder();
 /**
  * ky, loaded when an upstream is first asked rather than at start: evaluating it builds a web Request to
  * test the runtime, which loads node's undici whole, a large part of the gateway's start
- * (docs/performance.md#the-start).
+ * (docs/performance.md#what-changed-in-the-core-round-issue-34).
  */
 let kyModule: Promise<typeof import('ky')> | undefined;
 const loadKy = () => (kyModule ??= import('ky'));
@@ -91,6 +91,9 @@ export function upstreamClient(
     });
   let client: Promise<KyInstance> | undefined;
   return async (url, get) => {
+    // Loaded before the deadline starts: the first request must not spend its time loading modules.
+    client ??= loadKy().then(create);
+    const ky = await client;
     // The request's own deadline travels in ky's context, where the retry policy reads it.
     const deadlineMs = Date.now() + options.timeoutMs;
     // One signal for the whole exchange: it aborts the connection, the retries and the body stream alike.
@@ -98,8 +101,7 @@ export function upstreamClient(
     const what = `GET ${url}`;
     let response: Response;
     try {
-      client ??= loadKy().then(create);
-      response = await (await client).get(url, { signal, context: { deadlineMs } });
+      response = await ky.get(url, { signal, context: { deadlineMs } });
     } catch (error) {
       throw describeFailure(upstream, what, error, options.timeoutMs, await loadKy());
     }
