@@ -1,11 +1,11 @@
 // The gateway's lifecycle: everything is prepared before the port opens (file table, problems, quota
-// store, validators), and close() stops accepting, lets in-flight requests finish, then closes the store.
+// store), and close() stops accepting, lets in-flight requests finish, then closes the store.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Config } from '../lib/config.ts';
 import { ALLOW_HEADER, MCP_ENDPOINT } from '../contract/service.ts';
 import { datasets, serviceTables } from '../datasets/registry.ts';
-import { createValidator, loadSchemas } from '../contract/schemas.ts';
+import { createValidator, loadSchemas, type Validator } from '../contract/schemas.ts';
 import { createSources, type Sources } from '../upstreams/sources.ts';
 import { accessLog } from './http/access-log.ts';
 import { answerInTurn, capConnections, endAndRelease } from './http/connection-limits.ts';
@@ -103,7 +103,12 @@ export async function startGateway(config: Config, options: GatewayOptions): Pro
   const schemas = loadSchemas(service);
   const files = readSiteFiles(options.distDir, (found) => [gatewayOpenApiFile(config, service, schemas, found)]);
   const table = staticTable(files, service, NODE_CODEC);
-  const validator = createValidator(schemas, { checkSchemas: false });
+  // Made when the first payload is checked: ajv's instance and its formats are a few milliseconds of the
+  // start that a gateway answering files only never needs (docs/performance.md#what-changed-in-the-core-round-issue-34).
+  let made: Validator | undefined;
+  const validator: Validator = {
+    validate: (name, data) => (made ??= createValidator(schemas, { checkSchemas: false })).validate(name, data),
+  };
   const sources = options.sources ?? createSources(config);
 
   let store: QuotaStore | undefined;

@@ -50,7 +50,10 @@ export interface StaticTable {
   notFound: StaticEntry | undefined;
 }
 
-/** One file of the built site, as the runtime found it. */
+/**
+ * One file of the built site, as the runtime found it. The build's compressed copies (`x.br`, `x.gz`)
+ * are not files of their own: they come as `copies` of `x` (never served at a path of their own).
+ */
 export interface SiteFile {
   /** The dist/-relative path, with "/" between folders. */
   file: string;
