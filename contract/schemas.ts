@@ -2,14 +2,25 @@
 // them here, and the OpenAPI document and the developer page are generated from the same files.
 import { readdirSync, readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import standaloneModule from 'ajv/dist/standalone/index.js';
 import addFormatsModule from 'ajv-formats';
 import { DEFAULT_SERVICE_OPTIONS, type SchemaName, type ServiceOptions } from './service.ts';
 import { DEFAULT_MARKET_PRODUCT, DEFAULT_TIME_ZONE } from '../lib/service-defaults.ts';
+import { validatorOf, type Validator } from './validation.ts';
+
+// Validation itself (the Validator, its error, the checks compiled at build time) is ajv-free, for the Worker.
+export { compiledValidator, SchemaValidationError, type CompiledCheck, type Validator } from './validation.ts';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under some bundlers.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
   ajv: Ajv2020,
 ) => Ajv2020;
+
+// The same for ajv's standalone code generator.
+const standaloneCode = ((standaloneModule as unknown as { default?: unknown }).default ?? standaloneModule) as (
+  ajv: Ajv2020,
+  refsOrFunc?: Record<string, string>,
+) => string;
 
 export const SCHEMAS_DIR = new URL('../schemas/', import.meta.url);
 
@@ -50,14 +61,6 @@ function specialise(text: string, service: ServiceOptions): string {
   return out;
 }
 
-export class SchemaValidationError extends Error {
-  override readonly name = 'SchemaValidationError';
-}
-
-export interface Validator {
-  validate(name: SchemaName, data: unknown): void;
-}
-
 export interface ValidatorOptions {
   /**
    * Check each schema against the JSON Schema 2020-12 meta-schema first (default true). The gateway
@@ -71,18 +74,29 @@ export function createValidator(
   schemas: Map<string, JsonSchema> = loadSchemas(),
   options: ValidatorOptions = {},
 ): Validator {
-  const ajv = new Ajv2020({ allErrors: true, strict: true, validateSchema: options.checkSchemas ?? true });
-  addFormats(ajv);
+  const ajv = newAjv(options.checkSchemas ?? true);
   for (const schema of schemas.values()) ajv.addSchema(schema);
-  return {
-    validate(name, data) {
-      const schema = schemas.get(name);
-      if (!schema) throw new Error(`no schema named ${name} in schemas/`);
-      const check = ajv.getSchema(schema.$id)!;
-      if (!check(data)) {
-        const errors = (check.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message}`);
-        throw new SchemaValidationError(`${name} does not validate: ${errors.join('; ')}`);
-      }
-    },
-  };
+  return validatorOf((name) => {
+    const schema = schemas.get(name);
+    return schema && ajv.getSchema(schema.$id);
+  });
+}
+
+function newAjv(checkSchemas: boolean, code?: { source: true; esm: true }): Ajv2020 {
+  const ajv = new Ajv2020({ allErrors: true, strict: true, validateSchema: checkSchemas, ...(code && { code }) });
+  addFormats(ajv);
+  return ajv;
+}
+
+/**
+ * The validators as the source of an ES module, one export per schema (named by its title), for a
+ * runtime that forbids compiling code from strings: ajv builds each check with `new Function`, which
+ * Cloudflare Workers refuse ("Code generation from strings disallowed"), so the Worker's bundle imports
+ * checks written here at build time (ajv's standalone code, edge/deployment.ts) and never ajv's compiler.
+ */
+export function standaloneValidators(schemas: Map<string, JsonSchema>): string {
+  const ajv = newAjv(true, { source: true, esm: true });
+  for (const schema of schemas.values()) ajv.addSchema(schema);
+  const exports = Object.fromEntries([...schemas.values()].map((s) => [s.title, s.$id]));
+  return standaloneCode(ajv, exports);
 }

@@ -121,9 +121,38 @@ export function readSiteFile(url: URL = SITE_FILE_URL, name = 'site/site.json'):
 
 type Env = Record<string, string | undefined>;
 
+/**
+ * Every variable loadConfig reads (docs/configuration.md#variables); `get` takes only these names, so the
+ * list cannot miss one. The Worker's bundle carries their values as `npm run build:edge` found them (edge/).
+ */
+export const CONFIG_VARIABLES = [
+  'SITE_URL',
+  'GITHUB_ACCOUNT',
+  'GITHUB_TOKEN',
+  'GITHUB_API_URL',
+  'GITHUB_WEB_URL',
+  'MARKET_API_URL',
+  'MARKET_SOURCE_NAME',
+  'UPSTREAM_TIMEOUT_MS',
+  'SOURCE_DATE_EPOCH',
+  'HOST',
+  'PORT',
+  'RATE_LIMIT_QUOTA',
+  'RATE_LIMIT_WINDOW',
+  'RATE_LIMIT_REDIS_URL',
+  'TRUST_PROXY',
+  'DIST_DIR',
+  'DEMO_SIMULATED',
+  'MCP_ALLOWED_ORIGINS',
+  'MARKET_PRODUCT',
+  'CALENDAR_TIME_ZONE',
+  'STREAK_REST_DAYS',
+] as const;
+export type ConfigVariable = (typeof CONFIG_VARIABLES)[number];
+
 /** Reads docs/configuration.md#variables's variables. Empty strings count as unset, as shells and CI files tend to produce them. */
 export function loadConfig(env: Env = process.env, site: SiteFile = readSiteFile()): Config {
-  const get = (name: string): string | undefined => {
+  const get = (name: ConfigVariable): string | undefined => {
     const value = env[name];
     if (value === undefined || value.trim() === '') return undefined;
     return operatorText(name, value.trim());

@@ -22,6 +22,15 @@ const PROGRAMS: Record<string, string[]> = {
   demo: [...SHELVES, 'fakes', 'gateway/node-flags.ts'],
   bench: [...SHELVES, 'fakes', 'gateway/node-flags.ts'],
   fakes: [...SHELVES],
+  // The gateway as a Cloudflare Worker: the gateway's runtime-neutral core, and on Node (its bundle step)
+  // the gateway's own reading of dist/, its OpenAPI document and its codec, so the Worker's table is Node's.
+  edge: [
+    ...SHELVES,
+    'gateway/core',
+    'gateway/http/static-files.ts',
+    'gateway/http/openapi-document.ts',
+    'gateway/http/node-codec.ts',
+  ],
   tools: [],
   // The home page's script redraws the charts with the very functions the build drew them with.
   site: ['lib', 'contract', 'domain', 'render'],

@@ -132,7 +132,14 @@ type Job = {
   container?: string | { image: string };
   services?: Record<string, { image: string }>;
   strategy?: { matrix?: Record<string, unknown[]> };
-  steps: Array<{ uses?: string; run?: string; with?: Record<string, unknown>; env?: Record<string, string> }>;
+  steps: Array<{
+    id?: string;
+    if?: string;
+    uses?: string;
+    run?: string;
+    with?: Record<string, unknown>;
+    env?: Record<string, string>;
+  }>;
 };
 
 const DIR = `${ROOT}.github/workflows/`;
@@ -553,5 +560,49 @@ describe('the schedule kept alive, content published on push, CI on code only', 
     // ignoring, never selecting: a change to anything else (code, tests, the fixture site) runs the suite
     expect(on.push).not.toHaveProperty('paths');
     expect(on.pull_request).not.toHaveProperty('paths');
+  });
+});
+
+describe('the Worker deployed when a Cloudflare token is set (docs/deploying.md#cloudflare-workers)', () => {
+  const worker = publish.jobs.worker!;
+  const [gate, ...rest] = worker?.steps ?? [];
+  const deploy = rest.find((s) => /\bwrangler deploy\b/.test(s.run ?? ''));
+
+  it('runs after the Pages build, reads the repository only, and deploys with wrangler from the lockfile', () => {
+    expect([worker.needs].flat()).toEqual(['build']);
+    expect(worker.permissions).toEqual({ contents: 'read' });
+    expect(deploy?.run?.trim()).toBe('npx wrangler deploy --config edge/wrangler.jsonc');
+    const runs = rest.map((s) => s.run?.trim());
+    expect(runs.indexOf('npm run build:edge')).toBeLessThan(runs.indexOf(deploy!.run!.trim()));
+  });
+
+  it('skips every step after its first without the secret, and shows the token to the deploy step alone', () => {
+    expect(gate!.env?.HAS_TOKEN).toMatch(/^\$\{\{\s*secrets\.CLOUDFLARE_API_TOKEN != ''\s*\}\}$/);
+    for (const step of rest) expect(step.if).toBe(`\${{ steps.${gate!.id}.outputs.deploy == 'true' }}`);
+    const holders = worker.steps.filter((s) => JSON.stringify(s.env ?? {}).includes('secrets.CLOUDFLARE_API_TOKEN'));
+    expect(holders).toEqual([gate, deploy]);
+    // The gate sees whether the secret is set, never the secret itself.
+    expect(gate!.env?.HAS_TOKEN).not.toMatch(/secrets\.CLOUDFLARE_API_TOKEN\s*\}\}/);
+  });
+
+  it.each([
+    ['false', '', 0, 'deploy=false'],
+    ['true', 'https://site.example.workers.dev', 0, 'deploy=true'],
+    ['true', '', 1, undefined],
+  ])('its gate, with the secret set=%s and WORKER_SITE_URL "%s", ends with %i', (token, site, status, output) => {
+    const dir = mkdtempSync(join(tmpdir(), 'workflow-'));
+    try {
+      const out = join(dir, 'output');
+      writeFileSync(out, '');
+      const result = spawnSync('bash', ['-e', '-c', gate!.run!], {
+        env: { PATH: process.env.PATH, HAS_TOKEN: token, SITE_URL: site, GITHUB_OUTPUT: out },
+        encoding: 'utf8',
+      });
+      expect(result.status).toBe(status);
+      if (output) expect(readFileSync(out, 'utf8').trim()).toBe(output);
+      else expect(result.stdout).toMatch(/::error title=WORKER_SITE_URL is not set::/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

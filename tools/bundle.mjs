@@ -19,6 +19,7 @@ export const ENTRIES = {
   'fetch-previous': 'builders/fetch-previous-main.ts',
   'lint-openapi': 'builders/lint-openapi-main.ts',
   'fake-upstreams': 'fakes/main.ts',
+  edge: 'edge/main.ts',
 };
 
 /** Entries whose packages are bundled into them (see above). */

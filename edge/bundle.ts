@@ -1,0 +1,84 @@
+// The Worker's bundle, .build/edge/worker.mjs: edge/worker.ts and what it imports, compiled by esbuild for
+// workerd, with the deployment's modules (edge/deployment.ts) given to it in memory. Written whole to a
+// temporary name and renamed into place: `wrangler deploy` never uploads half a file.
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+import type { Config } from '../lib/config.ts';
+import { ConfigError } from '../lib/errors.ts';
+import { deploymentModules } from './deployment.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** The configuration `wrangler deploy` reads; start:edge runs the Worker from it too. */
+export const WRANGLER_CONFIG = `${ROOT}edge/wrangler.jsonc`;
+/** The bundle `main` names in edge/wrangler.jsonc. */
+export const WORKER_BUNDLE = `${ROOT}.build/edge/worker.mjs`;
+
+/**
+ * Variables of the Node gateway that mean nothing in a Worker, refused rather than silently dropped
+ * (docs/configuration.md#variables): a Worker opens no Redis connection, and its client is the
+ * CF-Connecting-IP that Cloudflare sets, never an address a proxy claims.
+ */
+export function refuseNodeOnly(config: Config): void {
+  if (config.rateLimitRedisUrl !== undefined)
+    throw new ConfigError(
+      'RATE_LIMIT_REDIS_URL',
+      'a Worker has no Redis link: its quota counts in a Durable Object (unset it for start:edge)',
+    );
+  if (config.trustProxy !== undefined)
+    throw new ConfigError(
+      'TRUST_PROXY',
+      "a Worker trusts no proxy: its client is Cloudflare's CF-Connecting-IP (unset it for start:edge)",
+    );
+}
+
+/** The bundle's code and the file it was also written to. */
+export interface WorkerBundle {
+  file: string;
+  code: string;
+}
+
+export async function bundleWorker(config: Config, env: Record<string, string | undefined>): Promise<WorkerBundle> {
+  const modules = deploymentModules(config, env);
+  const result = await esbuild.build({
+    entryPoints: [`${ROOT}edge/worker.ts`],
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'browser',
+    // The export conditions wrangler itself bundles with.
+    conditions: ['workerd', 'worker', 'browser'],
+    target: 'es2024',
+    minify: true,
+    legalComments: 'none',
+    // nodejs_compat (edge/wrangler.jsonc) provides these; the runtime provides cloudflare:workers.
+    external: ['node:*', 'cloudflare:*'],
+    // Modules that read files next to themselves name them from import.meta.url, which workerd leaves
+    // undefined; the Worker reads no file, and the name must only parse.
+    define: { 'import.meta.url': '"file:///worker/edge/worker.mjs"' },
+    logLevel: 'warning',
+    plugins: [
+      {
+        name: 'deployment',
+        setup(build) {
+          build.onResolve({ filter: /^edge:(deployment|validators)$/ }, (args) => ({
+            path: args.path,
+            namespace: 'deployment',
+          }));
+          build.onLoad({ filter: /.*/, namespace: 'deployment' }, (args) =>
+            args.path === 'edge:deployment'
+              ? { contents: modules.deployment, loader: 'json' }
+              : // ajv's standalone code requires its runtime helpers and ajv-formats' formats by package name.
+                { contents: modules.validators, loader: 'js', resolveDir: ROOT },
+          );
+        },
+      },
+    ],
+  });
+  const code = result.outputFiles[0]!.text;
+  mkdirSync(`${ROOT}.build/edge`, { recursive: true });
+  const temporary = `${WORKER_BUNDLE}.${process.pid}.tmp`;
+  writeFileSync(temporary, code);
+  renameSync(temporary, WORKER_BUNDLE);
+  return { file: WORKER_BUNDLE, code };
+}

@@ -1,0 +1,98 @@
+// `npm run start:edge`: the gateway as a Cloudflare Worker in local workerd (miniflare, offline), after
+// `build --if-stale` has built dist/ (package.json). `npm run build:edge` (`--bundle-only`) stops after the
+// bundle, for `npx wrangler deploy`. The only place that prints startup failures and picks exit statuses,
+// as gateway/main.ts does for `npm start`: 2 for an invalid variable, 1 when it cannot start, 0 after a
+// clean shutdown.
+import { loadConfig, type Config } from '../lib/config.ts';
+import { ConfigError } from '../lib/errors.ts';
+import { createServer } from 'node:net';
+import { oneLine } from '../lib/one-line.ts';
+import { portTakenReason } from '../lib/port-hint.ts';
+import { bundleWorker, refuseNodeOnly, WRANGLER_CONFIG } from './bundle.ts';
+import { startLocalWorker, type LocalWorker } from './local.ts';
+
+const MAX_LINE = 300;
+const err = (line: string) => void process.stderr.write(`edge: ${oneLine(line, MAX_LINE)}\n`);
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+/** CONTRACT: SIGTERM stops everything within 8 s; workerd is given most of it, then the program exits anyway. */
+const STOP_DEADLINE_MS = 6_000;
+
+async function main(): Promise<number | undefined> {
+  let config: Config;
+  try {
+    config = loadConfig(process.env);
+    refuseNodeOnly(config);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      err(`invalid configuration: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
+  const bundle = await bundleWorker(config, process.env);
+  if (process.argv.includes('--bundle-only')) {
+    process.stdout.write(`bundled ${bundle.file} for ${WRANGLER_CONFIG}\n`);
+    return 0;
+  }
+
+  // workerd says why it cannot listen only after seconds, and in wrangler's words: asked first, as the
+  // Node gateway answers (docs/configuration.md): a HOST not of this machine is an invalid value.
+  const refusal = await listenRefusal(config.host, config.port);
+  if (refusal === 'EADDRNOTAVAIL' || refusal === 'ENOTFOUND') {
+    err(`invalid configuration: HOST "${config.host}" is not an address of this machine (${refusal})`);
+    return 2;
+  }
+  if (refusal === 'EADDRINUSE') {
+    err(`cannot start: ${portTakenReason(config.host, config.port).replace(/npm start\)$/, 'npm run start:edge)')}`);
+    return 1;
+  }
+
+  let worker: LocalWorker;
+  try {
+    worker = await startLocalWorker(config, bundle, {
+      // Secrets stay out of the bundle: the Worker reads them from its bindings, as `wrangler secret put` sets them.
+      secrets: config.githubToken === undefined ? {} : { GITHUB_TOKEN: config.githubToken },
+      stderr: (chunk) => process.stderr.write(chunk),
+    });
+  } catch (error) {
+    err(`cannot start: ${message(error)}`);
+    return 1;
+  }
+  process.stdout.write(`listening on ${worker.url}\n`);
+
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    setTimeout(() => process.exit(0), STOP_DEADLINE_MS).unref();
+    worker.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        err(`shutdown failed: ${message(error)}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  return undefined;
+}
+
+/** Why a listen on host:port is refused (its error code), or undefined when it would succeed. */
+function listenRefusal(host: string, port: number): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'EUNKNOWN'));
+    probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve(undefined)));
+  });
+}
+
+main().then(
+  (code) => {
+    if (code !== undefined) process.exit(code);
+  },
+  (error: unknown) => {
+    err(`cannot start: ${message(error)}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,139 @@
+// The gateway as a Cloudflare Worker: the core (gateway/core/gateway.ts) with what a Worker has instead of
+// a Node process. The client is CF-Connecting-IP; the quota counts in Durable Objects (quota-counter.ts);
+// the calendar's days come through one Durable Object (calendar-day.ts); documents and cards are static
+// assets answered from the Node gateway's own table (worker-static.ts); payloads are checked by validators
+// compiled when the bundle was made (no code is generated at run time: Workers forbid it). The
+// configuration is the bundle's (edge/deployment.ts), checked by lib/config.ts when it was made and again
+// here; GITHUB_TOKEN alone is read from the Worker's bindings, where `wrangler secret put` sets it.
+import { createHash } from 'node:crypto';
+import baked from 'edge:deployment';
+import * as checks from 'edge:validators';
+import { loadConfig, type Config } from '../lib/config.ts';
+import { oneLine } from '../lib/one-line.ts';
+import { compiledValidator } from '../contract/validation.ts';
+import { createSources, type Sources } from '../upstreams/sources.ts';
+import { datasets, serviceTables } from '../datasets/registry.ts';
+import { createGateway, INTERNAL_ERROR_TEXT, type CoreRequest, type Gateway } from '../gateway/core/gateway.ts';
+import { createQuota, DISABLED_QUOTA, type Quota } from '../gateway/core/quota.ts';
+import type { BodyCodec } from '../gateway/core/http/representation.ts';
+import { readRequestBody, targetOf, toResponse } from '../gateway/core/http/web.ts';
+import { workerStatic, type AssetsBinding } from './worker-static.ts';
+import { durableQuotaStore, QuotaCounter, type CounterNamespace } from './quota-counter.ts';
+import { CalendarDayObject, sharedCalendarSource, type CalendarNamespace } from './calendar-day.ts';
+
+export { QuotaCounter };
+
+export interface Env {
+  ASSETS: AssetsBinding;
+  QUOTA: CounterNamespace;
+  CALENDAR: CalendarNamespace;
+  GITHUB_TOKEN?: string;
+}
+
+/**
+ * How long the quota waits for its object. The Node gateway's 50 ms budget is for a Redis next to it;
+ * an object lives in one place for the whole world, and a request from the other side of it waits a
+ * round trip of 100 to 300 ms: with 50 ms, far clients would never be counted.
+ */
+const DURABLE_OBJECT_BUDGET_MS = 1_000;
+const MAX_LINE = 300;
+
+/** ETags as the Node gateway makes them (SHA-256, base64url); nothing is compressed here (the edge does). */
+const WORKER_CODEC: BodyCodec = {
+  tag: (body) => createHash('sha256').update(body).digest('base64url').slice(0, 27),
+};
+
+const report = (line: string) => console.error(`gateway: ${oneLine(line, MAX_LINE)}`);
+
+interface Deployment {
+  config: Config;
+  sources: Sources;
+  gateway: Gateway;
+  fill: (body: Uint8Array | undefined) => Promise<void> | undefined;
+}
+
+/** The configuration as the bundle carries it, with the secret from the bindings. */
+function configOf(env: Env): Config {
+  return loadConfig({ ...baked.env, GITHUB_TOKEN: env.GITHUB_TOKEN }, baked.site);
+}
+
+/** The upstream clients, the calendar's read through its one object when the bindings have it. */
+function sourcesOf(config: Config, calendar: CalendarNamespace | undefined): Sources {
+  const sources = createSources(config);
+  return calendar ? { ...sources, contributions: sharedCalendarSource(sources.contributions, calendar) } : sources;
+}
+
+/** Made at an isolate's first request (a Worker's bindings arrive with it) and kept for its life. */
+let deployment: Deployment | undefined;
+
+function deploymentOf(env: Env): Deployment {
+  if (deployment) return deployment;
+  const config = configOf(env);
+  const service = serviceTables(config);
+  const site = workerStatic(baked.files, service, env.ASSETS, WORKER_CODEC);
+  const sources = sourcesOf(config, env.CALENDAR);
+  const quota: Quota =
+    config.rateLimitQuota === undefined
+      ? DISABLED_QUOTA
+      : createQuota({
+          quota: config.rateLimitQuota,
+          windowSeconds: config.rateLimitWindow,
+          store: durableQuotaStore(env.QUOTA),
+          now: Date.now,
+          budgetMs: DURABLE_OBJECT_BUDGET_MS,
+          onUnavailable: (reason) => report(`quota store skipped: ${reason}`),
+        });
+  const gateway = createGateway({
+    config,
+    service,
+    datasets: datasets(config),
+    schemas: new Map(baked.schemas.map((s) => [s.title, s])),
+    validator: compiledValidator(checks),
+    table: site.table,
+    sources,
+    quota,
+    codec: WORKER_CODEC,
+    now: Date.now,
+    reportError: report,
+  });
+  deployment = { config, sources, gateway, fill: site.fill };
+  return deployment;
+}
+
+export default {
+  async fetch(request: Request, env: Env): Promise<Response> {
+    let gateway: Deployment;
+    try {
+      gateway = deploymentOf(env);
+    } catch (error) {
+      report(`cannot start: ${error instanceof Error ? error.message : String(error)}`);
+      return toResponse(request.method, INTERNAL_ERROR_TEXT);
+    }
+    const headers: Record<string, string | undefined> = Object.fromEntries(request.headers);
+    // Content coding is the platform's: Cloudflare sends a Worker `Accept-Encoding: br, gzip` whatever the
+    // client said, and compresses (or decodes) the answer for the client itself. The core is asked as by
+    // a client that names no coding, so it answers the identity bytes under their own strong ETag (as
+    // Node does for such a client), never a copy whose ETag would name other bytes than the client gets.
+    headers['accept-encoding'] = undefined;
+    const req: CoreRequest = { method: request.method, url: targetOf(request.url), headers };
+    // Cloudflare sets CF-Connecting-IP on every request it passes to a Worker, replacing any a client sent.
+    const client = request.headers.get('cf-connecting-ip');
+    const answer = await gateway.gateway.handle(req, client, (_, maxBytes) => readRequestBody(request, maxBytes));
+    try {
+      if (request.method !== 'HEAD') await gateway.fill(answer.body);
+      return toResponse(request.method, answer);
+    } catch (error) {
+      report(`request failed: ${error instanceof Error ? error.message : String(error)}`);
+      return toResponse(request.method, INTERNAL_ERROR_TEXT);
+    }
+  },
+};
+
+/** The calendar's one object: it fetches with the deployment's own sources. */
+export class CalendarDay extends CalendarDayObject {
+  private own: Sources | undefined;
+  protected sources(): Sources {
+    this.own ??= sourcesOf(configOf(this.env as Env), undefined);
+    return this.own;
+  }
+}

@@ -1,0 +1,156 @@
+// The Worker's two Durable Objects in process (edge/quota-counter.ts, edge/calendar-day.ts), over a stand-in
+// for an object's state (synchronous storage, an alarm) as workerd gives it: the quota's count exact for
+// concurrent requests and deleted with its window; the calendar's days fetched once per calendar day in
+// the calendar's zone whatever the number of isolates asking, kept across an eviction, never a failure.
+import { describe, expect, it, vi } from 'vitest';
+import type { ContributionDay } from '../domain/contributions.ts';
+import type { ContributionSource, Sources } from '../upstreams/sources.ts';
+
+vi.mock('cloudflare:workers', () => ({
+  // workerd's base class keeps the state and the bindings; nothing else is used.
+  DurableObject: class {
+    constructor(
+      protected ctx: unknown,
+      protected env: unknown,
+    ) {}
+  },
+}));
+const { QuotaCounter, durableQuotaStore } = await import('../edge/quota-counter.ts');
+const { CalendarDayObject, sharedCalendarSource } = await import('../edge/calendar-day.ts');
+
+/** An object's state: its storage outlives the instance (an evicted object comes back with it). */
+function objectState() {
+  const kv = new Map<string, unknown>();
+  const alarms: number[] = [];
+  return {
+    alarms,
+    kv,
+    state: {
+      storage: {
+        kv: { get: (key: string) => kv.get(key), put: (key: string, value: unknown) => void kv.set(key, value) },
+        setAlarm: async (at: number) => void alarms.push(at),
+        getAlarm: async () => alarms.at(-1) ?? null,
+        deleteAll: async () => kv.clear(),
+      },
+      blockConcurrencyWhile: <T>(fn: () => Promise<T>) => fn(),
+    },
+  };
+}
+
+type Ctor<T> = new (state: never, env: never) => T;
+
+/** A namespace: one instance per name, made on first use, as idFromName and get give them. */
+function namespace<T>(make: (name: string) => T) {
+  const objects = new Map<string, T>();
+  return {
+    idFromName: (name: string) => name,
+    get: (id: unknown) => {
+      const name = id as string;
+      if (!objects.has(name)) objects.set(name, make(name));
+      return objects.get(name)!;
+    },
+  };
+}
+
+describe('QuotaCounter', () => {
+  it('counts concurrent requests of one key exactly, and keys apart', async () => {
+    const store = durableQuotaStore(
+      namespace(
+        () =>
+          new (QuotaCounter as unknown as Ctor<InstanceType<typeof QuotaCounter>>)(
+            objectState().state as never,
+            {} as never,
+          ),
+      ),
+    );
+    const counts = await Promise.all(Array.from({ length: 20 }, () => store.increment('{w:1}:a', 61)));
+    expect([...counts].sort((x, y) => x - y)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    expect(await store.increment('{w:1}:b', 61)).toBe(1);
+    expect(await store.increment('{w:2}:a', 61)).toBe(1);
+  });
+
+  it('sets one alarm at its first count, for the end of its window, which deletes the count', async () => {
+    const { state, alarms, kv } = objectState();
+    const counter = new (QuotaCounter as unknown as Ctor<InstanceType<typeof QuotaCounter>>)(
+      state as never,
+      {} as never,
+    );
+    const before = Date.now();
+    await counter.increment(61);
+    await counter.increment(61);
+    expect(alarms).toHaveLength(1);
+    expect(alarms[0]).toBeGreaterThanOrEqual(before + 61_000);
+    expect(kv.size).toBe(1);
+    await counter.alarm();
+    expect(kv.size).toBe(0);
+    expect(await counter.increment(61)).toBe(1);
+  });
+});
+
+describe('CalendarDay', () => {
+  const ZONE = 'America/Toronto';
+  // 23:30 in Toronto on Sunday 2026-11-22 (04:30 UTC on the 23rd); its midnight is 05:00 UTC.
+  const LATE = Date.parse('2026-11-23T04:30:00Z');
+  const DAY: ContributionDay[] = [{ date: '2026-11-22', count: 3, level: 1 } as ContributionDay];
+
+  function setup() {
+    const calls: number[] = [];
+    let fail = false;
+    const upstream: ContributionSource = {
+      upstream: 'github-html',
+      account: 'octocat',
+      timeZone: ZONE,
+      days: async (nowMs) => {
+        calls.push(nowMs);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        if (fail) throw new Error('github-html: HTTP 503 from the calendar page');
+        return DAY;
+      },
+    };
+    class Calendar extends CalendarDayObject {
+      protected sources(): Sources {
+        return { market: undefined, contributions: upstream };
+      }
+    }
+    const { state } = objectState();
+    const objects = namespace(() => new (Calendar as unknown as Ctor<Calendar>)(state as never, {} as never));
+    // Two isolates, each with its own source over the one object of the deployment.
+    const isolates = [sharedCalendarSource(upstream, objects), sharedCalendarSource(upstream, objects)];
+    const evicted = () => new (Calendar as unknown as Ctor<Calendar>)(state as never, {} as never);
+    return { calls, isolates, evicted, failing: (f: boolean) => (fail = f) };
+  }
+
+  it('fetches once for every request of a calendar day, from any isolate, at the same time or later', async () => {
+    const { calls, isolates } = setup();
+    const asked = await Promise.all(isolates.flatMap((source) => [1, 2, 3].map(() => source.days(LATE))));
+    expect(asked.every((days) => days === asked[0])).toBe(true);
+    expect(await isolates[1]!.days(LATE + 20 * 60_000)).toEqual(DAY);
+    expect(calls).toEqual([LATE]);
+  });
+
+  it("fetches again after midnight in the calendar's zone, not before", async () => {
+    const { calls, isolates } = setup();
+    await isolates[0]!.days(LATE);
+    await isolates[1]!.days(LATE + 29 * 60_000);
+    expect(calls).toHaveLength(1);
+    await isolates[1]!.days(LATE + 31 * 60_000);
+    await isolates[0]!.days(LATE + 40 * 60_000);
+    expect(calls).toEqual([LATE, LATE + 31 * 60_000]);
+  });
+
+  it('keeps the day in storage: an evicted object does not fetch it again', async () => {
+    const { calls, isolates, evicted } = setup();
+    await isolates[0]!.days(LATE);
+    expect(await evicted().days(LATE + 60_000)).toEqual(DAY);
+    expect(calls).toHaveLength(1);
+  });
+
+  it('keeps no failure: the message reaches the caller, and the next request fetches again', async () => {
+    const { calls, isolates, failing } = setup();
+    failing(true);
+    await expect(isolates[0]!.days(LATE)).rejects.toThrow('github-html: HTTP 503 from the calendar page');
+    failing(false);
+    expect(await isolates[1]!.days(LATE)).toEqual(DAY);
+    expect(calls).toHaveLength(2);
+  });
+});

@@ -1,0 +1,424 @@
+// The gateway as a Cloudflare Worker in local workerd (`npm run start:edge`, edge/), side by side with the
+// Node gateway (.build/gateway.mjs) on the same dist/ and the same fake upstreams: the same status, content
+// type, headers, ETag and bytes for documents and cards, the same payloads on the six data paths, the same
+// problems; the calendar fetched once for every calendar and streak request; the quota counted exactly in
+// Durable Objects, per CF-Connecting-IP and shared with /mcp; MCP for the official clients; the variables a
+// Worker refuses; SIGTERM stopping workerd too.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  Client as ClientV2,
+  StreamableHTTPClientTransport as StreamableHTTPClientTransportV2,
+} from '@modelcontextprotocol/client';
+import { startFakeUpstreams, type FakeUpstreams } from '../../fakes/upstreams.ts';
+import { get, spawnGateway, type GatewayProcess, type RawResponse } from '../helpers/gateway.ts';
+import { cleanEnv, ROOT, runProgram, upstreamEnv } from '../helpers/run.ts';
+
+const SITE_URL = 'https://edge.example';
+const SIX_DATA_PATHS = [
+  '/api/v1/mon-price',
+  '/api/mon-price',
+  '/api/v1/github-contributions',
+  '/api/github-contributions',
+  '/api/v1/github-streak',
+  '/api/github-streak',
+];
+const TOOLS = [
+  'getV1MonPrice',
+  'getMonPrice',
+  'getV1GithubContributions',
+  'getGithubContributions',
+  'getV1GithubStreak',
+  'getGithubStreak',
+];
+/** CONTRACT: SIGTERM stops the Worker, workerd included, within this. */
+const STOP_WITHIN_MS = 8_000;
+
+interface EdgeProcess {
+  url: string;
+  child: ChildProcessWithoutNullStreams;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
+
+const started = new Set<ChildProcessWithoutNullStreams>();
+
+/** `npm run start:edge` (npm: true) or its program, .build/edge.mjs, until its `listening on` line. */
+function spawnEdge(env: Record<string, string>, npm = false): Promise<EdgeProcess> {
+  const child = npm
+    ? spawn('npm', ['run', 'start:edge'], { cwd: ROOT, env: cleanEnv(env) })
+    : spawn(process.execPath, [`${ROOT}.build/edge.mjs`], { cwd: ROOT, env: cleanEnv(env) });
+  started.add(child);
+  let out = '';
+  let err = '';
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  void exited.then(() => started.delete(child));
+  child.stderr.on('data', (d: Buffer) => (err += d));
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (d: Buffer) => {
+      out += d;
+      const m = /^listening on (http:\/\/\S+)$/m.exec(out);
+      if (m) resolve({ url: m[1]!, child, stdout: () => out, stderr: () => err, exited });
+    });
+    void exited.then((code) => reject(new Error(`start:edge exited ${code} before listening: ${out} ${err}`)));
+  });
+}
+
+/** The processes whose parent is `pid` (Linux /proc): the workerd a Worker's program runs. */
+function childrenOf(pid: number): number[] {
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        // stat: "pid (comm) state ppid ..."; comm may hold spaces, so read after its closing parenthesis.
+        const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+/** Whether a process runs (not gone, not a zombie waiting to be reaped). */
+function alive(pid: number): boolean {
+  try {
+    return !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+let fake: FakeUpstreams;
+let base: string;
+let env: Record<string, string>;
+let edge: EdgeProcess;
+let node: GatewayProcess;
+
+beforeAll(async () => {
+  fake = await startFakeUpstreams();
+  base = await mkdtemp(join(tmpdir(), 'edge-'));
+  env = {
+    ...upstreamEnv(fake.url),
+    SITE_URL,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DIST_DIR: join(base, 'dist'),
+    UPSTREAM_TIMEOUT_MS: '3000',
+    MARKET_WS_URL: 'off',
+  };
+  // dist/ does not exist: start:edge builds it first, as npm start does (build --if-stale).
+  edge = await spawnEdge(env, true);
+  node = await spawnGateway(env);
+}, 240_000);
+
+afterAll(async () => {
+  await node?.stop();
+  for (const child of started) child.kill('SIGTERM');
+  await Promise.all([...started].map((c) => new Promise((resolve) => c.once('exit', resolve))));
+  await fake?.close();
+  await rm(base, { recursive: true, force: true });
+});
+
+/** The headers two runtimes may differ in: the date, and how the connection is framed and kept. */
+const TRANSPORT = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+const headersOf = (r: RawResponse) =>
+  Object.entries(r.headers)
+    .filter(([name]) => !TRANSPORT.has(name))
+    .sort(([a], [b]) => a.localeCompare(b));
+
+describe('npm run start:edge', () => {
+  it('builds dist/ first and prints one line, listening on http://HOST:PORT', () => {
+    expect(existsSync(join(env.DIST_DIR!, 'index.html'))).toBe(true);
+    expect(edge.stdout().match(/^listening on .*$/gm)).toEqual([
+      expect.stringMatching(/^listening on http:\/\/127\.0\.0\.1:\d+$/),
+    ]);
+    // The bundle workerd runs compiles nothing at run time (Workers forbid it): validators and MCP included.
+    expect(readFileSync(`${ROOT}.build/edge/worker.mjs`, 'utf8')).not.toMatch(/[^\w.$]Function\(|[^\w.$]eval\(/);
+    // wrangler's and miniflare's banners, update checks and Request.cf downloads: none.
+    expect(edge.stdout() + edge.stderr()).not.toMatch(/wrangler|Request\.cf|update available/i);
+  });
+
+  it.each(['/', '/api', '/openapi.json', '/llms.txt', '/cards/mon-price.svg', '/cards/github-contributions-dark.svg'])(
+    "answers %s with the Node gateway's status, headers, ETag and bytes",
+    async (path) => {
+      const [a, b] = await Promise.all([get(node.url, path), get(edge.url, path)]);
+      expect(a.status).toBe(200);
+      expect(b.status).toBe(200);
+      expect(headersOf(b)).toEqual(headersOf(a));
+      expect(b.body.equals(a.body)).toBe(true);
+    },
+  );
+
+  it('lists the same operations in /openapi.json (the gateway document, with /mcp)', async () => {
+    const operations = async (url: string) => {
+      const doc = JSON.parse((await get(url, '/openapi.json')).text) as { paths: Record<string, object> };
+      return Object.entries(doc.paths).flatMap(([path, item]) =>
+        Object.entries(item).map(([method, op]) => `${method} ${path} ${(op as { operationId?: string }).operationId}`),
+      );
+    };
+    const [a, b] = await Promise.all([operations(node.url), operations(edge.url)]);
+    expect(b).toEqual(a);
+    expect(b.filter((op) => op.startsWith('get /api/'))).toHaveLength(6);
+  });
+
+  it("answers 304 for the home page's own ETag, and HEAD without a body", async () => {
+    const first = await get(edge.url, '/');
+    const etag = first.headers.etag!;
+    const again = await get(edge.url, '/', { headers: { 'If-None-Match': etag } });
+    expect(again.status).toBe(304);
+    expect(again.headers.etag).toBe(etag);
+    expect(again.body.length).toBe(0);
+    const head = await get(edge.url, '/', { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers['content-length']).toBe(first.headers['content-length']);
+    expect(head.body.length).toBe(0);
+  });
+
+  it('answers the six data paths with the payloads of the Node gateway', async () => {
+    // The provider's clock stands still: both gateways read the very same ticker.
+    const instant = Date.now();
+    fake.now = () => instant;
+    for (const path of SIX_DATA_PATHS) {
+      const [a, b] = await Promise.all([get(node.url, path), get(edge.url, path)]);
+      expect(b.status, path).toBe(200);
+      expect(b.headers['content-type'], path).toBe(a.headers['content-type']);
+      expect(b.headers['cache-control']?.split(',')[0], path).toBe(a.headers['cache-control']?.split(',')[0]);
+      const x = JSON.parse(a.text) as Record<string, unknown>;
+      const y = JSON.parse(b.text) as Record<string, unknown>;
+      if (path.includes('price')) {
+        // A live price of each request: the same ticker, and the same hourly points but where the real
+        // clock's seven-day window moved on an hour between the two requests.
+        const fixed = (p: Record<string, unknown>) => ({ ...p, points: [], changePercent: 0, low: 0, high: 0 });
+        expect(fixed(y), path).toEqual(fixed(x));
+        const since = Math.max(...[x, y].map((p) => (p.points as Array<{ time: number }>)[0]!.time));
+        const after = (p: Record<string, unknown>) =>
+          (p.points as Array<{ time: number }>).filter((q) => q.time >= since);
+        expect(after(y), path).toEqual(after(x));
+      } else expect(y, path).toEqual(x);
+    }
+    fake.now = Date.now;
+  });
+
+  it('fetches the calendar once: no upstream call for six calendar and streak requests after the first', async () => {
+    await get(edge.url, '/api/v1/github-contributions');
+    fake.resetCalls();
+    const paths = [...SIX_DATA_PATHS.filter((p) => !p.includes('price')), ...SIX_DATA_PATHS.slice(2, 4)];
+    expect(paths).toHaveLength(6);
+    for (const path of paths) expect((await get(edge.url, path)).status, path).toBe(200);
+    expect(fake.calls.html + fake.calls.graphql).toBe(0);
+  });
+
+  it('reads the live ticker on every market request', async () => {
+    const price = async () => (JSON.parse((await get(edge.url, '/api/v1/mon-price')).text) as { value: number }).value;
+    fake.market.tickerPrice = '0.04211';
+    expect(await price()).toBe(0.04211);
+    fake.market.tickerPrice = '0.04377';
+    expect(await price()).toBe(0.04377);
+    delete fake.market.tickerPrice;
+  });
+
+  it.each([
+    ['an unknown API path', '/api/v9/nothing', 'GET', 404],
+    ['a wrong method', '/api/v1/mon-price', 'DELETE', 405],
+  ])("answers %s with the Node gateway's problem", async (_, path, method, status) => {
+    const [a, b] = await Promise.all([get(node.url, path, { method }), get(edge.url, path, { method })]);
+    expect(b.status).toBe(status);
+    expect(b.headers['content-type']).toBe('application/problem+json');
+    expect(headersOf(b)).toEqual(headersOf(a));
+    expect(b.text).toBe(a.text);
+  });
+
+  it('answers a 502 problem when the market upstream is down, and says why on stderr', async () => {
+    fake.market.mode = 'server-error';
+    try {
+      const [a, b] = await Promise.all([get(node.url, '/api/v1/mon-price'), get(edge.url, '/api/v1/mon-price')]);
+      expect(b.status).toBe(502);
+      expect(b.headers['content-type']).toBe('application/problem+json');
+      expect(b.text).toBe(a.text);
+      // The Worker's log line travels from workerd to the program's stderr after the answer.
+      for (let i = 0; i < 100 && !/market/.test(edge.stderr()); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(edge.stderr()).toMatch(/market/);
+      expect(edge.stderr()).not.toMatch(/\n\s+at /);
+    } finally {
+      fake.market.mode = 'ok';
+    }
+  });
+
+  it('refuses /mcp from a foreign Origin with 403, as the Node gateway does', async () => {
+    const request = {
+      method: 'POST',
+      headers: { Origin: 'https://evil.example', 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    };
+    const [a, b] = await Promise.all([get(node.url, '/mcp', request), get(edge.url, '/mcp', request)]);
+    expect(b.status).toBe(403);
+    expect(b.text).toBe(a.text);
+  });
+
+  it('serves MCP 2026-07-28 to the official client v2 pinned to it: server/discover, the six tools, and a call', async () => {
+    const sent: Array<{ version: string | null; body: string }> = [];
+    const client = new ClientV2(
+      { name: 'edge-test', version: '2' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    const transport = new StreamableHTTPClientTransportV2(new URL('/mcp', edge.url), {
+      fetch: async (url, init) => {
+        const body = typeof init?.body === 'string' ? init.body : '';
+        sent.push({ version: new Headers(init?.headers).get('mcp-protocol-version'), body });
+        return fetch(url, init);
+      },
+    });
+    await client.connect(transport);
+    try {
+      expect(client.getDiscoverResult()).toBeDefined();
+      expect(sent[0]!.body).toContain('"server/discover"');
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name).sort()).toEqual([...TOOLS].sort());
+      const result = (await client.callTool({ name: 'getV1GithubContributions', arguments: {} })) as CallToolResult;
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent).toEqual(JSON.parse((await get(node.url, '/api/v1/github-contributions')).text));
+      expect(sent.every((r) => r.version === '2026-07-28')).toBe(true);
+      expect(sent.some((r) => r.body.includes('"initialize"'))).toBe(false);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('serves MCP to the official client (SDK v1, a 2025 revision): the six tools, and a call', async () => {
+    const client = new Client({ name: 'edge-test', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', edge.url)));
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name).sort()).toEqual([...TOOLS].sort());
+      const result = (await client.callTool({ name: 'getGithubStreak', arguments: {} })) as CallToolResult;
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent).toEqual(JSON.parse((await get(node.url, '/api/github-streak')).text));
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('the quota in Durable Objects (RATE_LIMIT_QUOTA=5)', () => {
+  let limited: EdgeProcess;
+  // A year-long window: no test here straddles two windows, whatever the clock says.
+  const WINDOW = '31536000';
+  beforeAll(async () => {
+    limited = await spawnEdge({ ...env, RATE_LIMIT_QUOTA: '5', RATE_LIMIT_WINDOW: WINDOW });
+  }, 120_000);
+  afterAll(() => void limited?.child.kill('SIGTERM'));
+
+  const as = (client: string, path = '/api/v1/github-contributions', options: Parameters<typeof get>[2] = {}) =>
+    get(limited.url, path, { ...options, headers: { 'CF-Connecting-IP': client, ...options.headers } });
+
+  it('counts one client exactly: r=4 to r=0, then the 429 problem with Retry-After', async () => {
+    for (const r of [4, 3, 2, 1, 0]) {
+      const answer = await as('198.51.100.1');
+      expect(answer.status).toBe(200);
+      expect(answer.headers['ratelimit-policy']).toBe(`"public-api";q=5;w=${WINDOW}`);
+      expect(answer.headers['ratelimit']).toMatch(new RegExp(`^"public-api";r=${r};t=\\d+$`));
+    }
+    const refused = await as('198.51.100.1', '/api/mon-price');
+    expect(refused.status).toBe(429);
+    expect(refused.headers['content-type']).toBe('application/problem+json');
+    expect(JSON.parse(refused.text)).toMatchObject({ code: 'rate_limit_exceeded', status: 429 });
+    const t = /;t=(\d+)$/.exec(refused.headers['ratelimit'] as string)![1];
+    expect(refused.headers['retry-after']).toBe(t);
+  });
+
+  it('counts a second CF-Connecting-IP on its own', async () => {
+    const other = await as('198.51.100.2');
+    expect(other.status).toBe(200);
+    expect(other.headers['ratelimit']).toMatch(/^"public-api";r=4;/);
+  });
+
+  it('answers exactly 5 of 20 concurrent requests of one client and refuses 15', async () => {
+    const statuses = await Promise.all(Array.from({ length: 20 }, () => as('198.51.100.3', '/api/v1/mon-price')));
+    const count = (s: number) => statuses.filter((a) => a.status === s).length;
+    expect([count(200), count(429)]).toEqual([5, 15]);
+  });
+
+  it('counts /mcp in the same bucket as the data paths', async () => {
+    const client = '198.51.100.4';
+    expect((await as(client)).headers['ratelimit']).toMatch(/r=4;/);
+    const seen: Response[] = [];
+    const mcp = new Client({ name: 'edge-test', version: '1' });
+    await mcp.connect(
+      new StreamableHTTPClientTransport(new URL('/mcp', limited.url), {
+        requestInit: { headers: { 'CF-Connecting-IP': client } },
+        fetch: async (input, init) => {
+          const response = await fetch(input, init);
+          seen.push(response);
+          return response;
+        },
+      }),
+    );
+    try {
+      const result = (await mcp.callTool({ name: 'getV1GithubContributions', arguments: {} })) as CallToolResult;
+      expect(result.isError).toBeFalsy();
+      const counted = seen.filter((r) => r.headers.has('ratelimit'));
+      const remaining = Number(/r=(\d+);/.exec(counted.at(-1)!.headers.get('ratelimit')!)![1]);
+      // The POSTs of the session so far were counted too; one more GET takes the next count.
+      const next = await as(client);
+      expect(next.headers['ratelimit']).toMatch(new RegExp(`r=${Math.max(0, remaining - 1)};`));
+      expect(remaining).toBeLessThan(4);
+    } finally {
+      await mcp.close();
+    }
+  });
+});
+
+describe('the Worker program', () => {
+  it.each([
+    ['RATE_LIMIT_REDIS_URL', 'redis://127.0.0.1:6379'],
+    ['TRUST_PROXY', '127.0.0.1'],
+    ['RATE_LIMIT_QUOTA', '0'],
+  ])('refuses %s=%s at start, exit 2, naming it', async (name, value) => {
+    const result = await runProgram('edge', [], { ...env, [name]: value });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(new RegExp(`^edge: invalid configuration: ${name}\\b`, 'm'));
+    expect(result.stdout).toBe('');
+  });
+
+  it('refuses a HOST that is not an address of this machine (exit 2) and a taken port (exit 1), naming them', async () => {
+    const foreign = await runProgram('edge', [], { ...env, HOST: '192.0.2.1' });
+    expect(foreign.code).toBe(2);
+    expect(foreign.stderr).toMatch(
+      /^edge: invalid configuration: HOST "192\.0\.2\.1" is not an address of this machine/m,
+    );
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (taken.address() as AddressInfo).port;
+      const result = await runProgram('edge', [], { ...env, PORT: String(port) });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(new RegExp(`^edge: cannot start: port ${port} on 127\\.0\\.0\\.1 is taken`, 'm'));
+    } finally {
+      taken.close();
+    }
+  });
+
+  it('stops on SIGTERM within 8 s, exit 0, and workerd with it', async () => {
+    const worker = await spawnEdge(env);
+    const runtime = childrenOf(worker.child.pid!);
+    expect(runtime.length).toBeGreaterThan(0);
+    worker.child.kill('SIGTERM');
+    const deadline = new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), STOP_WITHIN_MS).unref());
+    expect(await Promise.race([worker.exited, deadline])).toBe(0);
+    // workerd is killed as the program exits: it is gone by the same deadline, never left serving.
+    let late = false;
+    void deadline.then(() => (late = true));
+    while (runtime.some(alive) && !late) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(runtime.filter(alive), 'workerd outlived the program').toEqual([]);
+  }, 60_000);
+});
