@@ -147,6 +147,7 @@ export const CONFIG_VARIABLES = [
   'MARKET_PRODUCT',
   'CALENDAR_TIME_ZONE',
   'STREAK_REST_DAYS',
+  'MARKET_WS_URL',
 ] as const;
 export type ConfigVariable = (typeof CONFIG_VARIABLES)[number];
 
