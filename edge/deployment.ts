@@ -6,7 +6,7 @@
 // use) or, for the few bodies the gateway makes itself (its /openapi.json), the bytes in the bundle.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CONFIG_VARIABLES, type Config } from '../lib/config.ts';
+import { CONFIG_VARIABLES, liveFeedUrl, type Config } from '../lib/config.ts';
 import { COMPRESSED_SUFFIX } from '../lib/compressed-copies.ts';
 import { loadSchemas, standaloneValidators } from '../contract/schemas.ts';
 import { serviceTables } from '../datasets/registry.ts';
@@ -65,7 +65,7 @@ function siteFiles(
     },
   };
   const files = readSiteFiles(config.distDir, (found) => [gatewayOpenApiFile(config, service, schemas, found)]);
-  const table = staticTable(files, service, recording);
+  const table = staticTable(files, service, recording, liveFeedUrl(config));
   const served = new Set([...table.routes.values(), ...(table.notFound ? [table.notFound] : [])].map((e) => e.file));
   const onDisk = (file: string, bytes: Uint8Array): string | undefined => {
     try {

@@ -24,6 +24,8 @@ export function workerStatic(
   service: ServiceTables,
   assets: AssetsBinding,
   fallback: BodyCodec,
+  /** The live market feed the pages subscribe to (lib/config.ts liveFeedUrl): their policy names it. */
+  feedUrl: string | null,
 ): WorkerStatic {
   /** Bodies still to read: the buffer the table holds → the asset that fills it. */
   const pending = new Map<Uint8Array, { asset: string; filling?: Promise<void> }>();
@@ -44,7 +46,7 @@ export function workerStatic(
     tag: (body) => tags.get(body) ?? fallback.tag(body),
     // Every file comes with its copies (none where the Node gateway made none): nothing to compress.
   };
-  const table = staticTable(site, service, codec);
+  const table = staticTable(site, service, codec, feedUrl);
 
   const read = async (buffer: Uint8Array, asset: string) => {
     const response = await assets.fetch(new Request(new URL(encodeURI(asset), 'https://assets.invalid')));

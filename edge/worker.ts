@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import baked from 'edge:deployment';
 import * as checks from 'edge:validators';
-import { loadConfig, type Config } from '../lib/config.ts';
+import { liveFeedUrl, loadConfig, type Config } from '../lib/config.ts';
 import { oneLine } from '../lib/one-line.ts';
 import { compiledValidator } from '../contract/validation.ts';
 import { createSources, type Sources } from '../upstreams/sources.ts';
@@ -70,7 +70,7 @@ function deploymentOf(env: Env): Deployment {
   if (deployment) return deployment;
   const config = configOf(env);
   const service = serviceTables(config);
-  const site = workerStatic(baked.files, service, env.ASSETS, WORKER_CODEC);
+  const site = workerStatic(baked.files, service, env.ASSETS, WORKER_CODEC, liveFeedUrl(config));
   const sources = sourcesOf(config, env.CALENDAR);
   const quota: Quota =
     config.rateLimitQuota === undefined

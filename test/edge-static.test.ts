@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { liveFeedUrl } from '../lib/config.ts';
 import { deploymentModules } from '../edge/deployment.ts';
 import type { Baked } from '../edge/baked.ts';
 import { workerStatic, type AssetsBinding } from '../edge/worker-static.ts';
@@ -60,6 +61,7 @@ const nodeTable = staticTable(
   readSiteFiles(site.dir, (found) => [gatewayOpenApiFile(config, service, schemas, found)]),
   service,
   NODE_CODEC,
+  liveFeedUrl(config),
 );
 const node = gatewayOver(nodeTable);
 
@@ -83,7 +85,13 @@ async function same(a: Response, b: Response) {
 describe("the Worker's static table", () => {
   it("answers every path of the site, and an unknown one, as the Node gateway's table", async () => {
     const reads: string[] = [];
-    const { table, fill } = workerStatic(baked.files, service, assetsOf(site.dir, reads), NODE_CODEC);
+    const { table, fill } = workerStatic(
+      baked.files,
+      service,
+      assetsOf(site.dir, reads),
+      NODE_CODEC,
+      liveFeedUrl(config),
+    );
     const worker = { gateway: gatewayOver(table), fill };
     const paths = [...nodeTable.routes.keys(), '/no/such/page'];
     expect(paths.length).toBeGreaterThan(30);
@@ -104,7 +112,13 @@ describe("the Worker's static table", () => {
 
   it('reads nothing for a 304 or a HEAD, and nothing before an answer carries a body', async () => {
     const reads: string[] = [];
-    const { table, fill } = workerStatic(baked.files, service, assetsOf(site.dir, reads), NODE_CODEC);
+    const { table, fill } = workerStatic(
+      baked.files,
+      service,
+      assetsOf(site.dir, reads),
+      NODE_CODEC,
+      liveFeedUrl(config),
+    );
     const gateway = gatewayOver(table);
     expect(reads).toEqual([]);
     const etag = (await node.fetch(new Request(new URL('/', TEST_SITE_URL)), null)).headers.get('etag')!;
@@ -122,7 +136,7 @@ describe("the Worker's static table", () => {
 
   it('refuses to serve a dist/ whose files changed since the bundle was made', async () => {
     const changed: AssetsBinding = { fetch: async () => new Response('another file') };
-    const { table, fill } = workerStatic(baked.files, service, changed, NODE_CODEC);
+    const { table, fill } = workerStatic(baked.files, service, changed, NODE_CODEC, liveFeedUrl(config));
     const answer = await gatewayOver(table).handle(
       { method: 'GET', url: '/llms.txt', headers: {} },
       null,
