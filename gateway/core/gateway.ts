@@ -78,8 +78,6 @@ export interface Gateway {
   handle(req: CoreRequest, client: ClientOf, body: BodyOf): Prepared | Promise<Prepared>;
   /** The same, for runtimes that speak web Request and Response (hono's `app.fetch`). */
   fetch(request: Request, client: ClientKey): Promise<Response>;
-  /** The problems prepared at start (tests and adapters read their documents). */
-  problems: Problems;
 }
 
 type Route = { kind: 'data'; resource: DataResource } | { kind: 'static'; entry: StaticEntry } | { kind: 'mcp' };
@@ -173,7 +171,6 @@ export function createGateway(deps: GatewayDeps): Gateway {
   };
   return {
     handle,
-    problems,
     async fetch(request, client) {
       const req: CoreRequest = {
         method: request.method,
