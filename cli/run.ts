@@ -3,7 +3,6 @@
 import { describeApi, parseCatalog } from './api-docs.ts';
 import { API_INDEX, DISCOVERY, type SchemaName } from '../contract/service.ts';
 import { DEPLOYMENT } from './deployment.ts';
-import { PICTURES } from './pictures.ts';
 import { CONTENT_DOCUMENTS } from '../contract/pages.ts';
 import { PROGRAM } from './commands.ts';
 import { parseArgs, type Invocation } from './args.ts';
@@ -23,7 +22,8 @@ import {
 } from './render.ts';
 import { jsonText, printableValue } from './safe-text.ts';
 import { schemaError, type SchemaSet } from './schema-check.ts';
-import { wantsColor, widthOf, type Terminal } from './terminal.ts';
+import { terminal, wantsColor, widthOf, type Terminal } from './terminal.ts';
+import type { PictureModule } from '../render/dataset-view.ts';
 import { staleWarning } from '../render/age.ts';
 
 export interface Io {
@@ -54,7 +54,7 @@ export async function run(
   version: string,
   schemas: SchemaSet,
 ): Promise<number> {
-  const term: Terminal = { color: wantsColor(io.stdout.isTTY, io.env), width: widthOf(io.stdout.columns, io.env) };
+  const term = terminal(wantsColor(io.stdout.isTTY, io.env), widthOf(io.stdout.columns, io.env));
   let invocation: Invocation;
   try {
     invocation = parseArgs(argv, defaultBaseUrl);
@@ -175,17 +175,19 @@ async function saysSimulated(inv: Invoked): Promise<boolean> {
 const { feed: FEED, profile: PROFILE, skills: SKILLS } = CONTENT_DOCUMENTS;
 
 /**
- * A dataset's command (cli/args.ts parses only the deployment's): its payload, drawn by the picture of
- * its name; a command that says so opens with the demo notice where the site's index says `simulated`.
+ * A dataset's command (cli/args.ts parses only the deployment's): its payload, drawn by the picture its
+ * folder declares (datasets/<id>/picture.ts, reached by the id alone: the bundle holds every dataset's, and
+ * no table here names them); a command that says so opens with the demo notice where the site's index
+ * says `simulated`.
  */
 function dataCommand(name: string): (inv: Invoked) => Promise<Output> {
   const resource = DEPLOYMENT.resources.find((r) => r.command.name === name)!;
-  const picture = PICTURES[name]!;
   return async (inv) => {
     const notice = resource.command.readsSimulated;
-    const [{ value }, simulated] = await Promise.all([
+    const [{ value }, simulated, { picture }] = await Promise.all([
       read<unknown>(inv, resource.v1.path, resource.schema),
       notice ? saysSimulated(inv) : false,
+      import(`../datasets/${resource.id}/picture.ts`) as Promise<PictureModule>,
     ]);
     return {
       ...output(value, (term, payload) =>

@@ -153,7 +153,7 @@ describe('the cards over HTTP', () => {
         `Content-Security-Policy: ${CARD_CONTENT_SECURITY_POLICY}`,
       ]);
     }
-    expect(CACHE_CONTROL.card('per-request')).toBe(CACHE_CONTROL.market);
+    expect(CACHE_CONTROL.card('per-request')).toBe(CACHE_CONTROL.data('per-request'));
   });
 });
 

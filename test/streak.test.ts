@@ -16,7 +16,7 @@ import { buildStreak, weekdayOf, ZERO_RUN, type GitHubStreak } from '../domain/s
 import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import { ConfigError } from '../lib/errors.ts';
 import { loadConfig } from '../lib/config.ts';
-import { runDays } from '../render/streak.ts';
+import { runDays } from '../datasets/streak/view.ts';
 import { textWidth } from '../render/text-width.ts';
 import { THEMES } from '../render/charts/theme.ts';
 import { streakCard } from '../datasets/streak/card.ts';

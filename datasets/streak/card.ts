@@ -5,7 +5,7 @@ import { formatInstant } from '../../render/format.ts';
 import type { ChartTheme } from '../../render/charts/theme.ts';
 import { frame, PAD, SIMULATED, SMALL_FONT_SIZE, SMALL_LINE, text } from '../../render/card.ts';
 import { wrapText } from '../../render/text-width.ts';
-import { REACHES_WINDOW_START, restDaysText, runDates, runDays } from '../../render/streak.ts';
+import { REACHES_WINDOW_START, restDaysText, runDates, runDays } from './view.ts';
 
 export function streakCard(streak: GitHubStreak, theme: ChartTheme, builtMs: number, simulated: boolean): string {
   const width = 495;

@@ -28,14 +28,14 @@ type SourceRoute = (sources: Sources, resource: DataResource, validator: Validat
 
 /** One live route per source: how the gateway reads it (upstreams/sources.ts names them). */
 const SOURCE_ROUTES: { readonly [K in SourceName]: SourceRoute } = {
-  market: (sources, resource, validator, now) => {
+  coinbase: (sources, resource, validator, now) => {
     // Registered only when the deployment has a market, and then it has its source.
-    const route = marketRoute(sources.market!, resource, validator, now);
+    const route = marketRoute(sources.coinbase!, resource, validator, now);
     return {
       current: () => route.data().then((payload) => ({ payload, body: Buffer.from(JSON.stringify(payload)) })),
     };
   },
-  contributions: (sources, resource, validator, now) => {
+  github: (sources, resource, validator, now) => {
     const route = contributionsRoute(sources, resource, validator, now);
     // The cached calendar is the same object until it expires: its answer is made once.
     const answers = new WeakMap<CalendarResponse, LiveAnswer>();
