@@ -8,7 +8,7 @@ import { PROGRAM } from './commands.ts';
 import { parseArgs, type Invocation } from './args.ts';
 import { writingOf, writingsOf, type JsonFeed, type Profile, type Skills } from './content.ts';
 import { SiteError, UnexpectedBody, UsageError } from './errors.ts';
-import { helpJson, helpLines, usageLines } from './help.ts';
+import { commandHelpLines, helpJson, helpLines, usageLines } from './help.ts';
 import { ACCEPT_JSON, documentUrl, fetchDocument, errorLine, type FetchedDocument } from './http.ts';
 import { parseJson, parseJsonObject } from './json-body.ts';
 import {
@@ -22,7 +22,7 @@ import {
 } from './render.ts';
 import { jsonText, printableValue } from './safe-text.ts';
 import { schemaError, type SchemaSet } from './schema-check.ts';
-import { terminal, wantsColor, widthOf, type Terminal } from './terminal.ts';
+import { terminal, wantsColor, widthOf, wrapIndented, type Terminal } from './terminal.ts';
 import type { PictureModule } from '../render/dataset-view.ts';
 import { staleWarning } from '../render/age.ts';
 
@@ -60,7 +60,10 @@ export async function run(
     invocation = parseArgs(argv, defaultBaseUrl);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    io.stderr.write(`${PROGRAM}: ${error.message}\n${usageLines().join('\n')}\n`);
+    // Wrapped at word boundaries to the terminal (COLUMNS, 80): a usage line cut mid-word reads as a typo.
+    const plain = { color: false, width: term.width };
+    const lines = [...wrapIndented(`${PROGRAM}: ${error.message}`, term.width, '', '  '), ...usageLines(plain)];
+    io.stderr.write(`${lines.join('\n')}\n`);
     return 2;
   }
   if (invocation.kind === 'version') {
@@ -73,7 +76,9 @@ export async function run(
   }
   if (invocation.kind === 'help') {
     io.stdout.write(
-      invocation.json ? jsonText(helpJson(defaultBaseUrl)) : `${helpLines(term, defaultBaseUrl).join('\n')}\n`,
+      invocation.json
+        ? jsonText(helpJson(defaultBaseUrl))
+        : `${(invocation.command === null ? helpLines(term, defaultBaseUrl) : commandHelpLines(term, invocation.command)).join('\n')}\n`,
     );
     return 0;
   }

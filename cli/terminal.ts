@@ -65,13 +65,14 @@ export function terminal(color: boolean, width: number): Terminal {
  * Words to lines of at most `width` columns. A word longer than the width (a URL) keeps its own line
  * unbroken, so it stays clickable and copyable.
  */
-export function wrap(text: string, width: number): string[] {
+export function wrap(text: string, width: number, firstWidth = width): string[] {
   const words = text.split(/\s+/).filter(Boolean);
   const lines: string[] = [];
   let line = '';
   for (const word of words) {
     if (line === '') line = word;
-    else if (visibleLength(line) + 1 + visibleLength(word) <= width) line += ` ${word}`;
+    else if (visibleLength(line) + 1 + visibleLength(word) <= (lines.length === 0 ? firstWidth : width))
+      line += ` ${word}`;
     else {
       lines.push(line);
       line = word;
@@ -88,8 +89,8 @@ export function wrapIndented(
   first: string,
   rest = ' '.repeat(visibleLength(first)),
 ): string[] {
-  const room = Math.max(10, width - visibleLength(rest));
-  return wrap(text, room).map((line, i) => (i === 0 ? first : rest) + line);
+  const room = (indent: string) => Math.max(10, width - visibleLength(indent));
+  return wrap(text, room(rest), room(first)).map((line, i) => (i === 0 ? first : rest) + line);
 }
 
 /**

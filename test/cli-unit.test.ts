@@ -53,16 +53,25 @@ describe('arguments', () => {
   });
 
   it('treats --help, -h and help as help, with --json as JSON', () => {
-    expect(parseArgs(['--help'], DEFAULT)).toEqual({ kind: 'help', json: false });
-    expect(parseArgs(['catalog', '-h'], DEFAULT)).toEqual({ kind: 'help', json: false });
-    expect(parseArgs(['help', '--json'], DEFAULT)).toEqual({ kind: 'help', json: true });
+    expect(parseArgs(['--help'], DEFAULT)).toEqual({ kind: 'help', json: false, command: null });
+    expect(parseArgs(['catalog', '-h'], DEFAULT)).toEqual({ kind: 'help', json: false, command: 'catalog' });
+    expect(parseArgs(['help', '--json'], DEFAULT)).toEqual({ kind: 'help', json: true, command: null });
+    expect(parseArgs(['help', 'price'], DEFAULT)).toEqual({ kind: 'help', json: false, command: 'price' });
   });
 
   it.each([
     [['nope'], /unknown command "nope"/],
     [['profile', '--jsn'], /unknown option "--jsn"/],
     [['profile', '-x'], /unknown option "-x"/],
-    [['profile', '--json=1'], /unknown option "--json"/],
+    [['profile', '--json=1'], /option --json takes no value/],
+    // "did you mean" for a near miss, never for a name far from every known one.
+    [['prices'], /unknown command "prices"; did you mean "price"\?/],
+    [['contribution', '--json'], /did you mean "contributions"\?/],
+    [['help', 'strek'], /unknown command "strek"; did you mean "streak"\?/],
+    [['price', '--bse-url', 'http://h'], /unknown option "--bse-url"; did you mean "--base-url"\?/],
+    [['price', '--jsno'], /did you mean "--json"\?/],
+    [['zzzzzz'], /^unknown command "zzzzzz"$/],
+    [['price', '--colour'], /^unknown option "--colour"$/],
     [['profile', '--base-url'], /needs a value/],
     [['profile', '--base-url='], /needs a value/],
     [['profile', '--timeout', 'soon'], /--timeout "soon"/],
