@@ -40,7 +40,7 @@ afterAll(async () => {
 });
 
 describe('the cards in dist/', () => {
-  it('are the six published paths, light and dark', async () => {
+  it('are a light and a dark card for each of the market, the calendar and the streak', async () => {
     expect(DEFAULT_SERVICE.cards.map((c) => c.path).sort()).toEqual([
       '/cards/github-contributions-dark.svg',
       '/cards/github-contributions.svg',

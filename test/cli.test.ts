@@ -238,7 +238,7 @@ describe.each([
     expect(groups.flatMap((g) => g.skills).length).toBeGreaterThan(0);
   });
 
-  it('api shows authentication none and the four data operations', async () => {
+  it('api shows authentication none and every data operation of the deployment', async () => {
     const text = await run(['api']);
     expect(text.stderr).toBe('');
     expect(text.code).toBe(0);
