@@ -44,8 +44,7 @@ function streakBodyHtml(streak: GitHubStreak | null): string {
   );
 }
 
-/** The members the figure draws, checked before a redraw from an API answer. */
-/** The streak's shape as the page script redraws it (the CLI checks the whole schema). */
+/** The streak's shape as the figure draws it, checked before a redraw from an API answer (the CLI checks the whole schema). */
 function isStreak(value: unknown): value is GitHubStreak {
   const v = value as Partial<GitHubStreak> | null;
   const run = (r: unknown) => {
