@@ -58,6 +58,46 @@ export async function bundleCli(
   schemas = cliSchemas(loadSchemas(service)),
   feedUrl: string | null = service.marketProduct === null ? null : DEFAULT_MARKET_WS_URL,
 ): Promise<string> {
+  const define = {
+    __CLI_DEFAULT_BASE_URL__: JSON.stringify(defaultBaseUrl),
+    __CLI_VERSION__: JSON.stringify(VERSION),
+    // The deployment's datasets: their routes and commands (cli/deployment.ts).
+    __CLI_SERVICE__: JSON.stringify(
+      JSON.stringify({
+        marketProduct: service.marketProduct,
+        calendarTimeZone: service.calendarTimeZone,
+        // What the CLI reads of a dataset (its command, route and schema): the rest stays out of cli.mjs.
+        resources: service.resources.map(({ id, title, schema, contentType, v1, alias, command }) => ({
+          id,
+          title,
+          schema,
+          contentType,
+          v1,
+          alias,
+          command,
+        })),
+      }),
+    ),
+    // The live feed `price --watch` subscribes to (cli/live/watch.ts), or null (MARKET_WS_URL=off).
+    __CLI_FEED_URL__: JSON.stringify(feedUrl),
+    // A string of JSON, parsed once at start: a JSON literal is also the cheapest form for V8 to load.
+    __CLI_SCHEMAS__: JSON.stringify(JSON.stringify(schemas)),
+  };
+  // One bundle per distinct input in a process: the tests build the site dozens of times with the same
+  // deployment, and each bundle is an esbuild run of its own.
+  const key = JSON.stringify(define);
+  let bundled = BUNDLES.get(key);
+  if (bundled === undefined) {
+    bundled = bundleWith(define, defaultBaseUrl);
+    BUNDLES.set(key, bundled);
+    bundled.catch(() => BUNDLES.delete(key));
+  }
+  return bundled;
+}
+
+const BUNDLES = new Map<string, Promise<string>>();
+
+async function bundleWith(define: Record<string, string>, defaultBaseUrl: string): Promise<string> {
   const result = await esbuild.build({
     entryPoints: [ENTRY],
     bundle: true,
@@ -71,31 +111,7 @@ export async function bundleCli(
     minifySyntax: true,
     legalComments: 'none',
     charset: 'utf8',
-    define: {
-      __CLI_DEFAULT_BASE_URL__: JSON.stringify(defaultBaseUrl),
-      __CLI_VERSION__: JSON.stringify(VERSION),
-      // The deployment's datasets: their routes and commands (cli/deployment.ts).
-      __CLI_SERVICE__: JSON.stringify(
-        JSON.stringify({
-          marketProduct: service.marketProduct,
-          calendarTimeZone: service.calendarTimeZone,
-          // What the CLI reads of a dataset (its command, route and schema): the rest stays out of cli.mjs.
-          resources: service.resources.map(({ id, title, schema, contentType, v1, alias, command }) => ({
-            id,
-            title,
-            schema,
-            contentType,
-            v1,
-            alias,
-            command,
-          })),
-        }),
-      ),
-      // The live feed `price --watch` subscribes to (cli/live/watch.ts), or null (MARKET_WS_URL=off).
-      __CLI_FEED_URL__: JSON.stringify(feedUrl),
-      // A string of JSON, parsed once at start: a JSON literal is also the cheapest form for V8 to load.
-      __CLI_SCHEMAS__: JSON.stringify(JSON.stringify(schemas)),
-    },
+    define,
     banner: {
       js:
         '#!/usr/bin/env node\n// cli.mjs: read-only command-line client of ' +

@@ -1,10 +1,15 @@
 // Command-line arguments -> one invocation, or a UsageError (exit status 2). Pure: no I/O.
-import { DEFAULT_TIMEOUT_SECONDS, isCommand, type CommandName } from './commands.ts';
+// Node's util.parseArgs splits the line; what it does not do is here: refuse a value option followed by
+// another option (`--base-url --json` is a forgotten value, not a URL called "--json"), say "did you
+// mean" for a near miss, and check each value. Add an option in OPTION_TYPES, then read it below.
+import { parseArgs as splitArgs } from 'node:util';
+import { commands, DEFAULT_TIMEOUT_SECONDS, isCommand, type CommandName } from './commands.ts';
 import { DEPLOYMENT } from './deployment.ts';
 import { UsageError } from './errors.ts';
+import { closest } from './suggest.ts';
 
 export type Invocation =
-  | { kind: 'help'; json: boolean }
+  | { kind: 'help'; json: boolean; command: CommandName | null }
   | { kind: 'version'; json: boolean }
   | {
       kind: 'command';
@@ -17,64 +22,77 @@ export type Invocation =
       watch: boolean;
     };
 
-const VALUE_OPTIONS = new Set(['--base-url', '--timeout']);
-const FLAGS = new Set(['--json', '--help', '-h', '--version', '--watch']);
+/** Every option the CLI takes, as util.parseArgs reads them (docs/cli.md lists them; commands.ts OPTIONS says them). */
+const OPTION_TYPES = {
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
+  'base-url': { type: 'string' },
+  timeout: { type: 'string' },
+  watch: { type: 'boolean' },
+} as const;
+type OptionName = keyof typeof OPTION_TYPES;
+const OPTION_FLAGS = Object.keys(OPTION_TYPES).map((name) => `--${name}`);
+
+const commandNames = () => [...commands(DEPLOYMENT).map((c) => c.name), 'help'];
+
+/** `unknown command "prices"; did you mean "price"?` */
+function unknown(what: string, name: string, known: readonly string[]): UsageError {
+  const near = closest(name, known);
+  return new UsageError(
+    `unknown ${what} ${JSON.stringify(name)}${near ? `; did you mean ${JSON.stringify(near)}?` : ''}`,
+  );
+}
+
+function read(argv: readonly string[]): {
+  values: Partial<Record<OptionName, string | boolean>>;
+  positionals: string[];
+} {
+  // strict: false, with tokens: every option is seen as typed, so the errors below are this CLI's words.
+  const { tokens } = splitArgs({
+    args: [...argv],
+    options: OPTION_TYPES,
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
+  const values: Partial<Record<OptionName, string | boolean>> = {};
+  const positionals: string[] = [];
+  for (const token of tokens) {
+    if (token.kind === 'positional') positionals.push(token.value);
+    if (token.kind !== 'option') continue;
+    if (!Object.hasOwn(OPTION_TYPES, token.name)) {
+      throw unknown('option', token.rawName, [...OPTION_FLAGS, '-h']);
+    }
+    const name = token.name as OptionName;
+    if (OPTION_TYPES[name].type === 'boolean') {
+      if (token.inlineValue) throw new UsageError(`option ${token.rawName} takes no value`);
+      values[name] = true;
+    } else {
+      const value = token.value;
+      if (value === undefined || value === '' || (!token.inlineValue && value.startsWith('--')))
+        throw new UsageError(`option ${token.rawName} needs a value`);
+      values[name] = value;
+    }
+  }
+  return { values, positionals };
+}
 
 export function parseArgs(argv: readonly string[], defaultBaseUrl: string): Invocation {
-  const positionals: string[] = [];
-  const values = new Map<string, string>();
-  let json = false;
-  let help = false;
-  let version = false;
-  let watch = false;
-  let onlyPositionals = false;
-
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (onlyPositionals || arg === '-' || !arg.startsWith('-')) {
-      positionals.push(arg);
-      continue;
-    }
-    if (arg === '--') {
-      onlyPositionals = true;
-      continue;
-    }
-    const eq = arg.indexOf('=');
-    const name = arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
-    if (VALUE_OPTIONS.has(name)) {
-      let value: string | undefined;
-      if (name !== arg) value = arg.slice(eq + 1);
-      else {
-        const next = argv[i + 1];
-        // `--base-url --json` is a forgotten value, not a URL called "--json".
-        if (next !== undefined && !next.startsWith('--')) {
-          value = next;
-          i++;
-        }
-      }
-      if (value === undefined || value === '') throw new UsageError(`option ${name} needs a value`);
-      values.set(name, value);
-    } else if (FLAGS.has(name) && name === arg) {
-      if (name === '--json') json = true;
-      else if (name === '--watch') watch = true;
-      else if (name === '--version') version = true;
-      else help = true;
-    } else {
-      throw new UsageError(`unknown option ${JSON.stringify(name)}`);
-    }
-  }
-
+  const { values, positionals } = read(argv);
+  const json = values.json === true;
+  const watch = values.watch === true;
   const [first, ...rest] = positionals;
   if (first === 'help') {
-    // `help` and `help <command>` print the whole help: it is short enough to read in one screen.
-    if (rest.length > 0 && !isCommand(rest[0]!, DEPLOYMENT))
-      throw new UsageError(`unknown command ${JSON.stringify(rest[0])}`);
-    return { kind: 'help', json };
+    const topic = rest[0];
+    if (topic !== undefined && !isCommand(topic, DEPLOYMENT)) throw unknown('command', topic, commandNames());
+    if (rest.length > 1) throw new UsageError(`unexpected argument ${JSON.stringify(rest[1])} after help ${topic}`);
+    return { kind: 'help', json, command: topic ?? null };
   }
-  if (first !== undefined && !isCommand(first, DEPLOYMENT))
-    throw new UsageError(`unknown command ${JSON.stringify(first)}`);
-  if (help) return { kind: 'help', json };
-  if (version) {
+  if (first !== undefined && !isCommand(first, DEPLOYMENT)) throw unknown('command', first, commandNames());
+  // `price --help` is the command's own help; `--help` alone the whole CLI's.
+  if (values.help === true) return { kind: 'help', json, command: first ?? null };
+  if (values.version === true) {
     if (first !== undefined) throw new UsageError(`--version takes no command (got ${JSON.stringify(first)})`);
     return { kind: 'version', json };
   }
@@ -101,8 +119,8 @@ export function parseArgs(argv: readonly string[], defaultBaseUrl: string): Invo
     command: first,
     slug,
     json,
-    baseUrl: parseBaseUrl(values.get('--base-url') ?? defaultBaseUrl),
-    timeoutMs: parseTimeout(values.get('--timeout')),
+    baseUrl: parseBaseUrl(typeof values['base-url'] === 'string' ? values['base-url'] : defaultBaseUrl),
+    timeoutMs: parseTimeout(typeof values.timeout === 'string' ? values.timeout : undefined),
     watch,
   };
 }

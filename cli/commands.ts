@@ -174,13 +174,13 @@ export interface OptionSpec {
 }
 
 export const OPTIONS: readonly OptionSpec[] = [
-  { flag: '--json', summary: 'print exactly one JSON document on stdout (fields below)' },
+  { flag: '--json', summary: 'print exactly one JSON document on stdout (`help <command>` lists its fields)' },
   {
     flag: '--base-url <url>',
     summary: 'read this site instead of the default; a path prefix and a trailing slash are fine',
   },
   { flag: '--timeout <seconds>', summary: 'give up on a request after this long (default 10)' },
-  { flag: '--help, -h', summary: 'print this help (also `help`); with --json, as JSON' },
+  { flag: '--help, -h', summary: "print this help, or after a command that command's; with --json, as JSON" },
   { flag: '--version', summary: 'print the version of cli.mjs and its default site' },
 ];
 

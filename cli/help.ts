@@ -1,37 +1,44 @@
-// `--help` (text or JSON) and the short usage printed with a usage error, generated from cli/commands.ts.
+// `--help` (text or JSON), `help <command>` and the short usage printed with a usage error, generated from
+// cli/commands.ts. The overview fits one screen (at most 40 lines at 80 columns); what a command reads and
+// the members its --json prints are in its own help.
 import { DEPLOYMENT } from './deployment.ts';
-import { commandReference, ENVIRONMENT, EXIT_STATUSES, optionsOf, PROGRAM, USAGE, type JsonField } from './commands.ts';
+import { commandReference, EXIT_STATUSES, optionsOf, PROGRAM, USAGE, WRITING, type CommandName } from './commands.ts';
 import { style, table, wrapIndented, type Terminal } from './terminal.ts';
 
-export function usageLines(): string[] {
+type Screen = Pick<Terminal, 'color' | 'width'>;
+
+/** What follows a usage error on stderr: the usage and the commands, wrapped at word boundaries. */
+export function usageLines(term: Screen): string[] {
   return [
-    `Usage: ${USAGE}`,
-    `Commands: ${[...commandReference(DEPLOYMENT).map((c) => c.synopsis), 'help'].join(', ')}`,
-    `Run "node ${PROGRAM} --help" for details.`,
+    ...wrapIndented(USAGE, term.width, 'Usage: ', '  '),
+    ...wrapIndented(
+      [...commandReference(DEPLOYMENT).map((c) => c.synopsis), 'help [<command>]'].join(', '),
+      term.width,
+      'Commands: ',
+      '  ',
+    ),
+    ...wrapIndented(`Run "node ${PROGRAM} --help" for details.`, term.width, ''),
   ];
 }
 
-/** `{url, writings: {slug, title}[]}`: names, with the shape of nested members. */
-const fields = (json: JsonField[]) =>
-  `{${json.map((f) => (f.type.includes('{') ? `${f.name}: ${f.type}` : f.name)).join(', ')}}`;
+/** A summary's first clause ("Read the profile: name, …" → "Read the profile."): one line per command. */
+const firstClause = (text: string) => `${/^[^:(.]*[^:(.\s]/.exec(text)?.[0] ?? text}.`;
 
-export function helpLines(term: Terminal, defaultBaseUrl: string): string[] {
+export function helpLines(term: Screen, defaultBaseUrl: string): string[] {
   const h = (text: string) => style(term, 'bold', text);
-  const title = (text: string) => wrapIndented(text, term.width, '').map(h);
   return [
     ...wrapIndented(
-      `${h(PROGRAM)}: read the site's public documents from the command line. Read-only; Node 18 or newer; no dependencies, no npx.`,
+      `${h(PROGRAM)}: read the site's public documents from the command line. Read-only; Node 20 or newer; no dependencies, no npx.`,
       term.width,
       '',
     ),
-    '',
     ...wrapIndented(USAGE, term.width, `${h('Usage:')} `, '         '),
     '',
     h('Commands'),
     ...table(
       [
-        ...commandReference(DEPLOYMENT).map((c) => [c.synopsis, `${c.summary} Reads ${c.reads.join(', ')}.`]),
-        ['help', 'Print this help (same as --help).'],
+        ...commandReference(DEPLOYMENT).map((c) => [c.synopsis, firstClause(c.summary)]),
+        ['help <command>', 'What a command reads and its --json fields.'],
       ],
       term.width,
     ),
@@ -42,44 +49,42 @@ export function helpLines(term: Terminal, defaultBaseUrl: string): string[] {
       term.width,
     ),
     '',
+    // The full words of both are in --help --json and the developer page (cli/commands.ts).
     ...wrapIndented(
-      `Default site: ${defaultBaseUrl}. Paths above are relative to the site (or --base-url), which may include a path prefix.`,
+      `${h('Exit status:')} 0 success, 1 the site answered an error or could not be read (one line on stderr), 2 a usage error.`,
       term.width,
+      '',
       '  ',
     ),
-    '',
-    ...title('JSON fields (--json prints exactly one JSON object)'),
-    ...table(
-      commandReference(DEPLOYMENT).map((c) => [c.synopsis, fields(c.json)]),
-      term.width,
-    ),
     ...wrapIndented(
-      'Absent values are null; arrays may be empty. Field names are stable; new fields may be added.',
+      `${h('Environment:')} NO_COLOR turns colour off, FORCE_COLOR on through a pipe; COLUMNS is the width when stdout is not a terminal.`,
       term.width,
+      '',
       '  ',
     ),
-    '',
-    h('Exit status'),
-    ...table(
-      EXIT_STATUSES.map((e) => [String(e.code), e.meaning]),
-      term.width,
-    ),
-    '',
-    h('Environment'),
-    ...table(
-      ENVIRONMENT.map((e) => [e.name, e.meaning]),
-      term.width,
-    ),
-    '',
-    h('Examples'),
-    ...[
-      `curl -O ${defaultBaseUrl}/cli.mjs && node cli.mjs profile`,
-      `node ${PROGRAM} writings`,
-      `node ${PROGRAM} writings <slug>`,
-      `node ${PROGRAM} api --json`,
-      `node ${PROGRAM} catalog --base-url http://127.0.0.1:8080/`,
-    ].flatMap((example) => wrapIndented(example, term.width, '  ', '      ')),
+    ...wrapIndented(`${h('Default site:')} ${defaultBaseUrl}`, term.width, '', '  '),
+    ...wrapIndented(`${h('Example:')} node ${PROGRAM} profile --base-url http://127.0.0.1:8080/`, term.width, '', '  '),
   ];
+}
+
+/** `help <command>` (and `<command> --help`): its line, what it does, what it reads, what --json prints. */
+export function commandHelpLines(term: Screen, name: CommandName): string[] {
+  const h = (text: string) => style(term, 'bold', text);
+  const specs = commandReference(DEPLOYMENT).filter((c) => c.synopsis.split(' ')[0] === name);
+  return specs.flatMap((c, i) => [
+    ...(i > 0 ? [''] : []),
+    ...wrapIndented(`node ${PROGRAM} ${c.synopsis} [--json] [--base-url <url>]`, term.width, h('Usage: '), '  '),
+    ...wrapIndented(c.summary, term.width, '  '),
+    '',
+    h('Reads'),
+    ...c.reads.flatMap((r) => wrapIndented(r, term.width, '  ', '    ')),
+    '',
+    h(`With --json, ${c === WRITING ? 'one writing' : 'one JSON object'}`),
+    ...table(
+      c.json.map((f) => [f.name, `${f.description} (${f.type})`]),
+      term.width,
+    ),
+  ]);
 }
 
 /** `--help --json`: the same reference as data. */

@@ -5,13 +5,12 @@ import { API_INDEX, DISCOVERY, type SchemaName } from '../contract/service.ts';
 import { DEPLOYMENT, FEED_URL } from './deployment.ts';
 import { watchFeed, watchUnsupported, type WatchIo } from './live/watch.ts';
 import type { MarketData } from '../domain/market.ts';
-import { PICTURES } from './pictures.ts';
 import { CONTENT_DOCUMENTS } from '../contract/pages.ts';
 import { PROGRAM } from './commands.ts';
 import { parseArgs, type Invocation } from './args.ts';
 import { writingOf, writingsOf, type JsonFeed, type Profile, type Skills } from './content.ts';
 import { SiteError, UnexpectedBody, UsageError } from './errors.ts';
-import { helpJson, helpLines, usageLines } from './help.ts';
+import { commandHelpLines, helpJson, helpLines, usageLines } from './help.ts';
 import { ACCEPT_JSON, documentUrl, fetchDocument, errorLine, type FetchedDocument } from './http.ts';
 import { parseJson, parseJsonObject } from './json-body.ts';
 import {
@@ -25,7 +24,8 @@ import {
 } from './render.ts';
 import { jsonText, printableValue } from './safe-text.ts';
 import { schemaError, type SchemaSet } from './schema-check.ts';
-import { wantsColor, widthOf, type Terminal } from './terminal.ts';
+import { terminal, wantsColor, widthOf, wrapIndented, type Terminal } from './terminal.ts';
+import type { PictureModule } from '../render/dataset-view.ts';
 import { staleWarning } from '../render/age.ts';
 
 export interface Io {
@@ -61,13 +61,16 @@ export async function run(
   version: string,
   schemas: SchemaSet,
 ): Promise<number> {
-  const term: Terminal = { color: wantsColor(io.stdout.isTTY, io.env), width: widthOf(io.stdout.columns, io.env) };
+  const term = terminal(wantsColor(io.stdout.isTTY, io.env), widthOf(io.stdout.columns, io.env));
   let invocation: Invocation;
   try {
     invocation = parseArgs(argv, defaultBaseUrl);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    io.stderr.write(`${PROGRAM}: ${error.message}\n${usageLines().join('\n')}\n`);
+    // Wrapped at word boundaries to the terminal (COLUMNS, 80): a usage line cut mid-word reads as a typo.
+    const plain = { color: false, width: term.width };
+    const lines = [...wrapIndented(`${PROGRAM}: ${error.message}`, term.width, '', '  '), ...usageLines(plain)];
+    io.stderr.write(`${lines.join('\n')}\n`);
     return 2;
   }
   if (invocation.kind === 'version') {
@@ -80,7 +83,9 @@ export async function run(
   }
   if (invocation.kind === 'help') {
     io.stdout.write(
-      invocation.json ? jsonText(helpJson(defaultBaseUrl)) : `${helpLines(term, defaultBaseUrl).join('\n')}\n`,
+      invocation.json
+        ? jsonText(helpJson(defaultBaseUrl))
+        : `${(invocation.command === null ? helpLines(term, defaultBaseUrl) : commandHelpLines(term, invocation.command)).join('\n')}\n`,
     );
     return 0;
   }
@@ -202,17 +207,19 @@ async function saysSimulated(inv: Invoked): Promise<boolean> {
 const { feed: FEED, profile: PROFILE, skills: SKILLS } = CONTENT_DOCUMENTS;
 
 /**
- * A dataset's command (cli/args.ts parses only the deployment's): its payload, drawn by the picture of
- * its name; a command that says so opens with the demo notice where the site's index says `simulated`.
+ * A dataset's command (cli/args.ts parses only the deployment's): its payload, drawn by the picture its
+ * folder declares (datasets/<id>/picture.ts, reached by the id alone: the bundle holds every dataset's, and
+ * no table here names them); a command that says so opens with the demo notice where the site's index
+ * says `simulated`.
  */
 function dataCommand(name: string): (inv: Invoked) => Promise<Output> {
   const resource = DEPLOYMENT.resources.find((r) => r.command.name === name)!;
-  const picture = PICTURES[name]!;
   return async (inv) => {
     const notice = resource.command.readsSimulated;
-    const [{ value }, simulated] = await Promise.all([
+    const [{ value }, simulated, { picture }] = await Promise.all([
       read<unknown>(inv, resource.v1.path, resource.schema),
       notice ? saysSimulated(inv) : false,
+      import(`../datasets/${resource.id}/picture.ts`) as Promise<PictureModule>,
     ]);
     return {
       ...output(value, (term, payload) =>

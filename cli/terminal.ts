@@ -1,10 +1,13 @@
 // Terminal text: colour only when wanted, word wrap to a width, aligned columns, plain text for reading.
-// Pure: the caller (run.ts) decides colour and width from stdout and the environment and passes them in.
+// Styles and measures are Node's own (util.styleText, util.stripVTControlCharacters); what they do not do
+// is here: when colour is wanted (the NO_COLOR rule) and the width clamp. Pure but for those two built-ins:
+// the caller (run.ts) decides colour and width from stdout and the environment and passes them in.
+import * as util from 'node:util';
+import type { StyleName, Terminal } from '../render/terminal.ts';
 
-export interface Terminal {
-  color: boolean;
-  width: number;
-}
+export type { StyleName, Terminal };
+/** What the layout helpers read of a terminal. */
+type Screen = Pick<Terminal, 'color' | 'width'>;
 
 /**
  * no-color.org: "when present and not an empty string (regardless of its value), prevents the addition
@@ -32,42 +35,44 @@ export function widthOf(columns: number | undefined, env: Record<string, string 
   return Math.min(WIDTH_RANGE.max, Math.max(WIDTH_RANGE.min, width));
 }
 
-const SGR = {
-  bold: [1, 22],
-  dim: [2, 22],
-  italic: [3, 23],
-  underline: [4, 24],
-  cyan: [36, 39],
-  green: [32, 39],
-  red: [31, 39],
-  yellow: [33, 39],
-} as const;
-export type StyleName = keyof typeof SGR;
-
-export function style(term: Terminal, name: StyleName, text: string): string {
-  if (!term.color || text === '') return text;
-  const [on, off] = SGR[name];
-  return `\u001b[${on}m${text}\u001b[${off}m`;
+/**
+ * A style when colour is on. Colour was already decided (wantsColor), so the stream is not asked again
+ * (`validateStream: false`); a Node without styleText (before 20.12) prints plain text rather than fail.
+ */
+export function style(term: Screen, name: StyleName, text: string): string {
+  if (!term.color || text === '' || typeof util.styleText !== 'function') return text;
+  return util.styleText(name, text, { validateStream: false });
 }
-
-const ANSI = /\u001b\[[0-9;]*m/g;
 
 /** Columns a string takes, escapes excluded (wide scripts count as one: good enough for this content). */
 export function visibleLength(text: string): number {
-  return [...text.replace(ANSI, '')].length;
+  return [...util.stripVTControlCharacters(text)].length;
+}
+
+/** The terminal a picture draws for (render/terminal.ts), with this module's style, measure and wrap. */
+export function terminal(color: boolean, width: number): Terminal {
+  const screen = { color, width };
+  return {
+    color,
+    width,
+    style: (name, text) => style(screen, name, text),
+    visibleLength,
+    wrapIndented: (text, first, rest) => wrapIndented(text, width, first, rest),
+  };
 }
 
 /**
  * Words to lines of at most `width` columns. A word longer than the width (a URL) keeps its own line
  * unbroken, so it stays clickable and copyable.
  */
-export function wrap(text: string, width: number): string[] {
+export function wrap(text: string, width: number, firstWidth = width): string[] {
   const words = text.split(/\s+/).filter(Boolean);
   const lines: string[] = [];
   let line = '';
   for (const word of words) {
     if (line === '') line = word;
-    else if (visibleLength(line) + 1 + visibleLength(word) <= width) line += ` ${word}`;
+    else if (visibleLength(line) + 1 + visibleLength(word) <= (lines.length === 0 ? firstWidth : width))
+      line += ` ${word}`;
     else {
       lines.push(line);
       line = word;
@@ -84,8 +89,8 @@ export function wrapIndented(
   first: string,
   rest = ' '.repeat(visibleLength(first)),
 ): string[] {
-  const room = Math.max(10, width - visibleLength(rest));
-  return wrap(text, room).map((line, i) => (i === 0 ? first : rest) + line);
+  const room = (indent: string) => Math.max(10, width - visibleLength(indent));
+  return wrap(text, room(rest), room(first)).map((line, i) => (i === 0 ? first : rest) + line);
 }
 
 /**
@@ -120,7 +125,7 @@ export function table(rows: string[][], width: number, indent = '  ', gap = '  '
  * indented by four spaces is code and stays verbatim; any other line is wrapped to the terminal, a list
  * item ("• ", "1. ", nested two spaces in) or a quote ("> ") hanging under its marker. No markup is read.
  */
-export function renderText(term: Terminal, text: string): string[] {
+export function renderText(term: Screen, text: string): string[] {
   const out: string[] = [];
   for (const line of text.replace(/\r\n?/g, '\n').split('\n')) {
     if (line.trim() === '') {

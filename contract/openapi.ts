@@ -96,12 +96,12 @@ const SECONDS = '<seconds>';
 /** The calendar's Cache-Control, whose s-maxage counts to the next midnight in its zone (CALENDAR_TIME_ZONE). */
 const cacheControlContributions = (timeZone: string): Json => ({
   description:
-    `\`${CACHE_CONTROL.contributions(SECONDS)}\` where ${SECONDS} is the whole seconds ` +
+    `\`${CACHE_CONTROL.data('until-midnight', SECONDS)}\` where ${SECONDS} is the whole seconds ` +
     `until the next midnight in ${timeZone} (at least 1); or \`${CACHE_CONTROL.perClient}\` when the response carries per-client quota headers.`,
   required: true,
   schema: {
     type: 'string',
-    pattern: `^(${escapeRegExp(CACHE_CONTROL.contributions(SECONDS)).replace(SECONDS, '[1-9][0-9]*')}|${escapeRegExp(CACHE_CONTROL.perClient)})$`,
+    pattern: `^(${escapeRegExp(CACHE_CONTROL.data('until-midnight', SECONDS)).replace(SECONDS, '[1-9][0-9]*')}|${escapeRegExp(CACHE_CONTROL.perClient)})$`,
   },
 });
 
@@ -116,9 +116,9 @@ const cacheControlStaticHost = (policy: CachePolicy): Json => ({
 
 const HEADERS: Record<string, Json> = {
   CacheControlMarket: {
-    description: `Always \`${CACHE_CONTROL.market}\`: the ticker is fetched on each request.`,
+    description: `Always \`${CACHE_CONTROL.data('per-request')}\`: the ticker is fetched on each request.`,
     required: true,
-    schema: { type: 'string', const: CACHE_CONTROL.market },
+    schema: { type: 'string', const: CACHE_CONTROL.data('per-request') },
   },
   RateLimit: {
     description:

@@ -57,3 +57,8 @@ export function sitePath(siteUrl: string, path: string): string {
 export function resolveContentUrl(siteUrl: string, url: string): string {
   return url.startsWith('/') ? absoluteUrl(siteUrl, url) : url;
 }
+
+/** The account's public page on GitHub: the profile links it, and the calendar's disclaimer names it. */
+export function githubProfileUrl(account: string): string {
+  return `https://github.com/${account}`;
+}

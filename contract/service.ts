@@ -254,7 +254,15 @@ export const CARD_RESPONSE_HEADERS = {
 export const PAGE_RESPONSE_HEADERS = pageResponseHeaders();
 
 export const CACHE_CONTROL = {
-  market: 'private, no-store',
+  /**
+   * A data answer's, by its dataset's own policy (`DataResource.cache`, docs/api.md#response-headers):
+   * `per-request` is never stored; `until-midnight` is shared-cacheable for `sMaxAge`, the whole seconds to
+   * the next midnight in the calendar's zone (the documents pass a placeholder such as `'<seconds>'`).
+   */
+  data: (policy: CachePolicy, sMaxAge: number | string = '<seconds>'): string =>
+    policy === 'per-request'
+      ? 'private, no-store'
+      : `public, max-age=0, s-maxage=${sMaxAge}, stale-while-revalidate=${CONSTANTS.staleWhileRevalidateSeconds}`,
   /** Responses that carry per-client quota values must stay out of shared caches (docs/api.md#limits). */
   perClient: 'private, no-store',
   apiIndex: `public, max-age=${CONSTANTS.apiIndexMaxAgeSeconds}`,
@@ -267,15 +275,12 @@ export const CACHE_CONTROL = {
    * the calendar revalidates every time and may be served stale for 300 s while it does, since a fixed
    * header cannot say "until the next midnight in America/Toronto".
    */
-  staticSnapshot: (policy: CachePolicy) =>
+  staticSnapshot: (policy: CachePolicy): string =>
     policy === 'per-request'
-      ? 'private, no-store'
+      ? CACHE_CONTROL.data(policy)
       : `public, max-age=0, stale-while-revalidate=${CONSTANTS.staleWhileRevalidateSeconds}`,
   /** A card is the picture of a build's snapshot: cached like that snapshot on a static host. */
   card: (policy: CachePolicy): string => CACHE_CONTROL.staticSnapshot(policy),
-  /** docs/api.md#response-headers: `s-maxage=<seconds>`; the documents pass a placeholder such as `'<seconds>'`. */
-  contributions: (sMaxAge: number | string) =>
-    `public, max-age=0, s-maxage=${sMaxAge}, stale-while-revalidate=${CONSTANTS.staleWhileRevalidateSeconds}`,
 } as const;
 
 /** The options of a deployment with no variable set: MON-USD and America/Toronto. */

@@ -9,6 +9,7 @@ import type { DataResource, DataResourceId, ServiceTables } from '../contract/se
 import type { Reuse } from '../domain/reuse.ts';
 import type { SourceName } from '../upstreams/sources.ts';
 import type { ChartTheme } from '../render/charts/theme.ts';
+import type { HomeView, TerminalPicture } from '../render/dataset-view.ts';
 
 /** What the site's renderers know of the build: its configuration and its "now". */
 export interface SiteContext {
@@ -53,14 +54,13 @@ export interface DatasetProse {
   staticName: string;
 }
 
-/** A figure of the home page's preview, refreshed by the page script from `resource.v1.path`. */
+/**
+ * A figure of the home page's preview (`data-preview` = the dataset's id), refreshed by the page script
+ * from `resource.v1.path` with the dataset's view (`view.ts`): its body is the view's.
+ */
 export interface HomeSection<P> {
-  /** The figure's id stem and `data-preview` value. */
-  figure: string;
   /** Its heading, HTML. */
   title(ctx: SiteContext): string;
-  /** Its body, HTML, drawn from the build's payload or saying that there is none. */
-  body(payload: P | null): string;
   /** What follows the body (its source, a disclaimer), HTML. */
   after(ctx: SiteContext, payload: P | null): string;
   /** More attributes of the figure, each with its leading space (the market's live feed), or none. */
@@ -82,6 +82,13 @@ export interface Dataset<P = unknown> {
   /** The card (a whole SVG document) of the build's payload. */
   card(payload: P, theme: ChartTheme, ctx: Pick<SiteContext, 'nowMs' | 'simulated'>): string;
   home: HomeSection<P>;
+  /**
+   * What the page script and the CLI reach by the id alone, from the folder's view modules (`view.ts`,
+   * `picture.ts`; render/dataset-view.ts): declared here too, so that a dataset without them fails the
+   * type-check, and test/dataset-modules.test.ts checks they are the very modules of `datasets/<id>/`.
+   */
+  view: HomeView<P>;
+  picture: TerminalPicture<P>;
   /** The payload shortened for reading on the developer page, with a note saying how. */
   example(payload: P): { json: string; note: string };
   prose(config: Config): DatasetProse;

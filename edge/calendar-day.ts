@@ -27,7 +27,7 @@ export abstract class CalendarDayObject extends DurableObject {
   protected abstract sources(): Sources;
 
   async days(nowMs: number): Promise<ContributionDay[]> {
-    const source = this.sources().contributions;
+    const source = this.sources().github;
     const key = `${calendarWindow(nowMs, source.timeZone).endDate} ${source.upstream} ${source.account}`;
     const stored = this.ctx.storage.kv.get<StoredDay>(DAY);
     if (stored?.key === key) return stored.days;

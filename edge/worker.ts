@@ -60,7 +60,7 @@ function configOf(env: Env): Config {
 /** The upstream clients, the calendar's read through its one object when the bindings have it. */
 function sourcesOf(config: Config, calendar: CalendarNamespace | undefined): Sources {
   const sources = createSources(config);
-  return calendar ? { ...sources, contributions: sharedCalendarSource(sources.contributions, calendar) } : sources;
+  return calendar ? { ...sources, github: sharedCalendarSource(sources.github, calendar) } : sources;
 }
 
 /** Made at an isolate's first request (a Worker's bindings arrive with it) and kept for its life. */

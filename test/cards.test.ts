@@ -40,7 +40,7 @@ afterAll(async () => {
 });
 
 describe('the cards in dist/', () => {
-  it('are the six published paths, light and dark', async () => {
+  it('are a light and a dark card for each of the market, the calendar and the streak', async () => {
     expect(DEFAULT_SERVICE.cards.map((c) => c.path).sort()).toEqual([
       '/cards/github-contributions-dark.svg',
       '/cards/github-contributions.svg',
@@ -153,7 +153,7 @@ describe('the cards over HTTP', () => {
         `Content-Security-Policy: ${CARD_CONTENT_SECURITY_POLICY}`,
       ]);
     }
-    expect(CACHE_CONTROL.card('per-request')).toBe(CACHE_CONTROL.market);
+    expect(CACHE_CONTROL.card('per-request')).toBe(CACHE_CONTROL.data('per-request'));
   });
 });
 

@@ -3,7 +3,7 @@
 // printing the payload itself (one schema-valid document), an upstream failure as exit 1 with the
 // problem's title, detail and resolution on one stderr line, --version, and catalog naming its URL once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LEVEL_CHARS } from '../cli/pictures.ts';
+import { LEVEL_CHARS } from '../datasets/contributions/picture.ts';
 import type { GitHubContributions } from '../domain/contributions.ts';
 import type { MarketData } from '../domain/market.ts';
 import { createValidator } from '../contract/schemas.ts';

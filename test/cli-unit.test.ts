@@ -12,8 +12,18 @@ import { SiteError } from '../cli/errors.ts';
 import { documentUrl, errorLine, httpError, nextHop } from '../cli/http.ts';
 import { cliReferenceMarkdown } from '../builders/pages/cli-reference.ts';
 import { jsonText, printable, printableValue } from '../cli/safe-text.ts';
-import { renderText, style, table, visibleLength, wantsColor, widthOf, WIDTH_RANGE, wrap } from '../cli/terminal.ts';
-import { renderPrice } from '../cli/pictures.ts';
+import {
+  renderText,
+  style,
+  table,
+  terminal,
+  visibleLength,
+  wantsColor,
+  widthOf,
+  WIDTH_RANGE,
+  wrap,
+} from '../cli/terminal.ts';
+import { renderPrice } from '../datasets/market/picture.ts';
 import type { MarketData } from '../domain/market.ts';
 import { formatDayLabel, formatTime, UNKNOWN_TIME } from '../render/format.ts';
 import { slugOf, writingOf, writingsOf, type JsonFeed } from '../cli/content.ts';
@@ -43,16 +53,25 @@ describe('arguments', () => {
   });
 
   it('treats --help, -h and help as help, with --json as JSON', () => {
-    expect(parseArgs(['--help'], DEFAULT)).toEqual({ kind: 'help', json: false });
-    expect(parseArgs(['catalog', '-h'], DEFAULT)).toEqual({ kind: 'help', json: false });
-    expect(parseArgs(['help', '--json'], DEFAULT)).toEqual({ kind: 'help', json: true });
+    expect(parseArgs(['--help'], DEFAULT)).toEqual({ kind: 'help', json: false, command: null });
+    expect(parseArgs(['catalog', '-h'], DEFAULT)).toEqual({ kind: 'help', json: false, command: 'catalog' });
+    expect(parseArgs(['help', '--json'], DEFAULT)).toEqual({ kind: 'help', json: true, command: null });
+    expect(parseArgs(['help', 'price'], DEFAULT)).toEqual({ kind: 'help', json: false, command: 'price' });
   });
 
   it.each([
     [['nope'], /unknown command "nope"/],
     [['profile', '--jsn'], /unknown option "--jsn"/],
     [['profile', '-x'], /unknown option "-x"/],
-    [['profile', '--json=1'], /unknown option "--json"/],
+    [['profile', '--json=1'], /option --json takes no value/],
+    // "did you mean" for a near miss, never for a name far from every known one.
+    [['prices'], /unknown command "prices"; did you mean "price"\?/],
+    [['contribution', '--json'], /did you mean "contributions"\?/],
+    [['help', 'strek'], /unknown command "strek"; did you mean "streak"\?/],
+    [['price', '--bse-url', 'http://h'], /unknown option "--bse-url"; did you mean "--base-url"\?/],
+    [['price', '--jsno'], /did you mean "--json"\?/],
+    [['zzzzzz'], /^unknown command "zzzzzz"$/],
+    [['price', '--colour'], /^unknown option "--colour"$/],
     [['profile', '--base-url'], /needs a value/],
     [['profile', '--base-url='], /needs a value/],
     [['profile', '--timeout', 'soon'], /--timeout "soon"/],
@@ -304,7 +323,7 @@ describe('terminal', () => {
   });
 
   it('draws the price for COLUMNS=1e9 within 400 columns', () => {
-    const term = { color: false, width: widthOf(undefined, { COLUMNS: '1e9' }) };
+    const term = terminal(false, widthOf(undefined, { COLUMNS: '1e9' }));
     const lines = renderPrice(term, market([1_763_820_000, 1_763_823_600, 1_763_827_200]));
     expect(Math.max(...lines.map((l) => visibleLength(l)))).toBeLessThanOrEqual(400);
     expect(lines.join('\n')).toContain('Nov 22');
@@ -317,7 +336,7 @@ describe('terminal', () => {
     expect(formatTime(Number.NaN)).toBe('?');
     expect(formatDayLabel(1_763_820_000)).toBe('Nov 22');
     expect(formatTime(1_763_820_000)).toBe('2025-11-22 14:00 UTC');
-    const text = renderPrice({ color: false, width: 80 }, market([1e20, 1_763_823_600])).join('\n');
+    const text = renderPrice(terminal(false, 80), market([1e20, 1_763_823_600])).join('\n');
     expect(text).not.toMatch(/undefined|NaN/);
     expect(text).toMatch(/^ +\? +Nov 22$/m);
   });

@@ -239,7 +239,7 @@ describe.each([
     expect(groups.flatMap((g) => g.skills).length).toBeGreaterThan(0);
   });
 
-  it('api shows authentication none and the four data operations', async () => {
+  it('api shows authentication none and every data operation of the deployment', async () => {
     const text = await run(['api']);
     expect(text.stderr).toBe('');
     expect(text.code).toBe(0);
@@ -593,35 +593,53 @@ describe('a site under a path prefix', () => {
 
 describe('usage', () => {
   // Every way of asking for help is parseArgs' table in test/cli-unit.test.ts; what run() prints for it, here.
-  it.each([[['--help'], 'option']])('%j prints the help on stdout, exit 0 (%s)', async (args) => {
+  it.each([[['--help'], 'option']])('%j prints the help on stdout, exit 0, in one screen (%s)', async (args) => {
     const r = await runCli(args);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    for (const word of [
-      'profile',
-      'writings <slug>',
-      'skills',
-      'api',
-      'catalog',
-      '--json',
-      '--base-url',
-      'Exit status',
-      '/profile.json',
-      '/feed.json',
-      '/.well-known/api-catalog',
-    ]) {
+    for (const word of ['profile', 'writings <slug>', 'skills', 'api', 'catalog', 'price', 'streak', '--json'])
       expect(r.stdout).toContain(word);
+    for (const word of ['--base-url', 'Exit status', 'help <command>', 'NO_COLOR']) expect(r.stdout).toContain(word);
+    // One screen: at most 40 lines of at most 80 columns (runCli's COLUMNS is unset: 80).
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines.length).toBeLessThanOrEqual(40);
+    expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(80);
+  });
+
+  it('help <command> and <command> --help say what it reads and the --json fields', async () => {
+    const expected: Record<string, string[]> = {
+      profile: ['/profile.json', 'tagline'],
+      writings: ['/feed.json', 'writings', 'summary', '<slug>', 'html'],
+      skills: ['groups'],
+      api: ['operations'],
+      catalog: ['/.well-known/api-catalog', 'linkset'],
+      price: ['/api/v1/mon-price', 'changePercent'],
+    };
+    for (const [command, words] of Object.entries(expected)) {
+      const [viaHelp, viaOption] = await Promise.all([runCli(['help', command]), runCli([command, '--help'])]);
+      expect(viaHelp.code).toBe(0);
+      expect(viaOption.stdout).toBe(viaHelp.stdout);
+      for (const word of words) expect(viaHelp.stdout).toContain(word);
+      expect(Math.max(...viaHelp.stdout.split('\n').map((l) => l.length))).toBeLessThanOrEqual(80);
     }
-    // the --json field names of every command
-    for (const field of [
-      'tagline',
-      'writings: {slug, title, date, summary, url}[]',
-      'groups:',
-      'operations:',
-      'linkset:',
-      'html',
-    ])
-      expect(r.stdout).toContain(field);
+  });
+
+  it('a near miss exits 2 with "did you mean", every stderr line within COLUMNS at word boundaries', async () => {
+    for (const [args, hint] of [
+      [['prices'], 'did you mean "price"?'],
+      [['price', '--bse-url', 'http://127.0.0.1:9'], 'did you mean "--base-url"?'],
+    ] as const) {
+      for (const columns of ['80', '40']) {
+        const r = await runCli([...args], { COLUMNS: columns });
+        expect(r.code).toBe(2);
+        expect(r.stdout).toBe('');
+        expect(r.stderr.replace(/\n\s*/g, ' ')).toContain(hint);
+        const lines = r.stderr.trimEnd().split('\n');
+        expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(Number(columns));
+        // Cut at spaces only: every command name stays whole on one line.
+        expect(lines.join(' ')).toContain('contributions');
+      }
+    }
   });
 
   it('--help --json prints the reference as one JSON document', async () => {

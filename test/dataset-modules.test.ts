@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from './helpers/run.ts';
 import { datasets } from '../datasets/registry.ts';
 import { DEFAULT_SERVICE_OPTIONS } from '../contract/service.ts';
+import type { PictureModule, ViewModule } from '../render/dataset-view.ts';
 
 const PRODUCT = ['lib', 'contract', 'domain', 'upstreams', 'render', 'datasets', 'builders', 'gateway', 'cli', 'site'];
 const IDS = datasets(DEFAULT_SERVICE_OPTIONS).map((d) => d.resource.id);
@@ -18,7 +19,11 @@ function sourceFiles(dir: string): string[] {
     .map((e) => relative(ROOT, join(e.parentPath, e.name)));
 }
 
-/** `x === 'id'`, `'id' !== x`, `case 'id':`, with either quote; comments left out. */
+/**
+ * Where a file singles a dataset out by its id: a comparison (`x === 'id'`, `'id' !== x`, `case 'id':`), a
+ * keyed table (`{ id: … }`, `'id': …`, `table['id']`, `table.id`) or an attribute literal
+ * (`data-preview="id"`), with either quote; comments left out.
+ */
 function comparisons(text: string, id: string): string[] {
   const code = text.replace(/^\s*(\/\/.*|\/?\*.*)$/gm, '');
   const q = `(['"\`])${id}\\1`;
@@ -26,6 +31,11 @@ function comparisons(text: string, id: string): string[] {
     new RegExp(`[!=]==?\\s*${q}`, 'g'),
     new RegExp(`${q}\\s*[!=]==?`, 'g'),
     new RegExp(`case\\s+${q}`, 'g'),
+    // A key, not a typed parameter or member (`market: MarketSource`): its value does not start with a capital.
+    new RegExp(`(?:^|[{,])\\s*(['"]?)${id}\\1\\s*:(?![:\\s]*[A-Z])`, 'gm'),
+    new RegExp(`\\[\\s*${q}\\s*\\]`, 'g'),
+    new RegExp(`(?<!\\.\\.)\\.${id}\\b`, 'g'),
+    new RegExp(`[\\w-]+=\\\\?(["'])${id}\\\\?\\1`, 'g'),
   ];
   return patterns.flatMap((p) => [...code.matchAll(p)].map((m) => m[0]));
 }
@@ -40,13 +50,49 @@ describe('datasets are modules', () => {
     expect(comparisons('return "contributions" !== id;', 'contributions')).toEqual(['"contributions" !==']);
     expect(comparisons("switch (id) { case 'market': }", 'market')).toEqual(["case 'market'"]);
     expect(comparisons("// id === 'market' in a comment", 'market')).toEqual([]);
+    expect(comparisons('const T = {\n  market: 1,\n  streak: 2 };', 'streak')).toEqual([',\n  streak:']);
+    expect(comparisons("const T = { 'market': 1 }; T['market']; CACHE.market;", 'market')).toEqual([
+      "{ 'market':",
+      "['market']",
+      '.market',
+    ]);
+    expect(comparisons(`q('[data-preview="market"]'); "<p data-x=\\"market\\">"`, 'market')).toEqual([
+      'data-preview="market"',
+      'data-x=\\"market\\"',
+    ]);
+    expect(comparisons('f({ ...market, a }); x ? market : y; (market: M) => 1;\n  market: Source,', 'market')).toEqual(
+      [],
+    );
   });
 
-  it.each(IDS)('no product file outside datasets/%s/ compares against its id', (id) => {
+  it.each(IDS)('no product file outside datasets/%s/ singles it out by its id', (id) => {
     const own = `datasets/${id}/`;
     const found = PRODUCT.flatMap(sourceFiles)
       .filter((file) => !file.startsWith(own))
       .flatMap((file) => comparisons(readFileSync(join(ROOT, file), 'utf8'), id).map((c) => `${file}: ${c}`));
     expect(found).toEqual([]);
   });
+
+  it("no file outside datasets/ imports one dataset's folder (the page script and the CLI reach views by id)", () => {
+    const outside = ['lib', 'contract', 'domain', 'upstreams', 'render', 'builders', 'gateway', 'cli', 'site'];
+    const own = new RegExp(`datasets/(${IDS.join('|')})/`);
+    const found = [...outside, 'fakes', 'demo', 'bench', 'tools'].flatMap(sourceFiles).flatMap((file) =>
+      [...readFileSync(join(ROOT, file), 'utf8').matchAll(/\bfrom\s+['"]([^'"]+)['"]|\bimport\s*\(\s*['"`]([^'"`]+)/g)]
+        .map((m) => m[1] ?? m[2]!)
+        .filter((specifier) => own.test(specifier))
+        .map((specifier) => `${file} imports ${specifier}`),
+    );
+    expect(found).toEqual([]);
+  });
+
+  it.each(IDS)(
+    'datasets/%s/ holds the view and the picture its module declares, reached by the id alone',
+    async (id) => {
+      const dataset = datasets(DEFAULT_SERVICE_OPTIONS).find((d) => d.resource.id === id)!;
+      const { view } = (await import(`../datasets/${id}/view.ts`)) as ViewModule;
+      const { picture } = (await import(`../datasets/${id}/picture.ts`)) as PictureModule;
+      expect(view).toBe(dataset.view);
+      expect(picture).toBe(dataset.picture);
+    },
+  );
 });

@@ -196,7 +196,7 @@ describe('the MCP endpoint in the discovery documents (gateway only)', () => {
   const MCP_URL = `${TEST_SITE_URL}/mcp`;
   const TOOL_NAMES = DEFAULT_SERVICE.resources.flatMap((r) => [r.v1.operationId, r.alias.operationId]);
 
-  it('/developers.md documents /mcp: the four tools, the rules, a client configuration, and "gateway only"', async () => {
+  it('/developers.md documents /mcp: every tool, the rules, a client configuration, and "gateway only"', async () => {
     const md = await site.read('developers.md');
     const section = md.slice(md.indexOf('## Model Context Protocol (gateway only)'));
     expect(section.length).toBeGreaterThan(0);

@@ -100,7 +100,7 @@ describe.each(['gateway', 'static'] as const)('/openapi.json for the %s host', (
     expect(doc.security).toEqual([]);
   });
 
-  it('declares the six data GET operations with the exact operationIds, no parameters and empty security', () => {
+  it('declares a GET for each data path (v1 and alias of each dataset) with the exact operationIds, no parameters and empty security', () => {
     expect(Object.keys(doc.paths).sort()).toEqual(Object.keys(BINDING_OPERATION_IDS).sort());
     for (const [path, operationId] of Object.entries(BINDING_OPERATION_IDS)) {
       const get = doc.paths[path].get;
@@ -111,7 +111,7 @@ describe.each(['gateway', 'static'] as const)('/openapi.json for the %s host', (
     }
   });
 
-  it('has exactly the six documented operations, one GET per data path, with HEAD described on each', () => {
+  it('has exactly the documented operations, one GET per data path, with HEAD described on each', () => {
     const ids = operations().map((o) => o.op.operationId as string);
     expect(ids.sort()).toEqual(Object.values(BINDING_OPERATION_IDS).sort());
     for (const path of Object.keys(BINDING_OPERATION_IDS)) {

@@ -109,7 +109,7 @@ describe('CalendarDay', () => {
     };
     class Calendar extends CalendarDayObject {
       protected sources(): Sources {
-        return { market: undefined, contributions: upstream };
+        return { coinbase: undefined, github: upstream };
       }
     }
     const { state } = objectState();

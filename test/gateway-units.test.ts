@@ -233,8 +233,8 @@ describe('the contribution cache', () => {
   function countingSource() {
     const state = { calls: 0, fail: false };
     const sources = {
-      market: undefined as never,
-      contributions: {
+      coinbase: undefined as never,
+      github: {
         upstream: 'github-html' as const,
         account: 'octocat',
         timeZone: 'America/Toronto',
@@ -276,9 +276,9 @@ describe('the contribution cache', () => {
     const gate = new Promise<void>((r) => (release = r));
     const slow = {
       ...sources,
-      contributions: {
-        ...sources.contributions,
-        days: async (nowMs: number) => (await gate, sources.contributions.days(nowMs)),
+      github: {
+        ...sources.github,
+        days: async (nowMs: number) => (await gate, sources.github.days(nowMs)),
       },
     };
     const route = contributionsRoute(

@@ -2,7 +2,7 @@
 // The shared shelves stand in one order, each importing only the shelves before it; programs stand on
 // the shelves and never on each other, except for a program's published facts module; inside a program
 // its own layers keep their order too. A new import that breaks a rule fails here, naming the file.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from './helpers/run.ts';
@@ -32,9 +32,18 @@ const PROGRAMS: Record<string, string[]> = {
     'gateway/http/node-codec.ts',
   ],
   tools: [],
-  // The home page's script redraws the charts with the very functions the build drew them with.
-  site: ['lib', 'contract', 'domain', 'render'],
+  // The home page's script redraws the charts with the very functions the build drew them with: each
+  // dataset's view module, reached by the dataset's id alone.
+  site: ['lib', 'contract', 'domain', 'render', 'datasets/*/view.ts'],
 };
+
+/**
+ * A dataset's view modules (render/dataset-view.ts), reached by the page script and the CLI: browser-safe
+ * and dependency-free, they stand on the shelves below datasets/ but for upstreams/ (and on the views of
+ * their own folder), and import no package and no Node module.
+ */
+const VIEW_MODULES = ['datasets/*/view.ts', 'datasets/*/picture.ts'];
+const VIEWS_STAND_ON = ['lib', 'contract', 'domain', 'render'];
 
 /** Layers inside a program, lowest first: a layer may import only the layers before it, never the program's top. */
 const INNER: Record<string, string[]> = {
@@ -70,20 +79,31 @@ function sourceFiles(dir: string): string[] {
     .map((e) => relative(ROOT, join(e.parentPath, e.name)));
 }
 
-/** Static imports and re-exports (`import … from`, `import '…'`, `export … from`) and dynamic `import('…')`. */
-const IMPORT = /(?:\bfrom\s+|\bimport\s*\(?\s*)(['"])([^'"]+)\1/g;
+/**
+ * Static imports and re-exports (`import … from`, `import '…'`, `export … from`) and dynamic `import('…')`,
+ * and a dynamic import of a template (`import(`./datasets/${id}/view.ts`)`), whose every `${…}` stands for
+ * one path segment, `*`, as esbuild bundles it.
+ */
+const IMPORT = /(?:\bfrom\s+|\bimport\s*\(?\s*)(['"])([^'"]+)\1|\bimport\s*\(\s*`([^`]+)`/g;
 
 function importsOf(file: string): Import[] {
   const text = readFileSync(join(ROOT, file), 'utf8').replace(/^\s*(\/\/.*|\/?\*.*)$/gm, '');
   return [...text.matchAll(IMPORT)].map((m) => {
-    const specifier = m[2]!;
+    const specifier = m[3] === undefined ? m[2]! : m[3].replace(/\$\{[^}]*\}/g, '*');
     const target = specifier.startsWith('.') ? relative(ROOT, resolve(ROOT, dirname(file), specifier)) : undefined;
     return { file, specifier, target };
   });
 }
 
 const topFolder = (path: string) => path.split('/')[0]!;
-const within = (path: string, place: string) => path === place || path.startsWith(place + '/');
+/** `path` is `place` or inside it; a `*` of either matches one path segment (or stands for any, in a template). */
+const within = (path: string, place: string) => {
+  if (path === place || path.startsWith(place + '/')) return true;
+  const a = path.split('/');
+  const b = place.split('/');
+  return a.length >= b.length && b.every((seg, i) => seg === '*' || a[i] === '*' || seg === a[i]);
+};
+const isView = (file: string) => VIEW_MODULES.some((v) => within(file, v) && file.split('/').length === 3);
 const ALL = FOLDERS.flatMap(sourceFiles).flatMap(importsOf);
 
 describe('layering', () => {
@@ -119,6 +139,34 @@ describe('layering', () => {
       .filter((i) => !allowed.some((place) => within(i.target!, place)))
       .map((i) => `${i.file} imports ${i.specifier}`);
     expect(wrong).toEqual([]);
+  });
+
+  it("a dataset's view modules stand only on lib, contract, domain and render, and import no package or Node module", () => {
+    const views = sourceFiles('datasets').filter(isView);
+    expect(views).toEqual(expect.arrayContaining(['datasets/market/view.ts', 'datasets/streak/picture.ts']));
+    const wrong = ALL.filter((i) => views.includes(i.file))
+      .filter((i) =>
+        i.target === undefined
+          ? true
+          : !VIEWS_STAND_ON.some((place) => within(i.target!, place)) &&
+            !(isView(i.target) && dirname(i.target) === dirname(i.file)),
+      )
+      .map((i) => `${i.file} imports ${i.specifier}`);
+    expect(wrong).toEqual([]);
+  });
+
+  it('the page script reaches datasets/ only through its view modules, by template', () => {
+    const reach = ALL.filter((i) => topFolder(i.file) === 'site' && i.target !== undefined)
+      .filter((i) => topFolder(i.target!) === 'datasets')
+      .map((i) => `${i.file} imports ${i.target}`);
+    expect(reach).toEqual(['site/scripts/preview.ts imports datasets/*/view.ts']);
+  });
+
+  it('tsconfig.json type-checks exactly the folders that hold the sources', () => {
+    const config = JSON.parse(readFileSync(join(ROOT, 'tsconfig.json'), 'utf8')) as { include: string[] };
+    const folders = config.include.filter((f) => f !== '*.ts');
+    expect(folders.filter((f) => !existsSync(join(ROOT, f)))).toEqual([]);
+    expect([...FOLDERS, 'test'].filter((f) => !folders.includes(f))).toEqual([]);
   });
 
   it.each(Object.keys(INNER))('inside %s/, each layer imports only the layers before it', (program) => {

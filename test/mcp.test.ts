@@ -165,7 +165,7 @@ describe('MCP 2026-07-28 with the official v2 client, pinned to that revision', 
 });
 
 describe('MCP endpoint with the SDK client', () => {
-  it('initializes without a session and lists exactly the six tools with the documented input schema and payload output schemas', async () => {
+  it('initializes without a session and lists exactly one tool per data operation with the documented input schema and payload output schemas', async () => {
     await withGateway({}, async (gw, { client, responses }) => {
       expect(client.getServerCapabilities()?.tools).toBeDefined();
       expect(client.getServerVersion()?.name).toBe('public-data-preview');

@@ -54,7 +54,7 @@ function quotaOf(r: RawResponse) {
 }
 
 describe('quota with the in-process store', () => {
-  it('all four URLs share one bucket, alias switching does not reset it, and the 429 makes no upstream call', async () => {
+  it("the market's and the calendar's four URLs share one bucket, alias switching does not reset it, and the 429 makes no upstream call", async () => {
     const g = await gateway({ RATE_LIMIT_QUOTA: '4', RATE_LIMIT_WINDOW: '60' });
     const remaining: unknown[] = [];
     for (const path of DATA) {
@@ -200,7 +200,7 @@ describe.skipIf(SKIP_REDIS)('quota with the Redis store', () => {
     await redis.stop();
   });
 
-  it('two gateways on one RATE_LIMIT_REDIS_URL share one bucket across the four URLs', async () => {
+  it("two gateways on one RATE_LIMIT_REDIS_URL share one bucket across the market's and the calendar's four URLs", async () => {
     const env = { RATE_LIMIT_QUOTA: '5', RATE_LIMIT_WINDOW: '60', RATE_LIMIT_REDIS_URL: redis.url };
     const a = await gateway(env, { quotaKeyPrefix: 'share:' });
     const b = await gateway(env, { quotaKeyPrefix: 'share:' });

@@ -180,9 +180,11 @@ describe('a normal build', () => {
     const script = await site.read('assets/preview.js');
     expect(script).toContain('fetch(');
     expect(script).toContain('[data-preview-body]');
-    // About 20 kB of charts and readouts (the calendar's day said as a day), plus about 6 kB of the live
-    // feed (site/scripts/live-feed.ts).
+    // About 20 kB of charts, readouts and the lazy wrappers of the datasets' views (datasets/<id>/view.ts),
+    // plus about 6 kB of the live feed (site/scripts/live-feed.ts).
     expect(script.length).toBeLessThan(28_000);
+    // Every dataset's view rides along, reached by its id alone (site/scripts/preview.ts).
+    for (const id of ['market', 'contributions', 'streak']) expect(script).toContain(`datasets/${id}/view.ts`);
     expect(script).not.toMatch(/console\.(log|error|warn)/);
     const css = await site.read('assets/site.css');
     expect(css).toContain('@media print');

@@ -39,7 +39,7 @@ describe('serve dist (the real serve package)', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json');
     expect(res.headers.get('cache-control')).toBe(
-      id === 'market' ? CACHE_CONTROL.market : 'public, max-age=0, stale-while-revalidate=300',
+      id === 'market' ? CACHE_CONTROL.data('per-request') : 'public, max-age=0, stale-while-revalidate=300',
     );
     const resource = DEFAULT_SERVICE.resources.find((r) => r.id === id)!;
     expect(await res.text()).toBe(await site.read(resource.snapshotFiles[0]!));
@@ -149,7 +149,7 @@ describe('Netlify / Cloudflare Pages / GitHub Pages files', () => {
     );
     for (const r of DEFAULT_SERVICE.resources)
       for (const file of r.snapshotFiles) expect(blocks.get(`/${file}`)?.['Content-Type']).toBe('application/json');
-    expect(blocks.get('/api/v1/mon-price')?.['Cache-Control']).toBe(CACHE_CONTROL.market);
+    expect(blocks.get('/api/v1/mon-price')?.['Cache-Control']).toBe(CACHE_CONTROL.data('per-request'));
     expect(blocks.get('/api')).toEqual({ 'Content-Type': 'application/json', 'Cache-Control': CACHE_CONTROL.apiIndex });
     expect(blocks.get('/.well-known/api-catalog')?.['Content-Type']).toBe(
       'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"',

@@ -16,14 +16,14 @@ import { buildStreak, weekdayOf, ZERO_RUN, type GitHubStreak } from '../domain/s
 import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import { ConfigError } from '../lib/errors.ts';
 import { loadConfig } from '../lib/config.ts';
-import { runDays } from '../render/streak.ts';
+import { runDays } from '../datasets/streak/view.ts';
 import { textWidth } from '../render/text-width.ts';
 import { THEMES } from '../render/charts/theme.ts';
 import { streakCard } from '../datasets/streak/card.ts';
-import { spawnCli } from './helpers/cli-run.ts';
+import { runCli } from './helpers/cli-run.ts';
 import { startStaticSite } from './helpers/cli-servers.ts';
 import { get, makeDist, startTestGateway, type DistFixture } from './helpers/gateway.ts';
-import { sharedSite } from './helpers/site-dist.ts';
+import { sharedSite, TEST_SITE_CLOCK } from './helpers/site-dist.ts';
 import { upstreamEnv } from './helpers/run.ts';
 
 const validator = createValidator();
@@ -379,19 +379,19 @@ describe('the streak wherever it is shown', () => {
     expect(svg).toContain('Monday, Tuesday, Wednesday, Saturday, Sunday');
   });
 
-  it('node dist/cli.mjs streak --json prints the payload; without --json, both runs and their dates', async () => {
+  it('cli.mjs streak --json prints the payload; without --json, both runs and their dates', async () => {
+    // In process, with the clock of the build (the spawned cli.mjs is proven by test/cli.test.ts and the
+    // copied dataset of test/slow/dataset-copy.test.ts, whose streak is this command).
     const site = sharedSite();
     const host = await startStaticSite(site.dir);
     try {
       const payload = await site.read('api/v1/github-streak');
-      const json = await spawnCli(join(site.dir, 'cli.mjs'), ['streak', '--json', '--base-url', host.url]);
-      // The shared site is built at a fixed instant and the spawned CLI reads the real clock: its only
-      // stderr line, if any, is the stale warning (tested with an injected clock in cli-staleness).
-      expect(json.stderr).toMatch(/^(cli\.mjs: warning: stale contribution streak: [^\n]*\n)?$/);
+      const json = await runCli(['streak', '--json', '--base-url', host.url], {}, { now: TEST_SITE_CLOCK });
+      expect(json.stderr).toBe('');
       expect(json.code).toBe(0);
       expect(JSON.parse(json.stdout)).toEqual(JSON.parse(payload));
       const streak = JSON.parse(payload) as GitHubStreak;
-      const picture = await spawnCli(join(site.dir, 'cli.mjs'), ['streak', '--base-url', host.url]);
+      const picture = await runCli(['streak', '--base-url', host.url], {}, { now: TEST_SITE_CLOCK });
       expect(picture.code).toBe(0);
       expect(picture.stdout).toMatch(new RegExp(`Current +${runDays(streak.current)}`));
       expect(picture.stdout).toMatch(new RegExp(`Longest +${runDays(streak.longest).replace('+', '\\+')}`));

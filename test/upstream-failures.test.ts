@@ -53,12 +53,12 @@ async function upstreamError(work: Promise<unknown>): Promise<UpstreamError> {
 
 describe('the market source', () => {
   it('answers a payload when the provider is healthy (the modes below are what changes)', async () => {
-    await expect(fetchMarketData(sources().market!, NOW)).resolves.toMatchObject({ product: 'MON-USD' });
+    await expect(fetchMarketData(sources().coinbase!, NOW)).resolves.toMatchObject({ product: 'MON-USD' });
   });
 
   it.each(MARKET_FAILURE_MODES)('%s: an UpstreamError naming coinbase', async (mode) => {
     fake.market.mode = mode;
-    const error = await upstreamError(fetchMarketData(sources().market!, NOW));
+    const error = await upstreamError(fetchMarketData(sources().coinbase!, NOW));
     expect(error.upstream).toBe('coinbase');
     expect(error.message).toMatch(/^coinbase/);
   });

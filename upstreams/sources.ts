@@ -28,10 +28,12 @@ export interface MarketSource extends MarketClient {
   product: string;
 }
 
+/** The upstreams, each named by its provider (a dataset names the one its data come from, datasets/). */
 export interface Sources {
-  /** Absent with MARKET_PRODUCT=off: the deployment has no market dataset. */
-  market: MarketSource | undefined;
-  contributions: ContributionSource;
+  /** Coinbase Exchange; absent with MARKET_PRODUCT=off: the deployment has no market dataset. */
+  coinbase: MarketSource | undefined;
+  /** GitHub: its GraphQL API with a token, else the public calendar page. */
+  github: ContributionSource;
 }
 
 export function createSources(config: Config): Sources {
@@ -51,7 +53,7 @@ export function createSources(config: Config): Sources {
     contributions = { upstream: 'github-html', days: (nowMs) => fetchDays(asked(nowMs)) };
   }
   return {
-    market:
+    coinbase:
       config.marketProduct === null
         ? undefined
         : {
@@ -59,7 +61,7 @@ export function createSources(config: Config): Sources {
             sourceName: config.marketSourceName,
             product: config.marketProduct,
           },
-    contributions: { ...contributions, account: config.githubAccount, timeZone: zone },
+    github: { ...contributions, account: config.githubAccount, timeZone: zone },
   };
 }
 
@@ -75,8 +77,8 @@ export async function fetchMarketData(
 }
 
 export async function fetchContributions(sources: Sources, nowMs: number): Promise<GitHubContributions> {
-  const days = await sources.contributions.days(nowMs);
-  const { upstream, account, timeZone } = sources.contributions;
+  const days = await sources.github.days(nowMs);
+  const { upstream, account, timeZone } = sources.github;
   return buildContributions(upstream, account, days, nowMs, timeZone);
 }
 
@@ -88,6 +90,6 @@ export type SourceName = keyof Sources;
  * own live route). A source absent from the deployment is never asked: no dataset of it is registered.
  */
 export const SOURCE_FETCH: { readonly [K in SourceName]: (sources: Sources, nowMs: number) => Promise<unknown> } = {
-  market: (sources, nowMs) => fetchMarketData(sources.market!, nowMs),
-  contributions: fetchContributions,
+  coinbase: (sources, nowMs) => fetchMarketData(sources.coinbase!, nowMs),
+  github: fetchContributions,
 };

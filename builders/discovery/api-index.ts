@@ -20,8 +20,8 @@ import { absoluteUrl } from '../../contract/pages.ts';
 
 /** The Cache-Control rule of a 200, in words where it depends on the request (docs/api.md#response-headers). */
 function cacheControlRule(resource: DataResource, timeZone: string): string {
-  if (resource.cache === 'per-request') return CACHE_CONTROL.market;
-  return `${CACHE_CONTROL.contributions(`<seconds until the next midnight in ${timeZone}>`)}; or ${CACHE_CONTROL.perClient} when quota headers are present`;
+  if (resource.cache === 'per-request') return CACHE_CONTROL.data(resource.cache);
+  return `${CACHE_CONTROL.data(resource.cache, `<seconds until the next midnight in ${timeZone}>`)}; or ${CACHE_CONTROL.perClient} when quota headers are present`;
 }
 
 /** The index of `service`'s routes: a build's lists only what it publishes (builders/artifact.ts, publishedService). */

@@ -8,7 +8,20 @@ import type { Artifact } from '../artifact.ts';
 import { SITE_DIR } from '../content/site-content.ts';
 import { ASSETS } from './layout.ts';
 
-export async function bundlePreviewScript(dir: URL = SITE_DIR): Promise<string> {
+/** One bundle per site folder in a process (the tests build the site dozens of times). */
+const SCRIPTS = new Map<string, Promise<string>>();
+
+export function bundlePreviewScript(dir: URL = SITE_DIR): Promise<string> {
+  let script = SCRIPTS.get(dir.href);
+  if (script === undefined) {
+    script = bundleScript(dir);
+    SCRIPTS.set(dir.href, script);
+    script.catch(() => SCRIPTS.delete(dir.href));
+  }
+  return script;
+}
+
+async function bundleScript(dir: URL): Promise<string> {
   const result = await esbuild.build({
     entryPoints: [fileURLToPath(new URL('scripts/preview.ts', dir))],
     bundle: true,

@@ -190,7 +190,7 @@ function endpointSection(
   const exampleHeaders = [
     'HTTP/1.1 200 OK',
     `Content-Type: ${resource.contentType}`,
-    `Cache-Control: ${resource.cache === 'per-request' ? CACHE_CONTROL.market : CACHE_CONTROL.contributions(exampleSMaxAge(resource, ctx))}`,
+    `Cache-Control: ${CACHE_CONTROL.data(resource.cache, exampleSMaxAge(resource, ctx))}`,
     `RateLimit-Policy: ${policyHeader(RATE_LIMIT_EXAMPLE.quota, RATE_LIMIT_EXAMPLE.windowSeconds)}`,
     `RateLimit: ${rateLimitHeader(RATE_LIMIT_EXAMPLE.remaining, RATE_LIMIT_EXAMPLE.secondsLeft)}`,
   ].join('\n');

@@ -6,9 +6,8 @@ import type { Profile } from '../content/site-content.ts';
 import { escapeHtml } from '../../render/html.ts';
 import { renderMarkdown } from '../content/markdown.ts';
 import { markdownParagraphs } from './plain-text.ts';
-import { githubProfileUrl } from '../../datasets/contributions/index.ts';
 import { twin } from '../content/twins.ts';
-import { absoluteUrl, PAGES, resolveContentUrl, sitePath } from '../../contract/pages.ts';
+import { absoluteUrl, githubProfileUrl, PAGES, resolveContentUrl, sitePath } from '../../contract/pages.ts';
 import { ASSETS, renderLayout } from './layout.ts';
 import { validityAttributes } from '../../render/age.ts';
 
@@ -82,9 +81,9 @@ ${after}
 <p class="meta">${escapeHtml(profile.location)}</p>
 <section class="preview" aria-label="Portfolio preview">
 ${ctx.datasets
-  .map(({ resource, home }) => {
+  .map(({ resource, home, view }) => {
     const payload = ctx.payloads.get(resource.id) ?? null;
-    return `${figure(home.figure, home.title(ctx), resource.v1.path, payload, home.body(payload), home.after(ctx, payload), home.attributes?.(ctx, payload))}\n`;
+    return `${figure(resource.id, home.title(ctx), resource.v1.path, payload, view.body(payload), home.after(ctx, payload), home.attributes?.(ctx, payload))}\n`;
   })
   .join('')}</section>
 <section aria-labelledby="about"><h2 id="about">About</h2>

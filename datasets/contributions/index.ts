@@ -7,17 +7,15 @@ import type { GitHubContributions } from '../../domain/contributions.ts';
 import { calendarReuse } from '../../domain/reuse.ts';
 import { formatDays } from '../../render/format.ts';
 import { escapeHtml } from '../../render/html.ts';
-import { contributionsBodyHtml } from '../../render/preview.ts';
+import { githubProfileUrl } from '../../contract/pages.ts';
+import { view } from './view.ts';
+import { picture } from './picture.ts';
 import { shortened, type Dataset } from '../dataset.ts';
 import { contributionsCard } from './card.ts';
 
-export function githubProfileUrl(account: string): string {
-  return `https://github.com/${account}`;
-}
-
 /** The calendar's Cache-Control in words (docs/api.md#response-headers): until the next midnight in its zone. */
 export function untilMidnightCaching(timeZone: string): string {
-  return `\`Cache-Control: ${CACHE_CONTROL.contributions('<seconds>')}\`, where \`<seconds>\` is the whole seconds until the next midnight in ${timeZone} (the instant in \`nextRefreshAt\`); or \`${CACHE_CONTROL.perClient}\` when the answer carries per-client quota headers.`;
+  return `\`Cache-Control: ${CACHE_CONTROL.data('until-midnight')}\`, where \`<seconds>\` is the whole seconds until the next midnight in ${timeZone} (the instant in \`nextRefreshAt\`); or \`${CACHE_CONTROL.perClient}\` when the answer carries per-client quota headers.`;
 }
 
 export function contributionsResource(timeZone: string): DataResource {
@@ -58,17 +56,17 @@ export function contributionsDataset(timeZone: string): Dataset<GitHubContributi
   const resource = contributionsResource(timeZone);
   return {
     resource,
-    origin: { source: 'contributions' },
+    origin: { source: 'github' },
     reuse: {
       check: (payload, nowMs, config) => calendarReuse(payload, nowMs, { username: config.githubAccount, timeZone }),
       // The calendar's zone as the payload names it: the check found it is the configured one.
       age: (payload, age) => `at most ${age} old (it ends today, ${payload.endDate} in ${payload.timeZone})`,
     },
     card: (payload, theme, ctx) => contributionsCard(payload, theme, ctx.nowMs, ctx.simulated),
+    view,
+    picture,
     home: {
-      figure: 'contributions',
       title: () => `${escapeHtml(resource.title)}: the last ${formatDays(CONSTANTS.contributionDays)}`,
-      body: contributionsBodyHtml,
       after: (ctx) =>
         `<p class="disclaimer">Public contributions of <a href="${escapeHtml(githubProfileUrl(ctx.config.githubAccount))}">${escapeHtml(ctx.config.githubAccount)}</a> on GitHub, days as GitHub labels them; completeness depends on what the public source provides.</p>`,
     },

@@ -8,7 +8,8 @@ import type { MarketData } from '../../domain/market.ts';
 import { marketReuse } from '../../domain/reuse.ts';
 import { formatDays } from '../../render/format.ts';
 import { escapeHtml } from '../../render/html.ts';
-import { marketBodyHtml } from '../../render/preview.ts';
+import { view } from './view.ts';
+import { picture } from './picture.ts';
 import { shortened, type Dataset } from '../dataset.ts';
 import { marketCard } from './card.ts';
 
@@ -65,16 +66,16 @@ export function marketDataset(product: string): Dataset<MarketData> {
   const resource = marketResource(product);
   return {
     resource,
-    origin: { source: 'market' },
+    origin: { source: 'coinbase' },
     reuse: {
       check: (payload, nowMs, config) => marketReuse(payload, nowMs, { source: config.marketSourceName, product }),
       age: (payload, age) => `${age} old (as of ${payload.asOf})`,
     },
     card: (payload, theme, ctx) => marketCard(payload, theme, ctx.simulated),
+    view,
+    picture,
     home: {
-      figure: 'market',
       title: () => `${escapeHtml(resource.title)}: ${escapeHtml(product)}, last ${formatDays(MARKET_WINDOW_DAYS)}`,
-      body: marketBodyHtml,
       // The feed the page script subscribes to (docs/site.md#live-ticks), baked in at build time; none
       // without a snapshot to move or with MARKET_WS_URL=off.
       attributes: (ctx, payload) => {
@@ -92,7 +93,7 @@ export function marketDataset(product: string): Dataset<MarketData> {
       llms: `a ${product} market preview (not financial advice)`,
       developers: `a **market preview** of \`${product}\` (the latest ticker plus ${formatDays(MARKET_WINDOW_DAYS)} of hourly closes, in ${CONSTANTS.currency}, from ${markdownText(config.marketSourceName)})`,
       callout: `> **No financial advice.** ${NO_ADVICE}`,
-      caching: `\`Cache-Control: ${CACHE_CONTROL.market}\`, always. The ticker is fetched on every request; candle history may be reused in memory for up to ${CONSTANTS.candleReuseSeconds / 60} minutes.`,
+      caching: `\`Cache-Control: ${CACHE_CONTROL.data(resource.cache)}\`, always. The ticker is fetched on every request; candle history may be reused in memory for up to ${CONSTANTS.candleReuseSeconds / 60} minutes.`,
       liveNoun: 'ticker',
       mcpRule: 'the market ticker is fetched on every call',
       liveWork: 'the live ticker',

@@ -15,7 +15,7 @@ import {
   TITLE_FONT_SIZE,
 } from '../../render/card.ts';
 import { ellipsize, wrapText } from '../../render/text-width.ts';
-import { REACHES_WINDOW_START, restDaysText, runDates, runDays } from '../../render/streak.ts';
+import { REACHES_WINDOW_START, restDaysText, runDates, runDays } from './view.ts';
 
 export function streakCard(streak: GitHubStreak, theme: ChartTheme, builtMs: number, simulated: boolean): string {
   const width = 495;

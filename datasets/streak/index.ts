@@ -7,7 +7,8 @@ import { CONSTANTS, type DataResource } from '../../contract/service.ts';
 import type { GitHubContributions } from '../../domain/contributions.ts';
 import { buildStreak, type GitHubStreak } from '../../domain/streak.ts';
 import { escapeHtml } from '../../render/html.ts';
-import { streakBodyHtml } from '../../render/streak.ts';
+import { view } from './view.ts';
+import { picture } from './picture.ts';
 import type { Dataset } from '../dataset.ts';
 import { contributionsResource, untilMidnightCaching } from '../contributions/index.ts';
 import { streakCard } from './card.ts';
@@ -62,10 +63,10 @@ export function streakDataset(timeZone: string): Dataset<GitHubStreak> {
       derive: (calendar, config) => buildStreak(calendar as GitHubContributions, config.streakRestDays),
     },
     card: (payload, theme, ctx) => streakCard(payload, theme, ctx.nowMs, ctx.simulated),
+    view,
+    picture,
     home: {
-      figure: 'streak',
       title: () => `${escapeHtml(resource.title)}: the last ${CONSTANTS.contributionDays} days`,
-      body: streakBodyHtml,
       after: () =>
         '<p class="disclaimer">Derived from the contribution calendar above: a run is days with at least one contribution, rest days neither breaking nor counting; today, not yet over, never breaks it.</p>',
     },

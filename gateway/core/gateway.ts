@@ -279,7 +279,7 @@ function serveFresh(resource: DataResource, decision: QuotaDecision, body: Uint8
     'Content-Length',
     String(body.length),
     'Cache-Control',
-    CACHE_CONTROL.market,
+    CACHE_CONTROL.data(resource.cache),
     ...DATA_COMMON,
   ];
   if (decision.headers) headers.push(...decision.headers);
@@ -321,7 +321,7 @@ function serveKept(
 function sharedHeaders(ctx: Context, rep: Representation, v: Variant, sMaxAge: number) {
   let lists = ctx.shared.get(v);
   if (lists === undefined || lists.sMaxAge !== sMaxAge) {
-    const cacheControl = CACHE_CONTROL.contributions(sMaxAge);
+    const cacheControl = CACHE_CONTROL.data('until-midnight', sMaxAge);
     lists = {
       sMaxAge,
       ok: variantHeaders(rep, v, cacheControl, DATA_COMMON),

@@ -10,9 +10,8 @@
 // the figure's one live region, changes at most once a minute. Nothing moves by animation.
 import { applyTick, backoffMs, liveTick, SILENCE_MS, subscribeMessage, type LiveTick } from '../../domain/live-tick.ts';
 import type { MarketData } from '../../domain/market.ts';
-import { isMarketData } from '../../domain/payload-shape.ts';
 import { formatFixed, formatInstantSeconds, formatPercent, htmlDateTime } from '../../render/format.ts';
-import { lastPointHtml, marketDecimals, marketSparkline, marketTableRows } from '../../render/preview.ts';
+import type { HomeView, LiveView } from '../../render/dataset-view.ts';
 import { showFreshness } from './staleness.ts';
 
 /** A page hidden this long lets go of its socket. */
@@ -21,7 +20,11 @@ const HIDDEN_MS = 60_000;
 const LIVE_REGION_MS = 60_000;
 
 /** The snapshot the page was built with, read back from the figure (the chart's series and the figures). */
-function builtSnapshot(figure: HTMLElement, product: string): MarketData | null {
+function builtSnapshot(
+  figure: HTMLElement,
+  product: string,
+  isMarketData: (v: unknown) => v is MarketData,
+): MarketData | null {
   const svg = figure.querySelector<SVGSVGElement>('svg.sparkline');
   const number = (field: string) => Number(figure.querySelector(`data[data-field="${field}"]`)?.getAttribute('value'));
   const asOf = figure.querySelector('time[data-field="asOf"]')?.getAttribute('datetime');
@@ -44,11 +47,22 @@ function builtSnapshot(figure: HTMLElement, product: string): MarketData | null 
   return isMarketData(candidate) ? candidate : null;
 }
 
-export function startLiveFeed(figure: HTMLElement): void {
+/**
+ * Subscribes a figure that names a feed to it, redrawing the parts its view declares live (the market's:
+ * datasets/<id>/view.ts, reached by the figure's dataset id in preview.ts, so no dataset is named here).
+ */
+export function startLiveFeed(figure: HTMLElement, view: HomeView<MarketData> & { live: LiveView<MarketData> }): void {
   const url = figure.dataset.liveFeed;
   const product = figure.dataset.liveProduct;
   if (!url || !product || typeof WebSocket !== 'function') return;
-  let snapshot = builtSnapshot(figure, product);
+  const isMarketData = view.accepts;
+  const {
+    decimals: marketDecimals,
+    chart: marketSparkline,
+    tableRows: marketTableRows,
+    lastPoint: lastPointHtml,
+  } = view.live;
+  let snapshot = builtSnapshot(figure, product, isMarketData);
   let last: LiveTick | null = null;
   let decimals = snapshot ? marketDecimals(snapshot) : 2;
   let socket: WebSocket | null = null;

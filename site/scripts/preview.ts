@@ -2,14 +2,7 @@
 // The page already shows the build-time snapshot (and reads fine with scripts off), so
 // every failure here (offline, 404 on a static host, 502 from the gateway, a malformed answer) just
 // keeps what is on the page: nothing is thrown and nothing is written to the console.
-import {
-  contributionsBodyHtml,
-  isContributions,
-  isMarketData,
-  isStreak,
-  marketBodyHtml,
-} from '../../render/preview.ts';
-import { streakBodyHtml } from '../../render/streak.ts';
+import type { ViewModule } from '../../render/dataset-view.ts';
 import { prepareCharts, startReadouts } from './readout.ts';
 import { ageSentence } from '../../render/age.ts';
 import { builtFreshness, showFreshness } from './staleness.ts';
@@ -52,25 +45,24 @@ async function refresh<T>(
 }
 
 /**
- * Each figure's redraw, by its `data-preview` (each dataset's module names its figure: datasets/): the
- * shape check of its payload, then the very function the build drew its body with.
+ * A figure's redraw, by its `data-preview` (the dataset's id): the view its folder declares
+ * (datasets/<id>/view.ts, reached by the id alone, so no table here names the datasets) checks the
+ * payload's shape, then draws it with the very function the build drew its body with.
  */
-const REDRAW: Readonly<Record<string, (figure: HTMLElement) => Promise<void>>> = {
-  market: (figure) => refresh(figure, isMarketData, marketBodyHtml),
-  contributions: (figure) => refresh(figure, isContributions, contributionsBodyHtml),
-  streak: (figure) => refresh(figure, isStreak, streakBodyHtml),
-};
+async function redraw(figure: HTMLElement): Promise<void> {
+  const { view } = (await import(`../../datasets/${figure.dataset.preview ?? ''}/view.ts`)) as ViewModule;
+  // A figure that names a feed (the market's, when MARKET_WS_URL is not off) subscribes to it, and its
+  // view says what each tick redraws (live-feed.ts).
+  if (figure.dataset.liveFeed && view.live) startLiveFeed(figure, view as Parameters<typeof startLiveFeed>[1]);
+  await refresh(figure, view.accepts, (payload) => view.body(payload));
+}
 
 function start(): void {
   startReadouts();
-  // The figure that names a feed (the market's, when MARKET_WS_URL is not off) subscribes to it.
-  for (const figure of Array.from(document.querySelectorAll<HTMLElement>('[data-live-feed]'))) startLiveFeed(figure);
-  const jobs = Array.from(document.querySelectorAll<HTMLElement>('[data-preview]')).flatMap((figure) => {
-    const redraw = REDRAW[figure.dataset.preview ?? ''];
-    return redraw ? [redraw(figure)] : [];
-  });
-  // Swallow anything unexpected too: a preview refresh is never worth an error on the reader's console.
-  void Promise.all(jobs).catch(() => undefined);
+  // Swallow anything unexpected too (a figure of no known dataset among them): a preview refresh is never
+  // worth an error on the reader's console.
+  for (const figure of Array.from(document.querySelectorAll<HTMLElement>('[data-preview]')))
+    void redraw(figure).catch(() => undefined);
 }
 
 if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);

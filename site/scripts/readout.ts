@@ -175,14 +175,10 @@ export function prepareCharts(figure: HTMLElement): void {
 }
 
 export function startReadouts(): void {
-  const market = document.querySelector<HTMLElement>('[data-preview="market"]');
-  const calendar = document.querySelector<HTMLElement>('[data-preview="contributions"]');
-  if (market) {
-    prepareCharts(market);
-    marketChart(market);
-  }
-  if (calendar) {
-    prepareCharts(calendar);
-    heatmap(calendar);
+  // Any figure may hold a chart, now or after a redraw: the listeners read what is there when they fire.
+  for (const figure of Array.from(document.querySelectorAll<HTMLElement>('[data-preview]'))) {
+    prepareCharts(figure);
+    marketChart(figure);
+    heatmap(figure);
   }
 }

@@ -20,7 +20,7 @@ const SCHEMAS = cliSchemas() as SchemaSet;
 export async function runCli(
   args: string[],
   env: Record<string, string | undefined> = {},
-  options: { tty?: boolean; defaultBaseUrl?: string } = {},
+  options: { tty?: boolean; defaultBaseUrl?: string; now?: number } = {},
 ): Promise<RunResult> {
   let stdout = '';
   let stderr = '';
@@ -30,6 +30,7 @@ export async function runCli(
       env,
       stdout: { write: (text: string) => (stdout += text), isTTY: options.tty ?? false },
       stderr: { write: (text: string) => (stderr += text) },
+      ...(options.now === undefined ? {} : { now: () => options.now! }),
     },
     options.defaultBaseUrl ?? 'http://localhost:8080',
     VERSION,

@@ -33,7 +33,9 @@ export async function buildWithPreviousMarket(options: {
   await writeFile(join(previous, file), options.market);
   const outDir = join(options.base, options.name);
   const stderr: string[] = [];
-  const config = loadConfig({ ...upstreamEnv(options.fakeUrl), SITE_URL: TEST_SITE_URL, UPSTREAM_TIMEOUT_MS: '1500' });
+  // The market fails at once (the callers' fake answers an error); the deadline only bounds the healthy
+  // calendar, which a loaded machine can take more than a second to fetch and parse: nothing waits it out.
+  const config = loadConfig({ ...upstreamEnv(options.fakeUrl), SITE_URL: TEST_SITE_URL, UPSTREAM_TIMEOUT_MS: '10000' });
   const result = await build(config, {
     outDir,
     nowMs: options.nowMs,

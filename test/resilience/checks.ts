@@ -69,8 +69,9 @@ export function checkResponse(r: Observed, ctx: CheckContext): string[] {
     if (!contentType.startsWith('application/json')) fail(`content type "${contentType}"`);
     const cacheControl = header(r.headers, 'cache-control') ?? '';
     const limited = header(r.headers, 'ratelimit') !== undefined;
-    if (resource.id === 'market' && cacheControl !== CACHE_CONTROL.market) fail(`Cache-Control "${cacheControl}"`);
-    if (resource.id === 'contributions') {
+    if (resource.cache === 'per-request' && cacheControl !== CACHE_CONTROL.data(resource.cache))
+      fail(`Cache-Control "${cacheControl}"`);
+    if (resource.cache === 'until-midnight') {
       const shared = /^public, max-age=0, s-maxage=[1-9]\d*, stale-while-revalidate=300$/.test(cacheControl);
       if (limited ? cacheControl !== CACHE_CONTROL.perClient : !shared)
         fail(`Cache-Control "${cacheControl}" (quota headers: ${limited})`);

@@ -4,10 +4,10 @@
 import { describe, expect, it } from 'vitest';
 import { parseJson } from '../../cli/json-body.ts';
 import { schemaError } from '../../cli/schema-check.ts';
-import { renderText, type Terminal } from '../../cli/terminal.ts';
+import { renderText, terminal } from '../../cli/terminal.ts';
 import { cliSchemas } from '../../builders/cli-artifact.ts';
 
-const TERM: Terminal = { color: true, width: 80 };
+const TERM = terminal(true, 80);
 
 /** Milliseconds of CPU spent by `work` (the process's own time, not the wall clock). */
 function cpuMs(work: () => void): number {

@@ -58,7 +58,7 @@ export function contributionsRoute(
 
   const refresh = (): Promise<CalendarResponse> => {
     const nowMs = now();
-    inflightUntilMs = calendarWindow(nowMs, sources.contributions.timeZone).nextRefreshAtMs;
+    inflightUntilMs = calendarWindow(nowMs, sources.github.timeZone).nextRefreshAtMs;
     return flight.start(() =>
       fetchContributions(sources, nowMs)
         .then((payload) => {

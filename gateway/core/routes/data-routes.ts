@@ -35,15 +35,15 @@ type SourceRoute = (
 
 /** One live route per source: how the gateway reads it (upstreams/sources.ts names them). */
 const SOURCE_ROUTES: { readonly [K in SourceName]: SourceRoute } = {
-  market: (sources, resource, validator, _codec, now) => {
+  coinbase: (sources, resource, validator, _codec, now) => {
     // Registered only when the deployment has a market, and then it has its source.
-    const route = marketRoute(sources.market!, resource, validator, now);
+    const route = marketRoute(sources.coinbase!, resource, validator, now);
     const json = marketJson();
     return {
       current: () => route.data().then((payload) => ({ payload, body: utf8(json(payload)) })),
     };
   },
-  contributions: (sources, resource, validator, codec, now) => {
+  github: (sources, resource, validator, codec, now) => {
     const route = contributionsRoute(sources, resource, validator, codec, now);
     // The cached calendar is the same object until it expires: its answer is made once.
     const answers = new WeakMap<CalendarResponse, LiveAnswer>();

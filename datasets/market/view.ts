@@ -1,24 +1,35 @@
-// The home page's portfolio preview: the market and calendar figures' inner HTML. Shared by the build
-// (drawn from the snapshots) and the page script (redrawn from the API). When a snapshot is missing
-// the figure says "unavailable" and draws nothing: no placeholder series, no zero-filled calendar.
-import type { GitHubContributions } from '../domain/contributions.ts';
-import type { MarketData } from '../domain/market.ts';
+// The market's figure on the home page, drawn by the build from its snapshot and again by the page script
+// from the API (render/dataset-view.ts): the sparkline, its readout, the figures and the chart as a table.
+// When the snapshot is missing the figure says "unavailable" and draws nothing: no placeholder series.
+import type { MarketData } from '../../domain/market.ts';
+import type { HomeView } from '../../render/dataset-view.ts';
 import {
-  formatCount,
   formatDays,
   formatFixed,
   formatInstant,
   formatPercent,
   formatTime,
   htmlDateTime,
-  monthName,
   valueDecimals,
-} from './format.ts';
-import { renderHeatmap, renderHeatmapLegend } from './charts/heatmap.ts';
-import { renderSparkline } from './charts/sparkline.ts';
-import { escapeHtml } from './html.ts';
+} from '../../render/format.ts';
+import { renderSparkline } from '../../render/charts/sparkline.ts';
+import { escapeHtml } from '../../render/html.ts';
 
-export { isContributions, isMarketData, isStreak } from '../domain/payload-shape.ts';
+/** The members the picture draws, checked before a redraw from an API answer: draw nothing rather than nonsense. */
+function isMarketData(value: unknown): value is MarketData {
+  const v = value as Partial<MarketData> | null;
+  return (
+    !!v &&
+    Array.isArray(v.points) &&
+    v.points.length >= 2 &&
+    Number.isInteger(v.windowSeconds) &&
+    v.points.every((p) => p && Number.isFinite(p.time) && Number.isFinite(p.value)) &&
+    [v.value, v.changePercent, v.low, v.high].every((n) => typeof n === 'number' && Number.isFinite(n)) &&
+    typeof v.asOf === 'string' &&
+    typeof v.product === 'string' &&
+    typeof v.currency === 'string'
+  );
+}
 
 const stat = (term: string, value: string, raw: string | number, extra = '') =>
   `<div class="stat"><dt>${term}</dt><dd><data value="${escapeHtml(raw)}"${extra}>${value}</data></dd></div>`;
@@ -96,7 +107,7 @@ export function marketBodyHtml(market: MarketData | null): string {
     marketTableRows(market, decimals) +
     `</tbody></table></details>`;
   return (
-    `<div class="chart" data-chart="market">` +
+    `<div class="chart" data-chart="sparkline">` +
     marketSparkline(market, decimals) +
     `<p class="chart-readout" data-readout aria-live="polite">${lastPointHtml(market, decimals)}</p>` +
     `</div>` +
@@ -116,49 +127,9 @@ export function marketBodyHtml(market: MarketData | null): string {
   );
 }
 
-/** Contributions per calendar month of the window: the heatmap's text alternative. */
-export function monthlyTotals(
-  calendar: GitHubContributions,
-): Array<{ month: string; label: string; total: number; days: number }> {
-  const months = new Map<string, { month: string; label: string; total: number; days: number }>();
-  for (const d of calendar.days) {
-    const key = d.date.slice(0, 7);
-    const m = months.get(key) ?? { month: key, label: `${monthName(d.date)} ${key.slice(0, 4)}`, total: 0, days: 0 };
-    m.total += d.count;
-    m.days += d.count > 0 ? 1 : 0;
-    months.set(key, m);
-  }
-  return [...months.values()];
-}
-
-export function contributionsBodyHtml(calendar: GitHubContributions | null): string {
-  if (calendar === null) {
-    return '<p class="unavailable" data-unavailable="contributions"><strong>Contribution data unavailable.</strong> The contribution source gave no usable data when this page was built, so there is nothing to draw.</p>';
-  }
-  const total = formatCount(calendar.totalContributions);
-  const label = `${total} contributions by ${calendar.username} from ${calendar.startDate} to ${calendar.endDate}`;
-  const table =
-    `<details class="chart-data"><summary>The calendar as a table (months)</summary>` +
-    `<table><thead><tr><th scope="col">Month</th><th scope="col">Contributions</th><th scope="col">Active days</th></tr></thead><tbody>` +
-    monthlyTotals(calendar)
-      .map(
-        (m) =>
-          `<tr><th scope="row">${escapeHtml(m.label)}</th><td>${escapeHtml(formatCount(m.total))}</td><td>${m.days}</td></tr>`,
-      )
-      .join('') +
-    `</tbody></table></details>`;
-  // Two drawings of the same days: one band of weeks on a wide screen, two on a narrow one. The stylesheet
-  // shows one (display: none takes the other out of the accessibility tree as well).
-  return (
-    `<div class="chart" data-chart="contributions">` +
-    renderHeatmap(calendar.days, label, { className: 'heatmap heatmap-wide' }) +
-    renderHeatmap(calendar.days, label, { className: 'heatmap heatmap-narrow', bands: 2 }) +
-    renderHeatmapLegend() +
-    `<p class="chart-readout" data-readout aria-live="polite" hidden>Point at or tap a day, or focus the calendar and use the arrow keys, to read its count.</p>` +
-    `</div>` +
-    `<p class="heatmap-summary"><strong data-field="totalContributions">${escapeHtml(total)}</strong> contributions by ` +
-    `<strong>${escapeHtml(calendar.username)}</strong> from <time datetime="${escapeHtml(calendar.startDate)}">${escapeHtml(calendar.startDate)}</time> ` +
-    `to <time datetime="${escapeHtml(calendar.endDate)}">${escapeHtml(calendar.endDate)}</time> (${escapeHtml(calendar.timeZone)}).</p>` +
-    table
-  );
-}
+export const view: HomeView<MarketData> = {
+  accepts: isMarketData,
+  body: marketBodyHtml,
+  // What the page script's live feed draws again on each tick (site/scripts/live-feed.ts).
+  live: { decimals: marketDecimals, chart: marketSparkline, tableRows: marketTableRows, lastPoint: lastPointHtml },
+};

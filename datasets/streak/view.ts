@@ -1,7 +1,9 @@
-// How a contribution streak reads wherever it is shown (home page and its script, card, CLI): its days, with "+" when the
+// The streak's figure on the home page (drawn by the build, redrawn by the page script: render/dataset-view.ts),
+// and how a streak reads wherever it is shown (home page and its script, card, CLI): its days, with "+" when the
 // run reaches the window's start and may be longer than the window shows (docs/data-rules.md#contribution-streak).
-import type { GitHubStreak, GitHubStreakRun } from '../domain/streak.ts';
-import { escapeHtml } from './html.ts';
+import type { GitHubStreak, GitHubStreakRun } from '../../domain/streak.ts';
+import type { HomeView } from '../../render/dataset-view.ts';
+import { escapeHtml } from '../../render/html.ts';
 
 /** "12 days", "1 day", "261+ days" (the run reaches the window's start), "0 days". */
 export function runDays(run: GitHubStreakRun): string {
@@ -32,7 +34,7 @@ function runHtml(label: string, run: GitHubStreakRun): string {
 }
 
 /** The streak's figure on the home page, drawn by the build and again by the page script. */
-export function streakBodyHtml(streak: GitHubStreak | null): string {
+function streakBodyHtml(streak: GitHubStreak | null): string {
   if (streak === null)
     return '<p class="unavailable" data-unavailable="streak"><strong>Contribution streak unavailable.</strong> The contribution calendar it is derived from was unavailable when this page was built.</p>';
   return (
@@ -41,3 +43,25 @@ export function streakBodyHtml(streak: GitHubStreak | null): string {
     `to <time datetime="${escapeHtml(streak.endDate)}">${escapeHtml(streak.endDate)}</time> (${escapeHtml(streak.timeZone)}), ${escapeHtml(restDaysText(streak))}.</p>`
   );
 }
+
+/** The streak's shape as the figure draws it, checked before a redraw from an API answer (the CLI checks the whole schema). */
+function isStreak(value: unknown): value is GitHubStreak {
+  const v = value as Partial<GitHubStreak> | null;
+  const run = (r: unknown) => {
+    const x = r as Partial<GitHubStreakRun> | null;
+    return !!x && Number.isInteger(x.days) && typeof x.reachesWindowStart === 'boolean';
+  };
+  return (
+    !!v &&
+    typeof v.username === 'string' &&
+    typeof v.startDate === 'string' &&
+    typeof v.endDate === 'string' &&
+    typeof v.timeZone === 'string' &&
+    Number.isInteger(v.activeDays) &&
+    Array.isArray(v.restDays) &&
+    run(v.current) &&
+    run(v.longest)
+  );
+}
+
+export const view: HomeView<GitHubStreak> = { accepts: isStreak, body: streakBodyHtml };

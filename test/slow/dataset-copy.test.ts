@@ -1,0 +1,162 @@
+// A dataset is one folder and one registry entry (docs/architecture.md#add-a-dataset), tried as a
+// maintainer would: a copy of the repository's tracked files in which the streak's folder is copied under
+// a new id with only its strings renamed, and the registry imports and lists it. Nothing else changes.
+// That copy type-checks, builds (its JSON, alias, cards, OpenAPI operations and home figure), its gateway
+// answers the route and lists the MCP tool, its cli.mjs prints for the new command what `streak` prints,
+// and its home page in Chromium redraws the new figure with no script error.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeUpstreams, type FakeUpstreams } from '../../fakes/upstreams.ts';
+import { launchChromium, browserAvailability } from '../helpers/browser.ts';
+import { cleanEnv, ROOT, upstreamEnv, type RunResult } from '../helpers/run.ts';
+
+const ID = 'streak-copy';
+
+/** The copy's own edits: the folder's strings, then the registry's import, entry and card order. */
+async function copyStreak(dir: string): Promise<void> {
+  await cp(join(dir, 'datasets/streak'), join(dir, `datasets/${ID}`), { recursive: true });
+  const index = join(dir, `datasets/${ID}/index.ts`);
+  const renamed = (await readFile(index, 'utf8'))
+    .replace("id: 'streak'", `id: '${ID}'`)
+    .replace("title: 'Contribution streak'", "title: 'Contribution streak copy'")
+    .replaceAll('github-streak', `github-${ID}`)
+    .replaceAll("GithubStreak'", "GithubStreakCopy'")
+    .replace("name: 'streak'", `name: '${ID}'`);
+  await writeFile(index, renamed);
+  const registry = join(dir, 'datasets/registry.ts');
+  const text = await readFile(registry, 'utf8');
+  const edited = text
+    .replace(
+      "import { streakDataset } from './streak/index.ts';",
+      `$&\nimport { streakDataset as copyDataset } from './${ID}/index.ts';`,
+    )
+    .replace('    streakDataset(options.calendarTimeZone),\n', `$&    copyDataset(options.calendarTimeZone),\n`)
+    .replace("'streak']", `'streak', '${ID}']`);
+  expect(edited.split('\n').length - text.split('\n').length).toBe(2);
+  expect(edited).toContain(`'streak', '${ID}']`);
+  await writeFile(registry, edited);
+}
+
+function run(dir: string, args: string[], env: Record<string, string | undefined> = {}): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: dir, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d));
+    child.stderr.on('data', (d: Buffer) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** The copy's gateway, resolved with its `listening on` URL. */
+function startGateway(dir: string, env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['.build/gateway.mjs'], {
+      cwd: dir,
+      env: cleanEnv({ ...env, HOST: '127.0.0.1', PORT: '0' }),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => reject(new Error(`the gateway exited with ${code}`)));
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const m = /^listening on (\S+)/.exec(line);
+      if (m) resolve({ child, url: m[1]! });
+    });
+  });
+}
+
+describe('a copy of the streak under a new id, one folder and one registry entry', () => {
+  let dir: string;
+  let fake: FakeUpstreams;
+  let gateway: { child: ChildProcess; url: string } | undefined;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'dataset-copy-'));
+    const files = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter(Boolean);
+    for (const file of files) {
+      await mkdir(dirname(join(dir, file)), { recursive: true });
+      await cp(join(ROOT, file), join(dir, file)).catch(() => undefined);
+    }
+    await symlink(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+    await copyStreak(dir);
+    fake = await startFakeUpstreams();
+    env = { ...upstreamEnv(fake.url), SITE_URL: 'http://127.0.0.1:8080' };
+  }, 120_000);
+
+  afterAll(async () => {
+    gateway?.child.kill('SIGTERM');
+    await fake?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('type-checks', async () => {
+    const result = await run(dir, ['node_modules/typescript-native/bin/tsc', '--noEmit']);
+    expect(result.stdout + result.stderr).toBe('');
+    expect(result.code).toBe(0);
+  }, 180_000);
+
+  it('builds its JSON at both paths, both cards, two OpenAPI operations and its home figure', async () => {
+    expect((await run(dir, ['tools/bundle.mjs'])).code).toBe(0);
+    const build = await run(dir, ['.build/build.mjs'], env);
+    expect(build.stderr).toBe('');
+    expect(build.code).toBe(0);
+    const dist = (file: string) => readFile(join(dir, 'dist', file), 'utf8');
+    const streak = JSON.parse(await dist('api/v1/github-streak')) as unknown;
+    expect(JSON.parse(await dist(`api/v1/github-${ID}`))).toEqual(streak);
+    expect(JSON.parse(await dist(`api/github-${ID}`))).toEqual(streak);
+    expect(await dist(`cards/github-${ID}.svg`)).toContain('<svg');
+    expect(await dist(`cards/github-${ID}-dark.svg`)).toContain('<svg');
+    const openapi = JSON.parse(await dist('openapi.json')) as {
+      paths: Record<string, { get?: { operationId: string } }>;
+    };
+    expect(openapi.paths[`/api/v1/github-${ID}`]?.get?.operationId).toBe('getV1GithubStreakCopy');
+    expect(openapi.paths[`/api/github-${ID}`]?.get?.operationId).toBe('getGithubStreakCopy');
+    expect(await dist('index.html')).toContain(`data-preview="${ID}"`);
+  }, 180_000);
+
+  it('its gateway answers the route and lists the MCP tool; its cli.mjs prints what `streak` prints', async () => {
+    gateway = await startGateway(dir, env);
+    for (const path of [`/api/v1/github-${ID}`, `/api/github-${ID}`])
+      expect((await fetch(new URL(path, gateway.url))).status).toBe(200);
+    const tools = await fetch(new URL('/mcp', gateway.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(await tools.text()).toContain('"getV1GithubStreakCopy"');
+    const cli = (command: string) => run(dir, ['dist/cli.mjs', command, '--base-url', gateway!.url]);
+    const [streak, copy] = await Promise.all([cli('streak'), cli(ID)]);
+    expect(copy.code).toBe(0);
+    expect(copy.stdout).toContain('Longest');
+    expect(copy.stdout).toBe(streak.stdout);
+  }, 60_000);
+
+  it.runIf(browserAvailability().available)(
+    'its home page in Chromium redraws the figure, no script error',
+    async () => {
+      const browser = await launchChromium();
+      try {
+        const page = await browser.newPage();
+        const errors: string[] = [];
+        page.on('pageerror', (e) => errors.push(e.message));
+        page.on('console', (m) => void (m.type() === 'error' && errors.push(m.text())));
+        await page.goto(gateway!.url);
+        await page.waitForSelector(`[data-preview="${ID}"][data-refreshed="true"]`);
+        expect(await page.locator(`[data-preview="${ID}"] [data-preview-body]`).innerText()).toContain(
+          'Longest streak',
+        );
+        expect(errors).toEqual([]);
+      } finally {
+        await browser.close();
+      }
+    },
+    60_000,
+  );
+});
