@@ -88,7 +88,7 @@ export function liveTick(
   snapshot: MarketData,
   last: LiveTick | null,
   message: unknown,
-): { accepted: false; reason: Ignored } | { accepted: true; tick: LiveTick; market: MarketData } {
+): { accepted: false; reason: Ignored } | { accepted: true; tick: LiveTick; moved: MarketData } {
   const verdict = judgeMessage(message, snapshot.product, last);
-  return verdict.accepted ? { ...verdict, market: applyTick(snapshot, verdict.tick) } : verdict;
+  return verdict.accepted ? { ...verdict, moved: applyTick(snapshot, verdict.tick) } : verdict;
 }

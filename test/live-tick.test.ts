@@ -150,7 +150,7 @@ describe('applyTick', () => {
   it('liveTick: another product leaves nothing to apply; a good tick comes with the new market', () => {
     expect(liveTick(snapshot, null, tick({ product_id: 'ETH-USD' })).accepted).toBe(false);
     const result = liveTick(snapshot, null, tick({ price: '0.048' }));
-    expect(result.accepted && result.market.value).toBe(0.048);
+    expect(result.accepted && result.moved.value).toBe(0.048);
   });
 });
 

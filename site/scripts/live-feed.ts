@@ -145,7 +145,7 @@ export function startLiveFeed(figure: HTMLElement, view: HomeView<MarketData> & 
     last = result.tick;
     // A snapshot past its validity stops saying so once the price is live again.
     if (figure.dataset.stale) showFreshness(figure, null);
-    draw(result.market);
+    draw(result.moved);
   };
 
   const armSilence = () => {
