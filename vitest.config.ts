@@ -1,9 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
-// `npm test`: the fast suite, in-process and on loopback (docs/testing.md). What needs a browser, Java, a
-// Redis cluster, fault injection, thousands of sockets or a demo process is the slow suite under test/slow/
-// (vitest.slow.config.ts, `npm run test:slow`); test/timing/ measures CPU time, in `npm run bench`
-// (vitest.timing.config.ts); test/resilience/ is `npm run test:resilience`'s program.
+// Every suite of vitest, one project each (docs/testing.md): `npm test` runs `shared` and `isolated`, the
+// fast suite, in-process and on loopback; `npm run test:slow` runs `slow`, test/slow/: what needs a
+// browser, Java, a Redis cluster, fault injection, thousands of sockets or a demo process; `npm run bench`
+// runs `timing` first, test/timing/, which measures CPU time. test/resilience/ is `npm run
+// test:resilience`'s program, not a vitest suite.
 const NOT_FAST = ['test/slow/**', 'test/timing/**', 'test/resilience/**', 'node_modules/**'];
 /**
  * Files that replace a module (vi.mock, to play a bug) get a fork of their own: in a shared fork the
@@ -11,9 +12,9 @@ const NOT_FAST = ['test/slow/**', 'test/timing/**', 'test/resilience/**', 'node_
  */
 const ISOLATED = ['test/internal-error.test.ts'];
 
-// What every suite shares (vitest.slow.config.ts too). Each project is complete in itself (no `extends`): vitest concatenates a project's include and exclude
-// with the root's, which would run every file in both.
-export const common = {
+// What the fast and slow suites share. Each project is complete in itself (no `extends`): vitest
+// concatenates a project's include and exclude with the root's, which would run every file in both.
+const common = {
   globalSetup: ['test/global-setup.ts'],
   setupFiles: ['test/teardown.ts'],
   testTimeout: 30_000,
@@ -40,6 +41,22 @@ export default defineConfig({
         },
       },
       { test: { ...common, name: 'isolated', include: ISOLATED, isolate: true } },
+      {
+        test: {
+          ...common,
+          name: 'slow',
+          include: ['test/slow/**/*.test.ts'],
+          // Browsers, Java and child processes: more time per test than the in-process suite needs.
+          testTimeout: 60_000,
+          // Faults injected into Redis and processes: each file in a fresh fork.
+          isolate: true,
+        },
+      },
+      {
+        // CPU-time ratios on this machine, which neither test suite may depend on: run with the benchmarks,
+        // one file at a time (`--max-workers=1` in `npm run bench`) so that they do not compete.
+        test: { name: 'timing', include: ['test/timing/**/*.test.ts'], pool: 'forks' as const, testTimeout: 120_000 },
+      },
     ],
   },
 });

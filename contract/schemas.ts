@@ -92,7 +92,7 @@ function newAjv(checkSchemas: boolean, code?: { source: true; esm: true }): Ajv2
  * The validators as the source of an ES module, one export per schema (named by its title), for a
  * runtime that forbids compiling code from strings: ajv builds each check with `new Function`, which
  * Cloudflare Workers refuse ("Code generation from strings disallowed"), so the Worker's bundle imports
- * checks written here at build time (ajv's standalone code, edge/deployment.ts) and never ajv's compiler.
+ * checks written here at build time (ajv's standalone code, gateway/worker/deployment.ts) and never ajv's compiler.
  */
 export function standaloneValidators(schemas: Map<string, JsonSchema>): string {
   const ajv = newAjv(true, { source: true, esm: true });

@@ -123,7 +123,7 @@ type Env = Record<string, string | undefined>;
 
 /**
  * Every variable loadConfig reads (docs/configuration.md#variables); `get` takes only these names, so the
- * list cannot miss one. The Worker's bundle carries their values as `npm run build:edge` found them (edge/).
+ * list cannot miss one. The Worker's bundle carries their values as `npm run build:edge` found them (gateway/worker/).
  */
 export const CONFIG_VARIABLES = [
   'SITE_URL',

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { PROBLEM_CONTENT_TYPE, problem } from '../contract/problems.ts';
 import { createValidator } from '../contract/schemas.ts';
-import { closeAt, contributionOn } from '../fakes/data.ts';
+import { closeAt, contributionOn } from '../tools/fakes/data.ts';
 import { checkResponse, type CheckContext, type Observed } from './resilience/checks.ts';
 import { heapGrowthProblem, inspectorUrl, type HeapSample } from './resilience/heap.ts';
 

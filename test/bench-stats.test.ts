@@ -12,8 +12,8 @@ import {
   percentile,
   ratio,
   roundOrder,
-} from '../bench/stats.ts';
-import { parseWrk, wrkDurationMs } from '../bench/wrk.ts';
+} from '../tools/bench/stats.ts';
+import { parseWrk, wrkDurationMs } from '../tools/bench/wrk.ts';
 
 describe('bench statistics', () => {
   it('takes the median of odd and even lists without reordering the input', () => {

@@ -16,7 +16,7 @@ import { DEFAULT_SERVICE, datasets } from '../datasets/registry.ts';
 import { createValidator } from '../contract/schemas.ts';
 import type { GitHubContributions } from '../domain/contributions.ts';
 import type { MarketData } from '../domain/market.ts';
-import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
+import { startFakeUpstreams, type FakeUpstreams } from '../tools/fakes/upstreams.ts';
 import { runProgram, upstreamEnv, type RunResult } from './helpers/run.ts';
 import { runBuild, sharedSite, TEST_SITE_CLOCK, TEST_SITE_URL } from './helpers/site-dist.ts';
 

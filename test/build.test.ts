@@ -9,7 +9,7 @@ import { buildArgs, staleness } from '../builders/build.ts';
 import { manifestPath, recordBuild } from '../builders/prune.ts';
 import { loadConfig, readSiteFile } from '../lib/config.ts';
 import { createValidator } from '../contract/schemas.ts';
-import { startFakeUpstreams, type FakeUpstreams, type GithubMode, type MarketMode } from '../fakes/upstreams.ts';
+import { startFakeUpstreams, type FakeUpstreams, type GithubMode, type MarketMode } from '../tools/fakes/upstreams.ts';
 import { listFiles } from './helpers/files.ts';
 import { runProgram, upstreamEnv } from './helpers/run.ts';
 import { FIXTURE_SITE, runBuild } from './helpers/site-dist.ts';

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { calendarWindow } from '../domain/calendar.ts';
 import { calendarYearsMissing, fillMissingDays, yearViewUrl } from '../upstreams/github-html.ts';
-import { datesOf, defaultViewRange, yearViewRange, type DateRange, type DefaultViewRule } from '../fakes/data.ts';
+import { datesOf, defaultViewRange, yearViewRange, type DateRange, type DefaultViewRule } from '../tools/fakes/data.ts';
 
 const HOUR = 3_600_000;
 const RULES: DefaultViewRule[] = ['one-year', 'fifty-two-weeks'];

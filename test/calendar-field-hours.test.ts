@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createValidator } from '../contract/schemas.ts';
 import { calendarWindow } from '../domain/calendar.ts';
-import { contributionOn, type DefaultViewRule } from '../fakes/data.ts';
-import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
+import { contributionOn, type DefaultViewRule } from '../tools/fakes/data.ts';
+import { startFakeUpstreams, type FakeUpstreams } from '../tools/fakes/upstreams.ts';
 import { loadConfig } from '../lib/config.ts';
 import { createSources, fetchContributions } from '../upstreams/sources.ts';
 import { upstreamEnv } from './helpers/run.ts';

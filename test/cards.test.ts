@@ -11,7 +11,7 @@ import type { GitHubContributions } from '../domain/contributions.ts';
 import type { MarketData } from '../domain/market.ts';
 import { CACHE_CONTROL, CARD_CONTENT_SECURITY_POLICY } from '../contract/service.ts';
 import { DEFAULT_SERVICE } from '../datasets/registry.ts';
-import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
+import { startFakeUpstreams, type FakeUpstreams } from '../tools/fakes/upstreams.ts';
 import { get, startTestGateway, type TestGateway } from './helpers/gateway.ts';
 import { upstreamEnv } from './helpers/run.ts';
 import { runBuild, sharedSite, TEST_SITE_URL, type SiteFiles } from './helpers/site-dist.ts';

@@ -7,7 +7,7 @@ import { LEVEL_CHARS } from '../datasets/contributions/picture.ts';
 import type { GitHubContributions } from '../domain/contributions.ts';
 import type { MarketData } from '../domain/market.ts';
 import { createValidator } from '../contract/schemas.ts';
-import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
+import { startFakeUpstreams, type FakeUpstreams } from '../tools/fakes/upstreams.ts';
 import { runCli } from './helpers/cli-run.ts';
 import { startTestGateway, type TestGateway } from './helpers/gateway.ts';
 import { sharedSite, type SiteFiles } from './helpers/site-dist.ts';

@@ -17,7 +17,7 @@ import { MAX_JSON_DEPTH } from '../cli/json-body.ts';
 import { API_INDEX, DISCOVERY } from '../contract/service.ts';
 import { DEFAULT_SERVICE } from '../datasets/registry.ts';
 import { SIMULATED_NOTICE_TITLE } from '../lib/simulated.ts';
-import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
+import { startFakeUpstreams, type FakeUpstreams } from '../tools/fakes/upstreams.ts';
 import {
   FIXTURE_ABOUT,
   FIXTURE_SKILLS,

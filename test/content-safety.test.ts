@@ -23,7 +23,7 @@ import {
   pageResponseHeaders,
 } from '../contract/content-security-policy.ts';
 import { CONTENT_SECURITY_POLICY, PAGE_RESPONSE_HEADERS } from '../contract/service.ts';
-import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
+import { startFakeUpstreams, type FakeUpstreams } from '../tools/fakes/upstreams.ts';
 import { DEFAULT_MARKET_WS_URL, liveFeedUrl, loadConfig, readSiteFile } from '../lib/config.ts';
 import { ConfigError } from '../lib/errors.ts';
 import { FIXTURE_SITE, buildSite, runBuild, type BuiltSite } from './helpers/site-dist.ts';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oneLine, redactCredentials } from '../lib/one-line.ts';
-import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
+import { startFakeUpstreams, type FakeUpstreams } from '../tools/fakes/upstreams.ts';
 import { get, makeDist, startTestGateway, type DistFixture } from './helpers/gateway.ts';
 import { upstreamEnv } from './helpers/run.ts';
 import { runBuild } from './helpers/site-dist.ts';

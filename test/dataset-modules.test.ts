@@ -76,7 +76,7 @@ describe('datasets are modules', () => {
   it("no file outside datasets/ imports one dataset's folder (the page script and the CLI reach views by id)", () => {
     const outside = ['lib', 'contract', 'domain', 'upstreams', 'render', 'builders', 'gateway', 'cli', 'site'];
     const own = new RegExp(`datasets/(${IDS.join('|')})/`);
-    const found = [...outside, 'fakes', 'demo', 'bench', 'tools'].flatMap(sourceFiles).flatMap((file) =>
+    const found = [...outside, 'tools'].flatMap(sourceFiles).flatMap((file) =>
       [...readFileSync(join(ROOT, file), 'utf8').matchAll(/\bfrom\s+['"]([^'"]+)['"]|\bimport\s*\(\s*['"`]([^'"`]+)/g)]
         .map((m) => m[1] ?? m[2]!)
         .filter((specifier) => own.test(specifier))

@@ -1,4 +1,4 @@
-// The Worker's two Durable Objects in process (edge/quota-counter.ts, edge/calendar-day.ts), over a stand-in
+// The Worker's two Durable Objects in process (gateway/worker/quota-counter.ts, gateway/worker/calendar-day.ts), over a stand-in
 // for an object's state (synchronous storage, an alarm) as workerd gives it: the quota's count exact for
 // concurrent requests and deleted with its window; the calendar's days fetched once per calendar day in
 // the calendar's zone whatever the number of isolates asking, kept across an eviction, never a failure.
@@ -15,8 +15,8 @@ vi.mock('cloudflare:workers', () => ({
     ) {}
   },
 }));
-const { QuotaCounter, durableQuotaStore } = await import('../edge/quota-counter.ts');
-const { CalendarDayObject, sharedCalendarSource } = await import('../edge/calendar-day.ts');
+const { QuotaCounter, durableQuotaStore } = await import('../gateway/worker/quota-counter.ts');
+const { CalendarDayObject, sharedCalendarSource } = await import('../gateway/worker/calendar-day.ts');
 
 /** An object's state: its storage outlives the instance (an evicted object comes back with it). */
 function objectState() {

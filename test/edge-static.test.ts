@@ -1,14 +1,14 @@
-// The Worker's static table (edge/worker-static.ts) in process: made from what the bundle carries of a
-// real build (edge/deployment.ts), with the static assets read through a stand-in for the ASSETS binding,
+// The Worker's static table (gateway/worker/worker-static.ts) in process: made from what the bundle carries of a
+// real build (gateway/worker/deployment.ts), with the static assets read through a stand-in for the ASSETS binding,
 // it answers every path of the site as the Node gateway's table does, byte for byte and header for header,
 // reads each body once and only when an answer carries it, and refuses to serve a dist/ changed since.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { liveFeedUrl } from '../lib/config.ts';
-import { deploymentModules } from '../edge/deployment.ts';
-import type { Baked } from '../edge/baked.ts';
-import { workerStatic, type AssetsBinding } from '../edge/worker-static.ts';
+import { deploymentModules } from '../gateway/worker/deployment.ts';
+import type { Baked } from '../gateway/worker/baked.ts';
+import { workerStatic, type AssetsBinding } from '../gateway/worker/worker-static.ts';
 import { createGateway, type Gateway } from '../gateway/core/gateway.ts';
 import { staticTable, type StaticTable } from '../gateway/core/http/static-table.ts';
 import { DISABLED_QUOTA } from '../gateway/core/quota.ts';

@@ -10,7 +10,7 @@ import { serviceTables } from '../datasets/registry.ts';
 import { calendarWindow } from '../domain/calendar.ts';
 import { loadConfig } from '../lib/config.ts';
 import { ConfigError } from '../lib/errors.ts';
-import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
+import { startFakeUpstreams, type FakeUpstreams } from '../tools/fakes/upstreams.ts';
 import { listFiles } from './helpers/files.ts';
 import { get, startTestGateway } from './helpers/gateway.ts';
 import { runNode, upstreamEnv } from './helpers/run.ts';

@@ -11,7 +11,7 @@ import { NODE_CODEC } from '../gateway/http/node-codec.ts';
 import { datasets, serviceTables } from '../datasets/registry.ts';
 import { createValidator, loadSchemas } from '../contract/schemas.ts';
 import { createSources } from '../upstreams/sources.ts';
-import type { FakeUpstreams } from '../fakes/upstreams.ts';
+import type { FakeUpstreams } from '../tools/fakes/upstreams.ts';
 import { shareUpstreams } from './helpers/shared-upstreams.ts';
 import { gatewayConfig } from './helpers/gateway.ts';
 

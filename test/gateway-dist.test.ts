@@ -9,7 +9,7 @@ import { DEFAULT_MARKET_WS_URL } from '../lib/config.ts';
 const DEFAULT_POLICY = contentSecurityPolicy(DEFAULT_MARKET_WS_URL);
 import { DEFAULT_SERVICE } from '../datasets/registry.ts';
 import { PROBLEM_TYPES } from '../contract/problems.ts';
-import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
+import { startFakeUpstreams, type FakeUpstreams } from '../tools/fakes/upstreams.ts';
 import { get, startTestGateway, type TestGateway } from './helpers/gateway.ts';
 import { sharedSite } from './helpers/site-dist.ts';
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { UpstreamError } from '../lib/errors.ts';
 import { parseGraphqlCalendar } from '../upstreams/github-graphql.ts';
 import { parseCalendarHtml, parseTooltipCount } from '../upstreams/github-html.ts';
-import { renderCalendarHtml } from '../fakes/upstreams.ts';
+import { renderCalendarHtml } from '../tools/fakes/upstreams.ts';
 
 const DOCUMENTED_SAMPLE = `<h2 class="f4 text-normal mb-2">
       1,449

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { dataResource } from '../contract/service.ts';
 import { DEFAULT_SERVICE } from '../datasets/registry.ts';
 import { EXIT_INTERNAL_ERROR, exitStatus } from '../lib/run-main.ts';
-import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
+import { startFakeUpstreams, type FakeUpstreams } from '../tools/fakes/upstreams.ts';
 import { buildWithPreviousMarket } from './helpers/previous-build.ts';
 import { runProgram, upstreamEnv } from './helpers/run.ts';
 import { sharedSite, TEST_SITE_CLOCK, TEST_SITE_URL } from './helpers/site-dist.ts';

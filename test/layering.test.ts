@@ -2,6 +2,7 @@
 // The shared shelves stand in one order, each importing only the shelves before it; programs stand on
 // the shelves and never on each other, except for a program's published facts module; inside a program
 // its own layers keep their order too. A new import that breaks a rule fails here, naming the file.
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,26 +12,32 @@ import { ROOT } from './helpers/run.ts';
 const SHELVES = ['lib', 'contract', 'domain', 'upstreams', 'render', 'datasets'];
 const below = (shelf: string) => SHELVES.slice(0, SHELVES.indexOf(shelf));
 
-/** What each program may import besides itself, Node's built-ins and packages. */
+/**
+ * What each program may import besides itself, Node's built-ins and packages. A program in a folder of
+ * another (`tools/demo/` in `tools/`, `gateway/worker/` in `gateway/`) is judged by its own rule: a file
+ * belongs to the longest program folder that holds it (programOf).
+ */
 const PROGRAMS: Record<string, string[]> = {
   builders: [...SHELVES, 'cli/commands.ts'],
   gateway: [...SHELVES],
-  // cli/main.ts embeds the site's identity (site/site.json) as the CLI's defaults.
+  // cli/main.ts embeds the site's identity (site/site.json) as the CLI's defaults; the CLI draws a
+  // dataset with the picture module of its folder, reached by the dataset's id alone.
   cli: [...SHELVES, 'site/site.json'],
   // The simulated upstreams are shared by the tests, the demo and the benchmark; the gateway's
   // node-flags.ts is the gateway's published facts module (how every program starts it).
-  demo: [...SHELVES, 'fakes', 'gateway/node-flags.ts'],
-  bench: [...SHELVES, 'fakes', 'gateway/node-flags.ts'],
-  fakes: [...SHELVES],
+  'tools/demo': [...SHELVES, 'tools/fakes', 'gateway/node-flags.ts'],
+  'tools/bench': [...SHELVES, 'tools/fakes', 'gateway/node-flags.ts'],
+  'tools/fakes': [...SHELVES],
   // The gateway as a Cloudflare Worker: the gateway's runtime-neutral core, and on Node (its bundle step)
   // the gateway's own reading of dist/, its OpenAPI document and its codec, so the Worker's table is Node's.
-  edge: [
+  'gateway/worker': [
     ...SHELVES,
     'gateway/core',
     'gateway/http/static-files.ts',
     'gateway/http/openapi-document.ts',
     'gateway/http/node-codec.ts',
   ],
+  // The build's helpers (bundle.mjs, node-floor.cjs, the screenshot): nothing of the project.
   tools: [],
   // The home page's script redraws the charts with the very functions the build drew them with: each
   // dataset's view module, reached by the dataset's id alone.
@@ -96,6 +103,9 @@ function importsOf(file: string): Import[] {
 }
 
 const topFolder = (path: string) => path.split('/')[0]!;
+/** The shelf or program a file belongs to: the longest of FOLDERS that holds it. */
+const programOf = (path: string) =>
+  FOLDERS.filter((f) => path === f || path.startsWith(f + '/')).sort((a, b) => b.length - a.length)[0];
 /** `path` is `place` or inside it; a `*` of either matches one path segment (or stands for any, in a template). */
 const within = (path: string, place: string) => {
   if (path === place || path.startsWith(place + '/')) return true;
@@ -104,12 +114,12 @@ const within = (path: string, place: string) => {
   return a.length >= b.length && b.every((seg, i) => seg === '*' || a[i] === '*' || seg === a[i]);
 };
 const isView = (file: string) => VIEW_MODULES.some((v) => within(file, v) && file.split('/').length === 3);
-const ALL = FOLDERS.flatMap(sourceFiles).flatMap(importsOf);
+const ALL = [...new Set(FOLDERS.map(topFolder))].flatMap(sourceFiles).flatMap(importsOf);
 
 describe('layering', () => {
   it('finds the imports it judges (the reader is not blind)', () => {
     expect(ALL.some((i) => i.file === 'gateway/server.ts' && i.target === 'lib/config.ts')).toBe(true);
-    expect(ALL.some((i) => i.file === 'demo/main.ts' && i.target === 'fakes/upstreams.ts')).toBe(true);
+    expect(ALL.some((i) => i.file === 'tools/demo/main.ts' && i.target === 'tools/fakes/upstreams.ts')).toBe(true);
     expect(ALL.filter((i) => i.target !== undefined).length).toBeGreaterThan(200);
   });
 
@@ -135,7 +145,7 @@ describe('layering', () => {
 
   it.each(FOLDERS)('%s/ imports only from what it stands on', (folder) => {
     const allowed = [folder, ...RULES[folder]!];
-    const wrong = ALL.filter((i) => topFolder(i.file) === folder && i.target !== undefined)
+    const wrong = ALL.filter((i) => programOf(i.file) === folder && i.target !== undefined)
       .filter((i) => !allowed.some((place) => within(i.target!, place)))
       .map((i) => `${i.file} imports ${i.specifier}`);
     expect(wrong).toEqual([]);
@@ -166,7 +176,7 @@ describe('layering', () => {
     const config = JSON.parse(readFileSync(join(ROOT, 'tsconfig.json'), 'utf8')) as { include: string[] };
     const folders = config.include.filter((f) => f !== '*.ts');
     expect(folders.filter((f) => !existsSync(join(ROOT, f)))).toEqual([]);
-    expect([...FOLDERS, 'test'].filter((f) => !folders.includes(f))).toEqual([]);
+    expect([...new Set(FOLDERS.map(topFolder)), 'test'].filter((f) => !folders.includes(f))).toEqual([]);
   });
 
   it.each(Object.keys(INNER))('inside %s/, each layer imports only the layers before it', (program) => {
@@ -187,6 +197,15 @@ describe('layering', () => {
       .map((dir) => ({ dir, n: sourceFiles(dir).filter((f) => dirname(f) === dir).length }))
       .filter(({ n }) => n > 16);
     expect(crowded).toEqual([]);
+  });
+
+  it('the root holds at most 20 tracked entries without a leading dot, each named on the architecture map', () => {
+    const tracked = execFileSync('git', ['ls-files'], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter(Boolean);
+    const root = [...new Set(tracked.map(topFolder))].filter((e) => !e.startsWith('.'));
+    expect(root.length).toBeLessThanOrEqual(20);
+    const map = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8');
+    const named = (entry: string) => map.includes(`\`${entry}\``) || map.includes(`\`${entry}/\``);
+    expect(root.filter((e) => !named(e))).toEqual([]);
   });
 
   it('no program imports test/, and nothing outside test/ does', () => {
@@ -244,6 +263,7 @@ describe('layering', () => {
     visit('gateway/main.ts');
     expect(seen.has('gateway/server.ts')).toBe(true);
     expect([...seen].filter((f) => !['gateway', ...SHELVES].includes(topFolder(f)))).toEqual([]);
+    expect([...seen].filter((f) => programOf(f) === 'gateway/worker')).toEqual([]);
     expect([...packages].filter((p) => ['esbuild', 'marked', 'yaml', 'sanitize-html', 'entities'].includes(p))).toEqual(
       [],
     );

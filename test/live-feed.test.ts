@@ -10,7 +10,7 @@ import { loadConfig } from '../lib/config.ts';
 import { run } from '../cli/run.ts';
 import { cliSchemas } from '../builders/cli-artifact.ts';
 import type { SchemaSet } from '../cli/schema-check.ts';
-import { startFakeFeed, type FakeFeed } from '../fakes/live-feed.ts';
+import { startFakeFeed, type FakeFeed } from '../tools/fakes/live-feed.ts';
 import { sharedSite } from './helpers/site-dist.ts';
 
 const FILES = ['index.html', 'developers.html', '404.html'];

@@ -15,7 +15,7 @@ import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { createValidator, loadSchemas } from '../contract/schemas.ts';
 import { selfContainedSchema } from '../contract/mcp-tools.ts';
-import type { FakeUpstreams } from '../fakes/upstreams.ts';
+import type { FakeUpstreams } from '../tools/fakes/upstreams.ts';
 import { shareUpstreams } from './helpers/shared-upstreams.ts';
 import { get, startTestGateway, type DistFixture, type TestGateway } from './helpers/gateway.ts';
 

@@ -11,7 +11,7 @@ import { createValidator } from '../contract/schemas.ts';
 import { dataResource } from '../contract/service.ts';
 import { DEFAULT_SERVICE } from '../datasets/registry.ts';
 import type { MarketData } from '../domain/market.ts';
-import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
+import { startFakeUpstreams, type FakeUpstreams } from '../tools/fakes/upstreams.ts';
 import { buildWithPreviousMarket } from './helpers/previous-build.ts';
 import { sharedSite, TEST_SITE_CLOCK } from './helpers/site-dist.ts';
 

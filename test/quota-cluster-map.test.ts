@@ -4,7 +4,7 @@
 // next opening are the last map's nodes less those that failed, after the URL's node. The hostile seed
 // itself, in a spawned gateway, is test/slow/quota-redis-hostile-map.test.ts.
 import { afterEach, describe, expect, it } from 'vitest';
-import { asClusterNode, asHostileSeed, startBlackHole, startFakeRedis, type FakeRedis } from '../fakes/redis.ts';
+import { asClusterNode, asHostileSeed, startBlackHole, startFakeRedis, type FakeRedis } from '../tools/fakes/redis.ts';
 import {
   ClusterSeeds,
   MAX_MAP_NODES,

@@ -6,7 +6,7 @@ import { calendarWindow } from '../domain/calendar.ts';
 import { buildContributions, type GitHubContributions } from '../domain/contributions.ts';
 import { buildMarketData, type MarketData } from '../domain/market.ts';
 import { calendarReuse, MARKET_REUSE_MAX_MS, marketFault, marketReuse } from '../domain/reuse.ts';
-import { candleRows, contributionOn } from '../fakes/data.ts';
+import { candleRows, contributionOn } from '../tools/fakes/data.ts';
 
 const HOUR = 3_600_000;
 const STEP = 30 * 60_000;

@@ -13,7 +13,7 @@ import { createValidator } from '../contract/schemas.ts';
 import { calendarWindow } from '../domain/calendar.ts';
 import type { GitHubContributions } from '../domain/contributions.ts';
 import { buildStreak, weekdayOf, ZERO_RUN, type GitHubStreak } from '../domain/streak.ts';
-import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
+import { startFakeUpstreams, type FakeUpstreams } from '../tools/fakes/upstreams.ts';
 import { ConfigError } from '../lib/errors.ts';
 import { loadConfig } from '../lib/config.ts';
 import { runDays } from '../datasets/streak/view.ts';

@@ -12,7 +12,7 @@ import {
   startFakeUpstreams,
   type FakeUpstreams,
   type GithubMode,
-} from '../fakes/upstreams.ts';
+} from '../tools/fakes/upstreams.ts';
 import { upstreamEnv } from './helpers/run.ts';
 
 // Monday 2026-11-23 15:00 UTC, 10:00 in Toronto: the fakes' clock and the sources' "now".

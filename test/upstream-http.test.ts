@@ -13,7 +13,7 @@ import { coinbaseClient, MAX_MARKET_ANSWER_BYTES } from '../upstreams/coinbase.t
 import { githubGraphqlClient, MAX_GRAPHQL_ANSWER_BYTES } from '../upstreams/github-graphql.ts';
 import { githubHtmlClient, MAX_CALENDAR_HTML_BYTES } from '../upstreams/github-html.ts';
 import { MAX_RETRY_AFTER_MS, retryAfterMs } from '../upstreams/http.ts';
-import { startFakeUpstreams } from '../fakes/upstreams.ts';
+import { startFakeUpstreams } from '../tools/fakes/upstreams.ts';
 import { upstreamEnv } from './helpers/run.ts';
 import { runBuild } from './helpers/site-dist.ts';
 

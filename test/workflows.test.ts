@@ -571,7 +571,7 @@ describe('the Worker deployed when a Cloudflare token is set (docs/deploying.md#
   it('runs after the Pages build, reads the repository only, and deploys with wrangler from the lockfile', () => {
     expect([worker.needs].flat()).toEqual(['build']);
     expect(worker.permissions).toEqual({ contents: 'read' });
-    expect(deploy?.run?.trim()).toBe('npx wrangler deploy --config edge/wrangler.jsonc');
+    expect(deploy?.run?.trim()).toBe('npx wrangler deploy --config gateway/worker/wrangler.jsonc');
     const runs = rest.map((s) => s.run?.trim());
     expect(runs.indexOf('npm run build:edge')).toBeLessThan(runs.indexOf(deploy!.run!.trim()));
   });

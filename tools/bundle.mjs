@@ -12,14 +12,14 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 export const ENTRIES = {
   build: 'builders/build-main.ts',
   'gateway-bundle': 'gateway/main.ts',
-  demo: 'demo/main.ts',
-  bench: 'bench/main.ts',
+  demo: 'tools/demo/main.ts',
+  bench: 'tools/bench/main.ts',
   resilience: 'test/resilience/main.ts',
   'check-dist': 'builders/check-dist-main.ts',
   'fetch-previous': 'builders/fetch-previous-main.ts',
   'lint-openapi': 'builders/lint-openapi-main.ts',
-  'fake-upstreams': 'fakes/main.ts',
-  edge: 'edge/main.ts',
+  'fake-upstreams': 'tools/fakes/main.ts',
+  edge: 'gateway/worker/main.ts',
 };
 
 /** Entries whose packages are bundled into them (see above). */

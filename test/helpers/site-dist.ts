@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { inject } from 'vitest';
 import { build, type BuildOptions } from '../../builders/build.ts';
-import { startFakeUpstreams, type FakeUpstreams } from '../../fakes/upstreams.ts';
+import { startFakeUpstreams, type FakeUpstreams } from '../../tools/fakes/upstreams.ts';
 import { loadConfig, readSiteFile } from '../../lib/config.ts';
 import { listFiles } from './files.ts';
 import { ROOT, upstreamEnv, type RunResult } from './run.ts';

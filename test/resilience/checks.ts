@@ -1,7 +1,7 @@
 // What every answer of the gateway must be, whatever the upstreams and Redis are doing: a schema-valid
 // 200 whose data the fake upstream really served, or a correct RFC 9457 problem document. Pure: one
 // response in, the list of violations out.
-import { contributionOn, closeAt } from '../../fakes/data.ts';
+import { contributionOn, closeAt } from '../../tools/fakes/data.ts';
 import { PROBLEM_CONTENT_TYPE, PROBLEM_TYPES, type ProblemCode } from '../../contract/problems.ts';
 import { ALLOW_HEADER, CACHE_CONTROL, CONSTANTS } from '../../contract/service.ts';
 import { DEFAULT_SERVICE } from '../../datasets/registry.ts';

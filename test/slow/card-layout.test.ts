@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeUpstreams, type FakeUpstreams } from '../../fakes/upstreams.ts';
+import { startFakeUpstreams, type FakeUpstreams } from '../../tools/fakes/upstreams.ts';
 import { browserAvailability, launchChromium } from '../helpers/browser.ts';
 import { upstreamEnv } from '../helpers/run.ts';
 import { runBuild, TEST_SITE_CLOCK } from '../helpers/site-dist.ts';

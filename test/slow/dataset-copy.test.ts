@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeUpstreams, type FakeUpstreams } from '../../fakes/upstreams.ts';
+import { startFakeUpstreams, type FakeUpstreams } from '../../tools/fakes/upstreams.ts';
 import { launchChromium, browserAvailability } from '../helpers/browser.ts';
 import { cleanEnv, ROOT, upstreamEnv, type RunResult } from '../helpers/run.ts';
 

@@ -1,4 +1,4 @@
-// The gateway as a Cloudflare Worker in local workerd (`npm run start:edge`, edge/), side by side with the
+// The gateway as a Cloudflare Worker in local workerd (`npm run start:edge`, gateway/worker/), side by side with the
 // Node gateway (.build/gateway.mjs) on the same dist/ and the same fake upstreams: the same status, content
 // type, headers, ETag and bytes for documents and cards, the same payloads on the six data paths, the same
 // problems; the calendar fetched once for every calendar and streak request; the quota counted exactly in
@@ -18,7 +18,7 @@ import {
   Client as ClientV2,
   StreamableHTTPClientTransport as StreamableHTTPClientTransportV2,
 } from '@modelcontextprotocol/client';
-import { startFakeUpstreams, type FakeUpstreams } from '../../fakes/upstreams.ts';
+import { startFakeUpstreams, type FakeUpstreams } from '../../tools/fakes/upstreams.ts';
 import { get, spawnGateway, type GatewayProcess, type RawResponse } from '../helpers/gateway.ts';
 import { cleanEnv, ROOT, runProgram, upstreamEnv } from '../helpers/run.ts';
 

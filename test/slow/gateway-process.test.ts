@@ -5,8 +5,8 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { freePort } from '../../fakes/ports.ts';
-import { startFakeUpstreams, type FakeUpstreams } from '../../fakes/upstreams.ts';
+import { freePort } from '../../tools/fakes/ports.ts';
+import { startFakeUpstreams, type FakeUpstreams } from '../../tools/fakes/upstreams.ts';
 import { GATEWAY_NODE_FLAGS } from '../../gateway/node-flags.ts';
 import { listFiles } from '../helpers/files.ts';
 import { get, makeDist, runGatewayToExit, spawnGateway, spawnStart, type DistFixture } from '../helpers/gateway.ts';

@@ -1,5 +1,5 @@
 // The home page's live price (docs/site.md#live-ticks) in Chromium: a site built with MARKET_WS_URL
-// pointing at the fake feed (fakes/live-feed.ts) and served by the gateway. It subscribes, shows an
+// pointing at the fake feed (tools/fakes/live-feed.ts) and served by the gateway. It subscribes, shows an
 // accepted tick (price, change, low, high, the chart's last point, "live" with the tick's time), never
 // shows a tick the rule ignores, tells its live region at most once in a stream of ticks, reconnects after
 // a close, after silence and through refusals, lets go of its socket while hidden; with MARKET_WS_URL=off
@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { javaAvailability, vnuErrors } from '../helpers/vnu.ts';
-import { startFakeFeed, type FakeFeed } from '../../fakes/live-feed.ts';
+import { startFakeFeed, type FakeFeed } from '../../tools/fakes/live-feed.ts';
 import { formatFixed } from '../../render/format.ts';
 import { browserAvailability, launchChromium } from '../helpers/browser.ts';
 import { get, startTestGateway, type TestGateway } from '../helpers/gateway.ts';

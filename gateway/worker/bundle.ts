@@ -1,17 +1,18 @@
-// The Worker's bundle, .build/edge/worker.mjs: edge/worker.ts and what it imports, compiled by esbuild for
-// workerd, with the deployment's modules (edge/deployment.ts) given to it in memory. Written whole to a
+// The Worker's bundle, .build/edge/worker.mjs: gateway/worker/worker.ts and what it imports, compiled by esbuild for
+// workerd, with the deployment's modules (gateway/worker/deployment.ts) given to it in memory. Written whole to a
 // temporary name and renamed into place: `wrangler deploy` never uploads half a file.
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
-import type { Config } from '../lib/config.ts';
-import { ConfigError } from '../lib/errors.ts';
+import type { Config } from '../../lib/config.ts';
+import { ConfigError } from '../../lib/errors.ts';
 import { deploymentModules } from './deployment.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** The repository root: this file runs bundled as .build/edge.mjs, or as source from gateway/worker/. */
+const ROOT = fileURLToPath(new URL(import.meta.url.includes('/.build/') ? '..' : '../..', import.meta.url));
 /** The configuration `wrangler deploy` reads; start:edge runs the Worker from it too. */
-export const WRANGLER_CONFIG = `${ROOT}edge/wrangler.jsonc`;
-/** The bundle `main` names in edge/wrangler.jsonc. */
+export const WRANGLER_CONFIG = `${ROOT}gateway/worker/wrangler.jsonc`;
+/** The bundle `main` names in gateway/worker/wrangler.jsonc. */
 export const WORKER_BUNDLE = `${ROOT}.build/edge/worker.mjs`;
 
 /**
@@ -41,7 +42,7 @@ export interface WorkerBundle {
 export async function bundleWorker(config: Config, env: Record<string, string | undefined>): Promise<WorkerBundle> {
   const modules = deploymentModules(config, env);
   const result = await esbuild.build({
-    entryPoints: [`${ROOT}edge/worker.ts`],
+    entryPoints: [`${ROOT}gateway/worker/worker.ts`],
     bundle: true,
     write: false,
     format: 'esm',
@@ -51,7 +52,7 @@ export async function bundleWorker(config: Config, env: Record<string, string | 
     target: 'es2024',
     minify: true,
     legalComments: 'none',
-    // nodejs_compat (edge/wrangler.jsonc) provides these; the runtime provides cloudflare:workers.
+    // nodejs_compat (gateway/worker/wrangler.jsonc) provides these; the runtime provides cloudflare:workers.
     external: ['node:*', 'cloudflare:*'],
     // Modules that read files next to themselves name them from import.meta.url, which workerd leaves
     // undefined; the Worker reads no file, and the name must only parse.

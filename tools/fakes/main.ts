@@ -5,7 +5,7 @@
 // usage: node .build/fake-upstreams.mjs [--now <unix ms>] [--product <BASE-USD>]
 // (--now fixes the fake's clock, for tests; --product is the one product the provider lists, MON-USD by default)
 import { parseArgs } from 'node:util';
-import { runMain } from '../lib/run-main.ts';
+import { runMain } from '../../lib/run-main.ts';
 import { startFakeUpstreams } from './upstreams.ts';
 
 runMain('fake-upstreams', async () => {

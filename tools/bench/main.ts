@@ -6,7 +6,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { runMain } from '../lib/run-main.ts';
+import { runMain } from '../../lib/run-main.ts';
 import type { FakeUpstreams } from '../fakes/upstreams.ts';
 import { cleanEnv, upstreamEnv } from '../fakes/env.ts';
 import { get, loadGenerator, sequentialLatencies, type LoadGenerator, type LoadResult } from './load.ts';

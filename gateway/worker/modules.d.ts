@@ -1,12 +1,12 @@
 // The modules of the Worker's bundle that exist only there: the deployment's baked data and validators
-// (virtual modules made by edge/bundle.ts), and the runtime's own `cloudflare:workers`, as far as it is used.
+// (virtual modules made by gateway/worker/bundle.ts), and the runtime's own `cloudflare:workers`, as far as it is used.
 declare module 'edge:deployment' {
   const baked: import('./baked.ts').Baked;
   export default baked;
 }
 
 declare module 'edge:validators' {
-  const checks: Readonly<Record<string, import('../contract/validation.ts').CompiledCheck>>;
+  const checks: Readonly<Record<string, import('../../contract/validation.ts').CompiledCheck>>;
   export = checks;
 }
 

@@ -4,7 +4,7 @@
 // written to the object's storage (an object may be evicted mid-window) and deleted by an alarm when its
 // window is over, so nothing outlives it.
 import { DurableObject } from 'cloudflare:workers';
-import type { QuotaStore } from '../gateway/core/quota.ts';
+import type { QuotaStore } from '../core/quota.ts';
 
 const COUNT = 'count';
 
@@ -22,7 +22,7 @@ export class QuotaCounter extends DurableObject {
   }
 }
 
-/** The namespace binding of QuotaCounter (`durable_objects` in edge/wrangler.jsonc). */
+/** The namespace binding of QuotaCounter (`durable_objects` in gateway/worker/wrangler.jsonc). */
 export interface CounterNamespace {
   idFromName(name: string): unknown;
   get(id: unknown): { increment(ttlSeconds: number): Promise<number> };

@@ -1,9 +1,9 @@
 // The Worker in local workerd, through miniflare's API with the very configuration `wrangler deploy` reads
-// (edge/wrangler.jsonc, turned into miniflare's options by wrangler's own reader): the same compatibility
+// (gateway/worker/wrangler.jsonc, turned into miniflare's options by wrangler's own reader): the same compatibility
 // date and flags, Durable Objects, migration and static assets as in production, and nothing reaching
 // the network (no Request.cf download, no telemetry, no update check, no login).
 import { dirname } from 'node:path';
-import type { Config } from '../lib/config.ts';
+import type { Config } from '../../lib/config.ts';
 import { WRANGLER_CONFIG, type WorkerBundle } from './bundle.ts';
 
 export interface LocalWorker {
@@ -54,7 +54,7 @@ export async function startLocalWorker(
           // other variables, may replace the file meanwhile.
           script: bundle.code,
           scriptPath: bundle.file,
-          // Module names are paths below this folder; the bundle is not below edge/wrangler.jsonc's own.
+          // Module names are paths below this folder; the bundle is not below gateway/worker/wrangler.jsonc's own.
           modulesRoot: dirname(bundle.file),
           bindings: { ...(workerOptions.bindings as Record<string, unknown>), ...options.secrets },
         },

@@ -6,15 +6,15 @@
 // use) or, for the few bodies the gateway makes itself (its /openapi.json), the bytes in the bundle.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CONFIG_VARIABLES, liveFeedUrl, type Config } from '../lib/config.ts';
-import { COMPRESSED_SUFFIX } from '../lib/compressed-copies.ts';
-import { loadSchemas, standaloneValidators } from '../contract/schemas.ts';
-import { serviceTables } from '../datasets/registry.ts';
-import { readSiteFiles } from '../gateway/http/static-files.ts';
-import { gatewayOpenApiFile } from '../gateway/http/openapi-document.ts';
-import { NODE_CODEC } from '../gateway/http/node-codec.ts';
-import { staticTable } from '../gateway/core/http/static-table.ts';
-import type { BodyCodec, CompressedCopies } from '../gateway/core/http/representation.ts';
+import { CONFIG_VARIABLES, liveFeedUrl, type Config } from '../../lib/config.ts';
+import { COMPRESSED_SUFFIX } from '../../lib/compressed-copies.ts';
+import { loadSchemas, standaloneValidators } from '../../contract/schemas.ts';
+import { serviceTables } from '../../datasets/registry.ts';
+import { readSiteFiles } from '../http/static-files.ts';
+import { gatewayOpenApiFile } from '../http/openapi-document.ts';
+import { NODE_CODEC } from '../http/node-codec.ts';
+import { staticTable } from '../core/http/static-table.ts';
+import type { BodyCodec, CompressedCopies } from '../core/http/representation.ts';
 import type { Baked, BakedBody, BakedFile } from './baked.ts';
 
 /** Variables the Worker never takes from the bundle: a secret, and what refuseNodeOnly refuses. */
@@ -43,7 +43,7 @@ export function deploymentModules(config: Config, env: Record<string, string | u
   return { deployment: JSON.stringify(baked), validators: standaloneValidators(schemas) };
 }
 
-/** The files the gateway's static table serves, as the Worker rebuilds it (edge/worker-static.ts). */
+/** The files the gateway's static table serves, as the Worker rebuilds it (gateway/worker/worker-static.ts). */
 function siteFiles(
   config: Config,
   service: ReturnType<typeof serviceTables>,

@@ -8,13 +8,13 @@ import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { loadConfig, type Config } from '../lib/config.ts';
-import { ConfigError } from '../lib/errors.ts';
+import { loadConfig, type Config } from '../../lib/config.ts';
+import { ConfigError } from '../../lib/errors.ts';
 import { freePort } from '../fakes/ports.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import { priceLevel } from '../fakes/data.ts';
 import { startFakeFeed, type FakeFeed } from '../fakes/live-feed.ts';
-import { GATEWAY_NODE_FLAGS } from '../gateway/node-flags.ts';
+import { GATEWAY_NODE_FLAGS } from '../../gateway/node-flags.ts';
 
 const BUILD_DIR = dirname(fileURLToPath(import.meta.url));
 const ROOT = dirname(BUILD_DIR);

@@ -4,9 +4,9 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { contentTypeFor } from '../contract/content-types.ts';
-import { API_INDEX, dataResource } from '../contract/service.ts';
-import { DEFAULT_SERVICE } from '../datasets/registry.ts';
+import { contentTypeFor } from '../../contract/content-types.ts';
+import { API_INDEX, dataResource } from '../../contract/service.ts';
+import { DEFAULT_SERVICE } from '../../datasets/registry.ts';
 import { ROOT } from './processes.ts';
 
 export interface BuildRun {

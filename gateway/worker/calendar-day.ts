@@ -6,9 +6,9 @@
 // a failure for a few seconds, as on Node). The days are kept in storage too: an evicted object does not
 // fetch the same day again.
 import { DurableObject } from 'cloudflare:workers';
-import { calendarWindow } from '../domain/calendar.ts';
-import type { ContributionDay } from '../domain/contributions.ts';
-import type { ContributionSource, Sources } from '../upstreams/sources.ts';
+import { calendarWindow } from '../../domain/calendar.ts';
+import type { ContributionDay } from '../../domain/contributions.ts';
+import type { ContributionSource, Sources } from '../../upstreams/sources.ts';
 
 const DAY = 'day';
 
@@ -23,7 +23,7 @@ export type SourcesOf = (env: unknown) => Sources;
 
 export abstract class CalendarDayObject extends DurableObject {
   private fetching: { key: string; days: Promise<ContributionDay[]> } | undefined;
-  /** The deployment's sources (edge/worker.ts makes them from its configuration). */
+  /** The deployment's sources (gateway/worker/worker.ts makes them from its configuration). */
   protected abstract sources(): Sources;
 
   async days(nowMs: number): Promise<ContributionDay[]> {
@@ -52,7 +52,7 @@ export abstract class CalendarDayObject extends DurableObject {
   }
 }
 
-/** The namespace binding of the calendar's object (`durable_objects` in edge/wrangler.jsonc). */
+/** The namespace binding of the calendar's object (`durable_objects` in gateway/worker/wrangler.jsonc). */
 export interface CalendarNamespace {
   idFromName(name: string): unknown;
   get(id: unknown): { days(nowMs: number): Promise<ContributionDay[]> };

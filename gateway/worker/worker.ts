@@ -3,20 +3,20 @@
 // the calendar's days come through one Durable Object (calendar-day.ts); documents and cards are static
 // assets answered from the Node gateway's own table (worker-static.ts); payloads are checked by validators
 // compiled when the bundle was made (no code is generated at run time: Workers forbid it). The
-// configuration is the bundle's (edge/deployment.ts), checked by lib/config.ts when it was made and again
+// configuration is the bundle's (gateway/worker/deployment.ts), checked by lib/config.ts when it was made and again
 // here; GITHUB_TOKEN alone is read from the Worker's bindings, where `wrangler secret put` sets it.
 import { createHash } from 'node:crypto';
 import baked from 'edge:deployment';
 import * as checks from 'edge:validators';
-import { liveFeedUrl, loadConfig, type Config } from '../lib/config.ts';
-import { oneLine } from '../lib/one-line.ts';
-import { compiledValidator } from '../contract/validation.ts';
-import { createSources, type Sources } from '../upstreams/sources.ts';
-import { datasets, serviceTables } from '../datasets/registry.ts';
-import { createGateway, INTERNAL_ERROR_TEXT, type CoreRequest, type Gateway } from '../gateway/core/gateway.ts';
-import { createQuota, DISABLED_QUOTA, type Quota } from '../gateway/core/quota.ts';
-import type { BodyCodec } from '../gateway/core/http/representation.ts';
-import { readRequestBody, targetOf, toResponse } from '../gateway/core/http/web.ts';
+import { liveFeedUrl, loadConfig, type Config } from '../../lib/config.ts';
+import { oneLine } from '../../lib/one-line.ts';
+import { compiledValidator } from '../../contract/validation.ts';
+import { createSources, type Sources } from '../../upstreams/sources.ts';
+import { datasets, serviceTables } from '../../datasets/registry.ts';
+import { createGateway, INTERNAL_ERROR_TEXT, type CoreRequest, type Gateway } from '../core/gateway.ts';
+import { createQuota, DISABLED_QUOTA, type Quota } from '../core/quota.ts';
+import type { BodyCodec } from '../core/http/representation.ts';
+import { readRequestBody, targetOf, toResponse } from '../core/http/web.ts';
 import { workerStatic, type AssetsBinding } from './worker-static.ts';
 import { durableQuotaStore, QuotaCounter, type CounterNamespace } from './quota-counter.ts';
 import { CalendarDayObject, sharedCalendarSource, type CalendarNamespace } from './calendar-day.ts';

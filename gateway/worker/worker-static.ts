@@ -1,14 +1,14 @@
 // The gateway's static table in a Worker: made by the core's own staticTable from the bundle's list of
-// files (edge/deployment.ts), so every header, ETag and 304 is the Node gateway's. No body is hashed or
+// files (gateway/worker/deployment.ts), so every header, ETag and 304 is the Node gateway's. No body is hashed or
 // compressed here (a Worker has 10 ms of CPU per request on the free plan): tags and copies come from the
 // bundle. A body that is a file of dist/ starts as a buffer of its length and is filled from the static
 // assets the first time an answer carries it (fill), then kept for the isolate's life.
-import type { ServiceTables } from '../contract/service.ts';
-import type { BodyCodec, CompressedCopies } from '../gateway/core/http/representation.ts';
-import { staticTable, type SiteFile, type StaticTable } from '../gateway/core/http/static-table.ts';
+import type { ServiceTables } from '../../contract/service.ts';
+import type { BodyCodec, CompressedCopies } from '../core/http/representation.ts';
+import { staticTable, type SiteFile, type StaticTable } from '../core/http/static-table.ts';
 import type { BakedBody, BakedFile } from './baked.ts';
 
-/** The static assets binding (`assets.binding` in edge/wrangler.jsonc). */
+/** The static assets binding (`assets.binding` in gateway/worker/wrangler.jsonc). */
 export interface AssetsBinding {
   fetch(request: Request): Promise<Response>;
 }

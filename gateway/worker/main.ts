@@ -3,11 +3,11 @@
 // bundle, for `npx wrangler deploy`. The only place that prints startup failures and picks exit statuses,
 // as gateway/main.ts does for `npm start`: 2 for an invalid variable, 1 when it cannot start, 0 after a
 // clean shutdown.
-import { loadConfig, type Config } from '../lib/config.ts';
-import { ConfigError } from '../lib/errors.ts';
+import { loadConfig, type Config } from '../../lib/config.ts';
+import { ConfigError } from '../../lib/errors.ts';
 import { createServer } from 'node:net';
-import { oneLine } from '../lib/one-line.ts';
-import { portTakenReason } from '../lib/port-hint.ts';
+import { oneLine } from '../../lib/one-line.ts';
+import { portTakenReason } from '../../lib/port-hint.ts';
 import { bundleWorker, refuseNodeOnly, WRANGLER_CONFIG } from './bundle.ts';
 import { startLocalWorker, type LocalWorker } from './local.ts';
 

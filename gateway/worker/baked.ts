@@ -1,7 +1,7 @@
-// The form of what the Worker's bundle carries of one deployment (edge/deployment.ts writes it on Node,
-// edge/worker.ts reads it): plain JSON, so that the bundle needs nothing at run time to read it.
-import type { SiteFile } from '../lib/config.ts';
-import type { JsonSchema } from '../contract/schemas.ts';
+// The form of what the Worker's bundle carries of one deployment (gateway/worker/deployment.ts writes it on Node,
+// gateway/worker/worker.ts reads it): plain JSON, so that the bundle needs nothing at run time to read it.
+import type { SiteFile } from '../../lib/config.ts';
+import type { JsonSchema } from '../../contract/schemas.ts';
 
 /** Where one body's bytes are: a file of dist/ served as a static asset, or in the bundle itself. */
 export type BakedBody = { length: number; asset: string } | { length: number; base64: string };
