@@ -308,8 +308,8 @@ export interface Peer {
   version: string;
 }
 
-export const BARE_NODE_MAIN = join(ROOT, 'bench', 'bare-server.mjs');
-export const BARE_PROXY_MAIN = join(ROOT, 'bench', 'bare-proxy.mjs');
+export const BARE_NODE_MAIN = join(ROOT, 'tools', 'bench', 'bare-server.mjs');
+export const BARE_PROXY_MAIN = join(ROOT, 'tools', 'bench', 'bare-proxy.mjs');
 export const FAKE_UPSTREAMS_ENTRY = join(ROOT, '.build', 'fake-upstreams.mjs');
 
 /** A plain-JavaScript peer of the bench run by `node` as it is: `script <port> ...args`, its stdout drained. */
