@@ -11,7 +11,8 @@ import { join, normalize } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentTypeFor } from '../../contract/content-types.ts';
-import { pageContentSecurityPolicy } from '../../contract/content-security-policy.ts';
+import { feedPolicyOptions, pageContentSecurityPolicy } from '../../contract/content-security-policy.ts';
+import { DEFAULT_MARKET_WS_URL } from '../../lib/config.ts';
 import { browserAvailability, launchChromium } from '../helpers/browser.ts';
 import {
   contentCopy,
@@ -158,7 +159,8 @@ describe('hostile content on a host that sends no headers', () => {
   });
 
   it('no published page has a script URL or handler; each states the meta policy, its scripts without unsafe-inline', async () => {
-    const meta = pageContentSecurityPolicy({}, 'meta');
+    // The stock deployment's pages subscribe to the live feed: their policy names its origin.
+    const meta = pageContentSecurityPolicy(feedPolicyOptions(DEFAULT_MARKET_WS_URL), 'meta');
     for (const path of pages) {
       const html = await (await fetch(`${host.url}${path}`)).text();
       expect(scriptVectors(html), path).toEqual([]);
