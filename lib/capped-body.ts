@@ -21,7 +21,20 @@ export async function readCapped(response: Response, maxBytes: number): Promise<
   const coding = response.headers.get('content-encoding');
   if (length !== undefined && (coding === null || coding.trim() === 'identity'))
     return new Uint8Array(await response.arrayBuffer());
-  const reader = response.body.getReader();
+  const body = await readStreamCapped(response.body, maxBytes);
+  if (body === undefined) throw new BodyTooLarge(`more than ${maxBytes} bytes received`);
+  return body;
+}
+
+/**
+ * A stream read whole, or undefined (and the stream cancelled) as soon as it passes `maxBytes`. Also
+ * the gateway's core reads a request's body with it (gateway/core/http/web.ts).
+ */
+export async function readStreamCapped(
+  stream: ReadableStream<Uint8Array>,
+  maxBytes: number,
+): Promise<Uint8Array<ArrayBuffer> | undefined> {
+  const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
@@ -30,7 +43,7 @@ export async function readCapped(response: Response, maxBytes: number): Promise<
     total += value.byteLength;
     if (total > maxBytes) {
       void reader.cancel().catch(() => undefined);
-      throw new BodyTooLarge(`more than ${maxBytes} bytes received`);
+      return undefined;
     }
     chunks.push(value);
   }

@@ -1,5 +1,6 @@
 // Between web Request/Response and the core's own forms, for runtimes that speak fetch (a Worker, the
 // tests' in-process calls): the request's target, its body read under a cap, and a Prepared as a Response.
+import { readStreamCapped } from '../../../lib/capped-body.ts';
 import type { Prepared } from './exchange.ts';
 
 /** The request target of an absolute URL: its path and query ("/a?b"), as an HTTP/1.1 request line has it. */
@@ -14,26 +15,7 @@ export async function readRequestBody(request: Request, maxBytes: number): Promi
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > maxBytes) return undefined;
   if (request.body === null) return new Uint8Array(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      void reader.cancel().catch(() => undefined);
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  const body = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return body;
+  return readStreamCapped(request.body, maxBytes);
 }
 
 /**
