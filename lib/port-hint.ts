@@ -9,13 +9,22 @@ export function portTakenReason(host: string, port: number): string {
 }
 
 /**
- * Whether something already listens on host:port: a listen that is closed at once. Only EADDRINUSE
- * counts; any other refusal (an address not of this machine) is left for the gateway to report.
+ * Why a listen on host:port is refused (its error code: EADDRINUSE, EADDRNOTAVAIL, …), or undefined when
+ * it would succeed: a listen that is closed at once. The Worker's program asks it before workerd, which
+ * says why it cannot listen only after seconds (gateway/worker/main.ts).
  */
-export function portIsTaken(host: string, port: number): Promise<boolean> {
+export function listenRefusal(host: string, port: number): Promise<string | undefined> {
   return new Promise((resolve) => {
     const probe = createServer();
-    probe.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'EADDRINUSE'));
-    probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve(false)));
+    probe.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'EUNKNOWN'));
+    probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve(undefined)));
   });
+}
+
+/**
+ * Whether something already listens on host:port. Only EADDRINUSE counts; any other refusal (an address
+ * not of this machine) is left for the gateway to report.
+ */
+export async function portIsTaken(host: string, port: number): Promise<boolean> {
+  return (await listenRefusal(host, port)) === 'EADDRINUSE';
 }

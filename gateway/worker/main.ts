@@ -5,9 +5,8 @@
 // clean shutdown.
 import { loadConfig, type Config } from '../../lib/config.ts';
 import { ConfigError } from '../../lib/errors.ts';
-import { createServer } from 'node:net';
 import { oneLine } from '../../lib/one-line.ts';
-import { portTakenReason } from '../../lib/port-hint.ts';
+import { listenRefusal, portTakenReason } from '../../lib/port-hint.ts';
 import { bundleWorker, refuseNodeOnly, WRANGLER_CONFIG } from './bundle.ts';
 import { startLocalWorker, type LocalWorker } from './local.ts';
 
@@ -76,15 +75,6 @@ async function main(): Promise<number | undefined> {
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
   return undefined;
-}
-
-/** Why a listen on host:port is refused (its error code), or undefined when it would succeed. */
-function listenRefusal(host: string, port: number): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'EUNKNOWN'));
-    probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve(undefined)));
-  });
 }
 
 main().then(
