@@ -71,15 +71,17 @@ describe('QuotaCounter', () => {
 
   it('sets one alarm at its first count, for the end of its window, which deletes the count', async () => {
     const { state, alarms, kv } = objectState();
-    const counter = new (QuotaCounter as unknown as Ctor<InstanceType<typeof QuotaCounter>>)(
-      state as never,
-      {} as never,
-    );
-    const before = Date.now();
+    // The object's clock, injected: 14:03:07 UTC on 2026-11-22.
+    const NOW = Date.parse('2026-11-22T14:03:07Z');
+    class Counter extends QuotaCounter {
+      protected override now(): number {
+        return NOW;
+      }
+    }
+    const counter = new (Counter as unknown as Ctor<InstanceType<typeof Counter>>)(state as never, {} as never);
     await counter.increment(61);
     await counter.increment(61);
-    expect(alarms).toHaveLength(1);
-    expect(alarms[0]).toBeGreaterThanOrEqual(before + 61_000);
+    expect(alarms).toEqual([NOW + 61_000]);
     expect(kv.size).toBe(1);
     await counter.alarm();
     expect(kv.size).toBe(0);

@@ -9,11 +9,16 @@ import type { QuotaStore } from '../core/quota.ts';
 const COUNT = 'count';
 
 export class QuotaCounter extends DurableObject {
+  /** The clock the alarm is set by: the platform's, replaced in tests. */
+  protected now(): number {
+    return Date.now();
+  }
+
   /** Adds one and returns the new count; the first count of a key sets the alarm that deletes it. */
   async increment(ttlSeconds: number): Promise<number> {
     const count = (this.ctx.storage.kv.get<number>(COUNT) ?? 0) + 1;
     this.ctx.storage.kv.put(COUNT, count);
-    if (count === 1) await this.ctx.storage.setAlarm(Date.now() + ttlSeconds * 1000);
+    if (count === 1) await this.ctx.storage.setAlarm(this.now() + ttlSeconds * 1000);
     return count;
   }
 
