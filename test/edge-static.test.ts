@@ -65,6 +65,10 @@ const nodeTable = staticTable(
 );
 const node = gatewayOver(nodeTable);
 
+/** The Worker's static table over `assets`, from what the bundle carries, as the Worker makes it. */
+const workerStaticOver = (assets: AssetsBinding) =>
+  workerStatic(baked.files, service, assets, NODE_CODEC, liveFeedUrl(config));
+
 /** One GET as the Worker answers it: the body filled from the assets first. */
 async function workerGet(
   worker: { gateway: Gateway; fill: (b?: Uint8Array) => Promise<void> | undefined },
@@ -85,13 +89,7 @@ async function same(a: Response, b: Response) {
 describe("the Worker's static table", () => {
   it("answers every path of the site, and an unknown one, as the Node gateway's table", async () => {
     const reads: string[] = [];
-    const { table, fill } = workerStatic(
-      baked.files,
-      service,
-      assetsOf(site.dir, reads),
-      NODE_CODEC,
-      liveFeedUrl(config),
-    );
+    const { table, fill } = workerStaticOver(assetsOf(site.dir, reads));
     const worker = { gateway: gatewayOver(table), fill };
     const paths = [...nodeTable.routes.keys(), '/no/such/page'];
     expect(paths.length).toBeGreaterThan(30);
@@ -112,13 +110,7 @@ describe("the Worker's static table", () => {
 
   it('reads nothing for a 304 or a HEAD, and nothing before an answer carries a body', async () => {
     const reads: string[] = [];
-    const { table, fill } = workerStatic(
-      baked.files,
-      service,
-      assetsOf(site.dir, reads),
-      NODE_CODEC,
-      liveFeedUrl(config),
-    );
+    const { table, fill } = workerStaticOver(assetsOf(site.dir, reads));
     const gateway = gatewayOver(table);
     expect(reads).toEqual([]);
     const etag = (await node.fetch(new Request(new URL('/', TEST_SITE_URL)), null)).headers.get('etag')!;
@@ -136,7 +128,7 @@ describe("the Worker's static table", () => {
 
   it('refuses to serve a dist/ whose files changed since the bundle was made', async () => {
     const changed: AssetsBinding = { fetch: async () => new Response('another file') };
-    const { table, fill } = workerStatic(baked.files, service, changed, NODE_CODEC, liveFeedUrl(config));
+    const { table, fill } = workerStaticOver(changed);
     const answer = await gatewayOver(table).handle(
       { method: 'GET', url: '/llms.txt', headers: {} },
       null,

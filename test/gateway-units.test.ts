@@ -229,6 +229,9 @@ describe('the shared upstream fetch', () => {
 
 describe('the contribution cache', () => {
   const validator = createValidator();
+  /** The calendar's live route over `sources`, on the clock `now` (the deployment's stock resource). */
+  const calendarRoute = (sources: Parameters<typeof contributionsRoute>[0], now: () => number) =>
+    contributionsRoute(sources, dataResource(DEFAULT_SERVICE, 'contributions'), validator, NODE_CODEC, now);
   /** A source that counts calls and answers every date of the window asked about. */
   function countingSource() {
     const state = { calls: 0, fail: false };
@@ -252,13 +255,7 @@ describe('the contribution cache', () => {
     // 2026-11-01 is the day clocks fall back in Toronto: a 25-hour day.
     let t = Date.parse('2026-11-01T04:30:00Z'); // 00:30 EDT
     const { sources, state } = countingSource();
-    const route = contributionsRoute(
-      sources,
-      dataResource(DEFAULT_SERVICE, 'contributions'),
-      validator,
-      NODE_CODEC,
-      () => t,
-    );
+    const route = calendarRoute(sources, () => t);
     const first = await route.current();
     expect(first.expiresAtMs).toBe(Date.parse('2026-11-02T05:00:00Z'));
     t = Date.parse('2026-11-02T04:59:59Z'); // 23:59:59 EST, 24.5 h later
@@ -281,13 +278,7 @@ describe('the contribution cache', () => {
         days: async (nowMs: number) => (await gate, sources.github.days(nowMs)),
       },
     };
-    const route = contributionsRoute(
-      slow,
-      dataResource(DEFAULT_SERVICE, 'contributions'),
-      validator,
-      NODE_CODEC,
-      () => t,
-    );
+    const route = calendarRoute(slow, () => t);
     const before = route.current() as Promise<CalendarResponse>;
     t = Date.parse('2026-06-02T04:00:00.200Z'); // 00:00:00.2, the next day
     const after = route.current() as Promise<CalendarResponse>;
@@ -303,13 +294,7 @@ describe('the contribution cache', () => {
   it('shares one refresh among concurrent callers, and retries once a failure is no longer remembered', async () => {
     let t = Date.parse('2026-06-01T12:00:00Z');
     const { sources, state } = countingSource();
-    const route = contributionsRoute(
-      sources,
-      dataResource(DEFAULT_SERVICE, 'contributions'),
-      validator,
-      NODE_CODEC,
-      () => t,
-    );
+    const route = calendarRoute(sources, () => t);
     state.fail = true;
     const failing = [route.current(), route.current(), route.current()];
     for (const p of failing) await expect(p).rejects.toThrow('down');
