@@ -185,8 +185,9 @@ describe('npm run start:edge', () => {
   });
 
   it('answers the six data paths with the payloads of the Node gateway', async () => {
-    // The provider's clock stands still: both gateways read the very same ticker.
-    const instant = Date.now();
+    // The provider's clock stands still where it is (spawned gateways run on the real clock, so the fake's
+    // is the real one too): both gateways read the very same ticker.
+    const instant = fake.now();
     fake.now = () => instant;
     for (const path of SIX_DATA_PATHS) {
       const [a, b] = await Promise.all([get(node.url, path), get(edge.url, path)]);
