@@ -17,6 +17,7 @@ import { datasets, serviceTables } from '../datasets/registry.ts';
 import { createValidator, loadSchemas, SchemaValidationError } from '../contract/schemas.ts';
 import { EXIT_INTERNAL_ERROR } from '../lib/run-main.ts';
 import { createSources, SOURCE_FETCH } from '../upstreams/sources.ts';
+import { nodeTransport } from '../upstreams/node-transport.ts';
 import type { Dataset } from '../datasets/dataset.ts';
 import type { Artifact, DatasetOutcome } from './artifact.ts';
 import { writeFileAtomic } from './atomic-write.ts';
@@ -77,7 +78,7 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
   }
   const service = serviceTables(config);
   const validator = createValidator(loadSchemas(service));
-  const sources = createSources(config);
+  const sources = createSources(config, nodeTransport);
 
   const registered = datasets(config);
   const settle = async (dataset: Dataset, work: () => Promise<unknown>): Promise<unknown> => {

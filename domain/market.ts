@@ -44,16 +44,7 @@ export function buildMarketData(
   if (!Number.isFinite(ticker.timeMs))
     throw new UpstreamError('coinbase', `ticker time "${ticker.time}" is not a date-time`);
   const { startSeconds, endSeconds } = marketWindow(nowMs);
-  const byTime = new Map<number, number>();
-  for (const candle of candles) {
-    if (candle.time < startSeconds || candle.time > endSeconds) continue; // rows may fall outside [start, end]
-    if (!Number.isFinite(candle.close) || candle.close <= 0) {
-      throw new UpstreamError('coinbase', `candle at ${candle.time} has close ${candle.close}, not a positive number`);
-    }
-    if (!byTime.has(candle.time)) byTime.set(candle.time, candle.close); // one point per candle start time
-  }
-  const points: MarketPoint[] = [...byTime].sort((a, b) => a[0] - b[0]).map(([time, value]) => ({ time, value }));
-  const live = withTicker(points, ticker);
+  const live = withTicker(candlePoints(candles, startSeconds, endSeconds), ticker);
   if (live.points.length < 2) {
     throw new UpstreamError(
       'coinbase',
@@ -70,6 +61,38 @@ export function buildMarketData(
     ...live,
   };
 }
+
+/**
+ * The candles' points within [startSeconds, endSeconds]: one per candle start time, ascending. Kept per
+ * candle list for the window it was computed for: the gateway reuses one candle history for minutes and
+ * builds a payload from it for every market request, so the same window (it moves once a second) is not
+ * sorted again each time. The lists are never changed once parsed, and neither are the points.
+ */
+export function candlePoints(
+  candles: readonly Candle[],
+  startSeconds: number,
+  endSeconds: number,
+): readonly MarketPoint[] {
+  const kept = pointsOf.get(candles);
+  if (kept !== undefined && kept.startSeconds === startSeconds && kept.endSeconds === endSeconds) return kept.points;
+  const byTime = new Map<number, number>();
+  for (const candle of candles) {
+    if (candle.time < startSeconds || candle.time > endSeconds) continue; // rows may fall outside [start, end]
+    if (!Number.isFinite(candle.close) || candle.close <= 0) {
+      throw new UpstreamError('coinbase', `candle at ${candle.time} has close ${candle.close}, not a positive number`);
+    }
+    if (!byTime.has(candle.time)) byTime.set(candle.time, candle.close); // one point per candle start time
+  }
+  const points = Object.freeze(
+    [...byTime].sort((a, b) => a[0] - b[0]).map(([time, value]) => Object.freeze({ time, value })),
+  );
+  pointsOf.set(candles, { startSeconds, endSeconds, points });
+  return points;
+}
+const pointsOf = new WeakMap<
+  readonly Candle[],
+  { startSeconds: number; endSeconds: number; points: readonly MarketPoint[] }
+>();
 
 /** The fields a ticker decides, given the candle points: what the build, the gateway and a live tick share. */
 export type TickerFields = Pick<MarketData, 'points' | 'value' | 'changePercent' | 'low' | 'high' | 'asOf'>;

@@ -7,6 +7,7 @@ import { ALLOW_HEADER, MCP_ENDPOINT } from '../contract/service.ts';
 import { datasets, serviceTables } from '../datasets/registry.ts';
 import { createValidator, loadSchemas, type Validator } from '../contract/schemas.ts';
 import { createSources, type Sources } from '../upstreams/sources.ts';
+import { nodeTransport } from '../upstreams/node-transport.ts';
 import { accessLog } from './http/access-log.ts';
 import { answerInTurn, capConnections, endAndRelease } from './http/connection-limits.ts';
 import { clientIdentity } from './quota/client-identity.ts';
@@ -109,7 +110,7 @@ export async function startGateway(config: Config, options: GatewayOptions): Pro
   const validator: Validator = {
     validate: (name, data) => (made ??= createValidator(schemas, { checkSchemas: false })).validate(name, data),
   };
-  const sources = options.sources ?? createSources(config);
+  const sources = options.sources ?? createSources(config, nodeTransport);
 
   let store: QuotaStore | undefined;
   let quota: Quota = DISABLED_QUOTA;

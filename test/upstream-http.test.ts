@@ -4,15 +4,17 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { failureLine } from '../builders/build.ts';
 import { UpstreamError } from '../lib/errors.ts';
 import { coinbaseClient, MAX_MARKET_ANSWER_BYTES } from '../upstreams/coinbase.ts';
 import { githubGraphqlClient, MAX_GRAPHQL_ANSWER_BYTES } from '../upstreams/github-graphql.ts';
 import { githubHtmlClient, MAX_CALENDAR_HTML_BYTES } from '../upstreams/github-html.ts';
 import { MAX_RETRY_AFTER_MS, retryAfterMs } from '../upstreams/http.ts';
+import { fetchTransport, type Transport } from '../upstreams/transport.ts';
+import { nodeTransport } from '../upstreams/node-transport.ts';
 import { startFakeUpstreams } from '../tools/fakes/upstreams.ts';
 import { upstreamEnv } from './helpers/run.ts';
 import { runBuild } from './helpers/site-dist.ts';
@@ -57,9 +59,18 @@ async function scripted(steps: Step[]) {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
 }
 
-const http = (timeoutMs = 2000) => ({ userAgent: 'test-agent/1', timeoutMs });
+/** The rules are upstreams/http.ts's on both transports: fetch (a Worker's) and node:http (Node's programs). */
+const TRANSPORTS: Array<[string, Transport]> = [
+  ['fetch', fetchTransport],
+  ['node:http', nodeTransport],
+];
+let transport: Transport = fetchTransport;
+/** Every describe.each below sets the transport its tests run on. */
+const onTransport = (t: Transport) => beforeEach(() => void (transport = t));
+const http = (timeoutMs = 2000) => ({ userAgent: 'test-agent/1', timeoutMs, transport });
 
-describe('market client', () => {
+describe.each(TRANSPORTS)('market client over %s', (_name, t) => {
+  onTransport(t);
   it('sends a User-Agent and retries a 503 once before succeeding', async () => {
     const s = await scripted([json(503, { message: 'unavailable' }), json(200, TICKER)]);
     const ticker = await coinbaseClient(s.url, 'MON-USD', http()).ticker();
@@ -111,6 +122,21 @@ describe('market client', () => {
     expect(s.seen).toHaveLength(20);
     // fetch's pool may open a second connection while the first is being handed back; never one per request.
     expect(new Set(s.seen.map((r) => r.socket)).size).toBeLessThanOrEqual(2);
+  });
+
+  it('reads an answer compressed with gzip or brotli (the codings it asks for)', async () => {
+    const body = Buffer.from(JSON.stringify(TICKER));
+    const coded =
+      (coding: string, bytes: Buffer): Step =>
+      (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': coding });
+        res.end(bytes);
+      };
+    const s = await scripted([coded('gzip', gzipSync(body)), coded('br', brotliCompressSync(body))]);
+    const client = coinbaseClient(s.url, 'MON-USD', http());
+    expect((await client.ticker()).price).toBe(0.030113);
+    expect((await client.ticker()).price).toBe(0.030113);
+    expect(s.seen[0]!.headers['accept-encoding']).toMatch(/gzip/);
   });
 
   it('asks for hourly candles over the given window in ISO 8601', async () => {
@@ -257,7 +283,8 @@ const hostileMessage = 'boom\u001b]0;PWNED\u0007\nsecond line\u009b';
 const CONTROLS = /[\u0000-\u001f\u007f-\u009f]/;
 const graphqlRange = { startDate: '2025-11-23', endDate: '2026-11-22' };
 
-describe('answer size', () => {
+describe.each(TRANSPORTS)('answer size over %s', (_name, t) => {
+  onTransport(t);
   it('refuses an answer whose Content-Length is over the cap without reading it, and does not retry', async () => {
     const s = await scripted([
       (_req, res) => {
@@ -352,7 +379,8 @@ describe('answer size', () => {
   });
 });
 
-describe('redirects', () => {
+describe.each(TRANSPORTS)('redirects over %s', (_name, t) => {
+  onTransport(t);
   const redirect =
     (status: number): Step =>
     (_req, res) => {

@@ -1,14 +1,16 @@
 // One GET with a User-Agent, a deadline that covers every retry and the reading of the body, a cap on
-// the size of the answer, no redirects, and a small bounded retry (ky's own; nothing else wraps it, so
-// retries never stack). Failures become UpstreamErrors that say what and why.
-import type { KyInstance } from 'ky';
+// the size of the answer, no redirects, and a small bounded retry (the only one: nothing else wraps it,
+// so retries never stack). Failures become UpstreamErrors that say what and why.
 import { UpstreamError, type UpstreamName } from '../lib/errors.ts';
 import { BodyTooLarge, readCapped } from '../lib/capped-body.ts';
+import { fetchTransport, type Transport, type TransportAnswer } from './transport.ts';
 
 export interface HttpOptions {
   userAgent: string;
   /** Deadline for the whole request, retries and reading the body included (UPSTREAM_TIMEOUT_MS). */
   timeoutMs: number;
+  /** How requests reach the upstreams; `fetch` unless the program gives its runtime's (node-transport.ts). */
+  transport?: Transport;
 }
 
 export function userAgent(siteUrl: string): string {
@@ -44,119 +46,157 @@ export type UpstreamGet = (url: string, options: GetOptions) => Promise<unknown>
 
 const utf8 = new TextDecoder();
 
-/**
- * ky, loaded when an upstream is first asked rather than at start: evaluating it builds a web Request to
- * test the runtime, which loads node's undici whole, a large part of the gateway's start
- * (docs/performance.md#what-changed-in-the-core-round-issue-34).
- */
-let kyModule: Promise<typeof import('ky')> | undefined;
-const loadKy = () => (kyModule ??= import('ky'));
+/** RFC 9110 statuses worth asking again: the upstream may answer the same request a moment later. */
+const RETRY_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
+/** Of those, the ones whose Retry-After says how long to wait (RFC 9110 §10.2.3). */
+const RETRY_AFTER_STATUSES = new Set([429, 503]);
+/** The wait before retry n (0-based) without a Retry-After: 300 ms, then 600 ms, never over a second. */
+const backoffMs = (attempt: number) => Math.min(1000, 300 * 2 ** attempt);
 
 /**
- * A GET client for one upstream. Everything that does not change between requests (the User-Agent and
- * other headers, the retry policy, the redirect refusal) is merged into a ky instance once, at the first; a
- * request adds only its URL and its deadline. The gateway asks the market provider for the ticker on
- * every request, so the per-request work is part of the market route's latency.
+ * A GET client for one upstream: the rules of every request (User-Agent and other headers, a deadline
+ * over the retries and the body, at most RETRY_LIMIT retries of a dropped connection or a retryable
+ * status, a wait that never outlasts the deadline, no redirects, capped bodies) over the runtime's
+ * transport (upstreams/transport.ts). Written here rather than taken from an HTTP client library: on the
+ * gateway's market route the ticker is fetched for every request, and a library's per-request objects
+ * were a third of what the route added over the provider (docs/performance.md).
  */
 export function upstreamClient(
   upstream: UpstreamName,
   options: HttpOptions & { headers?: Record<string, string> },
 ): UpstreamGet {
-  const create = ({ default: ky, HTTPError }: typeof import('ky')) =>
-    ky.create({
-      headers: { 'user-agent': options.userAgent, ...options.headers },
-      // The deadline is the request's own signal (below), which covers the retries and the body too; ky's
-      // timeout would add a timer, a controller and a race per request to the market route's latency.
-      timeout: false,
-      // The upstreams are fixed origins; a redirect elsewhere is an answer we do not follow (a 3xx
-      // is not ok, so ky raises it as an HTTPError, described below).
-      redirect: 'manual',
-      // ky reads an error answer's body into HTTPError.data itself, up to 10 MiB; ours is read for its
-      // `message` only, so it is cut to a few KiB before ky sees it.
-      fetch: errorBodiesCapped,
-      retry: {
-        limit: RETRY_LIMIT,
-        methods: ['get'],
-        statusCodes: [408, 429, 500, 502, 503, 504],
-        afterStatusCodes: [429, 503],
-        backoffLimit: 1000,
-        // Honour Retry-After only while it fits the deadline; past it, fail now rather than time out later.
-        shouldRetry: ({ error }) => {
-          if (!(error instanceof HTTPError)) return undefined;
-          const wait = retryAfterMs(error.response.headers.get('retry-after'));
-          const deadlineMs = error.options.context.deadlineMs as number;
-          return wait !== undefined && Date.now() + wait >= deadlineMs ? false : undefined;
-        },
-      },
-    });
-  let client: Promise<KyInstance> | undefined;
+  const transport = options.transport ?? fetchTransport;
+  const headers = { 'user-agent': options.userAgent, ...options.headers };
+  const { timeoutMs } = options;
   return async (url, get) => {
-    // Loaded before the deadline starts: the first request must not spend its time loading modules.
-    client ??= loadKy().then(create);
-    const ky = await client;
-    // The request's own deadline travels in ky's context, where the retry policy reads it.
-    const deadlineMs = Date.now() + options.timeoutMs;
-    // One signal for the whole exchange: it aborts the connection, the retries and the body stream alike.
-    const signal = AbortSignal.timeout(options.timeoutMs);
+    const deadlineMs = Date.now() + timeoutMs;
+    // One signal for the whole exchange: it aborts the connection, the waits and the body alike.
+    const signal = AbortSignal.timeout(timeoutMs);
     const what = `GET ${url}`;
-    let response: Response;
-    try {
-      response = await ky.get(url, { signal, context: { deadlineMs } });
-    } catch (error) {
-      throw describeFailure(upstream, what, error, options.timeoutMs, await loadKy());
-    }
-    const body = await readBody(upstream, what, response, {
-      maxBytes: get.maxBytes,
-      signal,
-      timeoutMs: options.timeoutMs,
-    });
-    const text = utf8.decode(body);
-    if (get.as === 'text') return text;
-    try {
-      return JSON.parse(text) as unknown;
-    } catch (error) {
-      throw new UpstreamError(upstream, `${what}: answer is not JSON`, { cause: error, status: response.status });
+    const timedOut = (cause: unknown) =>
+      new UpstreamError(upstream, `${what} timed out after ${timeoutMs} ms`, { cause });
+    for (let attempt = 0; ; attempt++) {
+      let answer: TransportAnswer;
+      try {
+        answer = await transport(url, headers, signal);
+      } catch (error) {
+        if (signal.aborted || isAbort(error)) throw timedOut(error);
+        const wait = backoffMs(attempt);
+        if (attempt < RETRY_LIMIT && Date.now() + wait < deadlineMs) {
+          await pause(wait, signal).catch((cause: unknown) => {
+            throw timedOut(cause);
+          });
+          continue;
+        }
+        throw new UpstreamError(upstream, `${what} failed: ${reasonOf(error)}`, { cause: error });
+      }
+      const { status } = answer;
+      if (status >= 200 && status < 300) {
+        const body = await readBody(upstream, what, answer, { maxBytes: get.maxBytes, signal, timeoutMs });
+        const text = utf8.decode(body);
+        if (get.as === 'text') return text;
+        try {
+          return JSON.parse(text) as unknown;
+        } catch (error) {
+          throw new UpstreamError(upstream, `${what}: answer is not JSON`, { cause: error, status });
+        }
+      }
+      const redirected = redirectReason(what, status, answer.header('location'));
+      if (redirected !== undefined) {
+        answer.discard();
+        throw new UpstreamError(upstream, redirected, { status });
+      }
+      const retryAfter = retryAfterMs(answer.header('retry-after'));
+      const message = await errorMessage(answer);
+      if (signal.aborted) throw timedOut(signal.reason);
+      if (attempt < RETRY_LIMIT && RETRY_STATUSES.has(status)) {
+        const wait = retryAfter !== undefined && RETRY_AFTER_STATUSES.has(status) ? retryAfter : backoffMs(attempt);
+        // A wait past the deadline would end in a timeout: the answer we have says more, now.
+        if (Date.now() + wait < deadlineMs) {
+          await pause(wait, signal).catch((cause: unknown) => {
+            throw timedOut(cause);
+          });
+          continue;
+        }
+      }
+      throw new UpstreamError(upstream, `${what} answered ${status}${message}`, { status, retryAfterMs: retryAfter });
     }
   };
 }
 
+/** The `message` of an error answer's (capped) JSON body, as ": <text>", or nothing. */
+async function errorMessage(answer: TransportAnswer): Promise<string> {
+  let body: Uint8Array;
+  try {
+    body = await answer.read(MAX_ERROR_BODY_BYTES);
+  } catch {
+    return ''; // too large, or cut off: the status says enough
+  }
+  try {
+    const parsed = JSON.parse(utf8.decode(body)) as { message?: unknown } | null;
+    return typeof parsed?.message === 'string' ? `: ${parsed.message.slice(0, 200)}` : '';
+  } catch {
+    return ''; // not JSON
+  }
+}
+
+/** Resolves after `ms`, or rejects with the signal's reason once it fires. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const done = () => {
+      signal.removeEventListener('abort', aborted);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    const aborted = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', aborted, { once: true });
+  });
+}
+
+/** Why a connection gave no answer: fetch keeps the reason (ECONNREFUSED, a reset) in `cause`. */
+function reasonOf(error: unknown): string {
+  return error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
+}
+
 /**
- * The body of `response`, read as a stream and given up as soon as it passes `maxBytes` (or announces
- * more with Content-Length), so a huge or endless answer costs at most that much memory. A body still
- * arriving when `signal` fires is a timeout, like a slow answer.
+ * The body of an answer, given up as soon as it passes `maxBytes` (or announces more with
+ * Content-Length), so a huge or endless answer costs at most that much memory. A body still arriving
+ * when `signal` fires is a timeout, like a slow answer.
  */
 export async function readBody(
   upstream: UpstreamName,
   what: string,
-  response: Response,
+  answer: Pick<TransportAnswer, 'read' | 'status'>,
   limits: { maxBytes: number; signal?: AbortSignal | null; timeoutMs: number },
 ): Promise<Uint8Array<ArrayBuffer>> {
   try {
-    return await readCapped(response, limits.maxBytes);
+    return await answer.read(limits.maxBytes);
   } catch (error) {
     if (error instanceof BodyTooLarge) {
       throw new UpstreamError(upstream, `${what}: answer larger than ${limits.maxBytes} bytes`, {
         cause: error,
-        status: response.status,
+        status: answer.status,
       });
     }
     if (limits.signal?.aborted || isAbort(error)) {
       throw new UpstreamError(upstream, `${what} timed out after ${limits.timeoutMs} ms`, { cause: error });
     }
-    throw new UpstreamError(upstream, `${what}: body could not be read`, { cause: error, status: response.status });
+    throw new UpstreamError(upstream, `${what}: body could not be read`, { cause: error, status: answer.status });
   }
 }
 
-/** ky's TimeoutError, the signal's TimeoutError and an AbortError all say the deadline passed. */
+/** The signal's TimeoutError and an AbortError both say the deadline passed. */
 function isAbort(error: unknown): boolean {
   return error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
 }
 
 /** RFC 9110 §15.4: 301, 302, 303, 307 and 308 carry a Location to follow; we never follow it. */
-export function redirectReason(what: string, response: Response): string | undefined {
-  if (response.status < 300 || response.status > 399 || response.status === 304) return undefined;
-  const location = response.headers.get('location');
-  return `${what} redirected (${response.status}) to ${location === null ? 'no Location' : location.slice(0, 200)}; redirects are not followed`;
+export function redirectReason(what: string, status: number, location: string | null): string | undefined {
+  if (status < 300 || status > 399 || status === 304) return undefined;
+  return `${what} redirected (${status}) to ${location === null ? 'no Location' : location.slice(0, 200)}; redirects are not followed`;
 }
 
 /**
@@ -168,30 +208,15 @@ export function guardedFetch(upstream: UpstreamName, limits: { maxBytes: number;
     const request = new Request(input, init);
     const what = `${request.method} ${new URL(request.url).pathname}`;
     const response = await fetch(request, { redirect: 'manual' });
-    const redirected = redirectReason(what, response);
+    const redirected = redirectReason(what, response.status, response.headers.get('location'));
     if (redirected !== undefined) {
       void response.body?.cancel().catch(() => undefined);
       throw new UpstreamError(upstream, redirected, { status: response.status });
     }
-    return rebuilt(response, await readBody(upstream, what, response, { ...limits, signal: init?.signal }));
+    const answer = { status: response.status, read: (maxBytes: number) => readCapped(response, maxBytes) };
+    return rebuilt(response, await readBody(upstream, what, answer, { ...limits, signal: init?.signal }));
   };
 }
-
-/**
- * fetch, with the body of an answer that is not ok cut to MAX_ERROR_BODY_BYTES: a larger one is
- * dropped (the status says enough), so what ky reads into HTTPError.data is small whatever was sent.
- */
-const errorBodiesCapped: typeof fetch = async (input, init) => {
-  const response = await fetch(input, init);
-  if (response.ok || response.body === null) return response;
-  let body: Uint8Array<ArrayBuffer> | null = null;
-  try {
-    body = await readCapped(response, MAX_ERROR_BODY_BYTES);
-  } catch {
-    // too large, or cut off: no message to show
-  }
-  return rebuilt(response, body);
-};
 
 /** `response` with `body` read into memory (none for the null-body statuses 204, 205 and 304). */
 function rebuilt(response: Response, body: Uint8Array<ArrayBuffer> | null): Response {
@@ -202,42 +227,4 @@ function rebuilt(response: Response, body: Uint8Array<ArrayBuffer> | null): Resp
     statusText: response.statusText,
     headers: response.headers,
   });
-}
-
-function describeFailure(
-  upstream: UpstreamName,
-  what: string,
-  error: unknown,
-  timeoutMs: number,
-  { HTTPError }: typeof import('ky'),
-): UpstreamError {
-  if (error instanceof HTTPError) {
-    const { response } = error;
-    const status = response.status;
-    const redirected = redirectReason(what, response);
-    if (redirected !== undefined) {
-      void response.body?.cancel().catch(() => undefined);
-      return new UpstreamError(upstream, redirected, { cause: error, status });
-    }
-    // ky has read the (capped) body: parsed when it was labelled JSON, as text otherwise.
-    let message = '';
-    try {
-      const body = (typeof error.data === 'string' ? JSON.parse(error.data) : error.data) as { message?: unknown };
-      if (typeof body?.message === 'string') message = `: ${body.message.slice(0, 200)}`;
-    } catch {
-      // not a (small) JSON error body; the status says enough
-    }
-    const retryAfter = retryAfterMs(response.headers.get('retry-after'));
-    return new UpstreamError(upstream, `${what} answered ${status}${message}`, {
-      cause: error,
-      status,
-      retryAfterMs: retryAfter,
-    });
-  }
-  if (isAbort(error)) {
-    return new UpstreamError(upstream, `${what} timed out after ${timeoutMs} ms`, { cause: error });
-  }
-  const reason =
-    error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
-  return new UpstreamError(upstream, `${what} failed: ${reason}`, { cause: error });
 }

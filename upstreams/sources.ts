@@ -10,6 +10,7 @@ import { coinbaseClient, type MarketClient } from './coinbase.ts';
 import { githubGraphqlClient } from './github-graphql.ts';
 import { githubHtmlClient } from './github-html.ts';
 import { userAgent } from './http.ts';
+import type { Transport } from './transport.ts';
 import { calendarWindow, githubToday } from '../domain/calendar.ts';
 
 export interface ContributionSource {
@@ -36,8 +37,9 @@ export interface Sources {
   github: ContributionSource;
 }
 
-export function createSources(config: Config): Sources {
-  const http = { userAgent: userAgent(config.siteUrl), timeoutMs: config.upstreamTimeoutMs };
+/** `transport`: how requests go out on this runtime (upstreams/transport.ts); `fetch` when not given. */
+export function createSources(config: Config, transport?: Transport): Sources {
+  const http = { userAgent: userAgent(config.siteUrl), timeoutMs: config.upstreamTimeoutMs, transport };
   const zone = config.calendarTimeZone;
   let contributions: Omit<ContributionSource, 'account' | 'timeZone'>;
   if (config.githubToken) {
