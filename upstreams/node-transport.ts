@@ -24,7 +24,8 @@ export const nodeTransport: Transport = (url, headers, signal) =>
       headers: { 'accept-encoding': ACCEPT_ENCODING, ...headers },
       signal,
     });
-    request.once('error', reject);
+    // A listener for good: an error after the answer came (the socket reset) must not go uncaught.
+    request.on('error', reject);
     request.once('response', (res) => resolve(answerOf(res, signal)));
     request.end();
   });
@@ -104,7 +105,7 @@ function readWhole(res: IncomingMessage, maxBytes: number, signal: AbortSignal):
       }
       resolve(whole);
     });
-    body.once('error', (error) => {
+    body.on('error', (error) => {
       settle();
       fail(error);
     });
