@@ -18,7 +18,7 @@ import type { GitHubContributions } from '../domain/contributions.ts';
 import type { MarketData } from '../domain/market.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../tools/fakes/upstreams.ts';
 import { runProgram, upstreamEnv, type RunResult } from './helpers/run.ts';
-import { runBuild, sharedSite, TEST_SITE_CLOCK, TEST_SITE_URL } from './helpers/site-dist.ts';
+import { runBuild, runBuildMain, sharedSite, TEST_SITE_CLOCK, TEST_SITE_URL } from './helpers/site-dist.ts';
 
 const HOUR = 3_600_000;
 const MARKET = dataResource(DEFAULT_SERVICE, 'market').snapshotFiles;
@@ -376,7 +376,7 @@ describe('arguments', () => {
     fake.resetCalls();
     const out = join(base, 'not-built');
     const missing = join(base, 'no-such-folder');
-    const result = await runProgram('build', ['--out', out, '--previous', missing], upstreamEnv(fake.url));
+    const result = await runBuildMain(['--out', out, '--previous', missing], upstreamEnv(fake.url));
     expect(result.code).toBe(2);
     expect(lines(result)).toEqual([
       `build: option '--previous <dir>': "${missing}" is not a folder (usage: npm run build [-- --out <dir>] [--if-stale] [--previous <dir>])`,
