@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstreams, type FakeUpstreams } from '../tools/fakes/upstreams.ts';
-import { runProgram, upstreamEnv } from './helpers/run.ts';
+import { runCheckDist, upstreamEnv } from './helpers/run.ts';
 import { buildSite, runBuildMain, TEST_SITE_URL, type BuiltSite } from './helpers/site-dist.ts';
 
 const DEMO_HINT =
@@ -60,8 +60,8 @@ describe('npm start without network (build --if-stale)', () => {
 describe('npm run check:dist after a build that left datasets out', () => {
   let site: BuiltSite | undefined;
   afterAll(() => site?.close());
-  const check = (dir: string, ...args: string[]) =>
-    runProgram('check-dist', ['--dir', dir, ...args], { SITE_URL: TEST_SITE_URL });
+  // main(), as `node .build/check-dist.mjs` runs it, in this process.
+  const check = (dir: string, ...args: string[]) => runCheckDist(['--dir', dir, ...args], { SITE_URL: TEST_SITE_URL });
 
   it('says, on its failure line, that every broken link is a left-out dataset and names --allow-missing-data', async () => {
     site = await buildSite({

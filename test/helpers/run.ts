@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { cleanEnv } from '../../tools/fakes/env.ts';
 import { exitStatus, type MainIo } from '../../lib/run-main.ts';
+import { main as checkDistMain } from '../../builders/dist-check/main.ts';
 
 // The fakes' environment helpers, here too so that the tests import one helper module.
 export { cleanEnv, upstreamEnv } from '../../tools/fakes/env.ts';
@@ -77,4 +78,9 @@ export async function runMainInProcess(
     (line) => io.stderr.write(`${line}\n`),
   );
   return io.result(code);
+}
+
+/** `node .build/check-dist.mjs <args>` (`npm run check:dist`) as runMainInProcess runs it. */
+export function runCheckDist(args: string[], env: Record<string, string | undefined>): Promise<RunResult> {
+  return runMainInProcess('check:dist', env, (io) => checkDistMain(args, io));
 }
