@@ -1,5 +1,5 @@
 // Once per test run: make the run's temporary folder; compile the entry points, so tests that run the real
-// programs as child processes find .build/; then make the default site build that read-only test files share
+// programs as child processes find .build/; and make the default site build that read-only test files share
 // (sharedSite() in test/helpers/site-dist.ts) instead of each running the same `npm run build` against the fakes.
 import { mkdtempSync, statfsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -50,9 +50,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   state.once ??= (async () => {
     state.temporary = runTemporaryFolder();
     process.env.TMPDIR = state.temporary;
-    await bundle();
-    // The tests' own content (test/fixtures/site/), never the owner's site/: see test/helpers/site-dist.ts.
-    const built = await buildSite();
+    // Side by side: esbuild compiles the programs in its own process while this one builds the site. The
+    // tests' own content (test/fixtures/site/), never the owner's site/: see test/helpers/site-dist.ts.
+    const [, built] = await Promise.all([bundle(), buildSite()]);
     // The fake is only needed during the build; the outcome goes to the tests, which assert it (a failed
     // build here would otherwise stop the whole run with one error instead of failing the tests that read it).
     await built.fake.close();
