@@ -24,8 +24,11 @@ const common = {
 
 export default defineConfig({
   test: {
-    // Two cores: two forks keep both busy without starving the programs the smoke tests spawn.
-    maxWorkers: 2,
+    // Two cores, four forks: a fork often waits (an upstream's retry backoff, a socket's deadline, a spawned
+    // program), and the others keep both cores busy meanwhile. Measured on two idle cores, vitest alone: two
+    // forks took 56 s, three 46 s, four 43 s, five 45 s (each fork loads the modules and warms up on its own,
+    // 2 to 3 s of CPU). Four pass with eight busy loops beside them (docs/testing.md#how-long-it-takes).
+    maxWorkers: 4,
     projects: [
       {
         test: {

@@ -15,7 +15,7 @@ import { portIsTaken, portTakenReason } from '../lib/port-hint.ts';
 import { dataResource, type DataResource, type DataResourceId, type ServiceTables } from '../contract/service.ts';
 import { datasets, serviceTables } from '../datasets/registry.ts';
 import { createValidator, loadSchemas, SchemaValidationError } from '../contract/schemas.ts';
-import { EXIT_INTERNAL_ERROR } from '../lib/run-main.ts';
+import { EXIT_INTERNAL_ERROR, processIo, type MainIo } from '../lib/run-main.ts';
 import { createSources, SOURCE_FETCH } from '../upstreams/sources.ts';
 import { nodeTransport } from '../upstreams/node-transport.ts';
 import type { Dataset } from '../datasets/dataset.ts';
@@ -465,19 +465,23 @@ export function missingSnapshots(service: ServiceTables, outDir: string): DataRe
  * and reported in one line, and the gateway fetches the resource live (docs/configuration.md#commands: a fresh clone builds
  * first, then serves whatever could be built).
  */
-export async function main(argv = process.argv.slice(2), siteFile: URL = SITE_FILE_URL): Promise<number> {
+export async function main(
+  argv = process.argv.slice(2),
+  siteFile: URL = SITE_FILE_URL,
+  io: MainIo = processIo(),
+): Promise<number> {
   let config: Config;
   let args: BuildArgs;
   try {
-    config = loadConfig(process.env, readSiteFile(siteFile));
+    config = loadConfig(io.env, readSiteFile(siteFile));
     args = buildArgs(argv, config);
   } catch (error) {
     if (error instanceof ConfigError) {
-      process.stderr.write(`build: invalid configuration: ${oneLine(error.message, 1000)}\n`);
+      io.stderr.write(`build: invalid configuration: ${oneLine(error.message, 1000)}\n`);
       return 2;
     }
     // parseArgs' own messages name the option ("Unknown option '--bogus'"); a usage error, like a bad variable.
-    process.stderr.write(
+    io.stderr.write(
       `build: ${oneLine((error as Error).message, 1000)} (usage: npm run build [-- --out <dir>] [--if-stale] [--previous <dir>])\n`,
     );
     return 2;
@@ -485,18 +489,20 @@ export async function main(argv = process.argv.slice(2), siteFile: URL = SITE_FI
   const { outDir, ifStale, previousDir } = args;
   // The content beside the site file (site/ itself unless a caller names another site file).
   const contentDir = new URL('./', siteFile);
+  const log = (line: string) => void io.stdout.write(`${line}\n`);
+  const warn = (line: string) => void io.stderr.write(`${line}\n`);
   if (ifStale) {
     // `npm start` builds, then listens: a taken port is said before any build rewrites dist/ for it.
     if (config.port !== 0 && (await portIsTaken(config.host, config.port))) {
-      process.stderr.write(`build: nothing built: ${portTakenReason(config.host, config.port)}\n`);
+      warn(`build: nothing built: ${portTakenReason(config.host, config.port)}`);
       return 1;
     }
-    const verdict = await staleness(config, outDir);
+    const verdict = await staleness(config, outDir, { contentDir });
     if (!verdict.stale) {
-      process.stdout.write(`${verdict.line}\n`);
+      log(verdict.line);
       return 0;
     }
-    process.stderr.write(`${verdict.line}\n`);
+    warn(verdict.line);
     // Offline, a rebuild keeps what dist/ already holds while it is still valid (the --previous rules),
     // rather than removing a snapshot because its upstream cannot be reached now.
     const result = await build(config, {
@@ -504,6 +510,7 @@ export async function main(argv = process.argv.slice(2), siteFile: URL = SITE_FI
       contentDir,
       simulated: config.demoSimulated,
       log: () => {},
+      warn,
       previousDir: previousDir ?? outDir,
       quietPrevious: previousDir === undefined,
     });
@@ -513,11 +520,11 @@ export async function main(argv = process.argv.slice(2), siteFile: URL = SITE_FI
     // the way to see the whole site.
     const sourced = datasets(config).filter((d) => 'source' in d.origin).length;
     if (result.exitCode === 1 && result.failures.length >= sourced)
-      process.stderr.write(
-        'build: no upstream answered (offline?); npm run demo shows the whole site against a simulated provider, no network needed\n',
+      warn(
+        'build: no upstream answered (offline?); npm run demo shows the whole site against a simulated provider, no network needed',
       );
     return 0;
   }
-  const result = await build(config, { outDir, contentDir, simulated: config.demoSimulated, previousDir });
+  const result = await build(config, { outDir, contentDir, simulated: config.demoSimulated, previousDir, log, warn });
   return result.exitCode;
 }

@@ -70,16 +70,36 @@ export interface ValidatorOptions {
   checkSchemas?: boolean;
 }
 
+/**
+ * The validators made so far in this process, by the schemas' text and the meta-schema check. A program
+ * makes one, but the tests run dozens of builds and gateways in one process, each calling this with the
+ * same schemas: compiling them with ajv afresh each time was seconds of CPU. A validator keeps nothing
+ * from one call to the next (a check's errors are read as soon as it has run), so one per schema set
+ * serves every caller. Bounded: past the bound it starts over.
+ */
+const MADE = new Map<string, Validator>();
+const MADE_BOUND = 32;
+
 export function createValidator(
   schemas: Map<string, JsonSchema> = loadSchemas(),
   options: ValidatorOptions = {},
 ): Validator {
-  const ajv = newAjv(options.checkSchemas ?? true);
-  for (const schema of schemas.values()) ajv.addSchema(schema);
-  return validatorOf((name) => {
-    const schema = schemas.get(name);
-    return schema && ajv.getSchema(schema.$id);
-  });
+  const checkSchemas = options.checkSchemas ?? true;
+  const key = JSON.stringify([checkSchemas, ...schemas]);
+  let validator = MADE.get(key);
+  if (validator === undefined) {
+    // A copy: the caller's schemas may change afterwards, the validator others share must not.
+    const own = new Map([...schemas].map(([name, schema]) => [name, structuredClone(schema)]));
+    const ajv = newAjv(checkSchemas);
+    for (const schema of own.values()) ajv.addSchema(schema);
+    validator = validatorOf((name) => {
+      const schema = own.get(name);
+      return schema && ajv.getSchema(schema.$id);
+    });
+    if (MADE.size >= MADE_BOUND) MADE.clear();
+    MADE.set(key, validator);
+  }
+  return validator;
 }
 
 function newAjv(checkSchemas: boolean, code?: { source: true; esm: true }): Ajv2020 {

@@ -10,6 +10,18 @@ import { oneLine } from './one-line.ts';
  */
 export const EXIT_INTERNAL_ERROR = 70;
 
+/** What a program's main() reads and writes: the process's environment and output, or a test's own. */
+export interface MainIo {
+  env: Record<string, string | undefined>;
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+}
+
+/** The process's own environment and output, what a program's main() uses unless a test gives it others. */
+export function processIo(): MainIo {
+  return { env: process.env, stdout: process.stdout, stderr: process.stderr };
+}
+
 /** The one stderr line of an internal error: the program, the error's name and message, no stack. */
 export function internalErrorLine(name: string, error: unknown): string {
   const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);

@@ -17,8 +17,8 @@ import { createValidator } from '../contract/schemas.ts';
 import type { GitHubContributions } from '../domain/contributions.ts';
 import type { MarketData } from '../domain/market.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../tools/fakes/upstreams.ts';
-import { runProgram, upstreamEnv, type RunResult } from './helpers/run.ts';
-import { runBuild, sharedSite, TEST_SITE_CLOCK, TEST_SITE_URL } from './helpers/site-dist.ts';
+import { runCheckDist, upstreamEnv, type RunResult } from './helpers/run.ts';
+import { runBuild, runBuildMain, sharedSite, TEST_SITE_CLOCK, TEST_SITE_URL } from './helpers/site-dist.ts';
 
 const HOUR = 3_600_000;
 const MARKET = dataResource(DEFAULT_SERVICE, 'market').snapshotFiles;
@@ -161,13 +161,13 @@ describe('the next calendar day, GitHub down', () => {
 
   it('passes npm run check:dist -- --allow-missing-data, naming the dataset left out, and without it', async () => {
     const { dir } = built.nextDay;
-    const allowed = await runProgram('check-dist', ['--dir', dir, '--allow-missing-data'], { SITE_URL: TEST_SITE_URL });
+    const allowed = await runCheckDist(['--dir', dir, '--allow-missing-data'], { SITE_URL: TEST_SITE_URL });
     expect(allowed.stderr).toBe('');
     expect(allowed.code).toBe(0);
     expect(allowed.stdout).toContain('check:dist: contribution calendar not published (the build left it out)');
     // No document links the calendar's data paths while it is missing (builders/artifact.ts,
     // publishedDatasets); its cards stand, drawn unavailable.
-    const strict = await runProgram('check-dist', ['--dir', dir], { SITE_URL: TEST_SITE_URL });
+    const strict = await runCheckDist(['--dir', dir], { SITE_URL: TEST_SITE_URL });
     expect(strict.stderr).toBe('');
     expect(strict.code).toBe(0);
     expect(strict.stdout).toContain('check:dist: ok:');
@@ -376,7 +376,7 @@ describe('arguments', () => {
     fake.resetCalls();
     const out = join(base, 'not-built');
     const missing = join(base, 'no-such-folder');
-    const result = await runProgram('build', ['--out', out, '--previous', missing], upstreamEnv(fake.url));
+    const result = await runBuildMain(['--out', out, '--previous', missing], upstreamEnv(fake.url));
     expect(result.code).toBe(2);
     expect(lines(result)).toEqual([
       `build: option '--previous <dir>': "${missing}" is not a folder (usage: npm run build [-- --out <dir>] [--if-stale] [--previous <dir>])`,

@@ -1,5 +1,6 @@
 // `npm run build`: exit statuses, snapshots on disk, nothing partial (docs/configuration.md#commands). The build
-// runs in-process (build(), as the program calls it); one spawned build per exit status proves the program around it.
+// runs in-process (build(), and main() for the arguments and --if-stale, as the program calls them); one
+// spawned build per exit status proves the program around them.
 import { cp, mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -12,7 +13,7 @@ import { createValidator } from '../contract/schemas.ts';
 import { startFakeUpstreams, type FakeUpstreams, type GithubMode, type MarketMode } from '../tools/fakes/upstreams.ts';
 import { listFiles } from './helpers/files.ts';
 import { runProgram, upstreamEnv } from './helpers/run.ts';
-import { FIXTURE_SITE, runBuild } from './helpers/site-dist.ts';
+import { FIXTURE_SITE, runBuild, runBuildMain } from './helpers/site-dist.ts';
 
 const validator = createValidator();
 let fake: FakeUpstreams;
@@ -176,9 +177,18 @@ describe('npm run build', () => {
 });
 
 describe('arguments', () => {
-  // What each refusal prints and that it exits 2 having asked nothing: the spawned program below.
+  // What a refusal prints and that it exits 2 having asked nothing: main() below, and the spawned program.
   it.each([[['--bogus']], [['--out']], [['--out', '  ']], [['extra']]])('%j is refused', (args) => {
     expect(() => buildArgs(args, { distDir: out })).toThrow();
+  });
+
+  it('an unknown argument: exit 2, one line naming the usage, nothing written, no upstream asked', async () => {
+    const result = await runBuildMain(['--bogus', '--out', out], buildEnv({}));
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toContain('usage: npm run build [-- --out <dir>] [--if-stale]');
+    expect(await listFiles(out)).toEqual([]);
+    expect(fake.calls.ticker + fake.calls.candles + fake.calls.html).toBe(0);
   });
 
   it('--out <dir> and --if-stale are read; without --out, DIST_DIR is the folder', () => {
@@ -208,15 +218,12 @@ describe('the program, one spawned build per exit status', () => {
     validator.validate('GitHubContributions', await readJson('api/v1/github-contributions'));
   });
 
-  // Every refused value of every variable: loadConfig's table in test/config.test.ts.
-  it.each([
-    ['a refused variable', { GITHUB_ACCOUNT: 'bad/name' }, [], 'GITHUB_ACCOUNT'],
-    ['an unknown argument', {}, ['--bogus'], 'usage: npm run build [-- --out <dir>] [--if-stale]'],
-  ])('exit 2 on %s: one line naming it, nothing written, no upstream asked', async (_name, env, args, named) => {
-    const result = await spawnBuild(env, [...args, '--out', out]);
+  // Every refused value of every variable: loadConfig's table in test/config.test.ts; an unknown argument: above.
+  it('exit 2 on a refused variable: one line naming it, nothing written, no upstream asked', async () => {
+    const result = await spawnBuild({ GITHUB_ACCOUNT: 'bad/name' });
     expect(result.code).toBe(2);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
-    expect(result.stderr).toContain(named);
+    expect(result.stderr).toContain('GITHUB_ACCOUNT');
     expect(await listFiles(out)).toEqual([]);
     expect(fake.calls.ticker + fake.calls.candles + fake.calls.html).toBe(0);
   });
@@ -224,7 +231,7 @@ describe('the program, one spawned build per exit status', () => {
 
 describe('--if-stale, as npm start runs it before the gateway', () => {
   const startBuild = (env: Record<string, string | undefined> = {}) =>
-    runProgram('build', ['--out', out, '--if-stale'], {
+    runBuildMain(['--out', out, '--if-stale'], {
       ...upstreamEnv(fake.url),
       // Offline: every upstream fails, and a short deadline ends the retries of a closed connection sooner.
       UPSTREAM_TIMEOUT_MS: '300',
@@ -234,8 +241,8 @@ describe('--if-stale, as npm start runs it before the gateway', () => {
     });
 
   it('offline, rebuilding for a missing snapshot keeps the other one while it is still valid', async () => {
-    // the content the program reads, so that only the missing snapshot makes it build again
-    expect((await runBuild(out, buildEnv({}), 'repository')).code).toBe(0);
+    // the content main() reads, so that only the missing snapshot makes it build again
+    expect((await runBuild(out, buildEnv({}))).code).toBe(0);
     const calendar = await readFile(join(out, 'api/v1/github-contributions'), 'utf8');
     for (const file of ['api/v1/mon-price', 'api/mon-price']) await rm(join(out, file));
     fake.market.mode = 'down';
@@ -343,17 +350,21 @@ describe('--if-stale: the record of what dist/ was built from (staleness())', ()
     });
   });
 
-  it('spawned as npm start runs it: account A, then B serves B and says why; then one up-to-date line and no upstream call', async () => {
-    // The program reads the repository's content folder, as npm start does; account B has its own fake.
-    expect((await runBuild(out, buildEnv({ GITHUB_ACCOUNT: 'octocat' }), 'repository')).code).toBe(0);
+  it('main() as npm start runs it: account A, then B serves B and says why; then one up-to-date line and no upstream call', async () => {
+    // main() reads the content it is given, as the program reads site/; account B has its own fake.
+    expect((await runBuild(out, buildEnv({ GITHUB_ACCOUNT: 'octocat' }), { content })).code).toBe(0);
     const fakeB = await startFakeUpstreams({ account: 'account-b', now: () => clock });
     onTestFinished(() => fakeB.close());
     const start = () =>
-      runProgram('build', ['--out', out, '--if-stale'], {
-        ...buildEnv({ PORT: '0' }),
-        ...upstreamEnv(fakeB.url),
-        GITHUB_ACCOUNT: 'account-b',
-      });
+      runBuildMain(
+        ['--out', out, '--if-stale'],
+        {
+          ...buildEnv({ PORT: '0' }),
+          ...upstreamEnv(fakeB.url),
+          GITHUB_ACCOUNT: 'account-b',
+        },
+        { content },
+      );
     const first = await start();
     expect(first.code).toBe(0);
     expect(first.stderr.trimEnd().split('\n')).toEqual([

@@ -82,6 +82,8 @@ describe('copies found beside the files of dist/', () => {
     await writeFile(join(fixture.dist, 'llms-full.txt.gz'), gzipSync(Buffer.from(`old text\n${'x'.repeat(4000)}`)));
     // A compressed file of its own, with no file beside it.
     await writeFile(join(fixture.dist, 'archive.txt.gz'), gzipSync(Buffer.from('an archive\n')));
+    // A file without copies, as in a dist/ made by hand or by another tool (makeDist writes them as the build does).
+    for (const suffix of ['.br', '.gz']) await rm(join(fixture.dist, `developers.html${suffix}`));
     gw = await startTestGateway(fake.url, fixture.dist);
   });
   afterAll(async () => {
@@ -101,6 +103,18 @@ describe('copies found beside the files of dist/', () => {
     expect(r.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(r.body).equals(file)).toBe(true);
     expect((await get(gw.url, '/llms-full.txt.gz')).status).toBe(404);
+  });
+
+  it('compresses a file that has no copies beside it at start, in both codings', async () => {
+    const file = await readFile(join(fixture.dist, 'developers.html'));
+    for (const [coding, suffix] of [
+      ['br', '.br'],
+      ['gzip', '.gz'],
+    ] as const) {
+      const r = await get(gw.url, '/developers', { headers: { 'accept-encoding': coding } });
+      expect(r.headers['content-encoding']).toBe(coding);
+      expect(decode(suffix, r.body).equals(file), coding).toBe(true);
+    }
   });
 
   it('serves a .gz file that is no copy as the file it is', async () => {

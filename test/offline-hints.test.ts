@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstreams, type FakeUpstreams } from '../tools/fakes/upstreams.ts';
-import { runProgram, upstreamEnv } from './helpers/run.ts';
-import { buildSite, TEST_SITE_URL, type BuiltSite } from './helpers/site-dist.ts';
+import { runCheckDist, upstreamEnv } from './helpers/run.ts';
+import { buildSite, runBuildMain, TEST_SITE_URL, type BuiltSite } from './helpers/site-dist.ts';
 
 const DEMO_HINT =
   'build: no upstream answered (offline?); npm run demo shows the whole site against a simulated provider, no network needed';
@@ -24,8 +24,9 @@ describe('npm start without network (build --if-stale)', () => {
     await fake?.close();
     await rm(base, { recursive: true, force: true });
   });
+  // main(), as `node .build/build.mjs --if-stale` runs it, in this process.
   const start = (out: string) =>
-    runProgram('build', ['--out', out, '--if-stale'], {
+    runBuildMain(['--out', out, '--if-stale'], {
       ...upstreamEnv(fake.url),
       UPSTREAM_TIMEOUT_MS: '1500',
       PORT: '0',
@@ -59,8 +60,8 @@ describe('npm start without network (build --if-stale)', () => {
 describe('npm run check:dist after a build that left datasets out', () => {
   let site: BuiltSite | undefined;
   afterAll(() => site?.close());
-  const check = (dir: string, ...args: string[]) =>
-    runProgram('check-dist', ['--dir', dir, ...args], { SITE_URL: TEST_SITE_URL });
+  // main(), as `node .build/check-dist.mjs` runs it, in this process.
+  const check = (dir: string, ...args: string[]) => runCheckDist(['--dir', dir, ...args], { SITE_URL: TEST_SITE_URL });
 
   it('says, on its failure line, that every broken link is a left-out dataset and names --allow-missing-data', async () => {
     site = await buildSite({

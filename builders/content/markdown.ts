@@ -59,7 +59,32 @@ export function markdownBoundExceeded(markdown: string): string | null {
 
 const EXPLICIT_ANCHOR = /^<a id="([A-Za-z][\w-]*)"><\/a>\s*/;
 
+/**
+ * The HTML of texts rendered before in this process, by text. A build renders the same text more than
+ * once (a writing when its content is checked, for its page and for its feed entry; the developer page
+ * for its contents list and for itself), and the tests run dozens of builds in one process: rendering
+ * (marked, then the sanitizer's parser) was the largest part of their CPU time. The HTML is a function
+ * of the text alone. Bounded in characters: past the bound it starts over.
+ */
+const RENDERED = new Map<string, string>();
+const RENDERED_BOUND = 32_000_000;
+let renderedChars = 0;
+
 export function renderMarkdown(markdown: string): string {
+  let html = RENDERED.get(markdown);
+  if (html === undefined) {
+    html = render(markdown);
+    if (renderedChars + markdown.length + html.length > RENDERED_BOUND) {
+      RENDERED.clear();
+      renderedChars = 0;
+    }
+    RENDERED.set(markdown, html);
+    renderedChars += markdown.length + html.length;
+  }
+  return html;
+}
+
+function render(markdown: string): string {
   const used = new Set<string>();
   const unique = (id: string) => {
     let candidate = id || 'section';

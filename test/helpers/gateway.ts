@@ -11,6 +11,7 @@ import { loadConfig, type Config } from '../../lib/config.ts';
 import { startGateway, type Gateway, type GatewayOptions } from '../../gateway/server.ts';
 import { cleanEnv, ROOT, runProgram, upstreamEnv } from './run.ts';
 import { GATEWAY_NODE_FLAGS } from '../../gateway/node-flags.ts';
+import { compressedArtifacts } from '../../builders/compressed-artifacts.ts';
 
 /** Marker text of files that must never be served. */
 export const SECRET = 'TOP-SECRET-MUST-NOT-LEAK';
@@ -21,7 +22,14 @@ export interface DistFixture {
   dist: string;
 }
 
-/** A small site: pages, discovery files, and files the gateway must refuse (dot-files, links out). */
+/**
+ * A small site: pages, discovery files, and files the gateway must refuse (dot-files, links out). As a
+ * build does, it writes the compressed copies (`x.br`, `x.gz`) beside each file the build compresses,
+ * with the build's own function (builders/compressed-artifacts.ts, which compresses a body once per
+ * process): the gateway loads them instead of compressing at start, which was most of the CPU time of the
+ * tests' hundred or so gateway starts. test/compressed-copies.test.ts removes a file's copies to see the
+ * gateway compress it itself.
+ */
 export async function makeDist(files: Record<string, string | Buffer> = {}): Promise<DistFixture> {
   const base = await mkdtemp(join(tmpdir(), 'gateway-'));
   const dist = join(base, 'dist');
@@ -57,7 +65,8 @@ export async function makeDist(files: Record<string, string | Buffer> = {}): Pro
     'serve.json': '{"cleanUrls": true}',
     ...files,
   };
-  for (const [file, body] of Object.entries(all)) {
+  const written = Object.entries(all).map(([file, body]) => ({ file, body }));
+  for (const { file, body } of [...written, ...(await compressedArtifacts(written))]) {
     await mkdir(dirname(join(dist, file)), { recursive: true });
     await writeFile(join(dist, file), body);
   }

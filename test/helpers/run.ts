@@ -2,6 +2,8 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { cleanEnv } from '../../tools/fakes/env.ts';
+import { exitStatus, type MainIo } from '../../lib/run-main.ts';
+import { main as checkDistMain } from '../../builders/dist-check/main.ts';
 
 // The fakes' environment helpers, here too so that the tests import one helper module.
 export { cleanEnv, upstreamEnv } from '../../tools/fakes/env.ts';
@@ -44,4 +46,41 @@ export function runProgram(
   timeoutMs = 60_000,
 ): Promise<RunResult> {
   return runNode(`${ROOT}.build/${program}.mjs`, args, cleanEnv(env), timeoutMs);
+}
+
+/** An environment and output for a program run in this process, and its RunResult once it has ended. */
+export function collectedIo(env: Record<string, string | undefined>): MainIo & { result(code: number): RunResult } {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  return {
+    env,
+    stdout: { write: (text: string) => stdout.push(text) },
+    stderr: { write: (text: string) => stderr.push(text) },
+    result: (code) => ({ code, stdout: stdout.join(''), stderr: stderr.join('') }),
+  };
+}
+
+/**
+ * A program's main() without a process: `env` alone is its environment (no variable of this process
+ * reaches it), its stdout and stderr are collected, and its exit status is the one the program gives
+ * (lib/run-main.ts: 70, with one line, for anything main throws). What only the process shows, the exit
+ * status as the operating system sees it, is left to one spawned test per program (runProgram).
+ */
+export async function runMainInProcess(
+  name: string,
+  env: Record<string, string | undefined>,
+  main: (io: MainIo) => Promise<number>,
+): Promise<RunResult> {
+  const io = collectedIo(env);
+  const code = await exitStatus(
+    name,
+    () => main(io),
+    (line) => io.stderr.write(`${line}\n`),
+  );
+  return io.result(code);
+}
+
+/** `node .build/check-dist.mjs <args>` (`npm run check:dist`) as runMainInProcess runs it. */
+export function runCheckDist(args: string[], env: Record<string, string | undefined>): Promise<RunResult> {
+  return runMainInProcess('check:dist', env, (io) => checkDistMain(args, io));
 }

@@ -14,11 +14,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { inject } from 'vitest';
-import { build, type BuildOptions } from '../../builders/build.ts';
+import { build, main, type BuildOptions } from '../../builders/build.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../../tools/fakes/upstreams.ts';
 import { loadConfig, readSiteFile } from '../../lib/config.ts';
 import { listFiles } from './files.ts';
-import { ROOT, upstreamEnv, type RunResult } from './run.ts';
+import { collectedIo, ROOT, runMainInProcess, upstreamEnv, type RunResult } from './run.ts';
 
 export { listFiles };
 
@@ -96,17 +96,30 @@ export async function runBuild(
   site?: SiteContentChoice,
   more: Pick<BuildOptions, 'previousDir'> = {},
 ): Promise<RunResult> {
-  const stdout: string[] = [];
-  const stderr: string[] = [];
+  const output = collectedIo(env);
   const contentDir = pathToFileURL(contentFolder(site));
   const result = await build(loadConfig(env, readSiteFile(new URL('site.json', contentDir))), {
     ...more,
     outDir,
     contentDir,
-    log: (line) => void stdout.push(`${line}\n`),
-    warn: (line) => void stderr.push(`${line}\n`),
+    log: (line) => void output.stdout.write(`${line}\n`),
+    warn: (line) => void output.stderr.write(`${line}\n`),
   });
-  return { code: result.exitCode, stdout: stdout.join(''), stderr: stderr.join('') };
+  return output.result(result.exitCode);
+}
+
+/**
+ * `node .build/build.mjs <args>` without a process: the program's main() as runMainInProcess runs it, on
+ * the content `site` (the tests' own unless named) where the program reads site/. The program itself, one
+ * spawn per exit status, is run by test/build.test.ts.
+ */
+export function runBuildMain(
+  args: string[],
+  env: Record<string, string | undefined>,
+  site?: SiteContentChoice,
+): Promise<RunResult> {
+  const siteFile = new URL('site.json', pathToFileURL(contentFolder(site)));
+  return runMainInProcess('build', env, (io) => main(args, siteFile, io));
 }
 
 function siteFiles(dir: string, result: RunResult): SiteFiles {

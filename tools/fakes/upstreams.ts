@@ -169,10 +169,13 @@ export async function startFakeUpstreams(options: FakeUpstreamOptions = {}): Pro
   };
 
   /** In 'missing-day' mode one date of the Toronto window is absent (missingDate, or 100 days ago). */
+  const missingDay = (): string | undefined =>
+    state.github.mode !== 'missing-day'
+      ? undefined
+      : (state.github.missingDate ?? torontoToday().minus({ days: 100 }).toISODate()!);
   const dropDay = (days: FakeDay[]): FakeDay[] => {
-    if (state.github.mode !== 'missing-day') return days;
-    const missing = state.github.missingDate ?? torontoToday().minus({ days: 100 }).toISODate();
-    return days.filter((d) => d.date !== missing);
+    const missing = missingDay();
+    return missing === undefined ? days : days.filter((d) => d.date !== missing);
   };
 
   const handleMarket = (req: IncomingMessage, res: ServerResponse, url: URL) => {
@@ -344,9 +347,16 @@ export async function startFakeUpstreams(options: FakeUpstreamOptions = {}): Pro
         return res.end('<h1>Unprocessable</h1>');
       }
       const { from: first, to: last } = range;
-      const weeks = calendarWeeks(first, last).map((week) => week.filter((d) => d.date >= first && d.date <= last));
+      const key = [first, last, mode === 'markup-drift', missingDay()].join(' ');
+      let page = PAGES.get(key);
+      if (page === undefined) {
+        const weeks = calendarWeeks(first, last).map((week) => week.filter((d) => d.date >= first && d.date <= last));
+        page = renderCalendarHtml(weeks.map(dropDay), mode === 'markup-drift');
+        if (PAGES.size >= PAGES_BOUND) PAGES.clear();
+        PAGES.set(key, page);
+      }
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(renderCalendarHtml(weeks.map(dropDay), mode === 'markup-drift'));
+      res.end(page);
     };
     if (!misbehave(res, mode, answer)) answer();
   };
@@ -373,6 +383,15 @@ export async function startFakeUpstreams(options: FakeUpstreamOptions = {}): Pro
   state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return state;
 }
+
+/**
+ * The calendar pages served so far in this process, by what they show (their dates, the markup, a missing
+ * day): a page depends on nothing else, and the tests ask for the same dates dozens of times (every build
+ * on the same clock), where drawing one (luxon for each of some 370 days) was seconds of CPU. Bounded: past
+ * the bound it starts over.
+ */
+const PAGES = new Map<string, string>();
+const PAGES_BOUND = 256;
 
 /** GitHub's calendar fragment as of 2024: cells by weekday row, tooltips after the table, a legend. */
 export function renderCalendarHtml(weeks: FakeDay[][], drift = false): string {
