@@ -47,11 +47,16 @@ const remaining = (r: { headers: Record<string, unknown> }) => {
   return Number(/;r=(\d+)/.exec(String(header))?.[1]);
 };
 
+/**
+ * The gateway's lines about its quota store, but for the budget's: on a loaded machine a store's answer
+ * can miss the 50 ms budget, which the gateway says on a line of its own ("skipped: no answer within
+ * 50 ms", test/quota.test.ts) and which says nothing of what the store answered.
+ */
 const storeLines = (g: TestGateway) =>
   g.stderr
     .join('')
     .split('\n')
-    .filter((l) => /quota store/.test(l));
+    .filter((l) => /quota store/.test(l) && !/quota store skipped: no answer within \d+ ms/.test(l));
 
 /** `n` data requests one after the other: each must be a 200 served without quota headers. */
 async function servedUnaccounted(g: TestGateway, n: number): Promise<void> {
