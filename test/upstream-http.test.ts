@@ -6,6 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { failureLine } from '../builders/build.ts';
 import { UpstreamError } from '../lib/errors.ts';
@@ -341,6 +343,23 @@ describe.each(TRANSPORTS)('answer size over %s', (_name, t) => {
     const failure = coinbaseClient(s.url, 'MON-USD', http(300)).candles(0, 3600);
     await expect(failure).rejects.toThrow(/timed out after 300 ms/);
     await expect(failure).rejects.not.toThrow(/body could not be read/);
+  });
+
+  it('a body that never ends times out at the deadline, even when the garbage collector runs meanwhile', async () => {
+    // The deadline's timer must hold its signal: a timer that held it weakly lost it to a collection
+    // while the body was arriving, and the request then waited forever.
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const s = await scripted([neverEnding('[')]);
+    const collecting = setInterval(gc, 20);
+    try {
+      for (let i = 0; i < 2; i++)
+        await expect(coinbaseClient(s.url, 'MON-USD', http(300)).candles(0, 3600)).rejects.toThrow(
+          /timed out after 300 ms/,
+        );
+    } finally {
+      clearInterval(collecting);
+    }
   });
 
   it('caps the HTML calendar too', async () => {

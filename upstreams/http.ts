@@ -69,9 +69,23 @@ export function upstreamClient(
   const headers = { 'user-agent': options.userAgent, ...options.headers };
   const { timeoutMs } = options;
   return async (url, get) => {
-    const deadlineMs = Date.now() + timeoutMs;
-    // One signal for the whole exchange: it aborts the connection, the waits and the body alike.
-    const signal = AbortSignal.timeout(timeoutMs);
+    // One signal for the whole exchange: it aborts the connection, the waits and the body alike. Its
+    // timer is a strong one of our own, cleared when the exchange ends: AbortSignal.timeout() holds its
+    // signal only weakly, and once nothing else reaches the signal (a body still arriving with no
+    // listener left on it) garbage collection may take it, and the deadline never fires.
+    const deadline = new AbortController();
+    const timer = setTimeout(
+      () => deadline.abort(new DOMException(`The deadline of ${timeoutMs} ms passed`, 'TimeoutError')),
+      timeoutMs,
+    );
+    try {
+      return await exchange(url, get, deadline.signal, Date.now() + timeoutMs);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
+  async function exchange(url: string, get: GetOptions, signal: AbortSignal, deadlineMs: number): Promise<unknown> {
     const what = `GET ${url}`;
     const timedOut = (cause: unknown) =>
       new UpstreamError(upstream, `${what} timed out after ${timeoutMs} ms`, { cause });
@@ -121,7 +135,7 @@ export function upstreamClient(
       }
       throw new UpstreamError(upstream, `${what} answered ${status}${message}`, { status, retryAfterMs: retryAfter });
     }
-  };
+  }
 }
 
 /** The `message` of an error answer's (capped) JSON body, as ": <text>", or nothing. */
