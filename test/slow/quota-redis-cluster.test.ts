@@ -66,7 +66,13 @@ describe.skipIf(SKIP_REDIS)('two gateways on two nodes of one Redis Cluster', ()
     };
     expect(await limited(a.url, DATA[0]!)).toBe(429);
     expect(await limited(b.url, DATA[1]!)).toBe(429);
-    // Both found the cluster and neither lost it.
-    for (const gw of [a, b]) expect(gw.stderr()).not.toMatch(/quota store .* unavailable/);
+    // Both found the cluster and neither lost it. Under load a start may wait past its 1 s for the first
+    // connection and say so ("no connection within 1000 ms") before it connects: that is a late start,
+    // not a loss; nothing after the first "connected" may say the store went away.
+    for (const gw of [a, b]) {
+      const afterConnected = gw.stderr().split(/quota store \S+ connected\n/);
+      expect(afterConnected.length, 'the gateway says it connected to the cluster').toBeGreaterThan(1);
+      expect(afterConnected.slice(1).join('')).not.toMatch(/quota store .* unavailable/);
+    }
   });
 });
