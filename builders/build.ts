@@ -78,7 +78,10 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
   }
   const service = serviceTables(config);
   const validator = createValidator(loadSchemas(service));
-  const sources = createSources(config, nodeTransport);
+  // Ended once every source has answered: a request still running then (the ticker's half of a market
+  // fetch whose candles failed) is one nobody waits for, and it stops instead of retrying on.
+  const upstreamLifetime = new AbortController();
+  const sources = createSources(config, nodeTransport, upstreamLifetime.signal);
 
   const registered = datasets(config);
   const settle = async (dataset: Dataset, work: () => Promise<unknown>): Promise<unknown> => {
@@ -97,6 +100,7 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
       return 'source' in origin ? settle(dataset, () => SOURCE_FETCH[origin.source](sources, nowMs)) : null;
     }),
   );
+  upstreamLifetime.abort();
 
   const failures: BuildResult['failures'] = [];
   const reused: BuildResult['reused'] = [];

@@ -110,7 +110,10 @@ export async function startGateway(config: Config, options: GatewayOptions): Pro
   const validator: Validator = {
     validate: (name, data) => (made ??= createValidator(schemas, { checkSchemas: false })).validate(name, data),
   };
-  const sources = options.sources ?? createSources(config, nodeTransport);
+  // Ended by close() once every answer is sent: an upstream request still running then is one nobody
+  // waits for, and a stopped gateway asks no one anything.
+  const upstreamLifetime = new AbortController();
+  const sources = options.sources ?? createSources(config, nodeTransport, upstreamLifetime.signal);
 
   let store: QuotaStore | undefined;
   let quota: Quota = DISABLED_QUOTA;
@@ -234,6 +237,7 @@ export async function startGateway(config: Config, options: GatewayOptions): Pro
       await drained;
       clearInterval(sweep);
       clearTimeout(grace);
+      upstreamLifetime.abort();
       await store?.close();
       log.flush();
       await Promise.all([stdoutWriter?.drain(), stderrWriter?.drain()]);

@@ -30,18 +30,27 @@ async function until(condition: () => boolean): Promise<void> {
 }
 
 describe('ticker fetches are shared, never reused', () => {
-  it('40 concurrent requests against a 300 ms ticker: every one a 200, at most 3 ticker fetches', async () => {
-    fake.market.tickerDelayMs = 300;
+  it('40 concurrent requests while the first ticker fetch runs: every one a 200, two ticker fetches', async () => {
+    // The first fetch is held until all 40 requests reached the gateway (a timed delay would let a slow
+    // machine spread them over several fetches): the first request's fetch, then one for the other 39.
+    let arrived = 0;
+    let allArrived!: () => void;
+    fake.market.tickerHeld = new Promise<void>((resolve) => (allArrived = resolve));
+    const onRequest = () => {
+      if (++arrived !== 40) return;
+      fake.market.tickerHeld = undefined;
+      allArrived();
+    };
+    gw.server.on('request', onRequest);
     const answers = await Promise.all(
       Array.from({ length: 40 }, (_, i) => get(gw.url, i % 2 ? MARKET : '/api/mon-price')),
     );
+    gw.server.off('request', onRequest);
     expect(answers.map((a) => a.status)).toEqual(Array(40).fill(200));
-    expect(fake.calls.ticker).toBeGreaterThanOrEqual(1);
-    expect(fake.calls.ticker).toBeLessThanOrEqual(3);
+    expect(fake.calls.ticker).toBe(2);
     // The next request after the burst makes its own fetch.
-    const before = fake.calls.ticker;
     expect((await get(gw.url, MARKET)).status).toBe(200);
-    expect(fake.calls.ticker).toBe(before + 1);
+    expect(fake.calls.ticker).toBe(3);
   });
 
   it('a request that arrives while a fetch runs waits for the next one, begun after it arrived', async () => {
@@ -77,5 +86,21 @@ describe('after the provider answers 429 with Retry-After', () => {
     clock += 2_600_000;
     expect((await get(gw.url, MARKET)).status).toBe(200);
     expect(fake.calls.ticker).toBe(tickerCalls + 1);
+  });
+});
+
+describe('a gateway that closes', () => {
+  it('asks the provider nothing more: a retry nobody waits for is dropped with it', async () => {
+    // The candles fail at once (404), so the answer is a 502 while the ticker's 429 waits its one-second
+    // Retry-After for a second try: a request the answer no longer needs.
+    fake.market.candlesMode = 'not-found';
+    fake.market.tickerMode = 'rate-limited';
+    fake.market.retryAfterSeconds = 1;
+    expect((await get(gw.url, MARKET)).status).toBe(502);
+    await gw.close();
+    const asked = fake.calls.ticker;
+    // Past the second try's time (it would come 1 s after the first), and its backoff after that.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(fake.calls.ticker).toBe(asked);
   });
 });

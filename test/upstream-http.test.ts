@@ -117,6 +117,18 @@ describe.each(TRANSPORTS)('market client over %s', (_name, t) => {
     await expect(coinbaseClient(s.url, 'MON-USD', http(300)).ticker()).rejects.toThrow(/timed out after 300 ms/);
   });
 
+  it("ends with the program's lifetime: a retry's wait is cut short, and no request starts after", async () => {
+    const s = await scripted([json(503, { message: 'unavailable' }, { 'retry-after': '5' })]);
+    const lifetime = new AbortController();
+    const client = coinbaseClient(s.url, 'MON-USD', { ...http(10_000), signal: lifetime.signal });
+    const waiting = client.ticker();
+    await expect.poll(() => s.seen.length).toBe(1);
+    lifetime.abort();
+    await expect(waiting).rejects.toThrow(/abandoned: the program is stopping/);
+    await expect(client.ticker()).rejects.toThrow(/not sent: the program is stopping/);
+    expect(s.seen).toHaveLength(1);
+  });
+
   it('keeps its connections to the provider open between requests (a pool, not one TCP connection per ticker)', async () => {
     const s = await scripted([json(200, TICKER)]);
     const client = coinbaseClient(s.url, 'MON-USD', http());

@@ -11,6 +11,13 @@ export interface HttpOptions {
   timeoutMs: number;
   /** How requests reach the upstreams; `fetch` unless the program gives its runtime's (node-transport.ts). */
   transport?: Transport;
+  /**
+   * The program's lifetime: once it fires, every exchange still running (a retry's wait, a body still
+   * arriving) ends at once and none starts. A closing gateway's answers are all sent by then; what runs
+   * on is a request nobody waits for (the ticker's half of a market fetch whose candles failed), and it
+   * must not keep asking someone else's server after the program has stopped.
+   */
+  signal?: AbortSignal;
 }
 
 export function userAgent(siteUrl: string): string {
@@ -18,6 +25,7 @@ export function userAgent(siteUrl: string): string {
 }
 
 const RETRY_LIMIT = 2;
+const STOPPED = 'the program is stopping';
 /** An error answer is read only for its `message`; a few KiB is plenty. */
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
@@ -67,8 +75,9 @@ export function upstreamClient(
 ): UpstreamGet {
   const transport = options.transport ?? fetchTransport;
   const headers = { 'user-agent': options.userAgent, ...options.headers };
-  const { timeoutMs } = options;
+  const { timeoutMs, signal: lifetime } = options;
   return async (url, get) => {
+    if (lifetime?.aborted) throw new UpstreamError(upstream, `GET ${url} not sent: ${STOPPED}`);
     // One signal for the whole exchange: it aborts the connection, the waits and the body alike. Its
     // timer is a strong one of our own, cleared when the exchange ends: AbortSignal.timeout() holds its
     // signal only weakly, and once nothing else reaches the signal (a body still arriving with no
@@ -78,10 +87,17 @@ export function upstreamClient(
       () => deadline.abort(new DOMException(`The deadline of ${timeoutMs} ms passed`, 'TimeoutError')),
       timeoutMs,
     );
+    const stop = () => deadline.abort(lifetime!.reason);
+    lifetime?.addEventListener('abort', stop, { once: true });
     try {
       return await exchange(url, get, deadline.signal, Date.now() + timeoutMs);
+    } catch (error) {
+      // The deadline's signal fired for the program's end, not for time: say so.
+      if (lifetime?.aborted) throw new UpstreamError(upstream, `GET ${url} abandoned: ${STOPPED}`, { cause: error });
+      throw error;
     } finally {
       clearTimeout(timer);
+      lifetime?.removeEventListener('abort', stop);
     }
   };
 

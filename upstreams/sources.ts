@@ -37,9 +37,12 @@ export interface Sources {
   github: ContributionSource;
 }
 
-/** `transport`: how requests go out on this runtime (upstreams/transport.ts); `fetch` when not given. */
-export function createSources(config: Config, transport?: Transport): Sources {
-  const http = { userAgent: userAgent(config.siteUrl), timeoutMs: config.upstreamTimeoutMs, transport };
+/**
+ * `transport`: how requests go out on this runtime (upstreams/transport.ts); `fetch` when not given.
+ * `signal`: the program's lifetime; once it fires, no request runs on (upstreams/http.ts).
+ */
+export function createSources(config: Config, transport?: Transport, signal?: AbortSignal): Sources {
+  const http = { userAgent: userAgent(config.siteUrl), timeoutMs: config.upstreamTimeoutMs, transport, signal };
   const zone = config.calendarTimeZone;
   let contributions: Omit<ContributionSource, 'account' | 'timeZone'>;
   if (config.githubToken) {

@@ -102,6 +102,8 @@ export interface FakeUpstreams {
     tickerPrice?: string;
     /** The ticker answers this long after the request (with the price set when the request arrived). */
     tickerDelayMs?: number;
+    /** The ticker answers once this settles (a test's gate; with the price set when the request arrived). */
+    tickerHeld?: Promise<unknown>;
     /** The Retry-After of 'rate-limited' answers, in seconds (default 3600). */
     retryAfterSeconds?: number;
   };
@@ -230,6 +232,13 @@ export async function startFakeUpstreams(options: FakeUpstreamOptions = {}): Pro
       // Like the real provider: the row just before `start` may come back too.
       return json(res, 200, candleRows(start / 1000 - 3600, end / 1000, undefined, product).slice(0, 300));
     };
+    const held = isTicker ? state.market.tickerHeld : undefined;
+    if (held !== undefined) {
+      void held.then(() => {
+        if (!misbehave(res, mode, answer)) answer();
+      });
+      return;
+    }
     const delayMs = isTicker ? state.market.tickerDelayMs : undefined;
     if (delayMs !== undefined) {
       const timer = setTimeout(() => {
