@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { FakeUpstreams } from '../tools/fakes/upstreams.ts';
 import { shareUpstreams } from './helpers/shared-upstreams.ts';
 import { get, startTestGateway, type DistFixture, type RawResponse, type TestGateway } from './helpers/gateway.ts';
-import { privateRedis, SKIP_REDIS, sendCommand, type PrivateRedis } from './helpers/gateway-redis.ts';
+import { privateRedis, SKIP_REDIS, type PrivateRedis } from './helpers/gateway-redis.ts';
 
 const DATA = ['/api/v1/mon-price', '/api/mon-price', '/api/v1/github-contributions', '/api/github-contributions'];
 // 17 s into a 60-second window: t is 43.
@@ -51,6 +51,18 @@ function quotaOf(r: RawResponse) {
     r: c![1].get('r'),
     t: c![1].get('t'),
   };
+}
+
+/**
+ * The first answer of `path` with quota headers: on a loaded machine a store's answer can miss the 50 ms
+ * budget, and the request is served unaccounted (no headers), so one answer may not be counted.
+ */
+async function counted(g: TestGateway, path: string) {
+  for (let i = 0; i < 20; i++) {
+    const q = quotaOf(await get(g.url, path));
+    if (q !== undefined) return q;
+  }
+  throw new Error(`no answer of ${path} was counted in 20 requests`);
 }
 
 describe('quota with the in-process store', () => {
@@ -243,10 +255,16 @@ describe.skipIf(SKIP_REDIS)('quota with the Redis store', () => {
 
   it('a Redis slower than the 50 ms budget is skipped for that request', async () => {
     const g = await gateway({ RATE_LIMIT_QUOTA: '100', RATE_LIMIT_REDIS_URL: redis.url }, { quotaKeyPrefix: 'slow:' });
-    expect(quotaOf(await get(g.url, DATA[2]!))?.r).toBe(99);
-    await sendCommand(redis.port, 'DEBUG SLEEP 1'); // Redis answers nothing for a second
-    await new Promise((r) => setTimeout(r, 20));
-    const r = await get(g.url, DATA[3]!);
+    expect((await counted(g, DATA[2]!)).q).toBe(100);
+    // Redis answers nothing while stopped (SIGSTOP takes effect at once; a DEBUG SLEEP sent on another
+    // connection starts only when Redis has read it, which may come after the gateway's next call).
+    redis.pause();
+    let r: RawResponse;
+    try {
+      r = await get(g.url, DATA[3]!);
+    } finally {
+      redis.resume();
+    }
     expect(r.status).toBe(200);
     expect(quotaOf(r)).toBeUndefined();
     expect(g.stderr.join('')).toMatch(/quota store skipped: no answer within 50 ms/);
@@ -264,7 +282,8 @@ describe.skipIf(SKIP_REDIS)('quota with the Redis store', () => {
       { RATE_LIMIT_QUOTA: '100', RATE_LIMIT_REDIS_URL: redis.url },
       { quotaKeyPrefix: 'restart:' },
     );
-    expect(quotaOf(await get(g.url, DATA[0]!))?.r).toBe(99);
+    // Ten counted: a count carried over the restart would leave at most 89.
+    for (let i = 0; i < 10; i++) await counted(g, DATA[i % 4]!);
     await redis.stop();
     for (let i = 0; i < 3; i++) {
       const r = await get(g.url, DATA[i % 4]!);
@@ -277,8 +296,10 @@ describe.skipIf(SKIP_REDIS)('quota with the Redis store', () => {
       resumed = quotaOf(await get(g.url, DATA[2]!));
       if (resumed === undefined) await new Promise((r) => setTimeout(r, 100));
     }
-    // the new Redis started empty: the count starts again
-    expect(resumed).toMatchObject({ q: 100, r: 99 });
+    // The new Redis started empty: the count starts again. (Idle, r is 99; an answer that missed the
+    // budget on the way back may still have been counted.)
+    expect(resumed?.q).toBe(100);
+    expect(resumed?.r).toBeGreaterThanOrEqual(95);
     expect(g.stderr.join('')).toMatch(/unavailable[\s\S]*connected/);
   });
 });

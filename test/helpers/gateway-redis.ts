@@ -235,21 +235,6 @@ export function inline(port: number, command: string): Promise<string> {
   });
 }
 
-/** Sends one inline command without waiting for its answer (e.g. `DEBUG SLEEP 1` to freeze Redis). */
-export function sendCommand(port: number, command: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.on('connect', () => {
-      socket.write(`${command}\r\n`);
-      resolve();
-      // keep the socket open until Redis answers, then let it go
-      socket.on('data', () => socket.destroy());
-      socket.setTimeout(10_000, () => socket.destroy());
-    });
-    socket.on('error', reject);
-  });
-}
-
 function answersPing(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
