@@ -20,6 +20,9 @@ const common = {
   testTimeout: 30_000,
   hookTimeout: 60_000,
   pool: 'forks' as const,
+  // expect.poll gives up after 1 s by default, and a poll whose callback asks a browser or a server can take
+  // that long on a loaded machine: it is a wait for something to happen, so it gets the time a wait gets.
+  expect: { poll: { timeout: 10_000 } },
 };
 
 export default defineConfig({
