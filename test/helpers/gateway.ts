@@ -205,6 +205,12 @@ export interface GatewayProcess {
   child: ChildProcessWithoutNullStreams;
   stdout: () => string;
   stderr: () => string;
+  /**
+   * Resolves once stderr matches `pattern`, or after `ms` (the caller then asserts it). A line the gateway
+   * queued before an answer is written a few milliseconds later, on another stream than the answer
+   * (gateway/http/log-writer.ts), so it may arrive after the answer was read.
+   */
+  stderrMatch(pattern: RegExp, ms?: number): Promise<void>;
   /** Sends `signal` and resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
   exited: Promise<number | null>;
@@ -241,7 +247,8 @@ export function spawnGateway(env: Record<string, string | undefined>, timeoutMs 
   child.once('exit', () => running.delete(child));
   let out = '';
   let err = '';
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  // 'close', not 'exit': at 'exit' the child's last output may still be in the pipes.
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -257,6 +264,10 @@ export function spawnGateway(env: Record<string, string | undefined>, timeoutMs 
           child,
           stdout: () => out,
           stderr: () => err,
+          stderrMatch: async (pattern, ms = 5000) => {
+            for (const t0 = performance.now(); !pattern.test(err) && performance.now() - t0 < ms;)
+              await new Promise((r) => setTimeout(r, 50));
+          },
           exited,
           stop: (signal = 'SIGTERM') => {
             if (child.exitCode === null && child.signalCode === null) child.kill(signal);

@@ -70,6 +70,7 @@ describe.skipIf(SKIP_REDIS)('two gateways on two nodes of one Redis Cluster', ()
     // connection and say so ("no connection within 1000 ms") before it connects: that is a late start,
     // not a loss; nothing after the first "connected" may say the store went away.
     for (const gw of [a, b]) {
+      await gw.stderrMatch(/quota store \S+ connected\n/);
       const afterConnected = gw.stderr().split(/quota store \S+ connected\n/);
       expect(afterConnected.length, 'the gateway says it connected to the cluster').toBeGreaterThan(1);
       expect(afterConnected.slice(1).join('')).not.toMatch(/quota store .* unavailable/);

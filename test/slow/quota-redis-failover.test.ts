@@ -293,8 +293,15 @@ describe.skipIf(SKIP_REDIS)('gateways on a six-node Redis Cluster that loses nod
     await Promise.all([master, replica].map((v) => cluster.nodes.find((n) => n.port === v.port)!.kill()));
     await waitFor(async () => (await stateOf(url.port)) === 'fail', 30_000, 'cluster_state:fail');
 
-    const g = await gateway(url.url, YEAR);
-    await waitFor(() => storeLines(g).length > 0, 10_000, 'a line about the store');
+    // A start whose first connection misses its 1 s wait (a loaded machine) says so first, and an outage
+    // is said once: that start says nothing of the cluster, so another gateway is started (twice at most).
+    let g!: GatewayProcess;
+    for (let start = 0; start < 3; start++) {
+      g = await gateway(url.url, YEAR);
+      await waitFor(() => storeLines(g).length > 0, 10_000, 'a line about the store');
+      if (!/unavailable: no connection within \d+ ms$/.test(storeLines(g)[0]!)) break;
+      await g.stop();
+    }
     expect(storeLines(g)[0]).toBe(
       `gateway: quota store 127.0.0.1:${url.port} unavailable: the cluster is down (cluster_state:fail)`,
     );
