@@ -111,6 +111,15 @@ describe('public HTML calendar', () => {
     expect((error as Error).message).toMatch(/markup changed\?/);
   });
 
+  it('a page nested more than 256 elements deep is refused at once; a calendar inside 200 still parses', () => {
+    // htmlparser2's stack of open elements grows at its front: unbounded nesting is quadratic time.
+    expect(() => parseCalendarHtml('<span>'.repeat(300) + DOCUMENTED_SAMPLE)).toThrow(
+      /elements nested more than 256 deep \(markup changed\?\)/,
+    );
+    const wrapped = `${'<div>'.repeat(200)}${DOCUMENTED_SAMPLE}${'</div>'.repeat(200)}`;
+    expect(parseCalendarHtml(wrapped)).toEqual(parseCalendarHtml(DOCUMENTED_SAMPLE));
+  });
+
   it('a real calendar followed by 2 MB of stray "<" still parses', () => {
     expect(parseCalendarHtml(DOCUMENTED_SAMPLE + repeatTo('<<'))).toEqual(parseCalendarHtml(DOCUMENTED_SAMPLE));
   });

@@ -90,6 +90,14 @@ const TOOLTIP_COUNT = /\s*(?:No|(\d{1,3}(?:,\d{3})*|\d+))\s+contributions?\s+on\
 /** GitHub's cells are about 200 characters long; a start tag far longer is not a calendar cell. */
 const MAX_TAG_LENGTH = 4096;
 
+/**
+ * GitHub's fragment nests about a dozen elements deep. htmlparser2 keeps its open elements in an array it
+ * grows at the front (`unshift`), so a page of elements that never close costs time quadratic in their
+ * number: 2 MB of unclosed `<span>`s took 3 to 35 s of synchronous CPU. Far past any calendar's depth,
+ * the page is refused and the parser stopped.
+ */
+const MAX_OPEN_ELEMENTS = 256;
+
 /** The text of one open <tool-tip>, collected until its end tag. */
 interface OpenTooltip {
   target: string | undefined;
@@ -109,12 +117,21 @@ export function parseCalendarHtml(html: string): ContributionDay[] {
   const cells: Array<Record<string, string>> = [];
   let tooltip: OpenTooltip | undefined;
   let failure: UpstreamError | undefined;
-  const fail = (message: string) => void (failure ??= new UpstreamError('github-html', message));
+  /** Elements open now (htmlparser2 reports an implied or void element's close too). */
+  let open = 0;
+  // The first failure is the answer: nothing after it is read (pause() stops the tokenizer's loop).
+  const fail = (message: string) => {
+    failure ??= new UpstreamError('github-html', message);
+    parser.pause();
+  };
   const parser = new Parser(
     {
       onopentag(name, attributes) {
         if (parser.endIndex - parser.startIndex > MAX_TAG_LENGTH) {
-          fail(`a <${name.slice(0, 20)}> tag longer than ${MAX_TAG_LENGTH} characters (markup changed?)`);
+          return fail(`a <${name.slice(0, 20)}> tag longer than ${MAX_TAG_LENGTH} characters (markup changed?)`);
+        }
+        if (++open > MAX_OPEN_ELEMENTS) {
+          return fail(`elements nested more than ${MAX_OPEN_ELEMENTS} deep (markup changed?)`);
         }
         // Markup inside a tooltip is the tooltip's text, not the calendar's cells.
         if (tooltip !== undefined) {
@@ -129,6 +146,7 @@ export function parseCalendarHtml(html: string): ContributionDay[] {
         tooltip?.text.push(text);
       },
       onclosetag(name, isImplied) {
+        open--;
         if (tooltip === undefined || name !== 'tool-tip') return;
         // Closed by the end of the page or by its parent's end tag: nothing after it can be trusted.
         if (isImplied) return fail('a <tool-tip> is never closed (markup changed?)');
