@@ -191,11 +191,22 @@ describe.skipIf(SKIP_REDIS)('gateways on a six-node Redis Cluster that loses nod
   async function failover(fail: (master: ClusterNode) => Promise<void>, after: (master: ClusterNode) => void) {
     const seed = cluster.nodes[0]!.port;
     const slot = await windowSlot(seed);
-    const view = await clusterView(seed);
-    const master = view.find((n) => n.flags.includes('master') && n.slots.some(([a, b]) => slot >= a && slot <= b))!;
-    const replica = view.find((n) => n.masterId === master.id && !n.flags.includes('fail'))!;
+    // A node the test before restarted rejoins as a replica of the master that replaced it, but the seed's
+    // view says so only once gossip has spread it (until then it may show no replica, or the node still
+    // failed): the view is read again until the slot's master has a replica that is not failed.
+    let view: Awaited<ReturnType<typeof clusterView>> = [];
+    const masterIn = (v: typeof view) =>
+      v.find((n) => n.flags.includes('master') && n.slots.some(([a, b]) => slot >= a && slot <= b));
+    const replicaIn = (v: typeof view) =>
+      v.find((n) => n.masterId === masterIn(v)?.id && !n.flags.some((f) => f.startsWith('fail')));
+    await waitFor(
+      async () => replicaIn((view = await clusterView(seed))) !== undefined,
+      30_000,
+      "a replica of the window's master in the cluster's view",
+    );
+    const master = masterIn(view)!;
+    const replica = replicaIn(view)!;
     const other = view.find((n) => n.flags.includes('master') && n.slots.length > 0 && n !== master)!;
-    expect(replica).toBeDefined();
     // A replica that has not synced (a node restarted by an earlier test) would not take over.
     await waitFor(
       async () => /master_link_status:up/.test(await inline(replica.port, 'INFO replication')),
