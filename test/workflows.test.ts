@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
+import { getFileInfo } from 'prettier';
 import { parse } from 'yaml';
 import { ROOT } from './helpers/run.ts';
 
@@ -551,6 +552,19 @@ describe('the schedule kept alive, content published on push, CI on code only', 
     expect(matchesContent('site/site.jsonx')).toBe(false);
     for (const code of ['package.json', 'builders/build.ts', 'cli/main.ts', 'test/fixtures/site/site.json'])
       expect(matchesContent(code), code).toBe(false);
+  });
+
+  it("leaves the owner's content to them: npm run lint's Prettier skips exactly it, and checks the code and the fixture", async () => {
+    // `prettier --check .` asks the same question of every file it finds; a site.json on one line is then not a
+    // failure of `npm test` (README, "Make it yours").
+    const ignored = async (file: string) =>
+      (await getFileInfo(join(ROOT, file), { ignorePath: join(ROOT, '.prettierignore') })).ignored;
+    for (const file of filesUnder('site')) expect(await ignored(file), file).toBe(matchesContent(file));
+    // content the owner may add later is theirs too
+    for (const file of ['site/resume.json', 'site/avatar.png', 'site/writings/new.md'])
+      expect(await ignored(file), file).toBe(true);
+    for (const code of ['test/fixtures/site/site.json', 'test/fixtures/site/skills.yaml', 'builders/build.ts'])
+      expect(await ignored(code), code).toBe(false);
   });
 
   it('runs CI on push and pull request except for content-only changes: the same paths ignored', () => {
