@@ -129,6 +129,7 @@ type Workflow = {
 type Job = {
   needs?: string | string[];
   if?: string;
+  outputs?: Record<string, string>;
   permissions?: Record<string, string> | string;
   container?: string | { image: string };
   services?: Record<string, { image: string }>;
@@ -578,24 +579,38 @@ describe('the schedule kept alive, content published on push, CI on code only', 
 });
 
 describe('the Worker deployed when a Cloudflare token is set (docs/deploying.md#cloudflare-workers)', () => {
+  const gateJob = publish.jobs['worker-gate']!;
   const worker = publish.jobs.worker!;
-  const [gate, ...rest] = worker?.steps ?? [];
-  const deploy = rest.find((s) => /\bwrangler deploy\b/.test(s.run ?? ''));
+  const [gate] = gateJob?.steps ?? [];
+  const deploy = worker.steps.find((s) => /\bwrangler deploy\b/.test(s.run ?? ''));
 
   it('runs after the Pages build, reads the repository only, and deploys with wrangler from the lockfile', () => {
-    expect([worker.needs].flat()).toEqual(['build']);
+    expect([gateJob.needs].flat()).toEqual(['build']);
+    expect([worker.needs].flat()).toEqual(['worker-gate']);
     expect(worker.permissions).toEqual({ contents: 'read' });
     expect(deploy?.run?.trim()).toBe('npx wrangler deploy --config gateway/worker/wrangler.jsonc');
-    const runs = rest.map((s) => s.run?.trim());
+    const runs = worker.steps.map((s) => s.run?.trim());
     expect(runs.indexOf('npm run build:edge')).toBeLessThan(runs.indexOf(deploy!.run!.trim()));
   });
 
-  it('skips every step after its first without the secret, and shows the token to the deploy step alone', () => {
+  it('starts no container without the secret: the gate runs on the bare runner, the container job only on its word', () => {
+    // A job's container image is pulled before its first step, whatever the steps' own conditions.
+    expect(gateJob).not.toHaveProperty('container');
+    expect(gateJob.steps).toHaveLength(1);
+    expect(gateJob.permissions).toEqual({});
+    expect(gateJob.outputs?.deploy).toMatch(
+      new RegExp(`^\\$\\{\\{\\s*steps\\.${gate!.id}\\.outputs\\.deploy\\s*\\}\\}$`),
+    );
+    expect(worker.if).toMatch(/^\$\{\{\s*needs\.worker-gate\.outputs\.deploy == 'true'\s*\}\}$/);
+    expect(worker.container).toBeDefined();
+  });
+
+  it('shows the token to the deploy step alone; the gate sees only whether it is set', () => {
     expect(gate!.env?.HAS_TOKEN).toMatch(/^\$\{\{\s*secrets\.CLOUDFLARE_API_TOKEN != ''\s*\}\}$/);
-    for (const step of rest) expect(step.if).toBe(`\${{ steps.${gate!.id}.outputs.deploy == 'true' }}`);
-    const holders = worker.steps.filter((s) => JSON.stringify(s.env ?? {}).includes('secrets.CLOUDFLARE_API_TOKEN'));
+    const holders = [...gateJob.steps, ...worker.steps].filter((s) =>
+      JSON.stringify(s.env ?? {}).includes('secrets.CLOUDFLARE_API_TOKEN'),
+    );
     expect(holders).toEqual([gate, deploy]);
-    // The gate sees whether the secret is set, never the secret itself.
     expect(gate!.env?.HAS_TOKEN).not.toMatch(/secrets\.CLOUDFLARE_API_TOKEN\s*\}\}/);
   });
 
