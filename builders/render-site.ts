@@ -21,6 +21,8 @@ import { profileDocument, renderHome } from './pages/home.ts';
 import { renderNotFound } from './pages/not-found.ts';
 import { renderSkills, skillsDocument } from './pages/skills.ts';
 import { renderWritings } from './pages/writings.ts';
+import { renderResume, RESUME_TITLE } from './pages/resume.ts';
+import { publishedResume } from './content/resume.ts';
 import { robotsTxt, sitemapXml, type SitemapEntry } from './discovery/sitemap.ts';
 import { renderStaticHostConfig } from './static-host.ts';
 import { withLeadingBlock } from './content/twins.ts';
@@ -57,19 +59,22 @@ export async function renderSite(
 
   // The content as data (the feeds, profile and skills documents), checked like the index.
   const feed = jsonFeed(ctx, content.writings);
-  const profile = profileDocument(ctx, content.profile);
+  // What the site shows of the owner's résumé: the published part only (no phone or references unless opted in).
+  const resume = content.resume === null ? null : publishedResume(content.resume);
+  const profile = profileDocument(ctx, content.profile, resume);
   const skillGroups = skillsDocument(ctx, content.skills);
   ctx.validator.validate(CONTENT_DOCUMENTS.feed.schema, feed);
   ctx.validator.validate(CONTENT_DOCUMENTS.profile.schema, profile);
   ctx.validator.validate(CONTENT_DOCUMENTS.skills.schema, skillGroups);
 
-  const home = renderHome(ctx, content.profile);
+  const home = renderHome(ctx, content.profile, resume);
   const writings = renderWritings(ctx, content.writings);
   const skills = renderSkills(ctx, content.skills);
   const developers = renderDeveloperPage(ctx, schemas);
   // A demo's Markdown twins open with the notice its HTML pages carry (lib/simulated.ts).
   const notice = ctx.simulated ? simulatedNoticeMarkdown(config.site.marketSourceName) : undefined;
-  const pages = [...home, ...writings, ...skills, ...developers, ...renderNotFound(ctx)].map((a) =>
+  const resumePages = renderResume(ctx, content.resume, content.profile.name);
+  const pages = [...home, ...writings, ...skills, ...resumePages, ...developers, ...renderNotFound(ctx)].map((a) =>
     notice !== undefined && a.file.endsWith('.md') ? { ...a, body: withLeadingBlock(String(a.body), notice) } : a,
   );
   // A missing twin is a generator bug: llms-full.txt would silently lose that page.
@@ -94,6 +99,16 @@ export async function renderSite(
         markdown: markdownOf(PAGES.writings.markdownFile),
       },
       { page: PAGES.skills, name: 'Skills', notes: 'skills by area', markdown: markdownOf(PAGES.skills.markdownFile) },
+      ...(resume === null
+        ? []
+        : [
+            {
+              page: PAGES.resume,
+              name: RESUME_TITLE,
+              notes: 'work, education and the other sections of the résumé',
+              markdown: markdownOf(PAGES.resume.markdownFile),
+            },
+          ]),
       {
         page: PAGES.developers,
         name: 'Developers',
@@ -105,6 +120,7 @@ export async function renderSite(
     ...(notice !== undefined ? { notice } : {}),
     datasets: publishedDatasets(ctx),
     service: published,
+    resume: resume !== null,
   };
 
   const built = new Date(ctx.nowMs).toISOString().slice(0, 10);
@@ -113,6 +129,7 @@ export async function renderSite(
     { path: PAGES.writings.path, ...(content.writings[0] ? { lastmod: content.writings[0].date } : {}) },
     ...content.writings.map((w) => ({ path: PAGES.writing(w.slug).path, lastmod: w.date })),
     { path: PAGES.skills.path },
+    ...(resume === null ? [] : [{ path: PAGES.resume.path }]),
     { path: PAGES.developers.path, lastmod: built },
   ];
 

@@ -21,8 +21,13 @@ export const PAGES = {
   writings: pageRef('/writings'),
   skills: pageRef('/skills'),
   developers: pageRef(DISCOVERY.developers.path),
+  /** Published only when the owner has a site/resume.json (docs/site.md#resumejson). */
+  resume: pageRef('/resume'),
   writing: (slug: string) => pageRef(`/writings/${slug}`),
 } as const;
+
+/** The owner's JSON Resume document as published beside /resume (less what is not published). */
+export const RESUME_DOCUMENT = { path: '/resume.json', file: 'resume.json', contentType: 'application/json' } as const;
 
 /**
  * The site's content as data, beside its pages: the writings as a JSON Feed 1.1 with an Atom (RFC 4287)

@@ -96,7 +96,7 @@ describe('/llms.txt and /llms-full.txt', () => {
     const list = await site.read('llms.txt');
     const full = await site.read('llms-full.txt');
     const twins = [...list.matchAll(/\]\((https?:\/\/[^)]+\.md)\)/g)].map((m) => m[1]!.slice(TEST_SITE_URL.length + 1));
-    expect(twins.length).toBe(6);
+    expect(twins.length).toBe(7);
     let last = -1;
     for (const file of twins) {
       const body = (await site.read(file)).replace(/^---\n[\s\S]*?\n---\n/, '').trim();
@@ -120,6 +120,7 @@ describe('/sitemap.xml and robots.txt', () => {
       `${TEST_SITE_URL}/writings/midnight-in-toronto`,
       `${TEST_SITE_URL}/writings/static-plus-cron`,
       `${TEST_SITE_URL}/skills`,
+      `${TEST_SITE_URL}/resume`,
       `${TEST_SITE_URL}/developers`,
     ]);
     for (const lastmod of xml.matchAll(/<lastmod>([^<]+)<\/lastmod>/g))

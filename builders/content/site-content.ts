@@ -3,12 +3,13 @@
 // `draft: true` is dropped here, at the edge, so no generator downstream can publish it by mistake.
 // Every mistake in the content is a ContentError naming the file and what to fix (the build exits 2):
 // the owner's, never a bug. What content may hold is in docs/site.md#what-content-may-contain.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
 import { SITE_FILE_URL } from '../../lib/config.ts';
 import { ContentError } from '../../lib/errors.ts';
 import { markdownBoundExceeded, renderMarkdown } from './markdown.ts';
 import { isPublishableLink } from './sanitize.ts';
 import { parseContentYaml } from './yaml.ts';
+import { parseResume, RESUME_FILE, type LoadedResume } from './resume.ts';
 
 export { ContentError };
 
@@ -51,6 +52,8 @@ export interface SiteContent {
   skills: SkillGroup[];
   /** Published writings only, newest first. */
   writings: Writing[];
+  /** site/resume.json, when the owner has one (builders/content/resume.ts). */
+  resume: LoadedResume | null;
 }
 
 /** Splits `---\nyaml\n---\nbody` into its parts. */
@@ -199,13 +202,16 @@ function renderable(body: string, file: string): string {
  * absent: git keeps no empty folder). Throws a ContentError for any file that is missing, too large or wrong.
  */
 export function loadContent(dir: URL = SITE_DIR): SiteContent {
-  const read = (name: string, url: URL = new URL(name, dir)) => {
-    const size = statSync(url, { throwIfNoEntry: false });
-    if (size === undefined) throw new ContentError(name, 'is missing; the site needs it (docs/site.md)');
+  const readBounded = (name: string, url: URL, size: Stats) => {
     if (!size.isFile()) throw new ContentError(name, 'is not a file');
     if (size.size > MAX_CONTENT_FILE_BYTES)
       throw new ContentError(name, `is ${size.size} bytes, more than ${MAX_CONTENT_FILE_BYTES}; shorten it`);
     return readFileSync(url, 'utf8');
+  };
+  const read = (name: string, url: URL = new URL(name, dir)) => {
+    const size = statSync(url, { throwIfNoEntry: false });
+    if (size === undefined) throw new ContentError(name, 'is missing; the site needs it (docs/site.md)');
+    return readBounded(name, url, size);
   };
   const writingsDir = new URL('writings/', dir);
   const names = statSync(writingsDir, { throwIfNoEntry: false })?.isDirectory() ? readdirSync(writingsDir) : [];
@@ -227,5 +233,9 @@ export function loadContent(dir: URL = SITE_DIR): SiteContent {
     skills.flatMap((g) => [g.group, ...g.skills.flatMap((s) => [s.name, s.note ?? ''])]).join('\n\n'),
     'skills.yaml',
   );
-  return { profile, skills, writings: sortWritings(writings) };
+  // Optional: a site without a résumé publishes no /resume.
+  const resumeUrl = new URL(RESUME_FILE, dir);
+  const resumeSize = statSync(resumeUrl, { throwIfNoEntry: false });
+  const resume = resumeSize === undefined ? null : parseResume(readBounded(RESUME_FILE, resumeUrl, resumeSize));
+  return { profile, skills, writings: sortWritings(writings), resume };
 }

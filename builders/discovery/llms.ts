@@ -7,7 +7,7 @@ import type { Dataset } from '../../datasets/dataset.ts';
 import { dataTools } from '../../contract/mcp-tools.ts';
 import type { Writing } from '../content/site-content.ts';
 import { twinBody } from '../content/twins.ts';
-import { absoluteUrl, CONTENT_DOCUMENTS, PAGES, type PageRef } from '../../contract/pages.ts';
+import { absoluteUrl, CONTENT_DOCUMENTS, PAGES, RESUME_DOCUMENT, type PageRef } from '../../contract/pages.ts';
 
 export interface LlmsPage {
   page: PageRef;
@@ -25,6 +25,8 @@ export interface LlmsInput {
   /** What the build publishes (builders/artifact.ts): the datasets named and the data routes linked. */
   datasets: readonly Dataset[];
   service: ServiceTables;
+  /** The build publishes /resume.json (the owner has a résumé). */
+  resume?: boolean;
 }
 
 const line = (name: string, url: string, notes: string) => `- [${name}](${url})${notes ? `: ${notes}` : ''}`;
@@ -78,6 +80,9 @@ export function llmsTxt(config: Config, input: LlmsInput): string {
           line('Writings feed (Atom)', url(CONTENT_DOCUMENTS.atom.path), 'the same entries as Atom'),
           line('Profile (JSON)', url(CONTENT_DOCUMENTS.profile.path), 'name, tagline, location, about and links'),
           line('Skills (JSON)', url(CONTENT_DOCUMENTS.skills.path), 'skills by area'),
+          ...(input.resume
+            ? [line('Résumé (JSON Resume)', url(RESUME_DOCUMENT.path), 'the résumé as a JSON Resume 1.0.0 document')]
+            : []),
           line('Command-line tool', url(DISCOVERY.cli.path), 'read-only Node.js script: node cli.mjs --help'),
           line('Sitemap', url(DISCOVERY.sitemap.path), 'the published HTML pages'),
         ].join('\n'),

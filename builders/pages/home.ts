@@ -10,18 +10,39 @@ import { twin } from '../content/twins.ts';
 import { absoluteUrl, githubProfileUrl, PAGES, resolveContentUrl, sitePath } from '../../contract/pages.ts';
 import { ASSETS, renderLayout } from './layout.ts';
 import { validityAttributes } from '../../render/age.ts';
+import { markdownText } from '../../lib/markdown-text.ts';
+import type { Resume } from '../content/resume.ts';
+import { currentRole, RESUME_TITLE } from './resume.ts';
 
-/** The profile's links: those of site/profile.md, resolved to absolute URLs, plus the GitHub account. */
-export function profileLinks(ctx: BuildContext, profile: Profile): Array<{ label: string; url: string }> {
-  return [
+/**
+ * The profile's links: the GitHub account, those of site/profile.md resolved to absolute URLs, then the
+ * résumé's `basics.profiles` (docs/site.md#resumejson), each URL once.
+ */
+export function profileLinks(
+  ctx: BuildContext,
+  profile: Profile,
+  resume: Resume | null = null,
+): Array<{ label: string; url: string }> {
+  const links = [
     { label: 'GitHub', url: githubProfileUrl(ctx.config.githubAccount) },
     ...profile.links.map((l) => ({ label: l.label, url: resolveContentUrl(ctx.config.siteUrl, l.url) })),
+    ...(resume?.basics?.profiles ?? []).flatMap((p) =>
+      p.url ? [{ label: p.network?.trim() || p.username?.trim() || p.url, url: p.url }] : [],
+    ),
   ];
+  const seen = new Set<string>();
+  return links.filter((l) => !seen.has(l.url.replace(/\/$/, '')) && seen.add(l.url.replace(/\/$/, '')));
 }
 
-export function homeMarkdown(ctx: BuildContext, profile: Profile): string {
+/** A link to the owner elsewhere (not a page of this site): `rel="me"` says it is the same person (IndieWeb, Mastodon). */
+export function isProfileElsewhere(siteUrl: string, url: string): boolean {
+  return !url.startsWith(`${siteUrl}/`) && url !== siteUrl;
+}
+
+export function homeMarkdown(ctx: BuildContext, profile: Profile, resume: Resume | null = null): string {
   const { config } = ctx;
-  const links = profileLinks(ctx, profile).map((l) => `- [${l.label}](${l.url})`);
+  const links = profileLinks(ctx, profile, resume).map((l) => `- [${l.label}](${l.url})`);
+  const role = resume === null ? null : currentRole(resume);
   return twin(
     {
       title: config.site.title,
@@ -32,12 +53,22 @@ export function homeMarkdown(ctx: BuildContext, profile: Profile): string {
       location: profile.location,
       github: githubProfileUrl(config.githubAccount),
     },
-    [`# ${profile.name}`, config.site.tagline, '## About', profile.about, '## Links', links.join('\n')].join('\n\n'),
+    [
+      `# ${profile.name}`,
+      config.site.tagline,
+      ...(role === null
+        ? []
+        : [`${markdownText(role.text)} · [${RESUME_TITLE}](${absoluteUrl(config.siteUrl, PAGES.resume.path)})`]),
+      '## About',
+      profile.about,
+      '## Links',
+      links.join('\n'),
+    ].join('\n\n'),
   );
 }
 
 /** /profile.json (schemas/Profile.schema.json): the home page's facts as data, About as plain text. */
-export function profileDocument(ctx: BuildContext, profile: Profile): ProfileDocument {
+export function profileDocument(ctx: BuildContext, profile: Profile, resume: Resume | null = null): ProfileDocument {
   const { config } = ctx;
   return {
     url: absoluteUrl(config.siteUrl, PAGES.home.path),
@@ -47,11 +78,11 @@ export function profileDocument(ctx: BuildContext, profile: Profile): ProfileDoc
     github: githubProfileUrl(config.githubAccount),
     description: config.site.tagline,
     about: markdownParagraphs(profile.about),
-    links: profileLinks(ctx, profile),
+    links: profileLinks(ctx, profile, resume),
   };
 }
 
-export function homeHtml(ctx: BuildContext, profile: Profile): string {
+export function homeHtml(ctx: BuildContext, profile: Profile, resume: Resume | null = null): string {
   const { config } = ctx;
   const snapshot = `Snapshot taken when this site was built (${new Date(ctx.nowMs).toISOString().slice(0, 16).replace('T', ' ')} UTC).`;
   // A missing snapshot has no path to link or for the page script to request (a 404 on a static host).
@@ -70,16 +101,21 @@ export function homeHtml(ctx: BuildContext, profile: Profile): string {
 ${after}
 <p class="note" data-preview-status>${snapshot}${payload === null ? '' : ` API: <a href="${escapeHtml(sitePath(config.siteUrl, apiPath))}"><code>${apiPath}</code></a>`}</p>
 </figure>`;
-  const links = profileLinks(ctx, profile)
+  const links = profileLinks(ctx, profile, resume)
     .map(
       (l) =>
-        `<li><a href="${escapeHtml(l.url.startsWith(config.siteUrl) ? sitePath(config.siteUrl, l.url.slice(config.siteUrl.length) || '/') : l.url)}">${escapeHtml(l.label)}</a></li>`,
+        `<li><a href="${escapeHtml(l.url.startsWith(config.siteUrl) ? sitePath(config.siteUrl, l.url.slice(config.siteUrl.length) || '/') : l.url)}"${isProfileElsewhere(config.siteUrl, l.url) ? ' rel="me"' : ''}>${escapeHtml(l.label)}</a></li>`,
     )
     .join('');
+  const role = resume === null ? null : currentRole(resume);
+  const roleLine =
+    resume === null
+      ? ''
+      : `<p class="role">${role === null ? '' : `${escapeHtml(role.text)} · `}<a href="${escapeHtml(sitePath(config.siteUrl, PAGES.resume.path))}">${RESUME_TITLE}</a></p>\n`;
   const main = `<h1>${escapeHtml(profile.name)}</h1>
 <p class="lede">${escapeHtml(config.site.tagline)}</p>
 <p class="meta">${escapeHtml(profile.location)}</p>
-<section class="preview" aria-label="Portfolio preview">
+${roleLine}<section class="preview" aria-label="Portfolio preview">
 ${ctx.datasets
   .map(({ resource, home, view }) => {
     const payload = ctx.payloads.get(resource.id) ?? null;
@@ -105,9 +141,10 @@ ${renderMarkdown(profile.about)}
   });
 }
 
-export function renderHome(ctx: BuildContext, profile: Profile): Artifact[] {
+/** The home page and its twin; `resume` is the published résumé (publishedResume), when the owner has one. */
+export function renderHome(ctx: BuildContext, profile: Profile, resume: Resume | null = null): Artifact[] {
   return [
-    { file: PAGES.home.htmlFile, body: homeHtml(ctx, profile) },
-    { file: PAGES.home.markdownFile, body: homeMarkdown(ctx, profile) },
+    { file: PAGES.home.htmlFile, body: homeHtml(ctx, profile, resume) },
+    { file: PAGES.home.markdownFile, body: homeMarkdown(ctx, profile, resume) },
   ];
 }

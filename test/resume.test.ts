@@ -1,0 +1,234 @@
+// The owner's résumé (docs/site.md#resumejson): site/resume.json judged against the JSON Resume schema of
+// the npm registry, one line for the first fault; /resume, /resume.md and /resume.json from the fixture's
+// full document; what is withheld unless the owner opts in; the home page's role, link and rel="me" links.
+import { readFileSync } from 'node:fs';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseResume, publishedResume, resumeSchema, type Resume } from '../builders/content/resume.ts';
+import { currentRole, period, resumeMarkdownBody } from '../builders/pages/resume.ts';
+import { startFakeUpstreams, type FakeUpstreams } from '../tools/fakes/upstreams.ts';
+import { contentCopy } from './helpers/hostile-content.ts';
+import { FIXTURE_SITE, runBuild, sharedSite, TEST_SITE_URL } from './helpers/site-dist.ts';
+import { upstreamEnv } from './helpers/run.ts';
+
+const FIXTURE = JSON.parse(readFileSync(join(FIXTURE_SITE, 'resume.json'), 'utf8')) as Resume;
+const withFixture = (change: (r: Resume) => void): string => {
+  const copy = structuredClone(FIXTURE);
+  change(copy);
+  return JSON.stringify(copy);
+};
+
+/** The sections JSON Resume defines and the page's heading for each. */
+const SECTIONS: Array<[keyof Resume, string]> = [
+  ['work', 'Work'],
+  ['projects', 'Projects'],
+  ['volunteer', 'Volunteering'],
+  ['education', 'Education'],
+  ['awards', 'Awards'],
+  ['certificates', 'Certificates'],
+  ['publications', 'Publications'],
+  ['skills', 'Skills'],
+  ['languages', 'Languages'],
+  ['interests', 'Interests'],
+];
+
+describe('resume.json is judged by the JSON Resume schema from the registry', () => {
+  it('uses the schema the JSON Resume project publishes (draft-07, dates as YYYY, YYYY-MM or YYYY-MM-DD)', () => {
+    const schema = resumeSchema();
+    expect(schema.$schema).toBe('http://json-schema.org/draft-07/schema#');
+    expect(Object.keys(schema.properties as object)).toEqual(
+      expect.arrayContaining([...SECTIONS.map(([key]) => key), 'basics', 'references']),
+    );
+  });
+
+  it('the full fixture document is valid', () => {
+    expect(parseResume(JSON.stringify(FIXTURE)).document).toEqual(FIXTURE);
+  });
+
+  it.each([
+    [
+      'a date in words',
+      withFixture((r) => (r.education![0]!.startDate = 'last spring')),
+      /^resume\.json: \/education\/0\/startDate "last spring": expected .*2014-06-29 or 2023-04 \(JSON Resume schema\)$/,
+    ],
+    [
+      'a URL that is not one',
+      withFixture((r) => (r.basics!.profiles![0]!.url = 'not a url')),
+      /^resume\.json: \/basics\/profiles\/0\/url "not a url": expected an absolute URL/,
+    ],
+    [
+      'a list where an object belongs',
+      withFixture((r) => ((r as Record<string, unknown>).basics = [])),
+      /^resume\.json: \/basics \[\]: expected object/,
+    ],
+    [
+      'a javascript: link, which the uri format lets through',
+      withFixture((r) => (r.work![0]!.url = 'javascript:alert(1)')),
+      /^resume\.json: \/work\/0\/url "javascript:alert\(1\)": expected an http: or https: URL$/,
+    ],
+    [
+      'an unknown opt-in',
+      withFixture((r) => (r.meta = { publish: ['address'] })),
+      /^resume\.json: \/meta\/publish \["address"\]: expected a list of "phone" and\/or "references"$/,
+    ],
+    ['not JSON', '{"basics": ', /^resume\.json: is not JSON: /],
+    ['JSON nested past the bound', `${'['.repeat(100)}${']'.repeat(100)}`, /^resume\.json: .*nest/],
+  ])('%s: one line naming resume.json and the pointer', (_, text, line) => {
+    expect(() => parseResume(text)).toThrow(line);
+  });
+
+  describe('through build(): exit 2, one line, no upstream asked, nothing written', () => {
+    let fake: FakeUpstreams;
+    let base: string;
+    beforeAll(async () => {
+      fake = await startFakeUpstreams();
+      base = await mkdtemp(join(tmpdir(), 'resume-mistake-'));
+    });
+    afterAll(async () => {
+      await fake?.close();
+      if (base) await rm(base, { recursive: true, force: true });
+    });
+
+    it('education[0].startDate "last spring"', async () => {
+      const content = await contentCopy({
+        'resume.json': withFixture((r) => (r.education![0]!.startDate = 'last spring')),
+      });
+      const outDir = join(base, 'out');
+      try {
+        const result = await runBuild(outDir, upstreamEnv(fake.url), { content: content.dir });
+        expect(result.code).toBe(2);
+        const lines = result.stderr.trimEnd().split('\n');
+        expect(lines).toHaveLength(1);
+        expect(lines[0]).toMatch(
+          /^build: the site's content needs a fix: resume\.json: \/education\/0\/startDate "last spring": expected /,
+        );
+        expect(fake.calls).toEqual({ ticker: 0, candles: 0, graphql: 0, html: 0 });
+        await expect(readdir(outDir)).rejects.toThrow(/ENOENT/);
+      } finally {
+        await content.close();
+      }
+    });
+
+    it('a site without resume.json publishes no résumé and links none', async () => {
+      const content = await contentCopy({});
+      await rm(join(content.dir, 'resume.json'));
+      const outDir = join(base, 'none');
+      try {
+        const result = await runBuild(
+          outDir,
+          { ...upstreamEnv(fake.url), SITE_URL: TEST_SITE_URL },
+          { content: content.dir },
+        );
+        expect(result.code, result.stderr).toBe(0);
+        const files = await readdir(outDir);
+        expect(files.filter((f) => f.startsWith('resume'))).toEqual([]);
+        const home = readFileSync(join(outDir, 'index.html'), 'utf8');
+        const llms = readFileSync(join(outDir, 'llms.txt'), 'utf8');
+        const sitemap = readFileSync(join(outDir, 'sitemap.xml'), 'utf8');
+        for (const text of [home, llms, sitemap]) expect(text).not.toMatch(/\/resume/);
+      } finally {
+        await content.close();
+      }
+    });
+  });
+});
+
+describe('the published résumé (the fixture: a full JSON Resume document)', () => {
+  const site = sharedSite();
+
+  it('/resume.json is the document as validated, less the phone number and the references', async () => {
+    const published = await site.json('resume.json');
+    const { phone: _phone, ...basics } = FIXTURE.basics!;
+    const { references: _references, ...rest } = FIXTURE;
+    expect(published).toEqual({ ...rest, basics });
+    expect(JSON.stringify(published)).not.toMatch(/555 0134|Jordan Lee/);
+  });
+
+  it('/resume and /resume.md show every non-empty section, and no phone or reference', async () => {
+    const html = await site.read('resume.html');
+    const md = await site.read('resume.md');
+    for (const [, heading] of SECTIONS) {
+      expect(html).toMatch(new RegExp(`<h2[^>]*>${heading}</h2>`));
+      expect(md).toMatch(new RegExp(`^## ${heading}$`, 'm'));
+    }
+    // One entry of each, by a word of its own.
+    for (const text of [
+      'Northwind Transit Data',
+      'public-data-preview',
+      'Toronto Bike Union',
+      'University of Waterloo',
+      'Open Data Champion',
+      'Certified Kubernetes Application Developer',
+      'Static plus cron',
+      'PostgreSQL',
+      'Professional working proficiency',
+      'bike repair',
+    ]) {
+      expect(html).toContain(text);
+      expect(md).toContain(text);
+    }
+    for (const text of [html, md]) {
+      expect(text).not.toMatch(/555 0134|Jordan Lee|References/);
+      // Dates as the site writes them: ISO 8601, as JSON Resume has them.
+      expect(text).toContain('2022-03 – present');
+      expect(text).toContain('2017-06-12 – 2022-02-28');
+    }
+    expect(md).toMatch(
+      /^---\ntitle: Résumé\ndescription: Résumé of Ada Park, Staff Software Engineer\.\nurl: https:\/\/ada\.example\.org\/resume\n---\n\n# Ada Park\n/,
+    );
+    expect(html).toMatch(/<title>Résumé · Ada Park<\/title>/);
+  });
+
+  it('an empty section is left out', () => {
+    const body = resumeMarkdownBody({ basics: { name: 'A' }, work: [], awards: [{ title: 'Prize' }] }, 'fallback');
+    expect(body).not.toMatch(/## Work/);
+    expect(body).toMatch(/## Awards\n\n### Prize/);
+  });
+
+  it('the phone number and the references are published when the owner lists them in meta.publish', () => {
+    const loaded = parseResume(withFixture((r) => (r.meta = { publish: ['phone', 'references'] })));
+    const published = publishedResume(loaded);
+    expect(published.basics?.phone).toBe('+1 416 555 0134');
+    expect(published.references).toEqual(FIXTURE.references);
+    const body = resumeMarkdownBody(published, 'x');
+    expect(body).toMatch(/\+1 416 555 0134/);
+    expect(body).toMatch(/## References\n\n### Jordan Lee\n\nAda made our data trustworthy\./);
+  });
+
+  it('the owner’s text is Markdown-escaped: it renders as written, never as markup', () => {
+    const body = resumeMarkdownBody({ basics: { name: '<img src=x onerror=alert(1)>', label: '*bold*' } }, 'x');
+    expect(body).toMatch(/^# \\<img src=x onerror=alert\\\(1\\\)\\>/);
+    expect(body).toContain('\\*bold\\*');
+  });
+
+  it('the current role is the latest work entry without an end date', () => {
+    expect(currentRole(FIXTURE)).toEqual({ text: 'Staff Software Engineer at Northwind Transit Data' });
+    expect(currentRole({ work: [{ name: 'Old', position: 'P', endDate: '2020' }] })).toBeNull();
+    expect(period('2019', undefined)).toBe('2019 – present');
+    expect(period(undefined, '2019')).toBe('2019');
+  });
+
+  it('the home page shows the current role and links /resume; basics.profiles join the links with rel="me"', async () => {
+    const html = await site.read('index.html');
+    expect(html).toMatch(
+      /<p class="role">Staff Software Engineer at Northwind Transit Data · <a href="\/resume">Résumé<\/a><\/p>/,
+    );
+    expect(html).toContain('<a href="https://hachyderm.example/@ada" rel="me">Mastodon</a>');
+    expect(html).toContain('<a href="https://www.linkedin.example/in/ada-park" rel="me">LinkedIn</a>');
+    expect(html).toContain('<a href="https://github.com/octocat" rel="me">GitHub</a>');
+    // A page of the site itself is no profile elsewhere.
+    expect(html).toContain('<a href="/writings">Writings</a>');
+    const profile = await site.json<{ links: Array<{ url: string }> }>('profile.json');
+    expect(profile.links.map((l) => l.url)).toContain('https://hachyderm.example/@ada');
+  });
+
+  it('the sitemap and the llms files list /resume like the other pages', async () => {
+    expect(await site.read('sitemap.xml')).toContain(`<loc>${TEST_SITE_URL}/resume</loc>`);
+    const llms = await site.read('llms.txt');
+    expect(llms).toContain(`- [Résumé](${TEST_SITE_URL}/resume.md)`);
+    expect(llms).toContain(`(${TEST_SITE_URL}/resume.json)`);
+    expect(await site.read('llms-full.txt')).toContain(`<!-- ${TEST_SITE_URL}/resume -->`);
+  });
+});
