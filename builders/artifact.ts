@@ -3,6 +3,7 @@ import type { Config } from '../lib/config.ts';
 import type { Validator } from '../contract/schemas.ts';
 import { narrowedTables, type DataResourceId, type ServiceTables } from '../contract/service.ts';
 import type { Dataset } from '../datasets/dataset.ts';
+import type { Look } from '../render/themes.ts';
 
 export interface Artifact {
   /** Path relative to dist/, with forward slashes, e.g. "api/index.json". */
@@ -25,6 +26,8 @@ export interface BuildContext {
   simulated: boolean;
   /** The site's content folder, when not site/ (the tests build a content of their own). */
   contentDir?: URL;
+  /** The owner's theme and accent (site.json), both variants: every page and card is drawn in it. */
+  look: Look;
   /** What this build did for each dataset (status.json, the unavailable cards); none: every payload is fresh. */
   outcomes?: ReadonlyMap<DataResourceId, DatasetOutcome>;
 }

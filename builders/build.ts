@@ -29,6 +29,7 @@ import { renderSite } from './render-site.ts';
 import { loadContent, SITE_DIR, type SiteContent } from './content/site-content.ts';
 import { lastAvailableMs } from './last-available.ts';
 import { calendarWindow } from '../domain/calendar.ts';
+import { lookOf, type Look } from '../render/themes.ts';
 
 export interface BuildOptions {
   outDir: string;
@@ -66,14 +67,17 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
   const log = options.log ?? ((line) => process.stdout.write(`${line}\n`));
   const warn = options.warn ?? ((line) => process.stderr.write(`${line}\n`));
   const nowMs = options.nowMs ?? config.sourceDateEpochMs ?? Date.now();
-  // The owner's content first: a mistake there is theirs to fix (exit 2), said at once, before any upstream
-  // is asked and before anything is written.
+  // The owner's content and look first (site/, site.json's theme and accent): a mistake there is theirs to
+  // fix (exit 2), said at once, before any upstream is asked and before anything is written.
   let content: SiteContent;
+  let look: Look;
   try {
     content = loadContent(options.contentDir);
+    look = lookOf(config.site);
   } catch (error) {
-    if (!(error instanceof ContentError)) throw error;
-    warn(contentErrorLine(error));
+    if (error instanceof ContentError) warn(contentErrorLine(error));
+    else if (error instanceof ConfigError) warn(configErrorLine(error));
+    else throw error;
     return { exitCode: 2, failures: [], reused: [], files: [] };
   }
   const service = serviceTables(config);
@@ -202,6 +206,7 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
     simulated: options.simulated ?? config.demoSimulated,
     contentDir: options.contentDir,
     outcomes,
+    look,
   };
   const [site, cli] = await Promise.all([renderSite(context, content), renderCli(context)]);
   artifacts.push(...site, ...cli);
@@ -251,6 +256,11 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
   );
   const exitCode = internalErrors.length ? EXIT_INTERNAL_ERROR : failures.length > reused.length ? 1 : 0;
   return { exitCode, failures, reused, files: written };
+}
+
+/** The one stderr line of a setting that cannot be used: the variable or file, the field and why (lib/errors.ts). */
+export function configErrorLine(error: ConfigError): string {
+  return `build: invalid configuration: ${oneLine(error.message, 1000)}`;
 }
 
 /** The one stderr line of a mistake in the site's content: the file and what to fix (lib/errors.ts). */
@@ -481,7 +491,7 @@ export async function main(
     args = buildArgs(argv, config);
   } catch (error) {
     if (error instanceof ConfigError) {
-      io.stderr.write(`build: invalid configuration: ${oneLine(error.message, 1000)}\n`);
+      io.stderr.write(`${configErrorLine(error)}\n`);
       return 2;
     }
     // parseArgs' own messages name the option ("Unknown option '--bogus'"); a usage error, like a bad variable.

@@ -5,17 +5,18 @@
 // (render/unavailable-card.ts): no number, but never a broken image in a README that embeds it.
 import type { CardRef } from '../contract/service.ts';
 import type { Artifact, BuildContext } from './artifact.ts';
-import { THEMES } from '../render/charts/theme.ts';
 import { unavailableCard } from '../render/unavailable-card.ts';
 
 export function cardBody(
   card: CardRef,
-  ctx: Pick<BuildContext, 'datasets' | 'payloads' | 'nowMs' | 'simulated' | 'outcomes'>,
+  ctx: Pick<BuildContext, 'datasets' | 'payloads' | 'nowMs' | 'simulated' | 'outcomes' | 'look'>,
 ): string | null {
   const dataset = ctx.datasets.find((d) => d.resource.id === card.resource);
   if (dataset === undefined) return null;
   const payload = ctx.payloads.get(card.resource);
-  if (payload !== undefined) return dataset.card(payload, THEMES[card.scheme], ctx);
+  // The owner's theme, in the card's scheme (render/themes.ts).
+  const palette = ctx.look[card.scheme];
+  if (payload !== undefined) return dataset.card(payload, palette, ctx);
   const outcome = ctx.outcomes?.get(card.resource);
   const lastAvailableMs = outcome?.state === 'missing' ? outcome.lastAvailableMs : undefined;
   return unavailableCard(
@@ -25,7 +26,7 @@ export function cardBody(
       ...(lastAvailableMs !== undefined ? { lastAvailableMs } : {}),
       simulated: ctx.simulated,
     },
-    THEMES[card.scheme],
+    palette,
   );
 }
 

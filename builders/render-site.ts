@@ -159,7 +159,7 @@ export async function renderSite(
     { file: DISCOVERY.llmsFull.file, body: llmsFullTxt(config, llms) },
     { file: DISCOVERY.sitemap.file, body: sitemapXml(config, sitemap) },
     { file: 'robots.txt', body: robotsTxt(config) },
-    ...(await renderAssets()),
+    ...(await renderAssets(ctx.look)),
     ...renderCards(ctx),
   ];
   return [

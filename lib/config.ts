@@ -21,6 +21,9 @@ export interface SiteFile {
   githubAccount: string;
   marketSourceName: string;
   language: string;
+  /** The look (docs/site.md#themes), optional: checked by the build against the themes (render/themes.ts). */
+  theme?: unknown;
+  accent?: unknown;
 }
 
 export interface Config {
@@ -65,7 +68,7 @@ export interface Config {
 export const SITE_FILE_URL = new URL('../site/site.json', import.meta.url);
 
 /** What each field of the site file is, for the line that says one is missing or wrong. */
-const SITE_FILE_FIELDS: Record<keyof SiteFile, string> = {
+const SITE_FILE_FIELDS: Record<Exclude<keyof SiteFile, 'theme' | 'accent'>, string> = {
   siteUrl: 'the address the site is published at, such as https://you.github.io/repo',
   title: "the site's name, in every page's title",
   tagline: 'one line under your name on the home page',

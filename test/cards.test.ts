@@ -18,7 +18,7 @@ import { runBuild, sharedSite, TEST_SITE_URL, type SiteFiles } from './helpers/s
 import { startServeHandler, type StaticServer } from './helpers/site-serve.ts';
 import { cardViolations } from './helpers/svg-card.ts';
 import { marketCard } from '../datasets/market/card.ts';
-import { THEMES } from '../render/charts/theme.ts';
+import { LIGHT } from '../render/charts/theme.ts';
 import { textWidth } from '../render/text-width.ts';
 import { formatInstant } from '../render/format.ts';
 
@@ -232,7 +232,7 @@ describe('the market card layout', () => {
     'source %j, simulated %s: no two texts on a line overlap, every text stays inside the card',
     async (source, simulated) => {
       const market = { ...(await site.json<MarketData>('api/v1/mon-price')), source, changePercent: -12.34 };
-      const svg = marketCard(market, THEMES.light, simulated);
+      const svg = marketCard(market, LIGHT, simulated);
       const width = Number(/<svg[^>]* width="(\d+)"/.exec(svg)![1]);
       const height = Number(/<svg[^>]* height="(\d+)"/.exec(svg)![1]);
       const drawn = texts(svg);

@@ -7,6 +7,7 @@ import type { GitHubContributions } from '../domain/contributions.ts';
 import type { MarketData } from '../domain/market.ts';
 import { createValidator } from '../contract/schemas.ts';
 import type { BuildContext } from '../builders/artifact.ts';
+import { DEFAULT_LOOK } from '../render/themes.ts';
 import { HEATMAP, heatmapLayout, renderHeatmap, weekday } from '../render/charts/heatmap.ts';
 import { SPARKLINE, sparklinePath } from '../render/charts/sparkline.ts';
 import { formatFixed, formatValue, htmlDateTime, valueDecimals } from '../render/format.ts';
@@ -63,6 +64,7 @@ function context(overrides: Partial<BuildContext> = {}, env: Record<string, stri
     ]),
     validator: createValidator(),
     simulated: false,
+    look: DEFAULT_LOOK,
     ...overrides,
   };
 }

@@ -18,7 +18,7 @@ import { ConfigError } from '../lib/errors.ts';
 import { loadConfig } from '../lib/config.ts';
 import { runDays } from '../datasets/streak/view.ts';
 import { textWidth } from '../render/text-width.ts';
-import { THEMES } from '../render/charts/theme.ts';
+import { LIGHT } from '../render/charts/theme.ts';
 import { streakCard } from '../datasets/streak/card.ts';
 import { runCli } from './helpers/cli-run.ts';
 import { startStaticSite } from './helpers/cli-servers.ts';
@@ -367,7 +367,7 @@ describe('the streak wherever it is shown', () => {
       ),
       timeZone: 'America/Argentina/ComodRivadavia',
     } as unknown as GitHubStreak;
-    const svg = streakCard(streak, THEMES.light, Date.parse('2026-11-23T15:00:00Z'), true);
+    const svg = streakCard(streak, LIGHT, Date.parse('2026-11-23T15:00:00Z'), true);
     const width = Number(/width="(\d+)"/.exec(svg)![1]);
     const lines = [...svg.matchAll(/<text x="([\d.]+)" y="[\d.]+"([^>]*)>([^<]*)<\/text>/g)];
     expect(lines.length).toBeGreaterThan(6);

@@ -1,4 +1,4 @@
-// The browser assets under site/: the stylesheet, copied as is, and the home page's script, bundled
+// The browser assets under site/: the stylesheet, after the owner's theme (theme-css.ts), and the home page's script, bundled
 // with esbuild from site/scripts/preview.ts so that the browser redraws the charts with the very
 // functions the build used (builders/pages/charts). esbuild is already how this project compiles.
 import { readFileSync } from 'node:fs';
@@ -7,6 +7,8 @@ import * as esbuild from 'esbuild';
 import type { Artifact } from '../artifact.ts';
 import { SITE_DIR } from '../content/site-content.ts';
 import { ASSETS } from './layout.ts';
+import { themeCss } from './theme-css.ts';
+import type { Look } from '../../render/themes.ts';
 
 /** One bundle per site folder in a process (the tests build the site dozens of times). */
 const SCRIPTS = new Map<string, Promise<string>>();
@@ -38,9 +40,10 @@ async function bundleScript(dir: URL): Promise<string> {
   return file.text;
 }
 
-export async function renderAssets(dir: URL = SITE_DIR): Promise<Artifact[]> {
+/** The stylesheet (the owner's theme, then site/styles/site.css) and the page script. */
+export async function renderAssets(look: Look, dir: URL = SITE_DIR): Promise<Artifact[]> {
   return [
-    { file: ASSETS.css.slice(1), body: readFileSync(new URL('styles/site.css', dir), 'utf8') },
+    { file: ASSETS.css.slice(1), body: themeCss(look) + readFileSync(new URL('styles/site.css', dir), 'utf8') },
     { file: ASSETS.previewScript.slice(1), body: await bundlePreviewScript(dir) },
   ];
 }

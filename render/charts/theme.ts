@@ -1,7 +1,8 @@
-// The colours of the charts, light and dark. The cards (standalone SVG images) carry them as presentation
-// attributes; the pages carry the light ones too and site/styles/site.css overrides them per scheme with
-// the same values (a stylesheet rule beats a presentation attribute), so a page follows
-// prefers-color-scheme while a card is fixed to the scheme in its name.
+// The colours a chart is drawn with, and the default theme's (render/themes.ts holds the six themes). The
+// cards (standalone SVG images) carry their theme's as presentation attributes; the pages' charts carry
+// these and the stylesheet overrides them with the owner's theme per scheme (a stylesheet rule beats a
+// presentation attribute), so a page follows the reader's scheme while a card is fixed to the one in its
+// name. The page script draws with these alone: it carries no other theme's colours.
 
 export interface ChartTheme {
   background: string;
@@ -37,5 +38,3 @@ export const DARK: ChartTheme = {
   down: '#f85149',
   levels: ['#212830', '#033a16', '#196c2e', '#2ea043', '#56d364'],
 };
-
-export const THEMES = { light: LIGHT, dark: DARK } as const;
