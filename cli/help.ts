@@ -71,10 +71,19 @@ export function helpLines(term: Screen, defaultBaseUrl: string): string[] {
 export function commandHelpLines(term: Screen, name: CommandName): string[] {
   const h = (text: string) => style(term, 'bold', text);
   const specs = commandReference(DEPLOYMENT).filter((c) => c.synopsis.split(' ')[0] === name);
+  // A command that follows the live feed says so in its own help too (issue 42: `help price` named no --watch).
+  const watches = DEPLOYMENT.resources.some((r) => r.command.watch && r.command.name === name);
+  const watch = watches ? optionsOf(DEPLOYMENT).find((o) => o.flag === '--watch') : undefined;
   return specs.flatMap((c, i) => [
     ...(i > 0 ? [''] : []),
-    ...wrapIndented(`node ${PROGRAM} ${c.synopsis} [--json] [--base-url <url>]`, term.width, h('Usage: '), '  '),
+    ...wrapIndented(
+      `node ${PROGRAM} ${c.synopsis}${watch ? ' [--watch]' : ''} [--json] [--base-url <url>]`,
+      term.width,
+      h('Usage: '),
+      '  ',
+    ),
     ...wrapIndented(c.summary, term.width, '  '),
+    ...(watch ? ['', h('Options'), ...table([[watch.flag, watch.summary]], term.width)] : []),
     '',
     h('Reads'),
     ...c.reads.flatMap((r) => wrapIndented(r, term.width, '  ', '    ')),

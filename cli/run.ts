@@ -124,7 +124,13 @@ export async function run(
 function watch(inv: Extract<Invocation, { kind: 'command' }>, io: Io, market: MarketData | null): Promise<number> {
   return watchFeed(
     { feedUrl: FEED_URL!, product: DEPLOYMENT.marketProduct!, json: inv.json, market },
-    { stdout: io.stdout, onInterrupt: io.onInterrupt ?? (() => undefined), WebSocket: io.WebSocket ?? undefined },
+    {
+      stdout: io.stdout,
+      stderr: io.stderr,
+      onInterrupt: io.onInterrupt ?? (() => undefined),
+      WebSocket: io.WebSocket ?? undefined,
+      ...(io.now === undefined ? {} : { now: io.now }),
+    },
   );
 }
 

@@ -19,10 +19,21 @@ export interface Candle {
   close: number;
 }
 
-/** RFC 3339 date-times as Coinbase Exchange writes them (REST ticker and feed alike). */
-export const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
+/**
+ * RFC 3339 date-times as Coinbase Exchange writes them (REST ticker and feed alike): microseconds, so a
+ * fraction of at most nine digits (nanoseconds) is the most a real clock writes; a longer one is refused
+ * rather than printed (a feed's 1 MB fraction never reaches a terminal).
+ */
+export const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:[Zz]|[+-]\d{2}:\d{2})$/;
 /** Its prices are decimal strings. */
 export const DECIMAL = /^\d+(?:\.\d+)?$/;
+
+/**
+ * How far ahead of this machine's clock a provider's time may be (docs/data-rules.md#market-preview): clocks
+ * disagree by seconds, not by minutes. A ticker or candle later than now plus this is not data of now, and a
+ * time in the year 2999 would make every axis drawn from it span centuries.
+ */
+export const CLOCK_AHEAD_MS = 5 * 60_000;
 
 /** The candle request window: [now - 604800 s, now], in whole seconds. */
 export function marketWindow(nowMs: number): { startSeconds: number; endSeconds: number } {
@@ -43,6 +54,8 @@ export function buildMarketData(
   }
   if (!Number.isFinite(ticker.timeMs))
     throw new UpstreamError('coinbase', `ticker time "${ticker.time}" is not a date-time`);
+  if (ticker.timeMs > nowMs + CLOCK_AHEAD_MS)
+    throw new UpstreamError('coinbase', `ticker time ${ticker.time} is later than now plus 5 minutes`);
   const { startSeconds, endSeconds } = marketWindow(nowMs);
   const live = withTicker(candlePoints(candles, startSeconds, endSeconds), ticker);
   if (live.points.length < 2) {
@@ -77,6 +90,8 @@ export function candlePoints(
   if (kept !== undefined && kept.startSeconds === startSeconds && kept.endSeconds === endSeconds) return kept.points;
   const byTime = new Map<number, number>();
   for (const candle of candles) {
+    if (candle.time > endSeconds + CLOCK_AHEAD_MS / 1000)
+      throw new UpstreamError('coinbase', `candle at ${candle.time} is later than now plus 5 minutes`);
     if (candle.time < startSeconds || candle.time > endSeconds) continue; // rows may fall outside [start, end]
     if (!Number.isFinite(candle.close) || candle.close <= 0) {
       throw new UpstreamError('coinbase', `candle at ${candle.time} has close ${candle.close}, not a positive number`);

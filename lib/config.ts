@@ -221,6 +221,11 @@ export function loadConfig(env: Env = process.env, site: SiteFile = readSiteFile
 function feedUrl(value: string): string | null {
   if (value.toLowerCase() === 'off') return null;
   const url = parseUrl('MARKET_WS_URL', value, ['ws:', 'wss:']);
+  // Its origin is the pages' connect-src: a host like `*.example` would be a wildcard there, and no
+  // socket can open to it anyway. One host name or address, as HOST takes.
+  const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  if (isIP(hostname) === 0 && (/^[\d.]+$/.test(hostname) || !HOST_NAME.test(hostname)))
+    throw new ConfigError('MARKET_WS_URL', `${JSON.stringify(hostname.slice(0, 80))} is not a host name or address`);
   if (url.username || url.password || url.search || url.hash)
     throw new ConfigError(
       'MARKET_WS_URL',

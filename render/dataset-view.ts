@@ -20,8 +20,8 @@ export interface LiveView<P> {
   decimals(payload: P): number;
   /** The chart, SVG. */
   chart(payload: P, decimals: number): string;
-  /** The rows of the chart's table, its text alternative. */
-  tableRows(payload: P, decimals: number): string;
+  /** The rows of the chart's table, its text alternative, one `<tr>` each: a tick replaces only those that changed. */
+  tableRows(payload: P, decimals: number): string[];
   /** The readout's resting text: the chart's last point. */
   lastPoint(payload: P, decimals: number): string;
 }

@@ -84,16 +84,25 @@ describe('npm run build', () => {
 
   it('uses SOURCE_DATE_EPOCH as now', async () => {
     const epoch = Math.floor(CLOCK / 1000) - 3 * 86_400;
+    clock = epoch * 1000; // the provider's clock agrees with it
     const result = await build({ SOURCE_DATE_EPOCH: String(epoch) });
     expect(result.code).toBe(0);
     const market = await readJson('api/v1/mon-price');
     const points = market.points as Array<{ time: number }>;
-    // the candles end at the epoch's hour; the ticker (the provider's clock, three days later) follows
-    expect(points.at(-2)!.time).toBeLessThanOrEqual(epoch);
+    // the candles and the ticker end at the epoch
+    expect(points.at(-1)!.time).toBeLessThanOrEqual(epoch);
     expect(points[0]!.time).toBeGreaterThanOrEqual(epoch - 604_800);
-    expect(points.at(-1)!.time).toBeGreaterThan(epoch + 2 * 86_400);
     const calendar = await readJson('api/v1/github-contributions');
     expect(calendar.endDate).toBe('2026-11-20');
+  });
+
+  it("a provider's ticker three days after SOURCE_DATE_EPOCH (later than now plus 5 minutes): exit 1, no market", async () => {
+    const epoch = Math.floor(CLOCK / 1000) - 3 * 86_400;
+    const result = await build({ SOURCE_DATE_EPOCH: String(epoch) });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/coinbase: ticker time \S+ is later than now plus 5 minutes/);
+    expect(await exists('api/v1/mon-price')).toBe(false);
+    expect((await readJson('api/v1/github-contributions')).endDate).toBe('2026-11-20');
   });
 
   it('reads the GraphQL source when GITHUB_TOKEN is set, and gives the same payload as the HTML source', async () => {

@@ -32,6 +32,10 @@ describe('loadConfig', () => {
     expect(loadConfig({ MARKET_WS_URL: 'ws://127.0.0.1:9000/' }).marketWsUrl).toBe('ws://127.0.0.1:9000');
     expect(loadConfig({ MARKET_WS_URL: 'wss://feed.example/v1' }).marketWsUrl).toBe('wss://feed.example/v1');
     expect(loadConfig({ MARKET_WS_URL: 'OFF' }).marketWsUrl).toBeNull();
+    expect(loadConfig({ MARKET_WS_URL: 'ws://[::1]:9000' }).marketWsUrl).toBe('ws://[::1]:9000');
+    expect(() => loadConfig({ MARKET_WS_URL: 'wss://*.example' })).toThrow(
+      'MARKET_WS_URL: "*.example" is not a host name or address',
+    );
     expect(liveFeedUrl(loadConfig({}))).toBe('wss://ws-feed.exchange.coinbase.com');
     expect(liveFeedUrl(loadConfig({ MARKET_WS_URL: 'off' }))).toBeNull();
     expect(liveFeedUrl(loadConfig({ MARKET_PRODUCT: 'off' }))).toBeNull();
@@ -139,6 +143,10 @@ describe('loadConfig', () => {
     ['MARKET_WS_URL', 'not a url'],
     ['MARKET_WS_URL', 'wss://feed.example/?key=1'],
     ['MARKET_WS_URL', 'wss://user:pw@feed.example'],
+    ['MARKET_WS_URL', 'wss://*.example'],
+    ['MARKET_WS_URL', 'wss://*'],
+    ['MARKET_WS_URL', 'ws://feed_x.example'],
+    ['MARKET_WS_URL', 'http://feed.example'],
   ])('%s=%j is a ConfigError naming the variable', (variable, value) => {
     let error: unknown;
     try {

@@ -102,3 +102,52 @@ describe('candle answers hold hourly rows only', () => {
     expect(parseCandles(hourly.slice(0, 170))).toHaveLength(170);
   });
 });
+
+describe('a ticker time in the far future (2999, 9999): the market is unusable, nothing drawn from it', () => {
+  const CLOCK = Date.parse('2026-11-23T15:00:00Z');
+  let fake: FakeUpstreams;
+  beforeAll(async () => {
+    fake = await startFakeUpstreams({ now: () => CLOCK });
+  });
+  afterAll(() => fake.close());
+
+  it.each(['2999-12-31T23:59:59.000000Z', '9999-12-31T23:59:59.999999Z'])(
+    '%s: the build exits 1 naming coinbase, no market snapshot, the calendar written, index.html under 1 MB',
+    async (tickerTime) => {
+      fake.market.tickerTime = tickerTime;
+      const out = await mkdtemp(join(tmpdir(), 'dist-'));
+      try {
+        const result = await runBuild(out, {
+          ...upstreamEnv(fake.url),
+          UPSTREAM_TIMEOUT_MS: '10000',
+          SOURCE_DATE_EPOCH: String(CLOCK / 1000),
+        });
+        expect(result.code, result.stderr).toBe(1);
+        expect(result.stderr).toMatch(/coinbase.*later than now plus 5 minutes/);
+        await expect(stat(join(out, 'api/v1/mon-price'))).rejects.toThrow();
+        expect((await stat(join(out, 'api/v1/github-contributions'))).size).toBeGreaterThan(0);
+        expect((await stat(join(out, 'index.html'))).size).toBeLessThan(MB);
+        expect((await stat(join(out, 'cards/mon-price.svg'))).size).toBeLessThan(MB);
+      } finally {
+        delete fake.market.tickerTime;
+        await rm(out, { recursive: true, force: true });
+      }
+    },
+    30_000,
+  );
+
+  it('the gateway answers the market route 502, and 200 again once the time is now', async () => {
+    const fixture = await makeDist({ 'robots.txt': 'User-agent: *\n' });
+    const gw = await startTestGateway(fake.url, fixture.dist, {}, { now: () => CLOCK });
+    try {
+      fake.market.tickerTime = '2999-12-31T23:59:59.000000Z';
+      expect((await get(gw.url, '/api/v1/mon-price')).status).toBe(502);
+      fake.market.tickerTime = new Date(CLOCK - 1000).toISOString();
+      expect((await get(gw.url, '/api/v1/mon-price')).status).toBe(200);
+    } finally {
+      delete fake.market.tickerTime;
+      await gw.close();
+      await rm(fixture.base, { recursive: true, force: true });
+    }
+  });
+});

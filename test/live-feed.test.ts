@@ -81,6 +81,8 @@ describe('price --watch in process', () => {
         onInterrupt: (stop) => (interrupt = stop),
         nodeVersion: 'v20.0.0',
         WebSocket: Socket as typeof WebSocket,
+        // The ticks below are of 2026-11-23: judged by a clock of that day, not today's.
+        now: () => Date.parse('2026-11-23T15:11:00Z'),
       },
       'http://127.0.0.1:9',
       'test',
@@ -89,7 +91,7 @@ describe('price --watch in process', () => {
     return { code, stdout: () => stdout, stderr: () => stderr, interrupt: () => interrupt() };
   }
 
-  it('--json: one {product, price, time} line per accepted tick, none for the rest; Ctrl-C exits 0', async () => {
+  it('--json: one {product, price, time} line per accepted tick (at most one a second), none for the rest; Ctrl-C exits 0', async () => {
     const before = feed.subscriptions.length;
     const w = watch(['price', '--watch', '--json']);
     await feed.waitForSubscriptions(before + 1, 10_000);

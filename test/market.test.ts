@@ -1,7 +1,9 @@
 // The MarketData rules of docs/data-rules.md, on plain values: no network.
 import { describe, expect, it } from 'vitest';
+import { marketBodyHtml } from '../datasets/market/view.ts';
+import { drawnPoints, MAX_DRAWN_POINTS } from '../render/charts/sparkline.ts';
 import { UpstreamError } from '../lib/errors.ts';
-import { buildMarketData, marketWindow, type Candle, type Ticker } from '../domain/market.ts';
+import { buildMarketData, marketWindow, type Candle, type MarketData, type Ticker } from '../domain/market.ts';
 import { parseCandles, parseTicker } from '../upstreams/coinbase.ts';
 import { createValidator } from '../contract/schemas.ts';
 
@@ -92,7 +94,7 @@ describe('buildMarketData', () => {
         { time: startSeconds - HOUR, close: 9 }, // the row before start that the provider may add
         { time: startSeconds, close: 0.01 },
         { time: lastHour, close: 0.02 },
-        { time: endSeconds + HOUR, close: 7 }, // after now
+        { time: endSeconds + 300, close: 7 }, // after now, within the provider's 5 min of clock skew
       ],
       NOW,
       'X',
@@ -100,6 +102,22 @@ describe('buildMarketData', () => {
     );
     expect(data.points.map((p) => p.value)).toEqual([0.01, 0.02, 0.03]);
     expect(data.high).toBe(0.03);
+  });
+
+  it.each([
+    ['a ticker in 2999', ticker(0.03, '2999-12-31T23:59:59Z'), []],
+    ['a ticker in 9999', ticker(0.03, '9999-12-31T23:59:59.999999Z'), []],
+    ['a ticker 5 min and 1 ms after now', ticker(0.03, new Date(NOW + 300_001).toISOString()), []],
+    ['a candle 5 min and 1 s after now', ticker(0.03), [{ time: NOW_S + 301, close: 0.02 }]],
+    ['a candle in 2999', ticker(0.03), [{ time: Date.parse('2999-12-31T00:00:00Z') / 1000, close: 0.02 }]],
+  ])('%s makes the upstream unusable (later than now plus 5 min)', (_name, t, late) => {
+    const candles = [{ time: lastHour - HOUR, close: 0.02 }, { time: lastHour, close: 0.04 }, ...late];
+    expect(() => buildMarketData(t, candles, NOW, 'X', 'MON-USD')).toThrow(/later than now plus 5 minutes/);
+  });
+
+  it('a ticker exactly 5 min after now is still usable', () => {
+    const t = ticker(0.03, new Date(NOW + 300_000).toISOString());
+    expect(buildMarketData(t, [{ time: lastHour, close: 0.02 }], NOW, 'X', 'MON-USD').asOf).toBe(t.time);
   });
 
   it('does not append a ticker that is not newer than the last candle, but still uses its price for value, low and high', () => {
@@ -208,5 +226,52 @@ describe('Coinbase wire format', () => {
     ['a fractional time', [[1763820000.5, 0.1, 0.2, 0.3, 0.4, 5]]],
   ])('rejects candles that are %s', (_name, value) => {
     expect(() => parseCandles(value)).toThrow(UpstreamError);
+  });
+});
+
+describe('the market chart of a hostile payload', () => {
+  // What the page script may be handed (an answer, a tick): points from 1970 to 9999, 33,000 of them, out of
+  // order, values from 1e-300 to 1e300. The build refuses such data; the chart still draws it in a bounded size.
+  const hostile = (count: number): MarketData => {
+    const points = Array.from({ length: count }, (_, i) => ({
+      time: i === count - 1 ? 253402300799 : Math.floor((i * 7919) % count) * 7200,
+      value: i % 2 ? 1e300 : 1e-300,
+    }));
+    return {
+      product: 'MON-USD',
+      currency: 'USD',
+      source: 'X',
+      windowSeconds: 604800,
+      points,
+      value: 1e300,
+      changePercent: 1e300,
+      low: 1e-300,
+      high: 1e300,
+      asOf: '9999-12-31T23:59:59Z',
+    };
+  };
+
+  it('draws every axis within the seven-day window: at most 8 day lines, 400 points and 8 table rows, whatever the data', () => {
+    const sizes = [100, 33_000].map((count) => {
+      const html = marketBodyHtml(hostile(count));
+      expect(html.match(/<line x1="[\d.]+" y1="0"/g)?.length ?? 0).toBeLessThanOrEqual(8);
+      expect(html.match(/<tr><th scope="row">/g)?.length ?? 0).toBeLessThanOrEqual(8);
+      const series = /data-series="([^"]*)"/.exec(html)![1]!.split(' ');
+      expect(series.length).toBeLessThanOrEqual(MAX_DRAWN_POINTS);
+      const times = series.map((p) => Number(p.split(',')[0]));
+      expect(Math.max(...times) - Math.min(...times)).toBeLessThanOrEqual(604_800);
+      return html.length;
+    });
+    // Constant size: 330 times the points, the same bound.
+    expect(sizes[1]!).toBeLessThan(200_000);
+    expect(sizes[0]!).toBeLessThan(200_000);
+  });
+
+  it('a real week is drawn as it is', () => {
+    const week = Array.from({ length: 169 }, (_, i) => ({
+      time: 1_795_000_000 - (168 - i) * 3600,
+      value: 0.03 + i / 1e4,
+    }));
+    expect(drawnPoints(week)).toBe(week);
   });
 });

@@ -12,7 +12,7 @@ import {
   htmlDateTime,
   valueDecimals,
 } from '../../render/format.ts';
-import { renderSparkline } from '../../render/charts/sparkline.ts';
+import { drawnPoints, renderSparkline } from '../../render/charts/sparkline.ts';
 import { escapeHtml } from '../../render/html.ts';
 
 /** The members the picture draws, checked before a redraw from an API answer: draw nothing rather than nonsense. */
@@ -43,10 +43,13 @@ export function marketSummary(market: MarketData, decimals: number): string {
   );
 }
 
-/** Per UTC day: the last close, the lowest and the highest point: the chart's text alternative. */
+/**
+ * Per UTC day: the last close, the lowest and the highest point: the chart's text alternative, of the
+ * points the chart draws (a week at most, render/charts/sparkline.ts drawnPoints).
+ */
 export function dailyRows(market: MarketData): Array<{ day: string; close: number; low: number; high: number }> {
   const rows = new Map<string, { day: string; close: number; low: number; high: number }>();
-  for (const p of market.points) {
+  for (const p of drawnPoints(market.points)) {
     const day = new Date(p.time * 1000).toISOString().slice(0, 10);
     const row = rows.get(day);
     if (!row) rows.set(day, { day, close: p.value, low: p.value, high: p.value });
@@ -77,15 +80,13 @@ export function marketSparkline(market: MarketData, decimals: number): string {
   });
 }
 
-/** The rows of the chart's table (its text alternative), one per UTC day. */
-export function marketTableRows(market: MarketData, decimals: number): string {
+/** The rows of the chart's table (its text alternative), one `<tr>` per UTC day. */
+export function marketTableRows(market: MarketData, decimals: number): string[] {
   const usd = (n: number) => escapeHtml(formatFixed(n, decimals));
-  return dailyRows(market)
-    .map(
-      (r) =>
-        `<tr><th scope="row">${escapeHtml(r.day)}</th><td>${usd(r.close)}</td><td>${usd(r.low)}</td><td>${usd(r.high)}</td></tr>`,
-    )
-    .join('');
+  return dailyRows(market).map(
+    (r) =>
+      `<tr><th scope="row">${escapeHtml(r.day)}</th><td>${usd(r.close)}</td><td>${usd(r.low)}</td><td>${usd(r.high)}</td></tr>`,
+  );
 }
 
 /** The readout's resting text: the chart's last point. */
@@ -104,7 +105,7 @@ export function marketBodyHtml(market: MarketData | null): string {
   const table =
     `<details class="chart-data"><summary>The chart as a table (UTC days)</summary>` +
     `<table><thead><tr><th scope="col">Day</th><th scope="col">Last close</th><th scope="col">Low</th><th scope="col">High</th></tr></thead><tbody>` +
-    marketTableRows(market, decimals) +
+    marketTableRows(market, decimals).join('') +
     `</tbody></table></details>`;
   return (
     `<div class="chart" data-chart="sparkline">` +

@@ -17,6 +17,7 @@ import type { MarketPoint } from '../../domain/market.ts';
 import { escapeHtml } from '../html.ts';
 import { formatDayLabel, formatFixed } from '../format.ts';
 import { LIGHT, type ChartTheme } from './theme.ts';
+import { CONSTANTS } from '../../contract/service.ts';
 
 /** The plot's own coordinates (stretched to the chart's width) and its padding inside them. */
 export const SPARKLINE = { width: 1000, height: 140, pad: 4 } as const;
@@ -30,6 +31,31 @@ const GUTTER_MARGIN = 8;
 /** The gutter's width in CSS pixels for these price labels (formatted numbers). */
 export function priceGutter(labels: readonly string[]): number {
   return Math.ceil(Math.max(0, ...labels.map((l) => l.length)) * 0.64 * LABEL_FONT_SIZE) + GUTTER_MARGIN;
+}
+
+/** The most points a chart draws: a week of hourly candles and the ticker point are 170. */
+export const MAX_DRAWN_POINTS = 400;
+
+/**
+ * The points a chart draws: those of the seven-day window that ends at the latest point, ascending, at
+ * most MAX_DRAWN_POINTS (the latest ones). The build never publishes more, but the page script draws
+ * whatever an answer or a feed brings: points from 1970 to 9999, or thousands of them, are drawn in the
+ * size of a real week, every axis spanning at most the window (one grid line a day, eight at most).
+ */
+export function drawnPoints(points: readonly MarketPoint[]): readonly MarketPoint[] {
+  let end = -Infinity;
+  let ascending = true;
+  for (let i = 0; i < points.length; i++) {
+    const time = points[i]!.time;
+    if (time > end) end = time;
+    if (i > 0 && time < points[i - 1]!.time) ascending = false;
+  }
+  const start = end - CONSTANTS.marketWindowSeconds;
+  if (ascending && points.length <= MAX_DRAWN_POINTS && (points.length === 0 || points[0]!.time >= start))
+    return points; // a real week, drawn as it is
+  const kept = points.filter((p) => p.time >= start);
+  if (!ascending) kept.sort((a, b) => a.time - b.time);
+  return kept.length > MAX_DRAWN_POINTS ? kept.slice(-MAX_DRAWN_POINTS) : kept;
 }
 
 const round = (n: number) => Math.round(n * 10) / 10;
@@ -95,7 +121,8 @@ export interface SparklineInput {
 }
 
 export function renderSparkline(input: SparklineInput): string {
-  const { points, low, high, changePercent, label, decimals, theme = LIGHT, box, interactive = false } = input;
+  const { low, high, changePercent, label, decimals, theme = LIGHT, box, interactive = false } = input;
+  const points = drawnPoints(input.points);
   const { width, height } = SPARKLINE;
   const { plotTop, axisBaseline } = MARKET_CHART;
   const xy = plotPoints(points, low, high);

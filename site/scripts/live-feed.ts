@@ -1,14 +1,28 @@
 // The home page's live price (docs/site.md#live-ticks): the market figure names the feed the build baked
 // in (`data-live-feed`, `data-live-product`); this module subscribes to the product's `ticker` and
 // `heartbeat` channels and moves the price, the 7-day change, low, high and the chart's last point on
-// every tick the rule of domain/live-tick.ts accepts. Until the first tick, and whenever the feed is gone,
-// the snapshot and its age stay as they are. One socket at most; reopened after a close, a refusal or
-// 30 s of silence with a backoff from about 1 s doubling to 60 s, with jitter; closed after the page has
-// been hidden for a minute and reopened when it is seen again. Nothing is thrown or logged.
+// tick the rule of domain/live-tick.ts accepts (judged by the reader's clock). Until the first tick, and
+// whenever the feed is gone, the snapshot and its age stay as they are. One socket at most; reopened after
+// a close, a refusal or 30 s of silence with a backoff from about 1 s doubling to 60 s, with jitter, that
+// starts over only after an accepted tick or 30 s open (domain/live-tick.ts Reconnection); closed after the
+// page has been hidden for a minute and reopened when it is seen again. Nothing is thrown or logged.
 //
-// Calm for assistive technology: the visible figures may change on every tick, but the chart's readout,
-// the figure's one live region, changes at most once a minute. Nothing moves by animation.
-import { applyTick, backoffMs, liveTick, SILENCE_MS, subscribeMessage, type LiveTick } from '../../domain/live-tick.ts';
+// Calm under a flood: at most 4 redraws a second, of the latest accepted tick (lib/latest-wins.ts), and a
+// redraw replaces only the table rows that changed (the last day's, as a rule).
+//
+// Calm for assistive technology: the visible figures and the readout's "Last point" move with the ticks,
+// but the readout, the figure's one live region, is live (aria-live="polite") for a tick at most once a
+// minute: between, a tick's change is written with aria-live="off". A reader pointing at the chart makes
+// it live again (readout.ts). Nothing moves by animation.
+import {
+  applyTick,
+  liveTick,
+  Reconnection,
+  SILENCE_MS,
+  subscribeMessage,
+  type LiveTick,
+} from '../../domain/live-tick.ts';
+import { latestWins } from '../../lib/latest-wins.ts';
 import type { MarketData } from '../../domain/market.ts';
 import { formatFixed, formatInstantSeconds, formatPercent, htmlDateTime } from '../../render/format.ts';
 import type { HomeView, LiveView } from '../../render/dataset-view.ts';
@@ -18,6 +32,8 @@ import { showFreshness } from './staleness.ts';
 const HIDDEN_MS = 60_000;
 /** The readout (an aria-live region) is told of a new price at most this often. */
 const LIVE_REGION_MS = 60_000;
+/** At most 4 redraws a second (docs/upstreams.md#the-live-feed). */
+const REDRAW_MS = 250;
 
 /** The snapshot the page was built with, read back from the figure (the chart's series and the figures). */
 function builtSnapshot(
@@ -48,6 +64,20 @@ function builtSnapshot(
 }
 
 /**
+ * Replaces the rows of `body` whose HTML changed (a tick changes the last day's, or adds a day), rather
+ * than the whole table on every redraw.
+ */
+function replaceChangedRows(body: HTMLTableSectionElement, rows: readonly string[]): void {
+  const drawn = Array.from(body.rows);
+  rows.forEach((html, i) => {
+    const row = drawn[i];
+    if (row === undefined) body.insertAdjacentHTML('beforeend', html);
+    else if (row.outerHTML !== html) row.outerHTML = html;
+  });
+  for (const extra of drawn.slice(rows.length)) extra.remove();
+}
+
+/**
  * Subscribes a figure that names a feed to it, redrawing the parts its view declares live (the market's:
  * datasets/<id>/view.ts, reached by the figure's dataset id in preview.ts, so no dataset is named here).
  */
@@ -66,13 +96,12 @@ export function startLiveFeed(figure: HTMLElement, view: HomeView<MarketData> & 
   let last: LiveTick | null = null;
   let decimals = snapshot ? marketDecimals(snapshot) : 2;
   let socket: WebSocket | null = null;
-  let attempt = 0;
+  const reconnection = new Reconnection();
   let reconnectTimer: number | undefined;
   let silenceTimer: number | undefined;
   let hiddenTimer: number | undefined;
   let asleep = false;
   let regionChangedAt = -Infinity;
-  let regionTimer: number | undefined;
 
   const draw = (market: MarketData) => {
     const body = figure.querySelector<HTMLElement>('[data-preview-body]');
@@ -109,43 +138,40 @@ export function startLiveFeed(figure: HTMLElement, view: HomeView<MarketData> & 
       drawn?.setAttribute('tabindex', '0');
       if (focused && drawn instanceof SVGElement) drawn.focus({ preventScroll: true });
     }
-    const rows = body.querySelector('.chart-data tbody');
-    if (rows) rows.innerHTML = marketTableRows(market, decimals);
+    const rows = body.querySelector<HTMLTableSectionElement>('.chart-data tbody');
+    if (rows) replaceChangedRows(rows, marketTableRows(market, decimals));
     figure.dataset.live = 'true';
-    tellLiveRegion(market);
+    showLastPoint(market);
   };
 
-  /** The readout, unless a reader is pointing at a point, says the last point: at most once a minute. */
-  const tellLiveRegion = (market: MarketData) => {
-    const wait = regionChangedAt + LIVE_REGION_MS - performance.now();
-    if (wait > 0) {
-      if (regionTimer === undefined)
-        regionTimer = window.setTimeout(() => {
-          regionTimer = undefined;
-          if (snapshot && last) tellLiveRegion(applyTick(snapshot, last));
-        }, wait);
-      return;
-    }
+  /**
+   * The readout, unless a reader is pointing at a point, says the last point, on every redraw; the change
+   * is live (announced) at most once a minute.
+   */
+  const showLastPoint = (market: MarketData) => {
     const readout = figure.querySelector<HTMLElement>('[data-readout]');
     if (!readout || !readout.textContent?.startsWith('Last point')) return;
     const html = lastPointHtml(market, decimals);
     if (readout.innerHTML === html) return;
+    const tell = performance.now() - regionChangedAt >= LIVE_REGION_MS;
+    readout.setAttribute('aria-live', tell ? 'polite' : 'off');
     readout.innerHTML = html;
-    regionChangedAt = performance.now();
+    if (tell) regionChangedAt = performance.now();
   };
+  const redraws = latestWins(REDRAW_MS, draw);
 
   const onMessage = (data: unknown) => {
-    armSilence();
-    attempt = 0; // the feed answers: the next reconnection starts from the shortest wait again
+    armSilence(); // any message, a heartbeat too, says the socket is alive
     if (typeof data !== 'string') return;
     const base = snapshot;
     if (!base) return;
-    const result = liveTick(base, last, data);
+    const result = liveTick(base, last, data, Date.now());
     if (!result.accepted) return;
+    reconnection.accepted(); // the feed works: the next reconnection starts from the shortest wait again
     last = result.tick;
     // A snapshot past its validity stops saying so once the price is live again.
     if (figure.dataset.stale) showFreshness(figure, null);
-    draw(result.moved);
+    redraws.push(result.moved);
   };
 
   const armSilence = () => {
@@ -165,6 +191,7 @@ export function startLiveFeed(figure: HTMLElement, view: HomeView<MarketData> & 
     socket = ws;
     armSilence();
     ws.addEventListener('open', () => {
+      reconnection.opened(performance.now());
       ws.send(subscribeMessage(product));
     });
     ws.addEventListener('message', (event: MessageEvent) => onMessage(event.data));
@@ -178,8 +205,7 @@ export function startLiveFeed(figure: HTMLElement, view: HomeView<MarketData> & 
 
   const schedule = () => {
     if (reconnectTimer !== undefined) return;
-    reconnectTimer = window.setTimeout(open, backoffMs(attempt));
-    attempt++;
+    reconnectTimer = window.setTimeout(open, reconnection.closed(performance.now()));
   };
 
   const sleep = () => {
@@ -198,7 +224,7 @@ export function startLiveFeed(figure: HTMLElement, view: HomeView<MarketData> & 
       hiddenTimer = window.setTimeout(sleep, HIDDEN_MS);
     } else if (asleep) {
       asleep = false;
-      attempt = 0;
+      reconnection.reset();
       open();
     }
   });
@@ -210,7 +236,7 @@ export function startLiveFeed(figure: HTMLElement, view: HomeView<MarketData> & 
     if (!isMarketData(payload) || payload.product !== product) return;
     snapshot = payload;
     decimals = marketDecimals(payload);
-    if (last) draw(applyTick(payload, last));
+    if (last) redraws.push(applyTick(payload, last));
   });
 
   // A page opened in a background tab is hidden from the start.

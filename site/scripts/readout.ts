@@ -79,6 +79,8 @@ function marketChart(figure: HTMLElement): void {
       dot.setAttribute('cy', y.toFixed(1));
       cursor.setAttribute('visibility', 'visible');
     }
+    // A reader's own pointing is always live (the page script quiets the readout between ticks: live-feed.ts).
+    p.readout.setAttribute('aria-live', 'polite');
     p.readout.textContent = `${formatFixed(p.series.values[i]!, p.series.decimals)} USD at ${formatTime(p.series.times[i]!)}`;
   };
   const hide = () => parts()?.svg.querySelector('.chart-cursor')?.setAttribute('visibility', 'hidden');

@@ -30,8 +30,11 @@ if (!availability.available && !availability.mustFail) console.warn(`live-feed.t
 
 /** The reader's clock and the gateway's: five minutes after the build, while its data are valid. */
 const READ_AT = TEST_SITE_CLOCK + 5 * 60_000;
-/** Tick times: after the build's ticker, later and later. */
-let tickClock = TEST_SITE_CLOCK + 10 * 60_000;
+/**
+ * Tick times: after the build's ticker (its asOf, the first tick's floor), later and later, and never
+ * more than 5 minutes ahead of the reader's clock (READ_AT), which the page holds ticks to.
+ */
+let tickClock = TEST_SITE_CLOCK + 60_000;
 const nextTime = () => new Date((tickClock += 1000)).toISOString();
 
 interface Served {
@@ -89,20 +92,19 @@ describe.runIf(availability.available || availability.mustFail)('the live price 
       const w = window as unknown as { shownValues: string[]; liveChanges: number };
       w.shownValues = [];
       w.liveChanges = 0;
-      const LIVE = '[aria-live], [role="status"], [role="alert"]';
-      const liveText = () =>
-        Array.from(document.querySelectorAll(LIVE))
-          .map((e) => e.textContent)
-          .join('\u0000');
-      let before = '';
-      new MutationObserver(() => {
+      // A live region: aria-live other than "off", or a status or alert role. A change of text inside one
+      // is what a screen reader announces; text written while its aria-live is "off" is not.
+      const LIVE = '[aria-live]:not([aria-live="off"]), [role="status"], [role="alert"]';
+      new MutationObserver((records) => {
         const value = document.querySelector('[data-preview="market"] [data-field="value"]')?.textContent;
         if (value && w.shownValues[w.shownValues.length - 1] !== value) w.shownValues.push(value);
-        const now = liveText();
-        if (now !== before) w.liveChanges++;
-        before = now;
-      }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
-      document.addEventListener('DOMContentLoaded', () => (before = liveText()));
+        const told = records.some((r) => {
+          if (r.type !== 'childList' && r.type !== 'characterData') return false;
+          const at = r.target instanceof Element ? r.target : r.target.parentElement;
+          return at?.closest(LIVE) != null;
+        });
+        if (told) w.liveChanges++;
+      }).observe(document, { subtree: true, childList: true, characterData: true });
     });
     await page.goto(`${served.gateway.url}/`);
     // The page script's redraw from the API is done before the ticks start.
@@ -149,6 +151,10 @@ describe.runIf(availability.available || availability.mustFail)('the live price 
     // The chart's text alternative says the same price.
     expect(await figure.locator('svg.sparkline').getAttribute('aria-label')).toContain(
       `to ${formatFixed(2 * first, decimals)} USD`,
+    );
+    // The readout's "Last point" moves with it (issue 42).
+    expect(await figure.locator('[data-readout]').textContent()).toMatch(
+      new RegExp(`^Last point: ${formatFixed(2 * first, decimals).replace('.', '\\.')} USD at `),
     );
     expect(errors).toEqual([]);
   });
@@ -242,6 +248,12 @@ describe.runIf(availability.available || availability.mustFail)('the live price 
       { price: 'abc' },
       { price: '0.0666', time: 'not a time' },
       { price: '0.0555', time: older },
+      { price: '0.0533', time: '2999-12-31T23:59:59Z' },
+      { price: '0.0522', time: new Date(READ_AT + 5 * 60_000 + 1000).toISOString() },
+      { price: '0.0511', time: `${new Date(tickClock + 500).toISOString().slice(0, 19)}.${'1'.repeat(10_000)}Z` },
+      { price: `0.0${'5'.repeat(31)}` },
+      { price: '1e-321' },
+      { price: '9'.repeat(308) },
     ])
       feed.tick({ time: nextTime(), ...fields });
     feed.sendRaw('{"type":"error","message":"Failed to subscribe","price":"0.0444"}');
@@ -252,7 +264,7 @@ describe.runIf(availability.available || availability.mustFail)('the live price 
     await expect.poll(() => valueText(page), { timeout: 3_000 }).toBe(`${formatFixed(sentinel, decimals)} USD`);
     const values = await shown(page);
     expect(values.slice(-2)).toEqual([`${formatFixed(good, decimals)} USD`, `${formatFixed(sentinel, decimals)} USD`]);
-    for (const bad of ['0.0999', '0.0777', '0.0666', '0.0555', '0.0444'])
+    for (const bad of ['0.0999', '0.0777', '0.0666', '0.0555', '0.0444', '0.0533', '0.0522', '0.0511'])
       expect(values.join(' ')).not.toContain(formatFixed(Number(bad), decimals));
   });
 
@@ -270,7 +282,72 @@ describe.runIf(availability.available || availability.mustFail)('the live price 
     }
     expect((await liveChanges(page)) - changesBefore).toBeLessThanOrEqual(1);
     expect((await shown(page)).slice(-6)).toEqual(prices.map((p) => `${formatFixed(p, decimals)} USD`));
+    // "Last point" moved with each (only its announcement waits for the minute).
+    expect(await page.locator('[data-preview="market"] [data-readout]').textContent()).toContain(
+      `Last point: ${formatFixed(0.036, decimals)} USD`,
+    );
   });
+
+  it(
+    '400 ticks a second for 8 s: at most 4 redraws a second, the latest tick shown, long tasks under 30 %',
+    {
+      timeout: 60_000,
+    },
+    async () => {
+      // Alone: every socket of the feed is this page's.
+      for (const c of contexts.splice(0)) await c.close();
+      await expect.poll(() => feed.open, { timeout: 5_000 }).toBe(0);
+      const before = feed.subscriptions.length;
+      const { page, errors } = await home();
+      await feed.waitForSubscriptions(before + 1, 5_000);
+      const decimals = await decimalsOf(page);
+      await page.evaluate(() => {
+        const w = window as unknown as { redraws: number[]; longTasks: number; rows: number };
+        w.redraws = [];
+        w.longTasks = 0;
+        w.rows = 0;
+        new PerformanceObserver((list) => {
+          for (const e of list.getEntries()) w.longTasks += e.duration;
+        }).observe({ type: 'longtask' });
+        const figure = document.querySelector('[data-preview="market"]')!;
+        new MutationObserver((records) => {
+          for (const r of records)
+            for (const n of Array.from(r.addedNodes)) {
+              if (n instanceof SVGSVGElement && n.classList.contains('sparkline')) w.redraws.push(performance.now());
+              if (n instanceof HTMLTableRowElement) w.rows++;
+            }
+        }).observe(figure, { subtree: true, childList: true });
+      });
+      const startedAt = await page.evaluate(() => performance.now());
+      // 400 a second: 10 every 25 ms, for 8 s, all at one instant (a burst of trades in one millisecond
+      // is in order: a time no earlier than the last tick's).
+      const time = nextTime();
+      let sent = 0;
+      await new Promise<void>((resolve) => {
+        const timer = setInterval(() => {
+          for (let i = 0; i < 10; i++) feed.tick({ price: (0.03 + (sent++ % 1000) / 1e6).toFixed(6), time });
+          if (sent >= 3200) {
+            clearInterval(timer);
+            resolve();
+          }
+        }, 25);
+      });
+      const last = (0.03 + ((sent - 1) % 1000) / 1e6).toFixed(6);
+      await expect.poll(() => valueText(page), { timeout: 5_000 }).toBe(`${formatFixed(Number(last), decimals)} USD`);
+      const { redraws, longTasks, rows, endedAt } = await page.evaluate(() => {
+        const w = window as unknown as { redraws: number[]; longTasks: number; rows: number };
+        return { ...w, endedAt: performance.now() };
+      });
+      expect(redraws.length).toBeGreaterThanOrEqual(8);
+      const perSecond = new Map<number, number>();
+      for (const t of redraws) perSecond.set(Math.floor(t / 1000), (perSecond.get(Math.floor(t / 1000)) ?? 0) + 1);
+      expect(Math.max(...perSecond.values())).toBeLessThanOrEqual(4);
+      // The table is not rebuilt per redraw: a row replaced at most per redraw (the last day's).
+      expect(rows).toBeLessThanOrEqual(redraws.length);
+      expect(longTasks / (endedAt - startedAt)).toBeLessThan(0.3);
+      expect(errors).toEqual([]);
+    },
+  );
 
   it('subscribes again within 10 s after the feed closes the socket', async () => {
     const before = feed.subscriptions.length;
@@ -334,6 +411,27 @@ describe.runIf(availability.available || availability.mustFail)('the live price 
         expect(errors).toEqual([]);
       } finally {
         feed.refuse = false;
+      }
+    },
+  );
+
+  it(
+    'a feed that answers one message and closes gets at most 8 reconnections in 30 s',
+    { timeout: 90_000 },
+    async () => {
+      for (const c of contexts.splice(0)) await c.close();
+      await expect.poll(() => feed.open, { timeout: 5_000 }).toBe(0);
+      feed.hangUp = true;
+      try {
+        const { page, errors } = await home();
+        const connections = feed.connections;
+        await new Promise((r) => setTimeout(r, 30_000));
+        expect(feed.connections - connections).toBeLessThanOrEqual(8);
+        expect(feed.connections - connections).toBeGreaterThanOrEqual(1);
+        expect(await page.locator('[data-preview="market"]').getAttribute('data-live')).toBeNull();
+        expect(errors).toEqual([]);
+      } finally {
+        feed.hangUp = false;
       }
     },
   );

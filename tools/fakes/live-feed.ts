@@ -62,6 +62,8 @@ export interface FakeFeed {
   refuse: boolean;
   /** Send nothing at all (no heartbeat, no tick, no subscriptions answer) while true. */
   silent: boolean;
+  /** Answer each subscribe with its `subscriptions` message, then close the socket, while true: a feed that works for one message. */
+  hangUp: boolean;
   /** A `ticker` to every subscribed client; fields not given are the product's, now and the next sequence. */
   tick(fields?: TickFields): void;
   /** Any text to every subscribed client, as it is (non-JSON, an error message...). */
@@ -152,6 +154,7 @@ export async function startFakeFeed(options: FakeFeedOptions = {}): Promise<Fake
           channels: names.map((name) => ({ name, product_ids: [...products] })),
         }),
       );
+    if (feed.hangUp) closeClient(client, 1011);
     for (const w of [...waiters])
       if (feed.subscriptions.length >= w.count) {
         waiters.splice(waiters.indexOf(w), 1);
@@ -282,6 +285,7 @@ export async function startFakeFeed(options: FakeFeedOptions = {}): Promise<Fake
     received: [],
     refuse: false,
     silent: false,
+    hangUp: false,
     tick(fields = {}) {
       sequence++;
       tradeId++;
