@@ -6,7 +6,7 @@ import { IANAZone } from 'luxon';
 import { resolve } from 'node:path';
 import { ConfigError } from './errors.ts';
 import { jsonBoundExceeded } from './json-bound.ts';
-import { INVISIBLE_FORMATTING } from './unicode.ts';
+import { firstUnseen } from './unicode.ts';
 import { redisTarget } from './redis-url.ts';
 import { SIMULATED_MARKET_SOURCE } from './simulated.ts';
 import { DEFAULT_MARKET_PRODUCT, DEFAULT_MARKET_WS_URL, DEFAULT_TIME_ZONE } from './service-defaults.ts';
@@ -325,11 +325,6 @@ const LOCAL_ADDRESSES = new Set(['127.0.0.1', '0.0.0.0', '::', '::1', 'localhost
 /** GitHub's login rule: 1 to 39 characters, letters, digits and hyphens, no hyphen first, last or doubled. */
 const GITHUB_LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/;
 
-/** C0 and C1 controls (DEL included): nothing an operator means to show, and malformed in XML (cards). */
-const CONTROL = /[\x00-\x1f\x7f-\x9f]/;
-/** Bidi controls and zero-width characters (lib/unicode.ts), plus the word joiner and the BOM. */
-const INVISIBLE = new RegExp(`${INVISIBLE_FORMATTING.source}|[\\u2060\\ufeff]`);
-
 /**
  * An operator's string (a variable or a site-file field): it ends up in pages, cards, documents and
  * URLs, where a control character makes XML malformed and a bidi or zero-width one makes text read
@@ -337,12 +332,8 @@ const INVISIBLE = new RegExp(`${INVISIBLE_FORMATTING.source}|[\\u2060\\ufeff]`);
  * may be a secret (a token, a password in a URL).
  */
 function operatorText(variable: string, value: string): string {
-  const bad = CONTROL.exec(value) ?? INVISIBLE.exec(value);
-  if (bad !== null) {
-    const code = bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
-    const kind = CONTROL.test(bad[0]) ? 'a control character' : 'an invisible formatting character';
-    throw new ConfigError(variable, `contains ${kind} (U+${code}); remove it`);
-  }
+  const bad = firstUnseen(value);
+  if (bad !== null) throw new ConfigError(variable, `contains ${bad.kind} (${bad.code}); remove it`);
   return value;
 }
 

@@ -3,7 +3,7 @@
 // hand-made content; the pages' policy in both its forms; content mistakes through build() in process,
 // which stops before any upstream is asked; one whole build of hostile content. The same site served by
 // a host that sends no headers, in Chromium: test/slow/content-safety-browser.test.ts.
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -339,6 +339,31 @@ describe('content mistakes through build(): exit 2 at once, one line, no upstrea
       /profile\.md: "links\[0\]\.url" "javascript:alert\(1\)" must be/,
     ],
     [
+      'profile.md',
+      hostileProfile('  - label: Docs\n    url: https://example.com/docs/{version}/\n'),
+      /profile\.md: "links\[0\]\.url" "https:\/\/example\.com\/docs\/\{version\}\/" is not a valid URL: "\{" has no place in one unescaped/,
+    ],
+    [
+      'writings/bidi.md',
+      '---\ntitle: "Invoice \u202Efdp.exe"\ndate: 2026-01-01\nsummary: S\n---\nBody.',
+      /writings\/bidi\.md: line 2 contains an invisible formatting character \(U\+202E\); remove it/,
+    ],
+    [
+      'writings/escape.md',
+      '---\ntitle: T\ndate: 2026-01-01\nsummary: S\n---\nBody \u001b[31mred\u0007.',
+      /writings\/escape\.md: line 6 contains a control character \(U\+001B\); remove it/,
+    ],
+    [
+      'skills.yaml',
+      '- group: G\n  skills:\n    - name: "Next\u0085Line"\n',
+      /skills\.yaml: line 3 contains a control character \(U\+0085\); remove it/,
+    ],
+    [
+      'profile.md',
+      hostileProfile('  - label: "Zero\u200Bwidth"\n    url: /writings\n'),
+      /profile\.md: line 5 contains an invisible formatting character \(U\+200B\); remove it/,
+    ],
+    [
       'skills.yaml',
       `${'['.repeat(20_000)}${']'.repeat(20_000)}`,
       /skills\.yaml: its YAML nests lists and mappings deeper/,
@@ -360,6 +385,28 @@ describe('content mistakes through build(): exit 2 at once, one line, no upstrea
       expect(lines[0]).toMatch(/^build: the site's content needs a fix: /);
       expect(lines[0]).toMatch(line);
       expect(lines[0]).not.toMatch(/internal error/);
+      expect(fake.calls).toEqual({ ticker: 0, candles: 0, graphql: 0, html: 0 });
+      await expect(readdir(outDir)).rejects.toThrow(/ENOENT/);
+    } finally {
+      await content.close();
+    }
+  });
+
+  it('a writing that is a symbolic link to a file outside site/: exit 2 naming it, nothing published, no upstream asked', async () => {
+    const content = await contentCopy({});
+    const outside = join(base, 'outside-secret.md');
+    await writeFile(outside, '---\ntitle: Secret\ndate: 2026-01-01\nsummary: S\n---\nNot for publishing.');
+    await symlink(outside, join(content.dir, 'writings', 'linked.md'));
+    // A link within site/ is the owner's own file, and stays publishable.
+    await symlink(join(content.dir, 'writings', 'static-plus-cron.md'), join(content.dir, 'writings', 'alias.md'));
+    const outDir = join(base, 'symlinked');
+    fake.resetCalls();
+    try {
+      const result = await runBuild(outDir, upstreamEnv(fake.url), { content: content.dir });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe(
+        "build: the site's content needs a fix: writings/linked.md: resolves to a file outside site/ (a symbolic link); copy the file into site/ instead\n",
+      );
       expect(fake.calls).toEqual({ ticker: 0, candles: 0, graphql: 0, html: 0 });
       await expect(readdir(outDir)).rejects.toThrow(/ENOENT/);
     } finally {

@@ -3,8 +3,11 @@
 // `draft: true` is dropped here, at the edge, so no generator downstream can publish it by mistake.
 // Every mistake in the content is a ContentError naming the file and what to fix (the build exits 2):
 // the owner's, never a bug. What content may hold is in docs/site.md#what-content-may-contain.
-import { readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { SITE_FILE_URL } from '../../lib/config.ts';
+import { firstUnseen } from '../../lib/unicode.ts';
 import { ContentError } from '../../lib/errors.ts';
 import { markdownBoundExceeded, renderMarkdown } from './markdown.ts';
 import { isPublishableLink } from './sanitize.ts';
@@ -113,7 +116,21 @@ function link(entry: Record<string, unknown>, file: string, field: string): stri
       file,
       `"${field}.url" ${JSON.stringify(url.slice(0, 80))} must be an http:, https: or mailto: URL, or a path on this site starting with /`,
     );
+  // The published documents declare links as RFC 3986 URIs (schemas/, format "uri"): a character a URI
+  // cannot hold unescaped (a template's `{version}`, a space, non-ASCII) is the owner's to fix here, not
+  // a schema failure after the upstreams were asked.
+  const stray = /[^A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]|%(?![0-9A-Fa-f]{2})/.exec(url);
+  if (stray !== null)
+    throw new ContentError(
+      file,
+      `"${field}.url" ${JSON.stringify(url.slice(0, 80))} is not a valid URL: ${JSON.stringify(stray[0])} has no place in one unescaped; write it percent-encoded (${percentEncoded(stray[0])})`,
+    );
   return url;
+}
+
+/** `{` as `%7B`: how a URL carries a character it cannot hold. */
+function percentEncoded(char: string): string {
+  return char === '%' ? '%25' : encodeURIComponent(char);
 }
 
 export function parseProfile(source: string, file = 'profile.md'): Profile {
@@ -169,6 +186,19 @@ export function parseWriting(source: string, file: string): Writing | null {
   return { slug, title: text(data, 'title', file), date, summary: text(data, 'summary', file), body };
 }
 
+/**
+ * `text`, the whole of the content file `file`, holding no control character (ESC, BEL, NEL...) and no
+ * invisible formatting character (U+202E...): the rule site.json's strings follow (lib/unicode.ts), for
+ * every line of the owner's words, front matter and body alike, since each reaches a page, a Markdown
+ * twin, a feed or a terminal.
+ */
+export function ownerText(text: string, file: string): string {
+  const bad = firstUnseen(text, true);
+  if (bad === null) return text;
+  const line = text.slice(0, bad.index).split('\n').length;
+  throw new ContentError(file, `line ${line} contains ${bad.kind} (${bad.code}); remove it`);
+}
+
 /** Newest first; equal dates by slug so that the order never depends on the file system. */
 export function sortWritings(writings: Writing[]): Writing[] {
   return [...writings].sort((a, b) => (a.date === b.date ? a.slug.localeCompare(b.slug) : a.date < b.date ? 1 : -1));
@@ -202,11 +232,20 @@ function renderable(body: string, file: string): string {
  * absent: git keeps no empty folder). Throws a ContentError for any file that is missing, too large or wrong.
  */
 export function loadContent(dir: URL = SITE_DIR): SiteContent {
+  const root = realpathSync(fileURLToPath(dir));
   const readBounded = (name: string, url: URL, size: Stats) => {
     if (!size.isFile()) throw new ContentError(name, 'is not a file');
+    // A symbolic link (or a linked folder) to a file elsewhere would publish it: a page, its twin, the
+    // feeds and llms-full.txt. What the site publishes is what site/ holds.
+    const real = realpathSync(url);
+    if (!real.startsWith(`${root}${sep}`))
+      throw new ContentError(
+        name,
+        'resolves to a file outside site/ (a symbolic link); copy the file into site/ instead',
+      );
     if (size.size > MAX_CONTENT_FILE_BYTES)
       throw new ContentError(name, `is ${size.size} bytes, more than ${MAX_CONTENT_FILE_BYTES}; shorten it`);
-    return readFileSync(url, 'utf8');
+    return ownerText(readFileSync(url, 'utf8'), name);
   };
   const read = (name: string, url: URL = new URL(name, dir)) => {
     const size = statSync(url, { throwIfNoEntry: false });
