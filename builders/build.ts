@@ -23,7 +23,16 @@ import type { Artifact, DatasetOutcome } from './artifact.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import { renderCli } from './cli-artifact.ts';
 import { compressedArtifacts, copyFiles, getsCopies } from './compressed-artifacts.ts';
-import { identityChanges, nameList, previousBuild, pruneStale, recordBuild, type SiteIdentity } from './prune.ts';
+import {
+  changedSinceBuilt,
+  fileHash,
+  identityChanges,
+  nameList,
+  previousBuild,
+  pruneStale,
+  recordBuild,
+  type SiteIdentity,
+} from './prune.ts';
 import { notReusedLine, reusablePrevious, reusedLine } from './previous.ts';
 import { renderSite } from './render-site.ts';
 import { loadContent, SITE_DIR, type SiteContent } from './content/site-content.ts';
@@ -213,6 +222,8 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
   // Compressed on the thread pool while the files themselves are written.
   const compressing = compressedArtifacts(artifacts);
   compressing.catch(() => undefined); // awaited below; a failed write must not leave it unhandled
+  /** Every file written, with the hash of the bytes written: the record `--if-stale` checks. */
+  const hashes = new Map<string, string>();
 
   for (const artifact of artifacts) {
     const target = resolve(options.outDir, artifact.file);
@@ -224,13 +235,17 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
       await Promise.all(copyFiles(artifact.file).map((copy) => rm(resolve(options.outDir, copy), { force: true })));
     }
     await writeFileAtomic(target, artifact.body);
+    hashes.set(artifact.file, fileHash(artifact.body));
     const bytes = typeof artifact.body === 'string' ? Buffer.byteLength(artifact.body) : artifact.body.byteLength;
     log(
       `  ${join(options.outDir, artifact.file).padEnd(44)} ${formatSize(bytes).padStart(9)}  ${Math.round(performance.now() - started)} ms`,
     );
   }
   const copies = await compressing;
-  for (const copy of copies) await writeFileAtomic(resolve(options.outDir, copy.file), copy.body);
+  for (const copy of copies) {
+    await writeFileAtomic(resolve(options.outDir, copy.file), copy.body);
+    hashes.set(copy.file, fileHash(copy.body));
+  }
   if (copies.length)
     log(
       `  ${`compressed copies beside them (.br, .gz): ${copies.length} files`.padEnd(44)} ${formatSize(copies.reduce((n, c) => n + c.body.length, 0)).padStart(9)}  ${Math.round(performance.now() - started)} ms`,
@@ -243,7 +258,7 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
   );
   await recordBuild(
     options.outDir,
-    written,
+    hashes,
     siteKey(config, context.simulated, { contentDir: options.contentDir, nowMs }),
     nowMs,
   );
@@ -424,7 +439,8 @@ export interface Staleness {
  * the account, the product...), another content of `site/`, other code, or an earlier calendar day in the
  * calendar's zone; or when it lacks a data snapshot, which the last build could not fetch and which this one
  * may (an offline first start would otherwise leave the cards missing and the home page saying
- * "unavailable" until someone runs the build by hand).
+ * "unavailable" until someone runs the build by hand); or when a file the build wrote is gone or holds
+ * other bytes than it wrote (its record keeps their hashes).
  */
 export async function staleness(
   config: Config,
@@ -462,6 +478,12 @@ export async function staleness(
     return rebuild(
       `${dir} lacks the ${missing.join(' and ')} snapshot${missing.length > 1 ? 's' : ''}; building it again`,
     );
+  // What it built, not only from what: a page deleted or replaced since is built again.
+  if (record.hashes === undefined)
+    return rebuild(`${dir} has no record of the bytes its build wrote; building it again`);
+  const changedFile = await changedSinceBuilt(outDir, record.hashes);
+  if (changedFile !== undefined)
+    return rebuild(`${dir}/${oneLine(changedFile, 300)} since it was built (${when}); building it again`);
   return {
     stale: false,
     line: `build: ${dir} is up to date: built ${when} for ${config.githubAccount} at ${config.siteUrl}`,

@@ -45,6 +45,11 @@ export type SiteIdentity = Record<string, string>;
 
 export interface BuildRecord {
   files: Set<string>;
+  /**
+   * Each file's hash as the build wrote it (fileHash), so that `--if-stale` checks what it built and not
+   * only from what: undefined for a record that kept none.
+   */
+  hashes: Map<string, string> | undefined;
   identity: SiteIdentity | undefined;
   /** The build's "now" (SOURCE_DATE_EPOCH or the clock), when the record says it. */
   builtAtMs: number | undefined;
@@ -58,22 +63,39 @@ export async function previousBuild(outDir: string): Promise<BuildRecord> {
       identity?: unknown;
       builtAt?: unknown;
     };
-    const files = new Set(
-      Array.isArray(parsed.files) ? parsed.files.filter((f): f is string => typeof f === 'string') : [],
-    );
+    const listed = parsed.files;
+    // Files as a list (earlier records) or as {file: hash}.
+    const entries: Array<[string, unknown]> = Array.isArray(listed)
+      ? listed.map((f) => [f, undefined])
+      : listed !== null && typeof listed === 'object'
+        ? Object.entries(listed)
+        : [];
+    const files = new Set(entries.map(([f]) => f).filter((f) => typeof f === 'string'));
+    const hashes =
+      entries.length > 0 && entries.every(([, h]) => typeof h === 'string')
+        ? new Map(entries as Array<[string, string]>)
+        : undefined;
     const identity =
       parsed.identity !== null && typeof parsed.identity === 'object' ? (parsed.identity as SiteIdentity) : undefined;
     const builtAtMs = typeof parsed.builtAt === 'string' ? Date.parse(parsed.builtAt) : NaN;
-    return { files, identity, builtAtMs: Number.isFinite(builtAtMs) ? builtAtMs : undefined };
+    return { files, hashes, identity, builtAtMs: Number.isFinite(builtAtMs) ? builtAtMs : undefined };
   } catch {
-    return { files: new Set(), identity: undefined, builtAtMs: undefined };
+    return { files: new Set(), hashes: undefined, identity: undefined, builtAtMs: undefined };
   }
 }
 
-/** Records what this build into `outDir` wrote, and with which settings, for the next build and the gateway. */
+/** A file's bytes as the record keeps them: SHA-256, 32 hex digits. */
+export function fileHash(body: string | Uint8Array): string {
+  return createHash('sha256').update(body).digest('hex').slice(0, 32);
+}
+
+/**
+ * Records what this build into `outDir` wrote (each file with the hash of its bytes, `fileHash`), and with
+ * which settings, for the next build and `--if-stale`.
+ */
 export async function recordBuild(
   outDir: string,
-  files: readonly string[],
+  files: ReadonlyMap<string, string>,
   identity: SiteIdentity,
   builtAtMs?: number,
 ): Promise<void> {
@@ -81,7 +103,7 @@ export async function recordBuild(
     outDir: await realpath(outDir),
     ...(builtAtMs !== undefined ? { builtAt: new Date(builtAtMs).toISOString() } : {}),
     identity,
-    files: [...files].sort(),
+    files: Object.fromEntries([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
   };
   await writeFileAtomic(await manifestPath(outDir), `${JSON.stringify(record, null, 1)}\n`);
   await forgetRemovedFolders();
@@ -92,6 +114,26 @@ export function identityChanges(previous: SiteIdentity, current: SiteIdentity): 
   return Object.keys(current)
     .filter((name) => previous[name] !== current[name])
     .map((name) => `${name}=${current[name]}`);
+}
+
+/**
+ * The first file of `hashes` that `outDir` no longer holds with the bytes the build wrote: why it is
+ * stale (`index.html is missing`, `index.html changed`), or undefined when every file is as written.
+ */
+export async function changedSinceBuilt(
+  outDir: string,
+  hashes: ReadonlyMap<string, string>,
+): Promise<string | undefined> {
+  for (const [file, hash] of hashes) {
+    let body: Buffer;
+    try {
+      body = await readFile(join(outDir, file));
+    } catch {
+      return `${file} is missing`;
+    }
+    if (fileHash(body) !== hash) return `${file} changed`;
+  }
+  return undefined;
 }
 
 /** Drops the manifests of output folders that no longer exist (temporary builds), so the cache stays small. */

@@ -352,6 +352,26 @@ describe('--if-stale: the record of what dist/ was built from (staleness())', ()
     });
   });
 
+  it('a page deleted or replaced since the build, or a compressed copy changed, builds again naming it', async () => {
+    expect((await runBuild(out, buildEnv({}), { content })).code).toBe(0);
+    expect((await verdict()).stale).toBe(false);
+    await rm(join(out, 'index.html'));
+    expect(await verdict()).toEqual({
+      stale: true,
+      line: `build: ${out}/index.html is missing since it was built (2026-11-23 15:00 UTC); building it again`,
+    });
+    expect((await runBuild(out, buildEnv({}), { content })).code).toBe(0);
+    expect((await verdict()).stale).toBe(false);
+    const page = await readFile(join(out, 'developers.html'), 'utf8');
+    await writeFile(join(out, 'developers.html'), page.replace('</body>', '<p>defaced</p></body>'));
+    expect((await verdict()).line).toBe(
+      `build: ${out}/developers.html changed since it was built (2026-11-23 15:00 UTC); building it again`,
+    );
+    expect((await runBuild(out, buildEnv({}), { content })).code).toBe(0);
+    await writeFile(join(out, 'index.html.gz'), 'not the page');
+    expect((await verdict()).line).toContain('/index.html.gz changed since it was built');
+  });
+
   it("a folder no build recorded is built again rather than served as someone's site", async () => {
     expect(await verdict()).toEqual({
       stale: true,
@@ -388,6 +408,14 @@ describe('--if-stale: the record of what dist/ was built from (staleness())', ()
       new RegExp(`^build: ${out} is up to date: built 2026-11-23 15:00 UTC for account-b at http://localhost:\\d+\\n$`),
     );
     expect(fakeB.calls.ticker + fakeB.calls.candles + fakeB.calls.html).toBe(0);
+    // npm start after dist/index.html is deleted rebuilds the site (issue 41).
+    await rm(join(out, 'index.html'));
+    const third = await start();
+    expect(third.code).toBe(0);
+    expect(third.stderr).toBe(
+      `build: ${out}/index.html is missing since it was built (2026-11-23 15:00 UTC); building it again\n`,
+    );
+    expect(await exists('index.html')).toBe(true);
   });
 });
 
@@ -410,7 +438,12 @@ describe('what an earlier build left behind', () => {
     });
     await recordBuild(
       out,
-      [...first, 'writings/back-to-draft.html', 'writings/back-to-draft.md', 'old/nested/page.html'],
+      new Map(
+        [...first, 'writings/back-to-draft.html', 'writings/back-to-draft.md', 'old/nested/page.html'].map((f) => [
+          f,
+          '',
+        ]),
+      ),
       {},
     );
     // and a killed build had left the temporary file of one of its targets
