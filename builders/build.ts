@@ -17,7 +17,6 @@ import { datasets, serviceTables } from '../datasets/registry.ts';
 import { createValidator, loadSchemas, SchemaValidationError } from '../contract/schemas.ts';
 import { EXIT_INTERNAL_ERROR, processIo, type MainIo } from '../lib/run-main.ts';
 import { createSources, SOURCE_FETCH } from '../upstreams/sources.ts';
-import { nodeTransport } from '../upstreams/node-transport.ts';
 import type { Dataset } from '../datasets/dataset.ts';
 import type { Artifact, DatasetOutcome } from './artifact.ts';
 import { writeFileAtomic } from './atomic-write.ts';
@@ -94,7 +93,7 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
   // Ended once every source has answered: a request still running then (the ticker's half of a market
   // fetch whose candles failed) is one nobody waits for, and it stops instead of retrying on.
   const upstreamLifetime = new AbortController();
-  const sources = createSources(config, nodeTransport, upstreamLifetime.signal);
+  const sources = createSources(config, upstreamLifetime.signal);
 
   const registered = datasets(config);
   const settle = async (dataset: Dataset, work: () => Promise<unknown>): Promise<unknown> => {

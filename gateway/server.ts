@@ -7,7 +7,6 @@ import { ALLOW_HEADER, MCP_ENDPOINT } from '../contract/service.ts';
 import { datasets, serviceTables } from '../datasets/registry.ts';
 import { createValidator, loadSchemas, type Validator } from '../contract/schemas.ts';
 import { createSources, type Sources } from '../upstreams/sources.ts';
-import { nodeTransport } from '../upstreams/node-transport.ts';
 import { accessLog } from './http/access-log.ts';
 import { answerInTurn, capConnections, endAndRelease } from './http/connection-limits.ts';
 import { clientIdentity } from './quota/client-identity.ts';
@@ -113,7 +112,7 @@ export async function startGateway(config: Config, options: GatewayOptions): Pro
   // Ended by close() once every answer is sent: an upstream request still running then is one nobody
   // waits for, and a stopped gateway asks no one anything.
   const upstreamLifetime = new AbortController();
-  const sources = options.sources ?? createSources(config, nodeTransport, upstreamLifetime.signal);
+  const sources = options.sources ?? createSources(config, upstreamLifetime.signal);
 
   let store: QuotaStore | undefined;
   let quota: Quota = DISABLED_QUOTA;

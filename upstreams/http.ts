@@ -1,16 +1,16 @@
 // One GET with a User-Agent, a deadline that covers every retry and the reading of the body, a cap on
-// the size of the answer, no redirects, and a small bounded retry (the only one: nothing else wraps it,
-// so retries never stack). Failures become UpstreamErrors that say what and why.
+// the size of the answer, no redirects, and a small bounded retry (ky's own; nothing else wraps it, so
+// retries never stack). Failures become UpstreamErrors that say what and why. The same code runs on
+// Node (the build, the gateway) and in the Worker: ky over the runtime's `fetch`, which pools keep-alive
+// connections and decodes gzip, deflate and br itself.
+import type { KyInstance, Options as KyOptions } from 'ky';
 import { UpstreamError, type UpstreamName } from '../lib/errors.ts';
 import { BodyTooLarge, readCapped } from '../lib/capped-body.ts';
-import { fetchTransport, type Transport, type TransportAnswer } from './transport.ts';
 
 export interface HttpOptions {
   userAgent: string;
   /** Deadline for the whole request, retries and reading the body included (UPSTREAM_TIMEOUT_MS). */
   timeoutMs: number;
-  /** How requests reach the upstreams; `fetch` unless the program gives its runtime's (node-transport.ts). */
-  transport?: Transport;
   /**
    * The program's lifetime: once it fires, every exchange still running (a retry's wait, a body still
    * arriving) ends at once and none starts. A closing gateway's answers are all sent by then; what runs
@@ -55,29 +55,60 @@ export type UpstreamGet = (url: string, options: GetOptions) => Promise<unknown>
 const utf8 = new TextDecoder();
 
 /** RFC 9110 statuses worth asking again: the upstream may answer the same request a moment later. */
-const RETRY_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
+const RETRY_STATUSES = [408, 429, 500, 502, 503, 504];
 /** Of those, the ones whose Retry-After says how long to wait (RFC 9110 §10.2.3). */
-const RETRY_AFTER_STATUSES = new Set([429, 503]);
-/** The wait before retry n (0-based) without a Retry-After: 300 ms, then 600 ms, never over a second. */
-const backoffMs = (attempt: number) => Math.min(1000, 300 * 2 ** attempt);
+const RETRY_AFTER_STATUSES = [429, 503];
+/** The wait before retry n (1-based) without a Retry-After: 300 ms, then 600 ms, never over a second. */
+const BACKOFF_LIMIT_MS = 1000;
+const backoffMs = (retry: number) => Math.min(BACKOFF_LIMIT_MS, 300 * 2 ** (retry - 1));
 
 /**
- * A GET client for one upstream: the rules of every request (User-Agent and other headers, a deadline
- * over the retries and the body, at most RETRY_LIMIT retries of a dropped connection or a retryable
- * status, a wait that never outlasts the deadline, no redirects, capped bodies) over the runtime's
- * transport (upstreams/transport.ts). Written here rather than taken from an HTTP client library: on the
- * gateway's market route the ticker is fetched for every request, and a library's per-request objects
- * were a third of what the route added over the provider (docs/performance.md).
+ * ky, loaded when an upstream is first asked rather than at start: evaluating it builds a web Request to
+ * test the runtime, which loads Node's undici whole, a large part of the gateway's start
+ * (docs/performance.md#what-changed-in-the-core-round-issue-34).
+ */
+let kyModule: Promise<typeof import('ky')> | undefined;
+const loadKy = () => (kyModule ??= import('ky'));
+
+/**
+ * A GET client for one upstream: ky with the rules of every request (User-Agent and other headers, at
+ * most RETRY_LIMIT retries of a dropped connection or a retryable status, Retry-After honoured, a wait
+ * that never outlasts the deadline, no redirects, capped bodies) merged into one instance at the first
+ * request; a request adds only its URL, its signal and its retry decision.
  */
 export function upstreamClient(
   upstream: UpstreamName,
   options: HttpOptions & { headers?: Record<string, string> },
 ): UpstreamGet {
-  const transport = options.transport ?? fetchTransport;
-  const headers = { 'user-agent': options.userAgent, ...options.headers };
   const { timeoutMs, signal: lifetime } = options;
+  const create = ({ default: ky }: typeof import('ky')) =>
+    ky.create({
+      headers: { 'user-agent': options.userAgent, ...options.headers },
+      // The deadline is the request's own signal (below), which covers the retries and the body too.
+      timeout: false,
+      // The upstreams are fixed origins; a redirect elsewhere is an answer we do not follow (a 3xx is
+      // not ok, so ky raises it as an HTTPError, described below).
+      redirect: 'manual',
+      // ky reads an error answer's body into HTTPError.data itself, up to 10 MiB; ours is read for its
+      // `message` only, so it is cut to a few KiB before ky sees it.
+      fetch: errorBodiesCapped,
+      retry: {
+        limit: RETRY_LIMIT,
+        methods: ['get'],
+        statusCodes: RETRY_STATUSES,
+        afterStatusCodes: RETRY_AFTER_STATUSES,
+        maxRetryAfter: MAX_RETRY_AFTER_MS,
+        backoffLimit: BACKOFF_LIMIT_MS,
+      },
+    });
+  let client: Promise<KyInstance> | undefined;
   return async (url, get) => {
     if (lifetime?.aborted) throw new UpstreamError(upstream, `GET ${url} not sent: ${STOPPED}`);
+    // Loaded before the deadline starts: the first request must not spend its time loading modules.
+    client ??= loadKy().then(create);
+    const [ky, kyErrors] = await Promise.all([client, loadKy()]);
+    const what = `GET ${url}`;
+    const deadlineMs = Date.now() + timeoutMs;
     // One signal for the whole exchange: it aborts the connection, the waits and the body alike. Its
     // timer is a strong one of our own, cleared when the exchange ends: AbortSignal.timeout() holds its
     // signal only weakly, and once nothing else reaches the signal (a body still arriving with no
@@ -89,144 +120,85 @@ export function upstreamClient(
     );
     const stop = () => deadline.abort(lifetime!.reason);
     lifetime?.addEventListener('abort', stop, { once: true });
+    const { signal } = deadline;
     try {
-      return await exchange(url, get, deadline.signal, Date.now() + timeoutMs);
+      let response: Response;
+      try {
+        response = await ky.get(url, { signal, retry: { shouldRetry: withinDeadline(deadlineMs, kyErrors) } });
+      } catch (error) {
+        throw describeFailure(upstream, what, error, timeoutMs, signal, kyErrors);
+      }
+      const body = await readBody(upstream, what, response, { maxBytes: get.maxBytes, signal, timeoutMs });
+      const text = utf8.decode(body);
+      if (get.as === 'text') return text;
+      try {
+        return JSON.parse(text) as unknown;
+      } catch (error) {
+        throw new UpstreamError(upstream, `${what}: answer is not JSON`, { cause: error, status: response.status });
+      }
     } catch (error) {
       // The deadline's signal fired for the program's end, not for time: say so.
-      if (lifetime?.aborted) throw new UpstreamError(upstream, `GET ${url} abandoned: ${STOPPED}`, { cause: error });
+      if (lifetime?.aborted) throw new UpstreamError(upstream, `${what} abandoned: ${STOPPED}`, { cause: error });
       throw error;
     } finally {
       clearTimeout(timer);
       lifetime?.removeEventListener('abort', stop);
     }
   };
-
-  async function exchange(url: string, get: GetOptions, signal: AbortSignal, deadlineMs: number): Promise<unknown> {
-    const what = `GET ${url}`;
-    const timedOut = (cause: unknown) =>
-      new UpstreamError(upstream, `${what} timed out after ${timeoutMs} ms`, { cause });
-    for (let attempt = 0; ; attempt++) {
-      let answer: TransportAnswer;
-      try {
-        answer = await transport(url, headers, signal);
-      } catch (error) {
-        if (signal.aborted || isAbort(error)) throw timedOut(error);
-        const wait = backoffMs(attempt);
-        if (attempt < RETRY_LIMIT && Date.now() + wait < deadlineMs) {
-          await pause(wait, signal).catch((cause: unknown) => {
-            throw timedOut(cause);
-          });
-          continue;
-        }
-        throw new UpstreamError(upstream, `${what} failed: ${reasonOf(error)}`, { cause: error });
-      }
-      const { status } = answer;
-      if (status >= 200 && status < 300) {
-        const body = await readBody(upstream, what, answer, { maxBytes: get.maxBytes, signal, timeoutMs });
-        const text = utf8.decode(body);
-        if (get.as === 'text') return text;
-        try {
-          return JSON.parse(text) as unknown;
-        } catch (error) {
-          throw new UpstreamError(upstream, `${what}: answer is not JSON`, { cause: error, status });
-        }
-      }
-      const redirected = redirectReason(what, status, answer.header('location'));
-      if (redirected !== undefined) {
-        answer.discard();
-        throw new UpstreamError(upstream, redirected, { status });
-      }
-      const retryAfter = retryAfterMs(answer.header('retry-after'));
-      const message = await errorMessage(answer);
-      if (signal.aborted) throw timedOut(signal.reason);
-      if (attempt < RETRY_LIMIT && RETRY_STATUSES.has(status)) {
-        const wait = retryAfter !== undefined && RETRY_AFTER_STATUSES.has(status) ? retryAfter : backoffMs(attempt);
-        // A wait past the deadline would end in a timeout: the answer we have says more, now.
-        if (Date.now() + wait < deadlineMs) {
-          await pause(wait, signal).catch((cause: unknown) => {
-            throw timedOut(cause);
-          });
-          continue;
-        }
-      }
-      throw new UpstreamError(upstream, `${what} answered ${status}${message}`, { status, retryAfterMs: retryAfter });
-    }
-  }
-}
-
-/** The `message` of an error answer's (capped) JSON body, as ": <text>", or nothing. */
-async function errorMessage(answer: TransportAnswer): Promise<string> {
-  let body: Uint8Array;
-  try {
-    body = await answer.read(MAX_ERROR_BODY_BYTES);
-  } catch {
-    return ''; // too large, or cut off: the status says enough
-  }
-  try {
-    const parsed = JSON.parse(utf8.decode(body)) as { message?: unknown } | null;
-    return typeof parsed?.message === 'string' ? `: ${parsed.message.slice(0, 200)}` : '';
-  } catch {
-    return ''; // not JSON
-  }
-}
-
-/** Resolves after `ms`, or rejects with the signal's reason once it fires. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const done = () => {
-      signal.removeEventListener('abort', aborted);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    const aborted = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', aborted, { once: true });
-  });
-}
-
-/** Why a connection gave no answer: fetch keeps the reason (ECONNREFUSED, a reset) in `cause`. */
-function reasonOf(error: unknown): string {
-  return error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
 }
 
 /**
- * The body of an answer, given up as soon as it passes `maxBytes` (or announces more with
- * Content-Length), so a huge or endless answer costs at most that much memory. A body still arriving
- * when `signal` fires is a timeout, like a slow answer.
+ * ky's retry decision, narrowed by the deadline: a retry whose wait (Retry-After on a 429 or 503, the
+ * backoff otherwise) would end past it is not made, and the answer that asked for it is the error now,
+ * rather than a timeout later. Anything else is ky's default (the statuses above, a dropped connection).
+ */
+function withinDeadline(deadlineMs: number, { isHTTPError }: typeof import('ky')) {
+  return ({ error, retryCount }: { error: Error; retryCount: number }): boolean | undefined => {
+    let wait = backoffMs(retryCount);
+    if (isHTTPError(error) && RETRY_AFTER_STATUSES.includes(error.response.status)) {
+      wait = retryAfterMs(error.response.headers.get('retry-after')) ?? wait;
+    }
+    return Date.now() + wait >= deadlineMs ? false : undefined;
+  };
+}
+
+/**
+ * The body of `response`, read as a stream and given up as soon as it passes `maxBytes` (or announces
+ * more with Content-Length), so a huge or endless answer costs at most that much memory. A body still
+ * arriving when `signal` fires is a timeout, like a slow answer.
  */
 export async function readBody(
   upstream: UpstreamName,
   what: string,
-  answer: Pick<TransportAnswer, 'read' | 'status'>,
+  response: Response,
   limits: { maxBytes: number; signal?: AbortSignal | null; timeoutMs: number },
 ): Promise<Uint8Array<ArrayBuffer>> {
   try {
-    return await answer.read(limits.maxBytes);
+    return await readCapped(response, limits.maxBytes, limits.signal);
   } catch (error) {
     if (error instanceof BodyTooLarge) {
       throw new UpstreamError(upstream, `${what}: answer larger than ${limits.maxBytes} bytes`, {
         cause: error,
-        status: answer.status,
+        status: response.status,
       });
     }
     if (limits.signal?.aborted || isAbort(error)) {
       throw new UpstreamError(upstream, `${what} timed out after ${limits.timeoutMs} ms`, { cause: error });
     }
-    throw new UpstreamError(upstream, `${what}: body could not be read`, { cause: error, status: answer.status });
+    throw new UpstreamError(upstream, `${what}: body could not be read`, { cause: error, status: response.status });
   }
 }
 
-/** The signal's TimeoutError and an AbortError both say the deadline passed. */
+/** ky's TimeoutError, the signal's TimeoutError and an AbortError all say the deadline passed. */
 function isAbort(error: unknown): boolean {
   return error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
 }
 
 /** RFC 9110 §15.4: 301, 302, 303, 307 and 308 carry a Location to follow; we never follow it. */
-export function redirectReason(what: string, status: number, location: string | null): string | undefined {
-  if (status < 300 || status > 399 || status === 304) return undefined;
-  return `${what} redirected (${status}) to ${location === null ? 'no Location' : location.slice(0, 200)}; redirects are not followed`;
+export function redirectReason(what: string, response: Response): string | undefined {
+  if (response.status < 300 || response.status > 399 || response.status === 304) return undefined;
+  const location = response.headers.get('location');
+  return `${what} redirected (${response.status}) to ${location === null ? 'no Location' : location.slice(0, 200)}; redirects are not followed`;
 }
 
 /**
@@ -238,15 +210,30 @@ export function guardedFetch(upstream: UpstreamName, limits: { maxBytes: number;
     const request = new Request(input, init);
     const what = `${request.method} ${new URL(request.url).pathname}`;
     const response = await fetch(request, { redirect: 'manual' });
-    const redirected = redirectReason(what, response.status, response.headers.get('location'));
+    const redirected = redirectReason(what, response);
     if (redirected !== undefined) {
       void response.body?.cancel().catch(() => undefined);
       throw new UpstreamError(upstream, redirected, { status: response.status });
     }
-    const answer = { status: response.status, read: (maxBytes: number) => readCapped(response, maxBytes) };
-    return rebuilt(response, await readBody(upstream, what, answer, { ...limits, signal: init?.signal }));
+    return rebuilt(response, await readBody(upstream, what, response, { ...limits, signal: init?.signal }));
   };
 }
+
+/**
+ * fetch, with the body of an answer that is not ok cut to MAX_ERROR_BODY_BYTES: a larger one is
+ * dropped (the status says enough), so what ky reads into HTTPError.data is small whatever was sent.
+ */
+const errorBodiesCapped: NonNullable<KyOptions['fetch']> = async (input, init) => {
+  const response = await fetch(input, init);
+  if (response.ok || response.body === null) return response;
+  let body: Uint8Array<ArrayBuffer> | null = null;
+  try {
+    body = await readCapped(response, MAX_ERROR_BODY_BYTES);
+  } catch {
+    // too large, or cut off: no message to show
+  }
+  return rebuilt(response, body);
+};
 
 /** `response` with `body` read into memory (none for the null-body statuses 204, 205 and 304). */
 function rebuilt(response: Response, body: Uint8Array<ArrayBuffer> | null): Response {
@@ -257,4 +244,45 @@ function rebuilt(response: Response, body: Uint8Array<ArrayBuffer> | null): Resp
     statusText: response.statusText,
     headers: response.headers,
   });
+}
+
+/** What went wrong, as one UpstreamError: the status and the upstream's `message`, a timeout, or why no answer came. */
+function describeFailure(
+  upstream: UpstreamName,
+  what: string,
+  error: unknown,
+  timeoutMs: number,
+  signal: AbortSignal,
+  { isHTTPError }: typeof import('ky'),
+): UpstreamError {
+  if (isHTTPError(error)) {
+    const { response } = error;
+    const status = response.status;
+    const redirected = redirectReason(what, response);
+    if (redirected !== undefined) return new UpstreamError(upstream, redirected, { cause: error, status });
+    // ky has read the (capped) body: parsed when it was labelled JSON, as text otherwise.
+    let message = '';
+    try {
+      const body = (typeof error.data === 'string' ? JSON.parse(error.data) : error.data) as { message?: unknown };
+      if (typeof body?.message === 'string') message = `: ${body.message.slice(0, 200)}`;
+    } catch {
+      // not a (small) JSON error body; the status says enough
+    }
+    return new UpstreamError(upstream, `${what} answered ${status}${message}`, {
+      cause: error,
+      status,
+      retryAfterMs: retryAfterMs(response.headers.get('retry-after')),
+    });
+  }
+  if (signal.aborted || isAbort(error)) {
+    return new UpstreamError(upstream, `${what} timed out after ${timeoutMs} ms`, { cause: error });
+  }
+  return new UpstreamError(upstream, `${what} failed: ${reasonOf(error)}`, { cause: error });
+}
+
+/** Why a connection gave no answer: fetch keeps the reason (ECONNREFUSED, a reset) in `cause`, and ky's NetworkError keeps fetch's. */
+function reasonOf(error: unknown): string {
+  let reason = error;
+  while (reason instanceof Error && reason.cause instanceof Error) reason = reason.cause;
+  return reason instanceof Error ? reason.message : String(reason);
 }

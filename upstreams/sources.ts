@@ -10,7 +10,6 @@ import { coinbaseClient, type MarketClient } from './coinbase.ts';
 import { githubGraphqlClient } from './github-graphql.ts';
 import { githubHtmlClient } from './github-html.ts';
 import { userAgent } from './http.ts';
-import type { Transport } from './transport.ts';
 import { calendarWindow, githubToday } from '../domain/calendar.ts';
 
 export interface ContributionSource {
@@ -37,12 +36,9 @@ export interface Sources {
   github: ContributionSource;
 }
 
-/**
- * `transport`: how requests go out on this runtime (upstreams/transport.ts); `fetch` when not given.
- * `signal`: the program's lifetime; once it fires, no request runs on (upstreams/http.ts).
- */
-export function createSources(config: Config, transport?: Transport, signal?: AbortSignal): Sources {
-  const http = { userAgent: userAgent(config.siteUrl), timeoutMs: config.upstreamTimeoutMs, transport, signal };
+/** `signal`: the program's lifetime; once it fires, no request runs on (upstreams/http.ts). */
+export function createSources(config: Config, signal?: AbortSignal): Sources {
+  const http = { userAgent: userAgent(config.siteUrl), timeoutMs: config.upstreamTimeoutMs, signal };
   const zone = config.calendarTimeZone;
   let contributions: Omit<ContributionSource, 'account' | 'timeZone'>;
   if (config.githubToken) {
