@@ -14,6 +14,7 @@ import {
   roundOrder,
 } from '../tools/bench/stats.ts';
 import { parseWrk, wrkDurationMs } from '../tools/bench/wrk.ts';
+import { GOALS, goalRows } from '../tools/bench/goals.ts';
 
 describe('bench statistics', () => {
   it('takes the median of odd and even lists without reordering the input', () => {
@@ -118,5 +119,27 @@ Transfer/sec:    330.84MB
     ]).toEqual([0.95, 1.5, 2000, 60_000]);
     expect(wrkDurationMs('fast')).toBeNaN();
     expect(() => parseWrk('unable to connect to 127.0.0.1:1 Connection refused')).toThrow(/no request count/);
+  });
+});
+
+describe('bench goals', () => {
+  const figures = {
+    marketAddedMs: 0.8,
+    fetchProxyAddedMs: 0.6,
+    snapshotRps: 18_000,
+    nodeHttpRps: 30_000,
+    readyMs: 180,
+  };
+
+  it('judges each goal on the run’s own figures: market ≤ 1.6× a fetch proxy, snapshot ≥ 0.6× node:http, ready ≤ 250 ms', () => {
+    const rows = goalRows(figures);
+    expect(rows.map((r) => r.ratio)).toEqual(['1.33×', '0.60×', '']);
+    expect(rows.every((r) => r.measure.endsWith(': met'))).toBe(true);
+    expect(GOALS).toEqual({ marketVsFetchProxy: 1.6, snapshotVsNodeHttp: 0.6, readyMs: 250 });
+  });
+
+  it('says NOT MET past a bound, and "not measured" for a figure the run did not take', () => {
+    const rows = goalRows({ ...figures, marketAddedMs: 1.0, snapshotRps: 17_000, readyMs: Number.NaN });
+    expect(rows.map((r) => r.measure.split(': ').at(-1))).toEqual(['NOT MET', 'NOT MET', 'not measured']);
   });
 });
