@@ -228,6 +228,27 @@ describe('npm run start:edge', () => {
     delete fake.market.tickerPrice;
   });
 
+  it('retries an upstream answer as the Node gateway does (ky in workerd): a 429 whose Retry-After fits, asked three times', async () => {
+    fake.market.tickerMode = 'rate-limited';
+    fake.market.retryAfterSeconds = 0;
+    try {
+      const asked: Record<string, { status: number; tickers: number; text: string }> = {};
+      for (const [name, gateway] of [
+        ['node', node],
+        ['edge', edge],
+      ] as const) {
+        fake.resetCalls();
+        const answer = await get(gateway.url, '/api/v1/mon-price');
+        asked[name] = { status: answer.status, tickers: fake.calls.ticker, text: answer.text };
+      }
+      expect(asked.edge).toEqual(asked.node);
+      expect(asked.edge).toMatchObject({ status: 502, tickers: 3 });
+    } finally {
+      delete fake.market.tickerMode;
+      delete fake.market.retryAfterSeconds;
+    }
+  });
+
   it.each([
     ['an unknown API path', '/api/v9/nothing', 'GET', 404],
     ['a wrong method', '/api/v1/mon-price', 'DELETE', 405],
