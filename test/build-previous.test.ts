@@ -17,7 +17,7 @@ import { createValidator } from '../contract/schemas.ts';
 import type { GitHubContributions } from '../domain/contributions.ts';
 import type { MarketData } from '../domain/market.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../tools/fakes/upstreams.ts';
-import { runCheckDist, upstreamEnv, type RunResult } from './helpers/run.ts';
+import { AMPLE_UPSTREAM_TIMEOUT_MS, runCheckDist, upstreamEnv, type RunResult } from './helpers/run.ts';
 import { runBuild, runBuildMain, sharedSite, TEST_SITE_CLOCK, TEST_SITE_URL } from './helpers/site-dist.ts';
 
 const HOUR = 3_600_000;
@@ -57,7 +57,7 @@ async function buildAfter(name: string, at: number, from: string, fail: (fake: F
     {
       ...upstreamEnv(fake.url),
       SITE_URL: TEST_SITE_URL,
-      UPSTREAM_TIMEOUT_MS: '1500',
+      UPSTREAM_TIMEOUT_MS: AMPLE_UPSTREAM_TIMEOUT_MS,
       SOURCE_DATE_EPOCH: String(Math.floor(at / 1000)),
     },
     undefined,
@@ -213,7 +213,7 @@ describe('a previous snapshot nested 500,000 deep, both upstreams down (lib/json
       {
         ...upstreamEnv(fake.url),
         SITE_URL: TEST_SITE_URL,
-        UPSTREAM_TIMEOUT_MS: '1500',
+        UPSTREAM_TIMEOUT_MS: AMPLE_UPSTREAM_TIMEOUT_MS,
         SOURCE_DATE_EPOCH: String(Math.floor(clock / 1000)),
       },
       undefined,

@@ -9,7 +9,7 @@ import { contributionOn, type DefaultViewRule } from '../tools/fakes/data.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../tools/fakes/upstreams.ts';
 import { loadConfig } from '../lib/config.ts';
 import { createSources, fetchContributions } from '../upstreams/sources.ts';
-import { upstreamEnv } from './helpers/run.ts';
+import { AMPLE_UPSTREAM_TIMEOUT_MS, upstreamEnv } from './helpers/run.ts';
 
 const validator = createValidator();
 // Monday 2026-11-23 15:00 UTC, 10:00 in Toronto, unless a test sets the clock.
@@ -30,7 +30,7 @@ beforeEach(() => {
 });
 
 const sources = (env: Record<string, string> = {}) =>
-  createSources(loadConfig({ ...upstreamEnv(fake.url), UPSTREAM_TIMEOUT_MS: '1500', ...env }));
+  createSources(loadConfig({ ...upstreamEnv(fake.url), UPSTREAM_TIMEOUT_MS: AMPLE_UPSTREAM_TIMEOUT_MS, ...env }));
 
 describe('the HTML calendar at the hours and dates of the field', () => {
   const DAY = 86_400_000;
@@ -56,8 +56,8 @@ describe('the HTML calendar at the hours and dates of the field', () => {
       clock = Date.parse(instant);
       fake.github.defaultView = rule;
       const buildMs = clock - daysBack * DAY;
-      // Up to three calendar requests in a row: the contract's default deadline, not the failure tests' short one.
-      const calendar = await fetchContributions(sources({ UPSTREAM_TIMEOUT_MS: '5000' }), buildMs);
+      // Up to three calendar requests in a row, within the one ample deadline.
+      const calendar = await fetchContributions(sources(), buildMs);
       validator.validate('GitHubContributions', calendar);
       const window = calendarWindow(buildMs, 'America/Toronto');
       const expected = window.dates.map(contributionOn);

@@ -500,7 +500,7 @@ describe('a whole build of hostile content (the profile and a writing)', () => {
   beforeAll(async () => {
     content = await contentCopy({ 'profile.md': hostileProfile(), 'writings/hostile-markup.md': HOSTILE_WRITING });
     site = await buildSite({ site: { content: content.dir } });
-  }, 60_000);
+  });
   afterAll(async () => {
     await site?.close();
     await content?.close();

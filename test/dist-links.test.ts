@@ -113,7 +113,7 @@ describe('a site built for a sub-path SITE_URL, on a Pages-like host under that 
   beforeAll(async () => {
     site = await buildSite({ env: { SITE_URL: FORK_URL } });
     expect(site.result.code, site.result.stderr).toBe(0);
-  }, 90_000);
+  });
   afterAll(() => site?.close());
 
   it('resolves every link of every published document with 200', async () => {

@@ -50,7 +50,7 @@ describe('MARKET_PRODUCT and CALENDAR_TIME_ZONE together', () => {
   let built: Awaited<ReturnType<typeof build>>;
   beforeAll(async () => {
     built = await build({ MARKET_PRODUCT: 'BTC-USD', CALENDAR_TIME_ZONE: 'Europe/Berlin' });
-  }, 60_000);
+  });
 
   it('exits 0 against a provider that lists only the configured product', () => {
     expect(built.stderr).toBe('');
@@ -134,7 +134,7 @@ describe('MARKET_PRODUCT and CALENDAR_TIME_ZONE together', () => {
 });
 
 function runNodeCli(out: string, args: string[]) {
-  return runNode(join(out, 'cli.mjs'), args, { PATH: process.env.PATH ?? '' }, 30_000);
+  return runNode(join(out, 'cli.mjs'), args, { PATH: process.env.PATH ?? '' }, 120_000);
 }
 
 describe('the gateway of a fork', () => {
@@ -241,7 +241,7 @@ describe('MARKET_PRODUCT=off', () => {
     } finally {
       await gw.close();
     }
-  }, 60_000);
+  });
 });
 
 // A ConfigError is exit 2 with its one line, nothing built, for every program (test/build.test.ts spawns

@@ -81,7 +81,7 @@ describe('a 1 MB page of one tooltip shared by 500 cells', () => {
     } finally {
       await rm(out, { recursive: true, force: true });
     }
-  }, 30_000);
+  });
 });
 
 describe('candle answers hold hourly rows only', () => {

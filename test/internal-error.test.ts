@@ -13,7 +13,7 @@ import { DEFAULT_SERVICE } from '../datasets/registry.ts';
 import { EXIT_INTERNAL_ERROR, exitStatus } from '../lib/run-main.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../tools/fakes/upstreams.ts';
 import { buildWithPreviousMarket } from './helpers/previous-build.ts';
-import { runProgram, upstreamEnv } from './helpers/run.ts';
+import { AMPLE_UPSTREAM_TIMEOUT_MS, runProgram, upstreamEnv } from './helpers/run.ts';
 import { sharedSite, TEST_SITE_CLOCK, TEST_SITE_URL } from './helpers/site-dist.ts';
 
 const NOW = TEST_SITE_CLOCK + 3_600_000;
@@ -137,7 +137,7 @@ describe('npm run build whose output folder cannot be written', () => {
     const result = await runProgram('build', ['--out', join(file, 'dist')], {
       ...upstreamEnv(fake.url),
       SITE_URL: TEST_SITE_URL,
-      UPSTREAM_TIMEOUT_MS: '1500',
+      UPSTREAM_TIMEOUT_MS: AMPLE_UPSTREAM_TIMEOUT_MS,
       SOURCE_DATE_EPOCH: String(NOW / 1000),
     });
     expect(result.code).toBe(70);

@@ -127,9 +127,9 @@ describe('npm ci on an older Node (.npmrc engine-strict)', () => {
         cwd: dir,
         env: cleanEnv({ PATH: `${dirname(old.path)}:/bin`, npm_config_cache: join(dir, '.npm') }),
         encoding: 'utf8',
-        timeout: 15_000,
+        timeout: 120_000,
       });
-      expect(result.error).toBeUndefined(); // not killed by the 15 s bound
+      expect(result.error).toBeUndefined(); // not killed by the bound (a guard against a hang, not a measure)
       expect(result.status).not.toBe(0);
       expect(result.stderr).toContain('EBADENGINE');
       expect(result.stderr).toContain(`Required: {"node":"${PACKAGE.engines.node}"}`);

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstreams, type FakeUpstreams } from '../tools/fakes/upstreams.ts';
-import { runCheckDist, upstreamEnv } from './helpers/run.ts';
+import { AMPLE_UPSTREAM_TIMEOUT_MS, runCheckDist, upstreamEnv } from './helpers/run.ts';
 import { buildSite, runBuildMain, TEST_SITE_URL, type BuiltSite } from './helpers/site-dist.ts';
 
 const DEMO_HINT =
@@ -28,7 +28,7 @@ describe('npm start without network (build --if-stale)', () => {
   const start = (out: string) =>
     runBuildMain(['--out', out, '--if-stale'], {
       ...upstreamEnv(fake.url),
-      UPSTREAM_TIMEOUT_MS: '1500',
+      UPSTREAM_TIMEOUT_MS: AMPLE_UPSTREAM_TIMEOUT_MS,
       PORT: '0',
     });
 
@@ -69,7 +69,7 @@ describe('npm run check:dist after a build that left datasets out', () => {
         fake.market.mode = 'down';
         fake.github.mode = 'down';
       },
-      env: { UPSTREAM_TIMEOUT_MS: '1500' },
+      env: { UPSTREAM_TIMEOUT_MS: AMPLE_UPSTREAM_TIMEOUT_MS },
     });
     expect(site.result.code).toBe(1);
     const strict = await check(site.dir);

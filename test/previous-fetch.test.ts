@@ -10,7 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fetchPrevious, PREVIOUS_MAX_BYTES } from '../builders/previous.ts';
 import { dataResource } from '../contract/service.ts';
 import { DEFAULT_SERVICE } from '../datasets/registry.ts';
-import { runProgram } from './helpers/run.ts';
+import { AMPLE_UPSTREAM_TIMEOUT_MS, runProgram } from './helpers/run.ts';
 import { sharedSite } from './helpers/site-dist.ts';
 
 const MARKET = dataResource(DEFAULT_SERVICE, 'market').snapshotFiles[0]!;
@@ -48,7 +48,7 @@ beforeEach(async () => {
   return () => rm(dir, { recursive: true, force: true });
 });
 
-const fetchInto = (target = dir, timeoutMs = 2000) =>
+const fetchInto = (target = dir, timeoutMs = Number(AMPLE_UPSTREAM_TIMEOUT_MS)) =>
   fetchPrevious({
     siteUrl,
     service: DEFAULT_SERVICE,
@@ -131,7 +131,7 @@ describe('node .build/fetch-previous.mjs', () => {
     answers[CALENDAR] = (res) => res.writeHead(500).end();
     const result = await runProgram('fetch-previous', ['--out', dir], {
       SITE_URL: siteUrl,
-      UPSTREAM_TIMEOUT_MS: '2000',
+      UPSTREAM_TIMEOUT_MS: AMPLE_UPSTREAM_TIMEOUT_MS,
     });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(`fetch-previous: ${siteUrl}/${MARKET}: 2 bytes, into ${dir}\n`);

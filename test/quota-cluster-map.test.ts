@@ -107,7 +107,12 @@ describe('a seed whose slot map names 1,001 nodes that never answer', () => {
     const seed: FakeRedis = await startFakeRedis(asHostileSeed(() => nodes, hole.port, counting));
     open.push(seed);
     const lines: string[] = [];
-    const s: RedisQuotaStore = redisQuotaStore(seed.url, { onStateChange: (l) => lines.push(l) });
+    // Deadlines far above a loaded machine's delays: what this test scripts is refusals, not silence.
+    const s: RedisQuotaStore = redisQuotaStore(seed.url, {
+      onStateChange: (l) => lines.push(l),
+      connectTimeoutMs: 10_000,
+      deadlineMs: 10_000,
+    });
     open.push(s);
     await s.ready(20_000);
     const slotsAsked = () => seed.commands.filter((c) => c[0] === 'CLUSTER' && c[1] === 'SLOTS').length;
@@ -147,7 +152,13 @@ describe('a cluster whose URL node names a master that later never answers', () 
     );
     open.push(urlNode);
     const lines: string[] = [];
-    const s = redisQuotaStore(urlNode.url, { onStateChange: (l) => lines.push(l), deadlineMs: 300 });
+    // The decision deadline is what finds the silent master, and every answered count must beat it: 5 s,
+    // above a loaded machine's delays (300 ms was not), at the price of one 5 s wait.
+    const s = redisQuotaStore(urlNode.url, {
+      onStateChange: (l) => lines.push(l),
+      connectTimeoutMs: 10_000,
+      deadlineMs: 5_000,
+    });
     open.push(s);
     const countOnce = async () => {
       for (let i = 0; i < 400; i++) {

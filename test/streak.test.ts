@@ -24,7 +24,7 @@ import { runCli } from './helpers/cli-run.ts';
 import { startStaticSite } from './helpers/cli-servers.ts';
 import { get, makeDist, startTestGateway, type DistFixture } from './helpers/gateway.ts';
 import { sharedSite, TEST_SITE_CLOCK } from './helpers/site-dist.ts';
-import { upstreamEnv } from './helpers/run.ts';
+import { AMPLE_UPSTREAM_TIMEOUT_MS, upstreamEnv } from './helpers/run.ts';
 
 const validator = createValidator();
 
@@ -264,7 +264,11 @@ describe("the streak of the fakes' calendar", () => {
     const first = await mkdtemp(join(tmpdir(), 'streak-first-'));
     const second = await mkdtemp(join(tmpdir(), 'streak-second-'));
     try {
-      const config = loadConfig({ ...upstreamEnv(fake.url), UPSTREAM_TIMEOUT_MS: '1500', STREAK_REST_DAYS: 'Sun' });
+      const config = loadConfig({
+        ...upstreamEnv(fake.url),
+        UPSTREAM_TIMEOUT_MS: AMPLE_UPSTREAM_TIMEOUT_MS,
+        STREAK_REST_DAYS: 'Sun',
+      });
       expect((await build(config, { outDir: first, nowMs: clock, log: () => {}, warn: () => {} })).exitCode).toBe(0);
       // An hour later, GitHub gives nothing: the calendar of 10:00 stands in, and the streak is derived from it.
       clock += 3_600_000;
@@ -327,7 +331,7 @@ describe("the streak of the fakes' calendar", () => {
     const gw = await startTestGateway(fake.url, fixture.dist, {}, { now: () => clock });
     try {
       const warned: string[] = [];
-      const config = loadConfig({ ...upstreamEnv(fake.url), UPSTREAM_TIMEOUT_MS: '1500' });
+      const config = loadConfig({ ...upstreamEnv(fake.url), UPSTREAM_TIMEOUT_MS: AMPLE_UPSTREAM_TIMEOUT_MS });
       const result = await build(config, { outDir, nowMs: clock, log: () => {}, warn: (l) => warned.push(l) });
       expect(result.exitCode).toBe(1);
       expect(existsSync(join(outDir, 'api/v1/github-streak'))).toBe(false);

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { loadConfig, type Config } from '../../lib/config.ts';
 import { startGateway, type Gateway, type GatewayOptions } from '../../gateway/server.ts';
-import { cleanEnv, ROOT, runProgram, upstreamEnv } from './run.ts';
+import { AMPLE_UPSTREAM_TIMEOUT_MS, cleanEnv, ROOT, runProgram, upstreamEnv } from './run.ts';
 import { GATEWAY_NODE_FLAGS } from '../../gateway/node-flags.ts';
 import { compressedArtifacts } from '../../builders/compressed-artifacts.ts';
 
@@ -82,7 +82,7 @@ export function gatewayConfig(fakeUrl: string, env: Record<string, string | unde
     ...upstreamEnv(fakeUrl),
     HOST: '127.0.0.1',
     PORT: '0',
-    UPSTREAM_TIMEOUT_MS: '1500',
+    UPSTREAM_TIMEOUT_MS: AMPLE_UPSTREAM_TIMEOUT_MS,
     SITE_URL: 'https://example.test',
     ...env,
   });

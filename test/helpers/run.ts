@@ -10,6 +10,14 @@ export { cleanEnv, upstreamEnv } from '../../tools/fakes/env.ts';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
+/**
+ * UPSTREAM_TIMEOUT_MS for a test whose upstreams answer (or fail at once): far beyond the machine's
+ * worst delay, so that a loaded machine slows the test down rather than turning an answer into a
+ * timeout (at load 46, one calendar fetch took longer than the 1.5 s these tests used to give it). A
+ * test about the deadline itself gives a short one: load can only make a timeout come later.
+ */
+export const AMPLE_UPSTREAM_TIMEOUT_MS = '20000';
+
 export interface RunResult {
   code: number | null;
   stdout: string;

@@ -18,7 +18,7 @@ import { build, main, type BuildOptions } from '../../builders/build.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../../tools/fakes/upstreams.ts';
 import { loadConfig, readSiteFile } from '../../lib/config.ts';
 import { listFiles } from './files.ts';
-import { collectedIo, ROOT, runMainInProcess, upstreamEnv, type RunResult } from './run.ts';
+import { AMPLE_UPSTREAM_TIMEOUT_MS, collectedIo, ROOT, runMainInProcess, upstreamEnv, type RunResult } from './run.ts';
 
 export { listFiles };
 
@@ -69,7 +69,7 @@ export async function buildSite(options: BuildSiteOptions = {}): Promise<BuiltSi
     {
       ...upstreamEnv(fake.url),
       SITE_URL: TEST_SITE_URL,
-      UPSTREAM_TIMEOUT_MS: '3000',
+      UPSTREAM_TIMEOUT_MS: AMPLE_UPSTREAM_TIMEOUT_MS,
       SOURCE_DATE_EPOCH: String(TEST_SITE_CLOCK / 1000),
       ...options.env,
     },
