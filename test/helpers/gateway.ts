@@ -108,6 +108,10 @@ export async function startTestGateway(
     stdout: (c) => void stdout.push(c),
     stderr: (c) => void stderr.push(c),
     ...options,
+    // A client starved by a loaded machine may send on a keep-alive connection just as the gateway closes
+    // it for idleness (5 s): fetch then fails with ECONNRESET (mcp did, at load 50). The tests' gateways
+    // keep idle connections for a minute, unless a test sets its own limits; closing the gateway ends them.
+    limits: { keepAliveTimeout: 60_000, ...options.limits },
   });
   return {
     ...gateway,
