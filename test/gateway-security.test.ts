@@ -7,7 +7,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseTrustProxy } from '../gateway/quota/ip-ranges.ts';
-import { clientIdentity, quotaKey } from '../gateway/quota/client-identity.ts';
+import { clientIdentity } from '../gateway/quota/client-identity.ts';
+import { quotaKey } from '../lib/client-address.ts';
+import { connectingIp } from '../gateway/worker/front.ts';
 import { UpstreamError } from '../lib/errors.ts';
 import { oneLine } from '../lib/one-line.ts';
 import { get, SECRET, startTestGateway, type TestGateway } from './helpers/gateway.ts';
@@ -99,6 +101,19 @@ describe('quota keys', () => {
     ['203.0.113.9', '203.0.113.9'],
   ])('%s counts against %s', (address, key) => {
     expect(quotaKey(address)).toBe(key);
+  });
+
+  it("start:edge's front door believes a CF-Connecting-IP only from a TRUST_PROXY peer", () => {
+    const trusted = parseTrustProxy('127.0.0.1,10.0.0.0/8');
+    expect(connectingIp('127.0.0.1', '2001:db8::7', trusted)).toBe('2001:db8::7');
+    expect(connectingIp('::ffff:10.1.2.3', '198.51.100.7', trusted)).toBe('198.51.100.7');
+    // Anyone else's header is its own word: the peer is the client.
+    expect(connectingIp('127.0.0.2', '198.51.100.7', trusted)).toBe('127.0.0.2');
+    expect(connectingIp('::ffff:192.0.2.1', '198.51.100.7', parseTrustProxy(undefined))).toBe('192.0.2.1');
+    // A trusted peer that names no one address (none, two, nonsense) counts as itself.
+    expect(connectingIp('127.0.0.1', undefined, trusted)).toBe('127.0.0.1');
+    expect(connectingIp('127.0.0.1', ['198.51.100.7', '198.51.100.8'], trusted)).toBe('127.0.0.1');
+    expect(connectingIp('127.0.0.1', '198.51.100.7, 198.51.100.8', trusted)).toBe('127.0.0.1');
   });
 
   it('spellings of one IPv6 address, and addresses of one /64, share a bucket without TRUST_PROXY', () => {

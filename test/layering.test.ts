@@ -29,13 +29,15 @@ const PROGRAMS: Record<string, string[]> = {
   'tools/bench': [...SHELVES, 'tools/fakes', 'gateway/node-flags.ts'],
   'tools/fakes': [...SHELVES],
   // The gateway as a Cloudflare Worker: the gateway's runtime-neutral core, and on Node (its bundle step)
-  // the gateway's own reading of dist/, its OpenAPI document and its codec, so the Worker's table is Node's.
+  // the gateway's own reading of dist/, its OpenAPI document and its codec, so the Worker's table is Node's;
+  // and its reading of TRUST_PROXY, for start:edge's local front door (whose CF-Connecting-IP is believed).
   'gateway/worker': [
     ...SHELVES,
     'gateway/core',
     'gateway/http/static-files.ts',
     'gateway/http/openapi-document.ts',
     'gateway/http/node-codec.ts',
+    'gateway/quota/ip-ranges.ts',
   ],
   // The build's helpers (bundle.mjs, node-floor.cjs, the screenshot): nothing of the project.
   tools: [],

@@ -5,8 +5,8 @@
 // may have read ahead of the answers it has taken (answerInTurn).
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { quotaKey } from '../quota/client-identity.ts';
-import { normaliseAddress, type TrustedProxies } from '../quota/ip-ranges.ts';
+import { normaliseAddress, quotaKey } from '../../lib/client-address.ts';
+import type { TrustedProxies } from '../quota/ip-ranges.ts';
 
 export interface ConnectionCaps {
   /** Open connections of the whole server; past it an idle one makes room, else the new one goes. */

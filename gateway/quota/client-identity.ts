@@ -2,10 +2,12 @@
 // With it, a request arriving from a trusted proxy is attributed to the right-most X-Forwarded-For
 // entry that is not itself a trusted proxy: every proxy appends the address it saw, so entries to the
 // right of that one were written by our proxies and entries to its left may be forged by the client.
-// The quota key is the address in one canonical form, so spellings of one address share a bucket.
+// The quota key is the address in one canonical form (lib/client-address.ts, the Worker's too), so
+// spellings of one address, and addresses of one IPv6 /64, share a bucket.
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
-import { ipv4Text, maskAddress, normaliseAddress, parseAddress, type TrustedProxies } from './ip-ranges.ts';
+import { normaliseAddress, quotaKey } from '../../lib/client-address.ts';
+import type { TrustedProxies } from './ip-ranges.ts';
 
 /** The client's quota key, or null when a trusted proxy gave no usable address (served without quota). */
 export type ClientIdentity = (req: IncomingMessage) => string | null;
@@ -26,24 +28,6 @@ export function clientIdentity(trustProxy: TrustedProxies): ClientIdentity {
     const client = forwardedClient(Array.isArray(forwarded) ? forwarded.join(',') : forwarded, trustProxy);
     return client === null ? null : quotaKey(client);
   };
-}
-
-/** IPv6 clients are counted per /64 network. */
-export const IPV6_CLIENT_PREFIX = 64;
-
-/**
- * The bucket an address counts against: an IPv4 address in dotted form, or for IPv6 the /64 it lies in,
- * written `2001:db8:0:0::/64`. RFC 6177 has ISPs hand each subscriber at least a /64 and SLAAC
- * (RFC 4862) lets every host pick any of its 2^64 addresses, so one client can take fresh addresses
- * at will; the /64 is the smallest unit that is one subscriber. Text that is no address keys as itself.
- */
-export function quotaKey(address: string): string {
-  const parsed = parseAddress(address);
-  if (parsed === undefined) return address;
-  if (parsed.family === 4) return ipv4Text(parsed.value);
-  const network = maskAddress(parsed.value, 128, IPV6_CLIENT_PREFIX);
-  const groups = [112n, 96n, 80n, 64n].map((shift) => ((network >> shift) & 0xffffn).toString(16));
-  return `${groups.join(':')}::/${IPV6_CLIENT_PREFIX}`;
 }
 
 /** The right-most untrusted entry of X-Forwarded-For (Node joins repeated fields with ", "). */

@@ -1,8 +1,9 @@
-// IP addresses and CIDR ranges for the quota's client identity: TRUST_PROXY parsed into a node:net
-// BlockList, and addresses as numbers so that every spelling of one address (IPv4-mapped IPv6 included)
-// is one quota key.
-// Only the gateway needs them; TRUST_PROXY is parsed when it starts (gateway/server.ts).
+// TRUST_PROXY parsed into a node:net BlockList: the proxies whose word about the client is believed.
+// Only Node's programs need it (a Worker's node:net has no BlockList): the gateway parses it when it
+// starts (gateway/server.ts), start:edge's local front door too (gateway/worker/front.ts). One address in
+// every spelling is lib/client-address.ts.
 import { BlockList, isIP } from 'node:net';
+import { normaliseAddress, parseAddress } from '../../lib/client-address.ts';
 import { ConfigError } from '../../lib/errors.ts';
 
 /** TRUST_PROXY read into a node:net BlockList, which matches IPv4, IPv6 and IPv4-mapped IPv6 alike. */
@@ -57,54 +58,4 @@ export function parseTrustProxy(value: string | undefined): TrustedProxies {
       return family !== 0 && list.check(address, family === 4 ? 'ipv4' : 'ipv6');
     },
   };
-}
-
-/** Writes an IPv4-mapped IPv6 address (::ffff:1.2.3.4 in any spelling), as Node reports dual-stack sockets, as plain IPv4. */
-export function normaliseAddress(address: string): string {
-  const parsed = parseAddress(address);
-  return parsed?.family === 4 && isIP(address) === 6 ? ipv4Text(parsed.value) : address;
-}
-
-const IPV4_MAPPED_PREFIX = 0xffffn << 32n;
-
-/**
- * An address as its family and numeric value, or undefined. IPv4-mapped IPv6 (::ffff:0:0/96, RFC 4291
- * §2.5.5.2) counts as IPv4 whatever its spelling (::ffff:1.2.3.4, ::ffff:102:304, 0:0:0:0:0:ffff:...),
- * so that one client is one address.
- */
-export function parseAddress(address: string): { family: 4 | 6; value: bigint } | undefined {
-  const family = isIP(address);
-  if (family === 0) return undefined;
-  const value = addressToBigInt(address);
-  if (family === 6 && value >> 32n === IPV4_MAPPED_PREFIX >> 32n) return { family: 4, value: value & 0xffffffffn };
-  return { family: family as 4 | 6, value };
-}
-
-export function ipv4Text(value: bigint): string {
-  return [24n, 16n, 8n, 0n].map((shift) => String((value >> shift) & 0xffn)).join('.');
-}
-
-export function maskAddress(value: bigint, bits: number, prefix: number): bigint {
-  if (prefix === 0) return 0n;
-  const mask = ((1n << BigInt(prefix)) - 1n) << BigInt(bits - prefix);
-  return value & mask;
-}
-
-function addressToBigInt(address: string): bigint {
-  if (isIP(address) === 4) {
-    return address.split('.').reduce((acc, octet) => (acc << 8n) + BigInt(Number(octet)), 0n);
-  }
-  // Expand IPv6, including an embedded IPv4 tail.
-  let text = address;
-  const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (v4?.[1]) {
-    const n = addressToBigInt(v4[1]);
-    text = text.slice(0, -v4[1].length) + `${(n >> 16n).toString(16)}:${(n & 0xffffn).toString(16)}`;
-  }
-  const [head = '', tail] = text.split('::');
-  const headParts = head === '' ? [] : head.split(':');
-  const tailParts = tail === undefined || tail === '' ? [] : tail.split(':');
-  const missing = 8 - headParts.length - tailParts.length;
-  const parts = [...headParts, ...Array<string>(tail === undefined ? 0 : missing).fill('0'), ...tailParts];
-  return parts.reduce((acc, group) => (acc << 16n) + BigInt(parseInt(group, 16)), 0n);
 }

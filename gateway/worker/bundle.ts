@@ -17,19 +17,21 @@ export const WORKER_BUNDLE = `${ROOT}.build/edge/worker.mjs`;
 
 /**
  * Variables of the Node gateway that mean nothing in a Worker, refused rather than silently dropped
- * (docs/configuration.md#variables): a Worker opens no Redis connection, and its client is the
- * CF-Connecting-IP that Cloudflare sets, never an address a proxy claims.
+ * (docs/configuration.md#variables): a Worker opens no Redis connection, and on Cloudflare its client is
+ * the CF-Connecting-IP that Cloudflare sets, never an address a proxy claims. Locally (`start:edge`,
+ * `local`) TRUST_PROXY names the peers whose CF-Connecting-IP the front door believes (front.ts); the
+ * bundle never carries it.
  */
-export function refuseNodeOnly(config: Config): void {
+export function refuseNodeOnly(config: Config, local: boolean): void {
   if (config.rateLimitRedisUrl !== undefined)
     throw new ConfigError(
       'RATE_LIMIT_REDIS_URL',
       'a Worker has no Redis link: its quota counts in a Durable Object (unset it for start:edge)',
     );
-  if (config.trustProxy !== undefined)
+  if (config.trustProxy !== undefined && !local)
     throw new ConfigError(
       'TRUST_PROXY',
-      "a Worker trusts no proxy: its client is Cloudflare's CF-Connecting-IP (unset it for start:edge)",
+      "a deployed Worker trusts no proxy: its client is Cloudflare's CF-Connecting-IP (unset it for build:edge)",
     );
 }
 

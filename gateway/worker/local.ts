@@ -1,10 +1,13 @@
 // The Worker in local workerd, through miniflare's API with the very configuration `wrangler deploy` reads
 // (gateway/worker/wrangler.jsonc, turned into miniflare's options by wrangler's own reader): the same compatibility
 // date and flags, Durable Objects, migration and static assets as in production, and nothing reaching
-// the network (no Request.cf download, no telemetry, no update check, no login).
+// the network (no Request.cf download, no telemetry, no update check, no login). workerd listens on a
+// loopback port of its own; HOST:PORT is the front door (front.ts), which sets CF-Connecting-IP.
 import { dirname } from 'node:path';
 import type { Config } from '../../lib/config.ts';
+import { parseTrustProxy } from '../quota/ip-ranges.ts';
 import { WRANGLER_CONFIG, type WorkerBundle } from './bundle.ts';
+import { startFrontDoor } from './front.ts';
 
 export interface LocalWorker {
   /** http://host:port with the actual port. */
@@ -59,8 +62,8 @@ export async function startLocalWorker(
           bindings: { ...(workerOptions.bindings as Record<string, unknown>), ...options.secrets },
         },
       ],
-      host: config.host,
-      port: config.port,
+      host: '127.0.0.1',
+      port: 0,
       cf: false,
       telemetry: { enabled: false },
       logRequests: false,
@@ -80,6 +83,20 @@ export async function startLocalWorker(
     await mf.dispose().catch(() => {});
     throw error;
   }
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  return { url: `http://${host}:${ready.port}`, close: () => mf.dispose() };
+  let front;
+  try {
+    front = await startFrontDoor(config.host, config.port, ready, parseTrustProxy(config.trustProxy), (line) =>
+      options.stderr(`edge: ${line}\n`),
+    );
+  } catch (error) {
+    await mf.dispose().catch(() => {});
+    throw error;
+  }
+  return {
+    url: front.url,
+    close: async () => {
+      await front.close();
+      await mf.dispose();
+    },
+  };
 }

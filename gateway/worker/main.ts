@@ -7,6 +7,7 @@ import { loadConfig, type Config } from '../../lib/config.ts';
 import { ConfigError } from '../../lib/errors.ts';
 import { oneLine } from '../../lib/one-line.ts';
 import { listenRefusal, portTakenReason } from '../../lib/port-hint.ts';
+import { parseTrustProxy } from '../quota/ip-ranges.ts';
 import { bundleWorker, refuseNodeOnly, WRANGLER_CONFIG } from './bundle.ts';
 import { startLocalWorker, type LocalWorker } from './local.ts';
 
@@ -20,7 +21,9 @@ async function main(): Promise<number | undefined> {
   let config: Config;
   try {
     config = loadConfig(process.env);
-    refuseNodeOnly(config);
+    refuseNodeOnly(config, !process.argv.includes('--bundle-only'));
+    // Read by the local front door alone (front.ts); checked here, before anything is built.
+    parseTrustProxy(config.trustProxy);
   } catch (error) {
     if (error instanceof ConfigError) {
       err(`invalid configuration: ${error.message}`);

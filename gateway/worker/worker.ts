@@ -1,5 +1,5 @@
 // The gateway as a Cloudflare Worker: the core (gateway/core/gateway.ts) with what a Worker has instead of
-// a Node process. The client is CF-Connecting-IP; the quota counts in Durable Objects (quota-counter.ts);
+// a Node process. The client is CF-Connecting-IP, keyed as the Node gateway keys an address; the quota counts in Durable Objects (quota-counter.ts);
 // the calendar's days come through one Durable Object (calendar-day.ts); documents and cards are static
 // assets answered from the Node gateway's own table (worker-static.ts); payloads are checked by validators
 // compiled when the bundle was made (no code is generated at run time: Workers forbid it). The
@@ -10,6 +10,7 @@ import baked from 'edge:deployment';
 import * as checks from 'edge:validators';
 import { liveFeedUrl, loadConfig, type Config } from '../../lib/config.ts';
 import { oneLine } from '../../lib/one-line.ts';
+import { quotaKey } from '../../lib/client-address.ts';
 import { compiledValidator } from '../../contract/validation.ts';
 import { createSources, type Sources } from '../../upstreams/sources.ts';
 import { datasets, serviceTables } from '../../datasets/registry.ts';
@@ -117,7 +118,10 @@ export default {
     headers['accept-encoding'] = undefined;
     const req: CoreRequest = { method: request.method, url: targetOf(request.url), headers };
     // Cloudflare sets CF-Connecting-IP on every request it passes to a Worker, replacing any a client sent.
-    const client = request.headers.get('cf-connecting-ip');
+    // Keyed as the Node gateway keys a socket's address: one count per IPv4 address or IPv6 /64, whatever
+    // the spelling.
+    const connecting = request.headers.get('cf-connecting-ip');
+    const client = connecting === null ? null : quotaKey(connecting);
     const answer = await gateway.gateway.handle(req, client, (_, maxBytes) => readRequestBody(request, maxBytes));
     try {
       if (request.method !== 'HEAD') await gateway.fill(answer.body);

@@ -335,8 +335,10 @@ describe('the quota in Durable Objects (RATE_LIMIT_QUOTA=5)', () => {
   let limited: EdgeProcess;
   // A year-long window: no test here straddles two windows, whatever the clock says.
   const WINDOW = '31536000';
+  // The test's requests come from 127.0.0.1, a trusted proxy here: its CF-Connecting-IP names the client,
+  // as Cloudflare's does. From any other address the header is the client's own word, and ignored.
   beforeAll(async () => {
-    limited = await spawnEdge({ ...env, RATE_LIMIT_QUOTA: '5', RATE_LIMIT_WINDOW: WINDOW });
+    limited = await spawnEdge({ ...env, RATE_LIMIT_QUOTA: '5', RATE_LIMIT_WINDOW: WINDOW, TRUST_PROXY: '127.0.0.1' });
   }, 120_000);
   afterAll(() => void limited?.child.kill('SIGTERM'));
 
@@ -362,6 +364,59 @@ describe('the quota in Durable Objects (RATE_LIMIT_QUOTA=5)', () => {
     const other = await as('198.51.100.2');
     expect(other.status).toBe(200);
     expect(other.headers['ratelimit']).toMatch(/^"public-api";r=4;/);
+  });
+
+  /** Requests one after another, each as `client`: the statuses and the `r=` each 200 carried. */
+  const inTurn = async (clients: string[], from?: string) => {
+    const seen: string[] = [];
+    for (const client of clients) {
+      const answer = await get(limited.url, '/api/v1/github-contributions', {
+        headers: { 'CF-Connecting-IP': client },
+        localAddress: from,
+      });
+      seen.push(
+        answer.status === 200 ? /;r=(\d+);/.exec(answer.headers['ratelimit'] as string)![1]! : `${answer.status}`,
+      );
+    }
+    return seen;
+  };
+  const ONE_COUNT_OF_FIVE = ['4', '3', '2', '1', '0', '429'];
+
+  it('counts twelve addresses of one IPv6 /64 as one client, as the Node gateway does: one count of 5', async () => {
+    const clients = Array.from({ length: 12 }, (_, i) => `2001:db8:41:5::${(i * 4099).toString(16)}:${i + 1}`);
+    expect(await inTurn(clients)).toEqual([...ONE_COUNT_OF_FIVE, ...Array(6).fill('429')]);
+    // The next /64 is another client.
+    expect(await inTurn(['2001:db8:41:6::1'])).toEqual(['4']);
+  });
+
+  it('counts seven spellings of one address as one client: one count of 5', async () => {
+    const spellings = [
+      '2001:db8:41:7::1',
+      '2001:DB8:41:7::1',
+      '2001:0db8:0041:0007:0000:0000:0000:0001',
+      '2001:db8:41:7:0:0:0:1',
+      '2001:db8:41:7::0:1',
+      '2001:db8:41:7:0::1',
+      '2001:db8:41:7::0.0.0.1',
+    ];
+    expect(await inTurn(spellings)).toEqual([...ONE_COUNT_OF_FIVE, '429']);
+    // An IPv4 address and its IPv4-mapped spelling too.
+    expect(await inTurn(['203.0.113.41', '::ffff:203.0.113.41', '::FFFF:cb00:7129'])).toEqual(['4', '3', '2']);
+  });
+
+  it('ignores the CF-Connecting-IP of a client that is no trusted proxy: its own address counts', async () => {
+    // 127.0.0.41 is not in TRUST_PROXY: six requests naming six clients are one client, 127.0.0.41.
+    const named = [
+      '198.51.100.61',
+      '198.51.100.62',
+      '198.51.100.63',
+      '198.51.100.64',
+      '198.51.100.65',
+      '198.51.100.66',
+    ];
+    expect(await inTurn(named, '127.0.0.41')).toEqual(ONE_COUNT_OF_FIVE);
+    // The address it named is untouched.
+    expect(await inTurn(['198.51.100.61'])).toEqual(['4']);
   });
 
   it('answers exactly 5 of 20 concurrent requests of one client and refuses 15', async () => {
@@ -402,11 +457,13 @@ describe('the quota in Durable Objects (RATE_LIMIT_QUOTA=5)', () => {
 
 describe('the Worker program', () => {
   it.each([
-    ['RATE_LIMIT_REDIS_URL', 'redis://127.0.0.1:6379'],
-    ['TRUST_PROXY', '127.0.0.1'],
-    ['RATE_LIMIT_QUOTA', '0'],
-  ])('refuses %s=%s at start, exit 2, naming it', async (name, value) => {
-    const result = await runProgram('edge', [], { ...env, [name]: value });
+    ['RATE_LIMIT_REDIS_URL', 'redis://127.0.0.1:6379', []],
+    ['TRUST_PROXY', 'nonsense', []],
+    // A deployed Worker's client is Cloudflare's CF-Connecting-IP: the bundle takes no proxy.
+    ['TRUST_PROXY', '127.0.0.1', ['--bundle-only']],
+    ['RATE_LIMIT_QUOTA', '0', []],
+  ])('refuses %s=%s at start (%j), exit 2, naming it', async (name, value, args) => {
+    const result = await runProgram('edge', args, { ...env, [name]: value });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(new RegExp(`^edge: invalid configuration: ${name}\\b`, 'm'));
     expect(result.stdout).toBe('');
