@@ -24,6 +24,7 @@ import { memoryQuotaStore } from '../gateway/quota/memory-store.ts';
 import { noneMatch } from '../gateway/core/http/representation.ts';
 import { decodePath, rawPath } from '../gateway/core/http/request-path.ts';
 import { singleFlight } from '../gateway/core/routes/single-flight.ts';
+import { freshFlight } from '../gateway/core/routes/fresh-flight.ts';
 
 describe('decodePath', () => {
   it.each([
@@ -416,5 +417,43 @@ describe('marketJson: the market answer written with the candle points kept as t
       ),
     ];
     for (const p of cases) expect(json(p)).toBe(JSON.stringify(p));
+  });
+});
+
+describe('upstream fetches shared in flight, or not (a Worker)', () => {
+  /** A fetch per call, each settled by the test. */
+  const fetches = () => {
+    const started: Array<{ resolve: (v: number) => void; reject: (e: Error) => void }> = [];
+    const fetch = () => new Promise<number>((resolve, reject) => started.push({ resolve, reject }));
+    return { started, fetch };
+  };
+
+  it('shared: a request arriving meanwhile waits on the one fetch; a failure is dropped once it settles', async () => {
+    const { started, fetch } = fetches();
+    const flight = singleFlight<number>();
+    const a = flight.start(fetch);
+    expect(flight.pending).toBe(a);
+    started[0]!.reject(new Error('500'));
+    await expect(a).rejects.toThrow('500');
+    expect(flight.pending).toBeUndefined();
+  });
+
+  it('not shared: each request its own fetch, none left pending for another request to wait on', async () => {
+    const { started, fetch } = fetches();
+    const flight = singleFlight<number>(false);
+    const a = flight.start(fetch);
+    expect(flight.pending).toBeUndefined();
+    const b = flight.start(fetch);
+    expect(started).toHaveLength(2);
+    started[0]!.reject(new Error('500'));
+    started[1]!.resolve(7);
+    await expect(a).rejects.toThrow('500');
+    expect(await b).toBe(7);
+    const ticker = freshFlight(fetch, false);
+    const [c, d] = [ticker(), ticker()];
+    expect(started).toHaveLength(4);
+    started[2]!.resolve(1);
+    started[3]!.resolve(2);
+    expect([await c, await d]).toEqual([1, 2]);
   });
 });

@@ -71,6 +71,13 @@ export interface GatewayDeps {
   now: () => number;
   /** One line on the runtime's error log. */
   reportError: (line: string) => void;
+  /**
+   * Whether concurrent requests share an upstream fetch in flight (default true, Node). A Worker's I/O
+   * belongs to the request that started it: a request waiting on another's fetch waits for ever once
+   * that one ends, so a Worker sets false, and only finished answers (the candle history, the calendar)
+   * are shared there.
+   */
+  sharedFetches?: boolean;
 }
 
 export interface Gateway {
@@ -132,7 +139,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     service,
     config.rateLimitQuota === undefined ? undefined : { quota: config.rateLimitQuota, window: config.rateLimitWindow },
   );
-  const live = dataRoutes(deps.datasets, deps.sources, config, deps.validator, deps.codec, now);
+  const live = dataRoutes(deps.datasets, deps.sources, config, deps.validator, deps.codec, now, deps.sharedFetches);
   const mcp = mcpRoute({
     service,
     schemas: deps.schemas,

@@ -96,6 +96,10 @@ function deploymentOf(env: Env): Deployment {
     codec: WORKER_CODEC,
     now: Date.now,
     reportError: report,
+    // A fetch started by one request is that request's: another request waiting on it after it ended
+    // waited for ever, and the market route answered 502 for minutes (issue 41). The calendar's days are
+    // still fetched once for everyone, by their Durable Object.
+    sharedFetches: false,
   });
   deployment = { config, sources, gateway, fill: site.fill };
   return deployment;

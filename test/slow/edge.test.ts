@@ -455,6 +455,50 @@ describe('the quota in Durable Objects (RATE_LIMIT_QUOTA=5)', () => {
   });
 });
 
+describe('the market route after an upstream failure', () => {
+  // A Worker's I/O belongs to the request that started it: a fetch shared across requests left every
+  // later request waiting on one whose request had ended, and the route answered 502 for minutes
+  // (issue 41). A fresh Worker, so that its first requests share the candle fetch too.
+  let upstream: FakeUpstreams;
+  let worker: EdgeProcess;
+  beforeAll(async () => {
+    // The candles answer 'slow'ly: 1.5 s, after the ticker's 500 and its retries have failed the request.
+    upstream = await startFakeUpstreams({ slowMs: 1_500 });
+    worker = await spawnEdge({ ...env, ...upstreamEnv(upstream.url) });
+  }, 120_000);
+  afterAll(async () => {
+    worker?.child.kill('SIGTERM');
+    await worker?.exited;
+    await upstream?.close();
+  });
+
+  it('answers 200 within 5 s of its upstream healing after a 500, with requests waiting on the failed fetch', async () => {
+    const market = () => get(worker.url, '/api/v1/mon-price');
+    // The requests end (502) while the candle fetch one of them started is still running: the five others
+    // share it, and the next requests would too.
+    upstream.market.tickerMode = 'server-error';
+    upstream.market.candlesMode = 'slow';
+    const failed = await Promise.all(Array.from({ length: 6 }, market));
+    expect(failed.map((r) => r.status)).toEqual(Array(6).fill(502));
+    delete upstream.market.tickerMode;
+    delete upstream.market.candlesMode;
+    const healed = performance.now();
+    let answer = await market();
+    while (answer.status !== 200 && performance.now() - healed < 5_000) {
+      await new Promise((r) => setTimeout(r, 100));
+      answer = await market();
+    }
+    const recovered = performance.now() - healed;
+    console.log(`edge market route: 200 again ${recovered.toFixed(0)} ms after the upstream healed`);
+    expect(answer.status).toBe(200);
+    expect(recovered).toBeLessThan(5_000);
+    // And it stays so: the next ones too, each with a ticker fetched for it.
+    const before = upstream.calls.ticker;
+    expect((await Promise.all(Array.from({ length: 4 }, market))).map((r) => r.status)).toEqual(Array(4).fill(200));
+    expect(upstream.calls.ticker).toBeGreaterThan(before);
+  });
+});
+
 describe('the Worker program', () => {
   it.each([
     ['RATE_LIMIT_REDIS_URL', 'redis://127.0.0.1:6379', []],

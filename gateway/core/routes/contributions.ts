@@ -40,9 +40,11 @@ export function contributionsRoute(
   validator: Validator,
   codec: BodyCodec,
   now: () => number,
+  /** Whether requests share a fetch in flight (GatewayDeps.sharedFetches); the answer is shared either way. */
+  shared = true,
 ): ContributionsRoute {
   let cached: CalendarResponse | undefined;
-  const flight = singleFlight<CalendarResponse>();
+  const flight = singleFlight<CalendarResponse>(shared);
 
   const toResponse = (payload: GitHubContributions): CalendarResponse => ({
     payload,

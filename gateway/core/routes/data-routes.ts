@@ -31,20 +31,21 @@ type SourceRoute = (
   validator: Validator,
   codec: BodyCodec,
   now: () => number,
+  shared: boolean,
 ) => DataRoute;
 
 /** One live route per source: how the gateway reads it (upstreams/sources.ts names them). */
 const SOURCE_ROUTES: { readonly [K in SourceName]: SourceRoute } = {
-  coinbase: (sources, resource, validator, _codec, now) => {
+  coinbase: (sources, resource, validator, _codec, now, shared) => {
     // Registered only when the deployment has a market, and then it has its source.
-    const route = marketRoute(sources.coinbase!, resource, validator, now);
+    const route = marketRoute(sources.coinbase!, resource, validator, now, shared);
     const json = marketJson();
     return {
       current: () => route.data().then((payload) => ({ payload, body: utf8(json(payload)) })),
     };
   },
-  github: (sources, resource, validator, codec, now) => {
-    const route = contributionsRoute(sources, resource, validator, codec, now);
+  github: (sources, resource, validator, codec, now, shared) => {
+    const route = contributionsRoute(sources, resource, validator, codec, now, shared);
     // The cached calendar is the same object until it expires: its answer is made once.
     const answers = new WeakMap<CalendarResponse, LiveAnswer>();
     const answer = (c: CalendarResponse): LiveAnswer => {
@@ -113,12 +114,14 @@ export function dataRoutes(
   validator: Validator,
   codec: BodyCodec,
   now: () => number,
+  /** Whether requests share an upstream fetch in flight (GatewayDeps.sharedFetches). */
+  shared = true,
 ): ReadonlyMap<DataResourceId, DataRoute> {
   const routes = new Map<DataResourceId, DataRoute>();
   for (const { resource, origin } of datasets) {
     const route =
       'source' in origin
-        ? SOURCE_ROUTES[origin.source](sources, resource, validator, codec, now)
+        ? SOURCE_ROUTES[origin.source](sources, resource, validator, codec, now, shared)
         : derivedRoute(routes.get(origin.derivedFrom)!, resource, origin.derive, config, validator, codec);
     routes.set(resource.id, route);
   }

@@ -30,11 +30,13 @@ export function marketRoute(
   resource: DataResource,
   validator: Validator,
   now: () => number,
+  /** Whether requests share a fetch in flight (GatewayDeps.sharedFetches); the history is shared either way. */
+  shared = true,
 ): MarketRoute {
   const reuseMs = CONSTANTS.candleReuseSeconds * 1000;
   let history: CandleHistory | undefined;
-  const flight = singleFlight<CandleHistory>();
-  const live: MarketSource = { ...source, ticker: freshFlight(source.ticker) };
+  const flight = singleFlight<CandleHistory>(shared);
+  const live: MarketSource = { ...source, ticker: freshFlight(source.ticker, shared) };
   /** Until when the provider asked not to be called (its 429's Retry-After), on the route's clock. */
   let quietUntilMs = 0;
 

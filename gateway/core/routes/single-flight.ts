@@ -1,5 +1,7 @@
 // One upstream fetch shared by every request that arrives while it runs. The promise is forgotten as
 // soon as it settles, so a failure is never remembered: the next request after it starts afresh.
+// Where I/O belongs to the request that started it (a Worker: `shared` false), nothing is shared: a
+// request waiting on another's fetch is left waiting for ever once that request ends.
 
 export interface SingleFlight<T> {
   /** The fetch in flight, if any. */
@@ -8,7 +10,8 @@ export interface SingleFlight<T> {
   start(fetch: () => Promise<T>): Promise<T>;
 }
 
-export function singleFlight<T>(): SingleFlight<T> {
+export function singleFlight<T>(shared = true): SingleFlight<T> {
+  if (!shared) return { pending: undefined, start: (fetch) => fetch() };
   let pending: Promise<T> | undefined;
   return {
     get pending() {
