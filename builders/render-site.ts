@@ -23,6 +23,7 @@ import { renderSkills, skillsDocument } from './pages/skills.ts';
 import { renderWritings } from './pages/writings.ts';
 import { renderResume, RESUME_TITLE } from './pages/resume.ts';
 import { publishedResume } from './content/resume.ts';
+import { shareImageArtifacts, sharedPagesOf, siteIconArtifacts } from './pages/sharing.ts';
 import { robotsTxt, sitemapXml, type SitemapEntry } from './discovery/sitemap.ts';
 import { renderStaticHostConfig } from './static-host.ts';
 import { withLeadingBlock } from './content/twins.ts';
@@ -161,6 +162,9 @@ export async function renderSite(
     { file: 'robots.txt', body: robotsTxt(config) },
     ...(await renderAssets(ctx.look)),
     ...renderCards(ctx),
+    // Each shared page's preview picture, drawn from the meta elements its HTML carries; the icons and manifest.
+    ...shareImageArtifacts(ctx, sharedPagesOf(config.siteUrl, pages)),
+    ...siteIconArtifacts(ctx),
   ];
   return [
     ...artifacts,

@@ -46,10 +46,10 @@ export type PolicyForm = 'header' | 'meta';
 const HEADER_ONLY_DIRECTIVES = new Set(['frame-ancestors', 'report-uri', 'sandbox']);
 
 /**
- * What a page may load: its own stylesheet, script and API answers ('self'), and its icon, which the
- * layout gives inline as a data: URL (builders/pages/layout.ts). No inline script or style (so no
- * 'unsafe-inline': the page script is a file of its own), no plugin, no <base>, no form submissions, and
- * no framing by other sites (clickjacking).
+ * What a page may load: its own stylesheet, script, icons, manifest and API answers ('self'), and data:
+ * images. No inline script or style (so no 'unsafe-inline': the page script is a file of its own; the home
+ * page's JSON-LD is a data block, which no browser runs and script-src does not govern), no plugin, no
+ * <base>, no form submissions, and no framing by other sites (clickjacking).
  */
 function pageDirectives(options: PagePolicyOptions): Array<[name: string, ...sources: string[]]> {
   const connect = options.connectSources ?? [];

@@ -26,6 +26,28 @@ export const PAGES = {
   writing: (slug: string) => pageRef(`/writings/${slug}`),
 } as const;
 
+/**
+ * A page's preview picture (og:image), relative to dist/: `og/index.png` for `/`, `og/writings/<slug>.png`
+ * for a writing. A PNG (Open Graph and Twitter take no SVG), drawn at build time (builders/pages/sharing.ts).
+ */
+export function shareImageFile(page: PageRef): string {
+  return `og/${page.htmlFile.replace(/\.html$/, '')}.png`;
+}
+
+function iconFile(size: number) {
+  return { path: `/icons/icon-${size}.png`, file: `icons/icon-${size}.png`, size } as const;
+}
+
+/** The site's icons and its web manifest (W3C Web Application Manifest), relative to dist/. */
+export const SITE_ICONS = {
+  manifest: { path: '/manifest.webmanifest', file: 'manifest.webmanifest' },
+  /** PNG inside an ICO container, for the readers that ask /favicon.ico whatever the page says. */
+  favicon: { path: '/favicon.ico', file: 'favicon.ico', size: 32 },
+  faviconSvg: { path: '/favicon.svg', file: 'favicon.svg' },
+  /** The manifest's icons: 192 and 512 pixels square, the sizes installers ask for. */
+  png: [iconFile(192), iconFile(512)],
+} as const;
+
 /** The owner's JSON Resume document as published beside /resume (less what is not published). */
 export const RESUME_DOCUMENT = { path: '/resume.json', file: 'resume.json', contentType: 'application/json' } as const;
 

@@ -82,6 +82,25 @@ export function profileDocument(ctx: BuildContext, profile: Profile, resume: Res
   };
 }
 
+/**
+ * The owner as a schema.org Person (JSON-LD, on the home page): the name, the site, the job title from the
+ * résumé's `basics.label`, and `sameAs`, the profile links elsewhere (docs/site.md#sharing).
+ */
+export function personJsonLd(ctx: BuildContext, profile: Profile, resume: Resume | null): Record<string, unknown> {
+  const { siteUrl } = ctx.config;
+  const label = resume?.basics?.label?.trim();
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'Person',
+    name: resume?.basics?.name?.trim() || profile.name,
+    url: absoluteUrl(siteUrl, PAGES.home.path),
+    ...(label ? { jobTitle: label } : {}),
+    sameAs: profileLinks(ctx, profile, resume)
+      .filter((l) => /^https?:\/\//.test(l.url) && isProfileElsewhere(siteUrl, l.url))
+      .map((l) => l.url),
+  };
+}
+
 export function homeHtml(ctx: BuildContext, profile: Profile, resume: Resume | null = null): string {
   const { config } = ctx;
   const snapshot = `Snapshot taken when this site was built (${new Date(ctx.nowMs).toISOString().slice(0, 16).replace('T', ' ')} UTC).`;
@@ -138,6 +157,8 @@ ${renderMarkdown(profile.about)}
     nav: 'home',
     main,
     scripts: [ASSETS.previewScript],
+    ogType: 'profile',
+    jsonLd: personJsonLd(ctx, profile, resume),
   });
 }
 

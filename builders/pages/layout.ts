@@ -6,7 +6,17 @@ import { DISCOVERY, API_INDEX_LINK } from '../../contract/service.ts';
 import { feedPolicyOptions, pageContentSecurityPolicy } from '../../contract/content-security-policy.ts';
 import { SIMULATED_NOTICE_TITLE, simulatedNoticeText } from '../../lib/simulated.ts';
 import { escapeHtml } from '../../render/html.ts';
-import { absoluteUrl, CONTENT_DOCUMENTS, PAGES, sitePath, type PageRef } from '../../contract/pages.ts';
+import {
+  absoluteUrl,
+  CONTENT_DOCUMENTS,
+  PAGES,
+  shareImageFile,
+  SITE_ICONS,
+  sitePath,
+  type PageRef,
+} from '../../contract/pages.ts';
+import { SHARE_IMAGE_SIZE, sharePalette } from '../../render/share-image.ts';
+import { lookOf } from '../../render/themes.ts';
 
 export type NavKey = 'home' | 'writings' | 'skills' | 'developers';
 
@@ -23,6 +33,13 @@ export interface LayoutInput {
   main: string;
   /** Root-relative script paths, loaded with defer. */
   scripts?: string[];
+  /** Open Graph's type of the page: `article` for a writing, `website` (the default) for the others. */
+  ogType?: 'website' | 'article' | 'profile';
+  /**
+   * Structured data about the page (schema.org, as JSON-LD): a data block, `<script type="application/ld+json">`,
+   * which a browser never runs, so the policy's script-src (no inline script) does not apply to it.
+   */
+  jsonLd?: Record<string, unknown>;
 }
 
 export const ASSETS = { css: '/assets/site.css', previewScript: '/assets/preview.js' } as const;
@@ -35,11 +52,37 @@ const NAV: Array<[NavKey, string, string]> = [
 ];
 
 /**
- * An icon given inline so that browsers do not ask for /favicon.ico and log a 404. A URL may hold no raw
- * space (HTML's "valid URL", checked by the Nu HTML Checker), so spaces are written %20.
+ * JSON as the text of a `<script type="application/ld+json">` data block: `<` written `\u003c`, so that no
+ * `</script>` or `<!--` in a value can end or change the element (HTML §4.12.1.3, "restrictions for
+ * contents of script elements"); the JSON reads the same.
  */
-const ICON =
-  "data:image/svg+xml,%3Csvg%20xmlns='http://www.w3.org/2000/svg'%20viewBox='0%200%2016%2016'%3E%3Crect%20width='16'%20height='16'%20rx='3'%20fill='%23216e39'/%3E%3C/svg%3E";
+export function jsonLdText(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c');
+}
+
+/**
+ * What a page is shared with (Open Graph, Twitter): its canonical URL, title, description and preview
+ * picture, each absolute under SITE_URL (docs/site.md#sharing). The picture is drawn by the build from
+ * these very elements (sharing.ts), so it always shows this title.
+ */
+function sharingHead(input: LayoutInput, page: PageRef): string[] {
+  const { config } = input;
+  const image = absoluteUrl(config.siteUrl, `/${shareImageFile(page)}`);
+  const meta = (property: string, content: string) => `<meta property="${property}" content="${escapeHtml(content)}">`;
+  return [
+    meta('og:title', input.title),
+    meta('og:description', input.description),
+    meta('og:type', input.ogType ?? 'website'),
+    meta('og:url', absoluteUrl(config.siteUrl, page.path)),
+    meta('og:site_name', config.site.title),
+    meta('og:image', image),
+    meta('og:image:type', 'image/png'),
+    meta('og:image:width', String(SHARE_IMAGE_SIZE.width)),
+    meta('og:image:height', String(SHARE_IMAGE_SIZE.height)),
+    meta('og:image:alt', `${input.title}: ${input.description}`),
+    '<meta name="twitter:card" content="summary_large_image">',
+  ];
+}
 
 /**
  * A policy as the value of a double-quoted attribute, its quotes kept as they are ('self' reads as
@@ -70,9 +113,14 @@ export function renderLayout(input: LayoutInput): string {
     `<title>${escapeHtml(pageTitle)}</title>`,
     `<meta name="description" content="${escapeHtml(input.description)}">`,
     `<meta name="author" content="${escapeHtml(config.site.author)}">`,
-    `<link rel="icon" href="${ICON}">`,
+    `<meta name="theme-color" content="${sharePalette(lookOf(config.site)).accent}">`,
+    `<link rel="icon" href="${href(SITE_ICONS.favicon.path)}" sizes="${SITE_ICONS.favicon.size}x${SITE_ICONS.favicon.size}">`,
+    `<link rel="icon" href="${href(SITE_ICONS.faviconSvg.path)}" type="image/svg+xml">`,
+    `<link rel="apple-touch-icon" href="${href(SITE_ICONS.png[0].path)}">`,
+    `<link rel="manifest" href="${href(SITE_ICONS.manifest.path)}">`,
     `<link rel="stylesheet" href="${href(ASSETS.css)}">`,
     page ? `<link rel="canonical" href="${escapeHtml(absoluteUrl(config.siteUrl, page.path))}">` : '',
+    ...(page ? sharingHead(input, page) : []),
     page ? `<link rel="alternate" type="text/markdown" href="${href(`/${page.markdownFile}`)}">` : '',
     // Feed autodiscovery: a feed reader given any page of the site finds the writings' feeds here.
     `<link rel="alternate" type="${CONTENT_DOCUMENTS.feed.contentType}" title="${escapeHtml(`${config.site.title}: Writings (JSON Feed)`)}" href="${href(CONTENT_DOCUMENTS.feed.path)}">`,
@@ -80,6 +128,7 @@ export function renderLayout(input: LayoutInput): string {
     `<link rel="api-catalog" href="${href(DISCOVERY.apiCatalog.path)}">`,
     `<link rel="service-desc" type="application/json" href="${href(DISCOVERY.openapi.path)}">`,
     ...(input.scripts ?? []).map((s) => `<script defer src="${href(s)}"></script>`),
+    input.jsonLd ? `<script type="application/ld+json">${jsonLdText(input.jsonLd)}</script>` : '',
   ].filter(Boolean);
   const nav = NAV.map(
     ([key, label, path]) =>

@@ -66,6 +66,7 @@ export function renderWritings(ctx: BuildContext, writings: Writing[]): Artifact
       page,
       title: w.title,
       description: w.summary,
+      ogType: 'article',
       main: `<article>\n<h1>${escapeHtml(w.title)}</h1>\n<p class="meta"><time datetime="${w.date}">${w.date}</time> · ${escapeHtml(w.summary)}</p>\n${renderMarkdown(w.body)}\n</article>`,
     });
     artifacts.push({ file: page.htmlFile, body: html }, { file: page.markdownFile, body: writingMarkdown(ctx, w) });

@@ -73,21 +73,23 @@ const FORBIDDEN_ELEMENTS = new Set(['iframe', 'object', 'embed', 'form', 'style'
 
 /**
  * What in `html` could run script, one line each: a script element other than a same-origin file, an
- * element of FORBIDDEN_ELEMENTS, an event-handler attribute, or a `javascript:`/`vbscript:`/`data:` URL
- * (the page's inline icon, `<link rel="icon" href="data:image/svg+xml,…">`, aside). Parsed with
- * htmlparser2, which decodes character references as a browser does.
+ * element of FORBIDDEN_ELEMENTS, an event-handler attribute, or a `javascript:`/`vbscript:`/`data:` URL.
+ * The home page's JSON-LD data block is not a script a browser runs. Parsed with htmlparser2, which
+ * decodes character references as a browser does.
  */
 export function scriptVectors(html: string): string[] {
   const found: string[] = [];
   const parser = new Parser({
     onopentag(name, attributes) {
-      if (name === 'script' && !(attributes.src ?? '').startsWith('/'))
+      // A JSON-LD data block is never run (HTML: a script whose type is not JavaScript's is a data block); a
+      // `</script>` inside it would end it and open what follows as markup, which this parser sees too.
+      const dataBlock = attributes.type === 'application/ld+json' && attributes.src === undefined;
+      if (name === 'script' && !dataBlock && !(attributes.src ?? '').startsWith('/'))
         found.push(`<script> without a same-origin src`);
       if (FORBIDDEN_ELEMENTS.has(name)) found.push(`<${name}>`);
       for (const [attribute, value] of Object.entries(attributes)) {
         if (/^on/i.test(attribute)) found.push(`<${name} ${attribute}>`);
-        const icon = name === 'link' && attributes.rel === 'icon' && value.startsWith('data:image/svg+xml,');
-        if (URL_ATTRIBUTES.has(attribute) && !icon && SCRIPT_SCHEME.test(value.replace(/[\u0000-\u0020]+/g, '')))
+        if (URL_ATTRIBUTES.has(attribute) && SCRIPT_SCHEME.test(value.replace(/[\u0000-\u0020]+/g, '')))
           found.push(`<${name} ${attribute}="${value.slice(0, 40)}">`);
       }
     },
