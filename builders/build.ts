@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadConfig, readSiteFile, SITE_FILE_URL, type Config } from '../lib/config.ts';
 import { ConfigError, ContentError, UpstreamError } from '../lib/errors.ts';
@@ -385,7 +385,11 @@ export interface BuildArgs {
   ifStale: boolean;
   /** `--previous <dir>`, resolved: a folder that exists (an empty one is a first deploy). */
   previousDir: string | undefined;
+  /** `--content <dir>`, resolved: a content folder to build instead of site/ (the demo's copy); absent: site/. */
+  contentDir?: string;
 }
+
+export const BUILD_USAGE = 'npm run build [-- --out <dir>] [--if-stale] [--previous <dir>] [--content <dir>]';
 
 /**
  * The command line: `--out <dir>` (else DIST_DIR as loadConfig read it), `--if-stale` and `--previous <dir>`.
@@ -395,7 +399,12 @@ export interface BuildArgs {
 export function buildArgs(argv: string[], config: Pick<Config, 'distDir'>): BuildArgs {
   const { values } = parseArgs({
     args: argv,
-    options: { out: { type: 'string' }, 'if-stale': { type: 'boolean' }, previous: { type: 'string' } },
+    options: {
+      out: { type: 'string' },
+      'if-stale': { type: 'boolean' },
+      previous: { type: 'string' },
+      content: { type: 'string' },
+    },
     strict: true,
     allowPositionals: false,
   });
@@ -408,10 +417,17 @@ export function buildArgs(argv: string[], config: Pick<Config, 'distDir'>): Buil
     if (!statSync(previousDir, { throwIfNoEntry: false })?.isDirectory())
       throw new Error(`option '--previous <dir>': ${JSON.stringify(oneLine(previousDir, 300))} is not a folder`);
   }
-  if (values.out === undefined) return { outDir: config.distDir, ifStale, previousDir };
+  let contentDir: string | undefined;
+  if (values.content !== undefined) {
+    contentDir = resolve(values.content.trim() || '.');
+    if (!statSync(join(contentDir, 'site.json'), { throwIfNoEntry: false })?.isFile())
+      throw new Error(`option '--content <dir>': ${JSON.stringify(oneLine(contentDir, 300))} has no site.json`);
+  }
+  const more = contentDir === undefined ? {} : { contentDir };
+  if (values.out === undefined) return { outDir: config.distDir, ifStale, previousDir, ...more };
   const out = values.out.trim();
   if (out === '') throw new Error("option '--out <dir>' needs a folder");
-  return { outDir: resolve(out), ifStale, previousDir };
+  return { outDir: resolve(out), ifStale, previousDir, ...more };
 }
 
 /** A folder as the lines name it: relative to the working folder when inside it (`dist`), else whole. */
@@ -516,13 +532,21 @@ export async function main(
       return 2;
     }
     // parseArgs' own messages name the option ("Unknown option '--bogus'"); a usage error, like a bad variable.
-    io.stderr.write(
-      `build: ${oneLine((error as Error).message, 1000)} (usage: npm run build [-- --out <dir>] [--if-stale] [--previous <dir>])\n`,
-    );
+    io.stderr.write(`build: ${oneLine((error as Error).message, 1000)} (usage: ${BUILD_USAGE})\n`);
     return 2;
   }
   const { outDir, ifStale, previousDir } = args;
-  // The content beside the site file (site/ itself unless a caller names another site file).
+  // The content beside the site file (site/ itself unless a caller names another site file or --content).
+  if (args.contentDir !== undefined) {
+    siteFile = pathToFileURL(join(args.contentDir, 'site.json'));
+    try {
+      config = loadConfig(io.env, readSiteFile(siteFile));
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      io.stderr.write(`build: invalid configuration: ${oneLine(error.message, 1000)}\n`);
+      return 2;
+    }
+  }
   const contentDir = new URL('./', siteFile);
   const log = (line: string) => void io.stdout.write(`${line}\n`);
   const warn = (line: string) => void io.stderr.write(`${line}\n`);

@@ -379,7 +379,7 @@ describe('arguments', () => {
     const result = await runBuildMain(['--out', out, '--previous', missing], upstreamEnv(fake.url));
     expect(result.code).toBe(2);
     expect(lines(result)).toEqual([
-      `build: option '--previous <dir>': "${missing}" is not a folder (usage: npm run build [-- --out <dir>] [--if-stale] [--previous <dir>])`,
+      `build: option '--previous <dir>': "${missing}" is not a folder (usage: npm run build [-- --out <dir>] [--if-stale] [--previous <dir>] [--content <dir>])`,
     ]);
     expect(await exists(out, '')).toBe(false);
     expect(fake.calls.ticker + fake.calls.candles + fake.calls.html).toBe(0);

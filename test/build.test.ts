@@ -204,6 +204,11 @@ describe('arguments', () => {
     expect(buildArgs(['--out', 'x', '--if-stale'], { distDir: out })).toMatchObject({ ifStale: true });
     expect(buildArgs([], { distDir: out })).toEqual({ outDir: out, ifStale: false, previousDir: undefined });
   });
+
+  it('--content <dir> names a content folder with a site.json (the demo builds a copy of site/); else refused', () => {
+    expect(buildArgs(['--content', FIXTURE_SITE], { distDir: out }).contentDir).toBe(FIXTURE_SITE.replace(/\/$/, ''));
+    expect(() => buildArgs(['--content', out], { distDir: out })).toThrow(/'--content <dir>': .* has no site\.json/);
+  });
 });
 
 describe('the program, one spawned build per exit status', () => {

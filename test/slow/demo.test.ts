@@ -229,6 +229,17 @@ describe('npm run demo', () => {
     },
   );
 
+  it('shows its sample résumé, labelled simulated, on /resume, /resume.md and /resume.json (the owner has none)', async () => {
+    const page = await (await get('/resume')).text();
+    expect(page).toContain(SIMULATED_NOTICE_TITLE);
+    expect(page).toMatch(/sample résumé, simulated/);
+    expect(page).toMatch(/<h2[^>]*>Work<\/h2>/);
+    const twin = await (await get('/resume.md')).text();
+    expect(twin.indexOf(simulatedNoticeMarkdown(readSiteFile().marketSourceName))).toBeLessThan(twin.indexOf('\n## '));
+    const document = (await (await get('/resume.json')).json()) as { basics: { label: string } };
+    expect(document.basics.label).toMatch(/simulated/);
+  });
+
   it('shows the simulated-data notice on the home page', async () => {
     const res = await get('/');
     expect(res.status).toBe(200);

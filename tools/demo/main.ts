@@ -4,7 +4,7 @@
 // Runs bundled as .build/demo.mjs, so the sibling programs live next to it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { copyFile, cp, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +19,10 @@ import { GATEWAY_NODE_FLAGS } from '../../gateway/node-flags.ts';
 const BUILD_DIR = dirname(fileURLToPath(import.meta.url));
 const ROOT = dirname(BUILD_DIR);
 const DEMO_DIST = join(BUILD_DIR, 'demo-dist');
+/** The content the demo builds: a copy of site/, with the sample résumé when site/ has no résumé of its own. */
+const DEMO_SITE = join(BUILD_DIR, 'demo-site');
+/** A JSON Resume document that says it is a simulated sample (docs/site.md#resumejson). */
+const SAMPLE_RESUME = join(ROOT, 'tools', 'demo', 'resume.json');
 /** The token the simulated GraphQL endpoint accepts; never a real credential. */
 const DEMO_TOKEN = 'demo-simulated-token';
 /** How long the gateway gets to finish in-flight requests after SIGTERM before it is killed. */
@@ -62,13 +66,20 @@ function browsableHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
+/** The owner's site/ copied for the demo, with the simulated sample résumé unless site/ has a résumé. */
+async function demoContent(): Promise<void> {
+  await rm(DEMO_SITE, { recursive: true, force: true });
+  await cp(join(ROOT, 'site'), DEMO_SITE, { recursive: true });
+  if (!existsSync(join(DEMO_SITE, 'resume.json'))) await copyFile(SAMPLE_RESUME, join(DEMO_SITE, 'resume.json'));
+}
+
 /** Runs `npm run build`'s program into the demo folder; `onStart` receives the child so a signal can stop it. */
 function runBuild(
   env: NodeJS.ProcessEnv,
   onStart: (child: ChildProcess) => void,
 ): Promise<{ code: number | null; stdout: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(BUILD_DIR, 'build.mjs'), '--out', DEMO_DIST], {
+    const child = spawn(process.execPath, [join(BUILD_DIR, 'build.mjs'), '--out', DEMO_DIST, '--content', DEMO_SITE], {
       cwd: ROOT,
       env,
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -182,6 +193,7 @@ async function main(): Promise<number> {
 
   say('demo: building the site from the simulated provider into .build/demo-dist ...');
   await rm(DEMO_DIST, { recursive: true, force: true });
+  await demoContent();
   const built = await runBuild(env, (child) => (builder = child));
   if (stopping) return exitCode;
   if (built.code !== 0) {
