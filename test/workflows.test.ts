@@ -585,7 +585,13 @@ describe('the schedule kept alive, content published on push, CI on code only', 
 
   it("publishes on a push to main that changes the site's content: exactly its content files, never its code", () => {
     expect(push?.branches).toEqual(['main']);
-    expect(contentPaths).toEqual(['site/site.json', 'site/profile.md', 'site/skills.yaml', 'site/writings/**']);
+    expect(contentPaths).toEqual([
+      'site/site.json',
+      'site/profile.md',
+      'site/skills.yaml',
+      'site/resume.json',
+      'site/writings/**',
+    ]);
     const site = filesUnder('site');
     // every content file of the stock site is covered, and no code: the page script and the stylesheet,
     // which the tests check (layout, accessibility), go through CI first
@@ -594,6 +600,7 @@ describe('the schedule kept alive, content published on push, CI on code only', 
       expect(matchesContent(file), file).toBe(!code);
     }
     expect(matchesContent('site/writings/a-new-writing.md')).toBe(true);
+    expect(matchesContent('site/resume.json')).toBe(true);
     expect(matchesContent('site/site.jsonx')).toBe(false);
     for (const code of ['package.json', 'builders/build.ts', 'cli/main.ts', 'test/fixtures/site/site.json'])
       expect(matchesContent(code), code).toBe(false);
