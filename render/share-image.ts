@@ -87,7 +87,10 @@ export function shareImageSvg(text: ShareImageText, palette: SharePalette): stri
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">`,
     `<rect width="${width}" height="${height}" fill="${palette.background}"/>`,
     `<rect width="${width}" height="16" fill="${palette.accent}"/>`,
-    textElement(MARGIN, 120, 34, palette.accent, ellipsize(text.site, inner, 34, true), 700),
+    // The site's title over the page's, unless it is the page's (the home page of a site named for its owner).
+    text.site === text.title
+      ? ''
+      : textElement(MARGIN, 120, 34, palette.accent, ellipsize(text.site, inner, 34, true), 700),
     ...title.map((line, i) => textElement(MARGIN, titleTop + i * TITLE_LINE, TITLE_SIZE, palette.text, line, 700)),
     ...subtitle.map((line, i) =>
       textElement(MARGIN, subtitleTop + i * SUBTITLE_LINE, SUBTITLE_SIZE, palette.muted, line),

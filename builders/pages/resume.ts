@@ -35,6 +35,11 @@ const join = (parts: Array<string | undefined>, separator = ' · ') =>
 const list = (items: readonly string[] | undefined) =>
   (items ?? []).filter((i) => i.trim() !== '').map((i) => `- ${t(i)}`);
 
+/** Keywords on one line, as a reader scans them: `TypeScript, Node.js, PostgreSQL`. */
+const keywords = (words: readonly string[] | undefined) => (words ?? []).filter((w) => w.trim() !== '').join(', ');
+/** The owner's text for a line of facts, or nothing when empty. */
+const opt = (text: string | undefined) => (text ? t(text) : undefined);
+
 /** One entry of a section: a heading, a line of facts, a paragraph, a list. */
 function entry(heading: string, facts: string, paragraphs: Array<string | undefined>, items: string[] = []): string {
   return [
@@ -122,9 +127,12 @@ function sections(r: Resume): Section[] {
         entry(link(p.name ?? '', p.url), join([p.releaseDate, p.publisher ? t(p.publisher) : undefined]), [p.summary]),
       ),
     ],
-    ['Skills', (r.skills ?? []).map((s) => entry(t(s.name ?? ''), s.level ? t(s.level) : '', [], list(s.keywords)))],
+    [
+      'Skills',
+      (r.skills ?? []).map((s) => entry(t(s.name ?? ''), join([opt(s.level), opt(keywords(s.keywords))]), [])),
+    ],
     ['Languages', (r.languages ?? []).map((l) => entry(t(l.language ?? ''), l.fluency ? t(l.fluency) : '', []))],
-    ['Interests', (r.interests ?? []).map((i) => entry(t(i.name ?? ''), '', [], list(i.keywords)))],
+    ['Interests', (r.interests ?? []).map((i) => entry(t(i.name ?? ''), opt(keywords(i.keywords)) ?? '', []))],
     ['References', (r.references ?? []).map((f) => entry(t(f.name ?? ''), '', [f.reference]))],
   ];
 }
