@@ -4,6 +4,7 @@ import type { Validator } from '../contract/schemas.ts';
 import { narrowedTables, type DataResourceId, type ServiceTables } from '../contract/service.ts';
 import type { Dataset } from '../datasets/dataset.ts';
 import type { Look } from '../render/themes.ts';
+import type { Picture } from '../lib/image-type.ts';
 
 export interface Artifact {
   /** Path relative to dist/, with forward slashes, e.g. "api/index.json". */
@@ -28,8 +29,18 @@ export interface BuildContext {
   contentDir?: URL;
   /** The owner's theme and accent (site.json), both variants: every page and card is drawn in it. */
   look: Look;
+  /** The owner's picture as the site publishes it, when there is one (builders/avatar.ts). */
+  avatar?: PublishedAvatar | null;
   /** What this build did for each dataset (status.json, the unavailable cards); none: every payload is fresh. */
   outcomes?: ReadonlyMap<DataResourceId, DatasetOutcome>;
+}
+
+/** The owner's picture in dist/: `assets/avatar.<png|jpg|webp>`, served by the site itself (img-src 'self'). */
+export interface PublishedAvatar {
+  /** Its file under dist/, and its root-relative path. */
+  file: string;
+  path: string;
+  picture: Picture;
 }
 
 /**

@@ -18,7 +18,7 @@ import { createValidator, loadSchemas, SchemaValidationError } from '../contract
 import { EXIT_INTERNAL_ERROR, processIo, type MainIo } from '../lib/run-main.ts';
 import { createSources, SOURCE_FETCH } from '../upstreams/sources.ts';
 import type { Dataset } from '../datasets/dataset.ts';
-import type { Artifact, DatasetOutcome } from './artifact.ts';
+import type { Artifact, DatasetOutcome, PublishedAvatar } from './artifact.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import { renderCli } from './cli-artifact.ts';
 import { compressedArtifacts, copyFiles, getsCopies } from './compressed-artifacts.ts';
@@ -38,6 +38,8 @@ import { loadContent, SITE_DIR, type SiteContent } from './content/site-content.
 import { lastAvailableMs } from './last-available.ts';
 import { calendarWindow } from '../domain/calendar.ts';
 import { lookOf, type Look } from '../render/themes.ts';
+import { fetchGithubAvatar } from '../upstreams/github-avatar.ts';
+import { publishedAvatar } from './content/avatar-file.ts';
 
 export interface BuildOptions {
   outDir: string;
@@ -95,6 +97,17 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
   const upstreamLifetime = new AbortController();
   const sources = createSources(config, upstreamLifetime.signal);
 
+  // The owner's GitHub picture (`avatar: github`), asked beside the data; a failure leaves the pages
+  // without a picture and is said in one line, the exit status is the datasets' to decide.
+  const githubPicture =
+    content.avatar?.kind === 'github'
+      ? fetchGithubAvatar({
+          githubWebUrl: config.githubWebUrl,
+          account: config.githubAccount,
+          siteUrl: config.siteUrl,
+          timeoutMs: config.upstreamTimeoutMs,
+        }).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))))
+      : null;
   const registered = datasets(config);
   const settle = async (dataset: Dataset, work: () => Promise<unknown>): Promise<unknown> => {
     try {
@@ -204,6 +217,15 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
     else await derive(dataset, origin.derivedFrom, origin.derive);
   }
 
+  let avatar: PublishedAvatar | null = null;
+  if (content.avatar?.kind === 'file') avatar = publishedAvatar(content.avatar.picture);
+  const picture = await githubPicture;
+  if (picture instanceof Error)
+    warn(
+      `build: the GitHub picture of ${config.githubAccount} was not fetched: ${failureReason(picture)}; the pages go without one`,
+    );
+  else if (picture !== null) avatar = publishedAvatar(picture);
+
   const context = {
     config,
     service,
@@ -215,6 +237,7 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
     contentDir: options.contentDir,
     outcomes,
     look,
+    avatar,
   };
   const [site, cli] = await Promise.all([renderSite(context, content), renderCli(context)]);
   artifacts.push(...site, ...cli);

@@ -161,6 +161,7 @@ export async function renderSite(
     { file: DISCOVERY.sitemap.file, body: sitemapXml(config, sitemap) },
     { file: 'robots.txt', body: robotsTxt(config) },
     ...(await renderAssets(ctx.look)),
+    ...(ctx.avatar ? [{ file: ctx.avatar.file, body: ctx.avatar.picture.bytes }] : []),
     ...renderCards(ctx),
     // Each shared page's preview picture, drawn from the meta elements its HTML carries; the icons and manifest.
     ...shareImageArtifacts(ctx, sharedPagesOf(config.siteUrl, pages)),

@@ -215,9 +215,14 @@ describe('the published résumé (the fixture: a full JSON Resume document)', ()
     expect(html).toMatch(
       /<p class="role">Staff Software Engineer at Northwind Transit Data · <a href="\/resume">Résumé<\/a><\/p>/,
     );
-    expect(html).toContain('<a href="https://hachyderm.example/@ada" rel="me">Mastodon</a>');
+    // each with its icon when its site is known (docs/site.md#profile-links)
+    expect(html).toMatch(
+      /<a href="https:\/\/hachyderm\.example\/@ada" rel="me" data-profile-site="mastodon"><svg [^>]+>.*?<\/svg>Mastodon<\/a>/,
+    );
     expect(html).toContain('<a href="https://www.linkedin.example/in/ada-park" rel="me">LinkedIn</a>');
-    expect(html).toContain('<a href="https://github.com/octocat" rel="me">GitHub</a>');
+    expect(html).toMatch(
+      /<a href="https:\/\/github\.com\/octocat" rel="me" data-profile-site="github"><svg [^>]+>.*?<\/svg>GitHub<\/a>/,
+    );
     // A page of the site itself is no profile elsewhere.
     expect(html).toContain('<a href="/writings">Writings</a>');
     const profile = await site.json<{ links: Array<{ url: string }> }>('profile.json');

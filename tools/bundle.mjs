@@ -13,6 +13,7 @@ export const ENTRIES = {
   build: 'builders/build-main.ts',
   'gateway-bundle': 'gateway/main.ts',
   demo: 'tools/demo/main.ts',
+  'theme-shots': 'tools/demo/theme-shots.ts',
   bench: 'tools/bench/main.ts',
   resilience: 'test/resilience/main.ts',
   'check-dist': 'builders/check-dist-main.ts',

@@ -4,11 +4,16 @@
 // until the page's script has drawn both datasets, saves a PNG of the page from its top to the end of the
 // contribution calendar (as a 256-colour palette PNG, about 60 KiB), and stops the demo.
 //   npm run screenshot [-- --out <file.png>]
+//   npm run screenshot -- --themes     docs/site.md's pictures of the six themes, light and dark
+//                                      (docs/themes/<theme>-<scheme>.png, about 20 KiB each), drawn by
+//                                      .build/theme-shots.mjs (tools/demo/theme-shots.ts)
 // The demo's data follow the real clock, so each run draws other (simulated) numbers; the page says
 // they are simulated, and so does the picture.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -27,8 +32,31 @@ const fail = (line) => {
   process.exitCode = 1;
 };
 
+/** The six themes' pictures: raw from theme-shots.mjs into a temporary folder, then 256-colour into docs/themes/. */
+async function themes() {
+  const raw = await mkdtemp(join(tmpdir(), 'theme-shots-'));
+  try {
+    const child = spawn(process.execPath, [`${ROOT}.build/theme-shots.mjs`, raw], { cwd: ROOT, stdio: 'inherit' });
+    const code = await new Promise((resolve) => child.once('close', resolve));
+    if (code !== 0) return fail(`theme-shots.mjs exited ${code}`);
+    await mkdir(`${ROOT}docs/themes`, { recursive: true });
+    for (const name of (await readdir(raw)).filter((n) => n.endsWith('.png')).sort()) {
+      const out = `${ROOT}docs/themes/${name}`;
+      await writeFile(out, toPalettePng(await readFile(join(raw, name))));
+      process.stdout.write(
+        `screenshot: wrote docs/themes/${name} (${((await stat(out)).size / 1024).toFixed(1)} KiB)\n`,
+      );
+    }
+  } finally {
+    await rm(raw, { recursive: true, force: true });
+  }
+}
+
 async function main() {
-  const { values } = parseArgs({ options: { out: { type: 'string', default: 'docs/home.png' } } });
+  const { values } = parseArgs({
+    options: { out: { type: 'string', default: 'docs/home.png' }, themes: { type: 'boolean', default: false } },
+  });
+  if (values.themes) return themes();
   const out = values.out;
   if (!existsSync(DEMO)) return fail(`${DEMO} is missing: run \`npm run screenshot\`, which compiles it first`);
   if (!existsSync(CHROMIUM_PATH))

@@ -13,6 +13,7 @@ import { markdownBoundExceeded, renderMarkdown } from './markdown.ts';
 import { isPublishableLink } from './sanitize.ts';
 import { parseContentYaml } from './yaml.ts';
 import { parseResume, RESUME_FILE, type LoadedResume } from './resume.ts';
+import { avatarSource, type AvatarSource } from './avatar-file.ts';
 
 export { ContentError };
 
@@ -30,6 +31,8 @@ export interface Link {
 export interface Profile {
   name: string;
   location: string;
+  /** `avatar:` as written: a picture file in site/, or `github` (docs/site.md#the-owners-picture). */
+  avatar?: string;
   links: Link[];
   /** The "About" text, Markdown. */
   about: string;
@@ -57,6 +60,8 @@ export interface SiteContent {
   writings: Writing[];
   /** site/resume.json, when the owner has one (builders/content/resume.ts). */
   resume: LoadedResume | null;
+  /** The owner's picture as profile.md names it: read and checked when a file, fetched by the build when `github`. */
+  avatar: AvatarSource;
 }
 
 /** Splits `---\nyaml\n---\nbody` into its parts. */
@@ -138,6 +143,7 @@ export function parseProfile(source: string, file = 'profile.md'): Profile {
   return {
     name: text(data, 'name', file),
     location: text(data, 'location', file),
+    ...(data.avatar === undefined || data.avatar === null ? {} : { avatar: text(data, 'avatar', file) }),
     links: list(data, 'links', file).map((l, i) => {
       const field = `links[${i}]`;
       const entry = mapping(l, file, field);
@@ -276,5 +282,5 @@ export function loadContent(dir: URL = SITE_DIR): SiteContent {
   const resumeUrl = new URL(RESUME_FILE, dir);
   const resumeSize = statSync(resumeUrl, { throwIfNoEntry: false });
   const resume = resumeSize === undefined ? null : parseResume(readBounded(RESUME_FILE, resumeUrl, resumeSize));
-  return { profile, skills, writings: sortWritings(writings), resume };
+  return { profile, skills, writings: sortWritings(writings), resume, avatar: avatarSource(dir, profile.avatar) };
 }

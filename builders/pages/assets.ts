@@ -1,6 +1,7 @@
-// The browser assets under site/: the stylesheet, after the owner's theme (theme-css.ts), and the home page's script, bundled
-// with esbuild from site/scripts/preview.ts so that the browser redraws the charts with the very
-// functions the build used (builders/pages/charts). esbuild is already how this project compiles.
+// The browser assets under site/: the stylesheet, after the owner's theme (theme-css.ts); the home page's
+// script, bundled with esbuild from site/scripts/preview.ts so that the browser redraws the charts with the
+// very functions the build used (render/charts/); and every page's head script, site/scripts/scheme.ts
+// (the visitor's colour scheme). esbuild is already how this project compiles.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
@@ -10,22 +11,26 @@ import { ASSETS } from './layout.ts';
 import { themeCss } from './theme-css.ts';
 import type { Look } from '../../render/themes.ts';
 
-/** One bundle per site folder in a process (the tests build the site dozens of times). */
+/** The page scripts under site/scripts/: the home page's, and the head script of every page. */
+type ScriptName = 'preview' | 'scheme';
+
+/** One bundle per site folder and script in a process (the tests build the site dozens of times). */
 const SCRIPTS = new Map<string, Promise<string>>();
 
-export function bundlePreviewScript(dir: URL = SITE_DIR): Promise<string> {
-  let script = SCRIPTS.get(dir.href);
+export function bundlePageScript(name: ScriptName, dir: URL = SITE_DIR): Promise<string> {
+  const key = `${dir.href}#${name}`;
+  let script = SCRIPTS.get(key);
   if (script === undefined) {
-    script = bundleScript(dir);
-    SCRIPTS.set(dir.href, script);
-    script.catch(() => SCRIPTS.delete(dir.href));
+    script = bundleScript(name, dir);
+    SCRIPTS.set(key, script);
+    script.catch(() => SCRIPTS.delete(key));
   }
   return script;
 }
 
-async function bundleScript(dir: URL): Promise<string> {
+async function bundleScript(name: ScriptName, dir: URL): Promise<string> {
   const result = await esbuild.build({
-    entryPoints: [fileURLToPath(new URL('scripts/preview.ts', dir))],
+    entryPoints: [fileURLToPath(new URL(`scripts/${name}.ts`, dir))],
     bundle: true,
     write: false,
     format: 'iife',
@@ -36,14 +41,15 @@ async function bundleScript(dir: URL): Promise<string> {
     logLevel: 'silent',
   });
   const file = result.outputFiles[0];
-  if (!file) throw new Error('esbuild produced no output for site/scripts/preview.ts');
+  if (!file) throw new Error(`esbuild produced no output for site/scripts/${name}.ts`);
   return file.text;
 }
 
-/** The stylesheet (the owner's theme, then site/styles/site.css) and the page script. */
+/** The stylesheet (the owner's theme, then site/styles/site.css) and the page scripts. */
 export async function renderAssets(look: Look, dir: URL = SITE_DIR): Promise<Artifact[]> {
   return [
     { file: ASSETS.css.slice(1), body: themeCss(look) + readFileSync(new URL('styles/site.css', dir), 'utf8') },
-    { file: ASSETS.previewScript.slice(1), body: await bundlePreviewScript(dir) },
+    { file: ASSETS.previewScript.slice(1), body: await bundlePageScript('preview', dir) },
+    { file: ASSETS.schemeScript.slice(1), body: await bundlePageScript('scheme', dir) },
   ];
 }

@@ -461,6 +461,7 @@ export function renderDeveloperPage(ctx: BuildContext, schemas: Map<string, Json
     config: ctx.config,
     simulated: ctx.simulated,
     nowMs: ctx.nowMs,
+    avatar: ctx.avatar,
     page,
     title: DEVELOPERS_TITLE,
     description: DEVELOPERS_DESCRIPTION,

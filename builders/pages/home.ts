@@ -9,6 +9,7 @@ import { markdownParagraphs } from './plain-text.ts';
 import { twin } from '../content/twins.ts';
 import { absoluteUrl, githubProfileUrl, PAGES, resolveContentUrl, sitePath } from '../../contract/pages.ts';
 import { ASSETS, renderLayout } from './layout.ts';
+import { profileHeaderHtml } from './profile-header.ts';
 import { validityAttributes } from '../../render/age.ts';
 import { markdownText } from '../../lib/markdown-text.ts';
 import type { Resume } from '../content/resume.ts';
@@ -120,21 +121,29 @@ export function homeHtml(ctx: BuildContext, profile: Profile, resume: Resume | n
 ${after}
 <p class="note" data-preview-status>${snapshot}${payload === null ? '' : ` API: <a href="${escapeHtml(sitePath(config.siteUrl, apiPath))}"><code>${apiPath}</code></a>`}</p>
 </figure>`;
-  const links = profileLinks(ctx, profile, resume)
-    .map(
-      (l) =>
-        `<li><a href="${escapeHtml(l.url.startsWith(config.siteUrl) ? sitePath(config.siteUrl, l.url.slice(config.siteUrl.length) || '/') : l.url)}"${isProfileElsewhere(config.siteUrl, l.url) ? ' rel="me"' : ''}>${escapeHtml(l.label)}</a></li>`,
-    )
-    .join('');
+  const links = profileLinks(ctx, profile, resume).map((l) => ({
+    label: l.label,
+    href: l.url.startsWith(config.siteUrl)
+      ? sitePath(config.siteUrl, l.url.slice(config.siteUrl.length) || '/')
+      : l.url,
+    external: isProfileElsewhere(config.siteUrl, l.url),
+  }));
   const role = resume === null ? null : currentRole(resume);
   const roleLine =
     resume === null
       ? ''
       : `<p class="role">${role === null ? '' : `${escapeHtml(role.text)} · `}<a href="${escapeHtml(sitePath(config.siteUrl, PAGES.resume.path))}">${RESUME_TITLE}</a></p>\n`;
-  const main = `<h1>${escapeHtml(profile.name)}</h1>
-<p class="lede">${escapeHtml(config.site.tagline)}</p>
-<p class="meta">${escapeHtml(profile.location)}</p>
-${roleLine}<section class="preview" aria-label="Portfolio preview">
+  const avatar = ctx.avatar ?? null;
+  const main = `${profileHeaderHtml({
+    name: profile.name,
+    tagline: config.site.tagline,
+    location: profile.location,
+    roleHtml: roleLine,
+    avatar,
+    avatarSrc: avatar === null ? '' : sitePath(config.siteUrl, avatar.path),
+    links,
+  })}
+<section class="preview" aria-label="Portfolio preview">
 ${ctx.datasets
   .map(({ resource, home, view }) => {
     const payload = ctx.payloads.get(resource.id) ?? null;
@@ -143,9 +152,6 @@ ${ctx.datasets
   .join('')}</section>
 <section aria-labelledby="about"><h2 id="about">About</h2>
 ${renderMarkdown(profile.about)}
-</section>
-<section aria-labelledby="links"><h2 id="links">Links</h2>
-<ul>${links}</ul>
 </section>`;
   return renderLayout({
     config,
@@ -159,6 +165,7 @@ ${renderMarkdown(profile.about)}
     scripts: [ASSETS.previewScript],
     ogType: 'profile',
     jsonLd: personJsonLd(ctx, profile, resume),
+    avatar,
   });
 }
 

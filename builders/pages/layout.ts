@@ -17,6 +17,8 @@ import {
 } from '../../contract/pages.ts';
 import { SHARE_IMAGE_SIZE, sharePalette } from '../../render/share-image.ts';
 import { lookOf } from '../../render/themes.ts';
+import { schemeToggleHtml } from '../../render/scheme-toggle.ts';
+import type { PublishedAvatar } from '../artifact.ts';
 
 export type NavKey = 'home' | 'writings' | 'skills' | 'developers';
 
@@ -40,9 +42,16 @@ export interface LayoutInput {
    * which a browser never runs, so the policy's script-src (no inline script) does not apply to it.
    */
   jsonLd?: Record<string, unknown>;
+  /** The owner's picture, when the site has one: the favicon of every page. */
+  avatar?: PublishedAvatar | null;
 }
 
-export const ASSETS = { css: '/assets/site.css', previewScript: '/assets/preview.js' } as const;
+export const ASSETS = {
+  css: '/assets/site.css',
+  previewScript: '/assets/preview.js',
+  /** Every page's head script: the visitor's colour scheme, before the first paint (site/scripts/scheme.ts). */
+  schemeScript: '/assets/scheme.js',
+} as const;
 
 const NAV: Array<[NavKey, string, string]> = [
   ['home', 'Home', PAGES.home.path],
@@ -114,10 +123,18 @@ export function renderLayout(input: LayoutInput): string {
     `<meta name="description" content="${escapeHtml(input.description)}">`,
     `<meta name="author" content="${escapeHtml(config.site.author)}">`,
     `<meta name="theme-color" content="${sharePalette(lookOf(config.site)).accent}">`,
-    `<link rel="icon" href="${href(SITE_ICONS.favicon.path)}" sizes="${SITE_ICONS.favicon.size}x${SITE_ICONS.favicon.size}">`,
-    `<link rel="icon" href="${href(SITE_ICONS.faviconSvg.path)}" type="image/svg+xml">`,
+    // The owner's picture is the icon when there is one (docs/site.md#the-owners-picture), else the initials.
+    ...(input.avatar
+      ? [`<link rel="icon" type="${input.avatar.picture.type.contentType}" href="${href(input.avatar.path)}">`]
+      : [
+          `<link rel="icon" href="${href(SITE_ICONS.favicon.path)}" sizes="${SITE_ICONS.favicon.size}x${SITE_ICONS.favicon.size}">`,
+          `<link rel="icon" href="${href(SITE_ICONS.faviconSvg.path)}" type="image/svg+xml">`,
+        ]),
     `<link rel="apple-touch-icon" href="${href(SITE_ICONS.png[0].path)}">`,
     `<link rel="manifest" href="${href(SITE_ICONS.manifest.path)}">`,
+    // Blocking, and before the stylesheet (a script after one waits for it): the visitor's scheme is on
+    // <html> before the first paint, from a file of its own (script-src 'self', no inline script).
+    `<script src="${href(ASSETS.schemeScript)}"></script>`,
     `<link rel="stylesheet" href="${href(ASSETS.css)}">`,
     page ? `<link rel="canonical" href="${escapeHtml(absoluteUrl(config.siteUrl, page.path))}">` : '',
     ...(page ? sharingHead(input, page) : []),
@@ -153,6 +170,7 @@ ${head.join('\n')}
 <header class="site-header"><div class="wrap">
 <a class="brand" href="${href('/')}">${escapeHtml(config.site.title)}</a>
 <nav class="site-nav" aria-label="Site"><ul>${nav}</ul></nav>
+${schemeToggleHtml()}
 </div></header>
 <div class="wrap">
 <main id="content">

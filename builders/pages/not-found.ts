@@ -18,6 +18,7 @@ export function renderNotFound(ctx: BuildContext): Artifact[] {
         config: ctx.config,
         simulated: ctx.simulated,
         nowMs: ctx.nowMs,
+        avatar: ctx.avatar,
         page: null,
         title: 'Page not found',
         description: 'There is no page at this address.',

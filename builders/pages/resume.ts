@@ -185,6 +185,7 @@ export function renderResume(ctx: BuildContext, loaded: LoadedResume | null, own
     config: ctx.config,
     simulated: ctx.simulated,
     nowMs: ctx.nowMs,
+    avatar: ctx.avatar,
     page: PAGES.resume,
     title: RESUME_TITLE,
     description,

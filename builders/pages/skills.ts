@@ -31,6 +31,7 @@ export function renderSkills(ctx: BuildContext, groups: SkillGroup[]): Artifact[
     config: ctx.config,
     simulated: ctx.simulated,
     nowMs: ctx.nowMs,
+    avatar: ctx.avatar,
     page: PAGES.skills,
     title: 'Skills',
     description: SKILLS_DESCRIPTION,

@@ -40,7 +40,7 @@ export function writingMarkdown(ctx: BuildContext, w: Writing): string {
 
 export function renderWritings(ctx: BuildContext, writings: Writing[]): Artifact[] {
   const { config } = ctx;
-  const layout = { config, simulated: ctx.simulated, nowMs: ctx.nowMs, nav: 'writings' as const };
+  const layout = { config, simulated: ctx.simulated, nowMs: ctx.nowMs, avatar: ctx.avatar, nav: 'writings' as const };
   const items = writings
     .map(
       (w) =>

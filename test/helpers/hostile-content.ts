@@ -1,6 +1,7 @@
 // A copy of the tests' own site content (test/fixtures/site/) into a temporary folder, with files changed
 // or added: for the content tests (content-safety, the Chromium test of a host without headers). Never the
 // repository's site/, which is the owner's.
+import { readFileSync } from 'node:fs';
 import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,6 +60,24 @@ export async function contentCopy(files: Record<string, string>): Promise<Conten
   await cp(FIXTURE_SITE, dir, { recursive: true });
   for (const [file, text] of Object.entries(files)) await writeFile(join(dir, file), text);
   return { dir: `${dir}/`, close: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** The fixture's profile.md with `avatar:` (none when null) and links to LinkedIn, a Mastodon /@user and an address. */
+export function profileWithLinks(avatar: string | null): string {
+  return readFileSync(join(FIXTURE_SITE, 'profile.md'), 'utf8').replace(
+    'links:\n',
+    [
+      ...(avatar === null ? [] : [`avatar: ${avatar}`]),
+      'links:',
+      '  - label: LinkedIn',
+      '    url: https://www.linkedin.com/in/ada-park-example',
+      '  - label: Mastodon',
+      '    url: https://hachyderm.example/@ada',
+      '  - label: E-mail',
+      '    url: mailto:ada@example.org',
+      '',
+    ].join('\n'),
+  );
 }
 
 /** A URL scheme that runs or embeds code, as a browser reads an attribute (blanks and controls dropped). */

@@ -1,9 +1,7 @@
 // Every page audited in a real browser (Debian chromium + playwright-core): axe-core's serious and
 // critical violations at phone and desktop widths, light and dark, scripts on and off; no page wider than
 // the screen; and the Nu HTML Checker on every page of dist/ before and after its script ran.
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -12,9 +10,9 @@ import type { SiteFiles } from '../helpers/site-dist.ts';
 import type { StaticServer } from '../helpers/site-serve.ts';
 import { availability, DESKTOP, PAGES_TO_AUDIT, PHONE, pool, SCHEMES, siteInBrowser } from '../helpers/site-browser.ts';
 import { javaAvailability, vnuErrors } from '../helpers/vnu.ts';
+import { axeViolations } from '../helpers/axe.ts';
 
 const java = javaAvailability();
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 if (!availability.available && !availability.mustFail) console.warn(`browser-audit.test.ts: ${availability.reason}`);
 
@@ -49,22 +47,9 @@ describe.runIf(availability.available || availability.mustFail)('every page audi
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       const html = await page.evaluate(() => `<!doctype html>\n${document.documentElement.outerHTML}\n`);
       const started = performance.now();
-      await page.evaluate(AXE_SOURCE);
-      const violations = await page.evaluate(async () => {
-        const axe = (
-          window as unknown as {
-            axe: {
-              run(
-                options: object,
-              ): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }> }>;
-            };
-          }
-        ).axe;
-        const result = await axe.run({ resultTypes: ['violations'] });
-        return result.violations
-          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-          .map((v) => `${v.id} (${v.impact}) at ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
-      });
+      const violations = (await axeViolations(page))
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `${v.id} (${v.impact}) at ${v.nodes.join(', ')}`);
       if (process.env.AXE_TIMING)
         console.log(path, width, scheme, scripts, Math.round(performance.now() - started), 'ms');
       return { name: `${path} ${width}px ${scheme} scripts ${scripts ? 'on' : 'off'}`, violations, overflow, html };

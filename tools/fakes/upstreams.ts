@@ -1,9 +1,11 @@
 // Fake upstreams on an ephemeral loopback port, speaking the real wire formats of docs/upstreams.md:
 // Coinbase Exchange (ticker, candles), GitHub GraphQL and GitHub's public HTML calendar.
-// One server answers all three; point MARKET_API_URL, GITHUB_API_URL and GITHUB_WEB_URL at `url`.
+// One server answers all three, and the account's picture; point MARKET_API_URL, GITHUB_API_URL and
+// GITHUB_WEB_URL at `url`.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { DateTime } from 'luxon';
+import { TINY_PNG } from './avatar.ts';
 import {
   calendarWeeks,
   candleRows,
@@ -68,6 +70,11 @@ export const HTML_CALENDAR_FAILURE_MODES: readonly GithubMode[] = [
   'unknown-account',
 ];
 
+/** Where the fake's picture host serves the account's picture (github.com redirects to avatars.githubusercontent.com/u/<id>). */
+const AVATAR_PATH = '/avatars/u/583231';
+/** The account's picture: a real PNG (tools/fakes/avatar.ts). */
+export const AVATAR_PNG = Buffer.from(TINY_PNG);
+
 export interface FakeUpstreamOptions {
   /**
    * The clock the fake builds its data around (ms), as GitHub's and Coinbase's own clocks: the HTML calendar ends
@@ -112,6 +119,12 @@ export interface FakeUpstreams {
    * calendar answers exactly this 200 body (a hostile page), whatever the mode and the view.
    */
   github: { mode: GithubMode; missingDate?: string; defaultView?: DefaultViewRule; page?: string };
+  /**
+   * The account's picture, `GET /<account>.png` (docs/upstreams.md#the-owners-picture): as github.com, a
+   * redirect to the picture host (here the fake itself, `/avatars/u/<id>`), then the PNG. `missing` answers
+   * 404; `not-image` answers the redirect with an HTML page; `insecure` redirects to an http host elsewhere.
+   */
+  avatar: { mode: 'ok' | 'missing' | 'not-image' | 'insecure'; requests: number };
   /** The fake's clock. */
   now: () => number;
   /** Requests per endpoint: ticker, candles, graphql, html (default and year views alike). */
@@ -139,11 +152,13 @@ export async function startFakeUpstreams(options: FakeUpstreamOptions = {}): Pro
     url: '',
     market: { mode: 'ok', tradeIdAsString: false },
     github: { mode: 'ok' },
+    avatar: { mode: 'ok', requests: 0 },
     now: options.now ?? Date.now,
     calls: { ticker: 0, candles: 0, graphql: 0, html: 0 },
     requests: [],
     resetCalls() {
       state.calls = { ticker: 0, candles: 0, graphql: 0, html: 0 };
+      state.avatar.requests = 0;
       state.requests = [];
     },
     close: async () => {
@@ -370,6 +385,18 @@ export async function startFakeUpstreams(options: FakeUpstreamOptions = {}): Pro
     if (!misbehave(res, mode, answer)) answer();
   };
 
+  /** github.com/<account>.png: a 302 to the picture host, as github.com answers (a 404 for an unknown account). */
+  const handleAvatar = (res: ServerResponse, login: string) => {
+    state.avatar.requests++;
+    if (login.toLowerCase() !== account.toLowerCase() || state.avatar.mode === 'missing') {
+      res.writeHead(404, { 'content-type': 'text/html; charset=utf-8' });
+      return res.end('<!doctype html><title>Page not found</title>');
+    }
+    const host = state.avatar.mode === 'insecure' ? 'http://avatars.example' : state.url;
+    res.writeHead(302, { location: `${host}${AVATAR_PATH}?v=4` });
+    res.end();
+  };
+
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -381,6 +408,17 @@ export async function startFakeUpstreams(options: FakeUpstreamOptions = {}): Pro
       if (url.pathname === '/graphql' && req.method === 'POST') return handleGraphql(req, res, body);
       const html = /^\/users\/([^/]+)\/contributions$/.exec(url.pathname);
       if (html && req.method === 'GET') return handleHtml(req, res, decodeURIComponent(html[1]!), url);
+      const picture = /^\/([^/]+)\.png$/.exec(url.pathname);
+      if (picture && req.method === 'GET') return handleAvatar(res, decodeURIComponent(picture[1]!));
+      if (url.pathname === AVATAR_PATH && req.method === 'GET') {
+        state.avatar.requests++;
+        if (state.avatar.mode === 'not-image') {
+          res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+          return res.end('<!doctype html><title>Not a picture</title>');
+        }
+        res.writeHead(200, { 'content-type': 'image/png', 'content-length': AVATAR_PNG.length });
+        return res.end(AVATAR_PNG);
+      }
       json(res, 404, { message: 'Not Found' });
     });
   });

@@ -1,0 +1,40 @@
+// The owner's picture as profile.md names it (docs/site.md#the-owners-picture): `avatar: github`, which the
+// build fetches, or a PNG, JPEG or WebP file in site/, read here and checked by its bytes and size. A file
+// that is missing, outside site/, too large or not such a picture is a ContentError naming it (exit 2).
+import { readFileSync, statSync } from 'node:fs';
+import { ContentError } from '../../lib/errors.ts';
+import { imageTypeOf, MAX_AVATAR_BYTES, type Picture } from '../../lib/image-type.ts';
+import type { PublishedAvatar } from '../artifact.ts';
+
+export type AvatarSource = { kind: 'file'; name: string; picture: Picture } | { kind: 'github' } | null;
+
+/** A name of a file in site/: relative, plain segments, no dot-file or `..` (no path out of the folder). */
+const FILE_NAME = /^(?:[A-Za-z0-9_-][A-Za-z0-9._-]*\/)*[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
+
+export function avatarSource(dir: URL, avatar: string | undefined): AvatarSource {
+  if (avatar === undefined) return null;
+  if (avatar === 'github') return { kind: 'github' };
+  const where = `profile.md "avatar" ${JSON.stringify(avatar.slice(0, 80))}`;
+  if (!FILE_NAME.test(avatar) || avatar.split('/').some((part) => part.startsWith('.')))
+    throw new ContentError(where, 'must be github or the name of a picture file in site/ (such as me.png)');
+  const url = new URL(avatar.split('/').map(encodeURIComponent).join('/'), dir);
+  const size = statSync(url, { throwIfNoEntry: false });
+  if (size === undefined) throw new ContentError(where, `site/${avatar} is missing`);
+  if (!size.isFile()) throw new ContentError(where, `site/${avatar} is not a file`);
+  if (size.size > MAX_AVATAR_BYTES)
+    throw new ContentError(
+      where,
+      `site/${avatar} is ${size.size} bytes, more than 2 MiB (${MAX_AVATAR_BYTES}); make it smaller`,
+    );
+  const bytes = new Uint8Array(readFileSync(url));
+  const type = imageTypeOf(bytes);
+  if (type === null)
+    throw new ContentError(where, `site/${avatar} is not a PNG, JPEG or WebP picture (read by its bytes)`);
+  return { kind: 'file', name: avatar, picture: { bytes, type } };
+}
+
+/** Where the site publishes the picture: under assets/, named by its type. */
+export function publishedAvatar(picture: Picture): PublishedAvatar {
+  const file = `assets/avatar.${picture.type.extension}`;
+  return { file, path: `/${file}`, picture };
+}
