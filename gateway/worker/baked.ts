@@ -3,18 +3,19 @@
 import type { SiteFile } from '../../lib/config.ts';
 import type { JsonSchema } from '../../contract/schemas.ts';
 
-/** Where one body's bytes are: a file of dist/ served as a static asset, or in the bundle itself. */
-export type BakedBody = { length: number; asset: string } | { length: number; base64: string };
+/** Where one body's bytes are: the Worker's static asset of that path, and its length. */
+export interface BakedBody {
+  length: number;
+  asset: string;
+}
 
-/** One file of the gateway's static table: its body, its ETag's tag and its compressed copies. */
+/** One file of the gateway's static table: its body and its ETag's tag (no compressed copy: Cloudflare compresses). */
 export interface BakedFile {
   /** The dist/-relative path. */
   file: string;
   body: BakedBody;
   /** The tag of its strong ETag, as the Node gateway computes it (SHA-256, base64url). */
   tag: string;
-  br: BakedBody | undefined;
-  gzip: BakedBody | undefined;
 }
 
 export interface Baked {

@@ -1,12 +1,16 @@
 // The Worker's bundle, .build/edge/worker.mjs: gateway/worker/worker.ts and what it imports, compiled by esbuild for
-// workerd, with the deployment's modules (gateway/worker/deployment.ts) given to it in memory. Written whole to a
-// temporary name and renamed into place: `wrangler deploy` never uploads half a file.
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+// workerd, with the deployment's modules (gateway/worker/deployment.ts) given to it in memory; and its static
+// assets folder. Each written whole under a temporary name and renamed into place: `wrangler deploy` never
+// uploads half a file or half a folder.
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import type { Config } from '../../lib/config.ts';
 import { ConfigError } from '../../lib/errors.ts';
+import { serviceTables } from '../../datasets/registry.ts';
 import { deploymentModules } from './deployment.ts';
+import { readWorkerFirst, workerFirstRoutes, writeWorkerFirst } from './worker-routes.ts';
 
 /** The repository root: this file runs bundled as .build/edge.mjs, or as source from gateway/worker/. */
 const ROOT = fileURLToPath(new URL(import.meta.url.includes('/.build/') ? '..' : '../..', import.meta.url));
@@ -14,6 +18,8 @@ const ROOT = fileURLToPath(new URL(import.meta.url.includes('/.build/') ? '..' :
 export const WRANGLER_CONFIG = `${ROOT}gateway/worker/wrangler.jsonc`;
 /** The bundle `main` names in gateway/worker/wrangler.jsonc. */
 export const WORKER_BUNDLE = `${ROOT}.build/edge/worker.mjs`;
+/** The static assets folder `assets.directory` names in gateway/worker/wrangler.jsonc. */
+export const WORKER_ASSETS = `${ROOT}.build/edge/assets`;
 
 /**
  * Variables of the Node gateway that mean nothing in a Worker, refused rather than silently dropped
@@ -35,13 +41,22 @@ export function refuseNodeOnly(config: Config, local: boolean): void {
     );
 }
 
-/** The bundle's code and the file it was also written to. */
+/** The bundle's code and the file it was also written to, and the folder of its static assets. */
 export interface WorkerBundle {
   file: string;
   code: string;
+  assets: string;
 }
 
-export async function bundleWorker(config: Config, env: Record<string, string | undefined>): Promise<WorkerBundle> {
+/**
+ * Writes the bundle, and the static assets into `assets` (WORKER_ASSETS for `wrangler deploy`; start:edge
+ * gives each process a folder of its own, as another start:edge of this checkout may run meanwhile).
+ */
+export async function bundleWorker(
+  config: Config,
+  env: Record<string, string | undefined>,
+  assets = WORKER_ASSETS,
+): Promise<WorkerBundle> {
   const modules = deploymentModules(config, env);
   const result = await esbuild.build({
     entryPoints: [`${ROOT}gateway/worker/worker.ts`],
@@ -83,5 +98,34 @@ export async function bundleWorker(config: Config, env: Record<string, string | 
   const temporary = `${WORKER_BUNDLE}.${process.pid}.tmp`;
   writeFileSync(temporary, code);
   renameSync(temporary, WORKER_BUNDLE);
-  return { file: WORKER_BUNDLE, code };
+  writeFolder(assets, modules.assets);
+  return { file: WORKER_BUNDLE, code, assets };
+}
+
+/** `folder` with exactly `files` in it, replaced whole: written beside it, then renamed into its place. */
+function writeFolder(folder: string, files: ReadonlyArray<{ file: string; body: Uint8Array }>): void {
+  const temporary = `${folder}.${process.pid}.tmp`;
+  rmSync(temporary, { recursive: true, force: true });
+  for (const { file, body } of files) {
+    const path = join(temporary, file);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, body);
+  }
+  rmSync(folder, { recursive: true, force: true });
+  renameSync(temporary, folder);
+}
+
+/**
+ * Puts the deployment's `run_worker_first` list (gateway/worker/worker-routes.ts) into
+ * gateway/worker/wrangler.jsonc, the file `wrangler deploy` reads, when it holds another (a fork's
+ * MARKET_PRODUCT, a new dataset). Returns whether it changed the file.
+ */
+export function writeWorkerRoutes(config: Config, file = WRANGLER_CONFIG): boolean {
+  const text = readFileSync(file, 'utf8');
+  const routes = workerFirstRoutes(serviceTables(config));
+  if (JSON.stringify(readWorkerFirst(text)) === JSON.stringify(routes)) return false;
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, writeWorkerFirst(text, routes));
+  renameSync(temporary, file);
+  return true;
 }

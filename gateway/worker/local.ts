@@ -5,9 +5,11 @@
 // loopback port of its own; HOST:PORT is the front door (front.ts), which sets CF-Connecting-IP.
 import { dirname } from 'node:path';
 import type { Config } from '../../lib/config.ts';
+import { serviceTables } from '../../datasets/registry.ts';
 import { parseTrustProxy } from '../quota/ip-ranges.ts';
 import { WRANGLER_CONFIG, type WorkerBundle } from './bundle.ts';
 import { startFrontDoor } from './front.ts';
+import { workerFirstRoutes } from './worker-routes.ts';
 
 export interface LocalWorker {
   /** http://host:port with the actual port. */
@@ -36,12 +38,14 @@ export async function startLocalWorker(
   process.env.WRANGLER_SEND_ERROR_REPORTS = 'false';
   process.env.WRANGLER_HIDE_BANNER = 'true';
   process.env.CLOUDFLARE_CF_FETCH_ENABLED = 'false';
-  const [{ unstable_getMiniflareWorkerOptions }, { Miniflare, convertV4MiniflareOptions }] = await Promise.all([
-    import('wrangler'),
-    import('miniflare'),
-  ]);
-  const { workerOptions } = unstable_getMiniflareWorkerOptions(WRANGLER_CONFIG, undefined, {
-    overrides: { assets: { directory: config.distDir } },
+  const [{ unstable_getMiniflareWorkerOptions, unstable_readConfig }, { Miniflare, convertV4MiniflareOptions }] =
+    await Promise.all([import('wrangler'), import('miniflare')]);
+  // The file as `wrangler deploy` reads it, with this deployment's own routes (the file holds those of the
+  // variables `npm run build:edge` last ran with) and this process's own assets folder.
+  const wrangler = unstable_readConfig({ config: WRANGLER_CONFIG });
+  wrangler.assets = { ...wrangler.assets!, run_worker_first: workerFirstRoutes(serviceTables(config)) };
+  const { workerOptions } = unstable_getMiniflareWorkerOptions(wrangler, undefined, {
+    overrides: { assets: { directory: bundle.assets } },
   });
   // One bundled module: no module rules to apply (and miniflare 5 cannot take v4's).
   delete (workerOptions as { modulesRules?: unknown }).modulesRules;

@@ -3,12 +3,15 @@
 // bundle, for `npx wrangler deploy`. The only place that prints startup failures and picks exit statuses,
 // as gateway/main.ts does for `npm start`: 2 for an invalid variable, 1 when it cannot start, 0 after a
 // clean shutdown.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { loadConfig, type Config } from '../../lib/config.ts';
 import { ConfigError } from '../../lib/errors.ts';
 import { oneLine } from '../../lib/one-line.ts';
 import { listenRefusal, portTakenReason } from '../../lib/port-hint.ts';
 import { parseTrustProxy } from '../quota/ip-ranges.ts';
-import { bundleWorker, refuseNodeOnly, WRANGLER_CONFIG } from './bundle.ts';
+import { bundleWorker, refuseNodeOnly, WRANGLER_CONFIG, writeWorkerRoutes } from './bundle.ts';
 import { startLocalWorker, type LocalWorker } from './local.ts';
 
 const MAX_LINE = 300;
@@ -31,11 +34,18 @@ async function main(): Promise<number | undefined> {
     }
     throw error;
   }
-  const bundle = await bundleWorker(config, process.env);
   if (process.argv.includes('--bundle-only')) {
-    process.stdout.write(`bundled ${bundle.file} for ${WRANGLER_CONFIG}\n`);
+    // The file `wrangler deploy` reads names the deployment's own routes; start:edge passes them to workerd itself.
+    if (writeWorkerRoutes(config))
+      process.stdout.write(`wrote this deployment's run_worker_first into ${WRANGLER_CONFIG}\n`);
+    const bundle = await bundleWorker(config, process.env);
+    process.stdout.write(`bundled ${bundle.file} and ${bundle.assets}/ for ${WRANGLER_CONFIG}\n`);
     return 0;
   }
+  // A folder of this process's own for the static assets, removed when it stops.
+  const assets = mkdtempSync(join(tmpdir(), 'edge-assets-'));
+  process.once('exit', () => rmSync(assets, { recursive: true, force: true }));
+  const bundle = await bundleWorker(config, process.env, assets);
 
   // workerd says why it cannot listen only after seconds, and in wrangler's words: asked first, as the
   // Node gateway answers (docs/configuration.md): a HOST not of this machine is an invalid value.

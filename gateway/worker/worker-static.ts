@@ -1,12 +1,14 @@
 // The gateway's static table in a Worker: made by the core's own staticTable from the bundle's list of
-// files (gateway/worker/deployment.ts), so every header, ETag and 304 is the Node gateway's. No body is hashed or
-// compressed here (a Worker has 10 ms of CPU per request on the free plan): tags and copies come from the
-// bundle. A body that is a file of dist/ starts as a buffer of its length and is filled from the static
-// assets the first time an answer carries it (fill), then kept for the isolate's life.
+// files (gateway/worker/deployment.ts), so every header, ETag and 304 is the Node gateway's. Cloudflare serves
+// these files itself before the Worker runs (docs/deploying.md#what-runs-where); the table answers what still
+// reaches the Worker: the 404 page of an unknown path, and a file asked for in a form the asset router does
+// not serve. No body is hashed or compressed here (a Worker has 10 ms of CPU per request on the free plan):
+// tags come from the bundle. A body starts as a buffer of its length and is filled from the static assets
+// the first time an answer carries it (fill), then kept for the isolate's life.
 import type { ServiceTables } from '../../contract/service.ts';
-import type { BodyCodec, CompressedCopies } from '../core/http/representation.ts';
+import type { BodyCodec } from '../core/http/representation.ts';
 import { staticTable, type SiteFile, type StaticTable } from '../core/http/static-table.ts';
-import type { BakedBody, BakedFile } from './baked.ts';
+import type { BakedFile } from './baked.ts';
 
 /** The static assets binding (`assets.binding` in gateway/worker/wrangler.jsonc). */
 export interface AssetsBinding {
@@ -30,28 +32,27 @@ export function workerStatic(
   /** Bodies still to read: the buffer the table holds → the asset that fills it. */
   const pending = new Map<Uint8Array, { asset: string; filling?: Promise<void> }>();
   const tags = new Map<Uint8Array, string>();
-  const bytes = (baked: BakedBody): Uint8Array => {
-    if ('base64' in baked) return Uint8Array.from(atob(baked.base64), (c) => c.charCodeAt(0));
-    const buffer = new Uint8Array(baked.length);
-    pending.set(buffer, { asset: baked.asset });
-    return buffer;
-  };
   const site: SiteFile[] = files.map((f) => {
-    const body = bytes(f.body);
+    const body = new Uint8Array(f.body.length);
+    pending.set(body, { asset: f.body.asset });
     tags.set(body, f.tag);
-    const copies: CompressedCopies = { br: f.br && bytes(f.br), gzip: f.gzip && bytes(f.gzip) };
-    return { file: f.file, body, copies };
+    // No copies: the Worker answers every client with the identity bytes (gateway/worker/worker.ts).
+    return { file: f.file, body, copies: { br: undefined, gzip: undefined } };
   });
-  const codec: BodyCodec = {
-    tag: (body) => tags.get(body) ?? fallback.tag(body),
-    // Every file comes with its copies (none where the Node gateway made none): nothing to compress.
-  };
+  const codec: BodyCodec = { tag: (body) => tags.get(body) ?? fallback.tag(body) };
   const table = staticTable(site, service, codec, feedUrl);
 
+  const get = (path: string) => assets.fetch(new Request(new URL(path, 'https://assets.invalid')));
   const read = async (buffer: Uint8Array, asset: string) => {
-    const response = await assets.fetch(new Request(new URL(encodeURI(asset), 'https://assets.invalid')));
+    let response = await get(encodeURI(asset));
+    // The asset router serves pages at their clean URLs (`html_handling`): /404.html answers 307 to /404.
+    const location = response.headers.get('location');
+    if (response.status >= 300 && response.status < 400 && location !== null) {
+      await response.body?.cancel();
+      response = await get(location);
+    }
     const got = new Uint8Array(await response.arrayBuffer());
-    // dist/ changed after the bundle was made: its table would name other bytes than it serves.
+    // The assets are not the files the bundle was made from: its table would name other bytes than it serves.
     if (!response.ok || got.length !== buffer.length)
       throw new Error(`static asset ${asset} is not the file the bundle was made from; run npm run build:edge again`);
     buffer.set(got);

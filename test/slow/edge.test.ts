@@ -1,6 +1,7 @@
 // The gateway as a Cloudflare Worker in local workerd (`npm run start:edge`, gateway/worker/), side by side with the
-// Node gateway (.build/gateway.mjs) on the same dist/ and the same fake upstreams: the same status, content
-// type, headers, ETag and bytes for documents and cards, the same payloads on the six data paths, the same
+// Node gateway (.build/gateway.mjs) on the same dist/ and the same fake upstreams: documents and cards served
+// before the Worker by the asset router, with the Node gateway's bytes, type, cache and security headers (from
+// dist/_headers) and 304s for their own ETags; the same payloads on the six data paths, the same
 // problems; the calendar fetched once for every calendar and streak request; the quota counted exactly in
 // Durable Objects, per CF-Connecting-IP and shared with /mcp; MCP for the official clients; the variables a
 // Worker refuses; SIGTERM stopping workerd too.
@@ -39,6 +40,32 @@ const TOOLS = [
   'getV1GithubStreak',
   'getGithubStreak',
 ];
+/** Paths Cloudflare serves before the Worker (gateway/worker/wrangler.jsonc's run_worker_first names none of them). */
+const STATIC_PATHS = [
+  '/',
+  '/developers',
+  '/cards/mon-price.svg',
+  '/cards/mon-price-dark.svg',
+  '/cards/github-contributions.svg',
+  '/cards/github-contributions-dark.svg',
+  '/cards/github-streak.svg',
+  '/cards/github-streak-dark.svg',
+  '/llms.txt',
+  '/openapi.json',
+  '/status.json',
+  '/api',
+];
+/** What a static file's answer must share with the Node gateway's. */
+const PARITY = [
+  'content-type',
+  'cache-control',
+  'content-security-policy',
+  'x-content-type-options',
+  'referrer-policy',
+  'access-control-allow-origin',
+];
+/** The ETag of Cloudflare's asset router (workerd's too): a hex hash of the file, never the gateway's base64url. */
+const ASSET_ETAG = /^"[0-9a-f]{32}"$/;
 /** CONTRACT: SIGTERM stops the Worker, workerd included, within this. */
 const STOP_WITHIN_MS = 8_000;
 
@@ -148,16 +175,39 @@ describe('npm run start:edge', () => {
     expect(edge.stdout() + edge.stderr()).not.toMatch(/wrangler|Request\.cf|update available/i);
   });
 
-  it.each(['/', '/api', '/openapi.json', '/llms.txt', '/cards/mon-price.svg', '/cards/github-contributions-dark.svg'])(
-    "answers %s with the Node gateway's status, headers, ETag and bytes",
+  it.each(STATIC_PATHS)(
+    "serves %s before the Worker: the Node gateway's bytes, type, cache and security headers, and 304 for its own ETag",
     async (path) => {
       const [a, b] = await Promise.all([get(node.url, path), get(edge.url, path)]);
       expect(a.status).toBe(200);
       expect(b.status).toBe(200);
-      expect(headersOf(b)).toEqual(headersOf(a));
       expect(b.body.equals(a.body)).toBe(true);
+      // From dist/_headers (the build's rules for static hosts) and Cloudflare's defaults: the Node gateway's.
+      for (const name of PARITY) expect(b.headers[name], `${path}: ${name}`).toBe(a.headers[name]);
+      expect(b.headers['x-content-type-options']).toBe('nosniff');
+      expect(b.headers['content-type']).toBeDefined();
+      expect(b.headers['cache-control']).toBeDefined();
+      if (b.headers['content-type']!.startsWith('text/html')) {
+        expect(b.headers['content-security-policy']).toMatch(/^default-src 'self'/);
+        expect(b.headers['referrer-policy']).toBe('no-referrer');
+      }
+      // The asset router answered, not the Worker: its ETag is its own hash of the file, where the
+      // Worker's would be the Node gateway's (SHA-256, base64url).
+      expect(b.headers.etag).toMatch(ASSET_ETAG);
+      expect(b.headers.etag).not.toBe(a.headers.etag);
+      const again = await get(edge.url, path, { headers: { 'If-None-Match': b.headers.etag! } });
+      expect(again.status).toBe(304);
+      expect(again.body.length).toBe(0);
     },
   );
+
+  it("answers an unknown page from the Worker, with the Node gateway's 404 page", async () => {
+    const [a, b] = await Promise.all([get(node.url, '/no/such/page'), get(edge.url, '/no/such/page')]);
+    expect(b.status).toBe(404);
+    expect(b.headers['content-type']).toBe(a.headers['content-type']);
+    expect(b.headers.etag).toBe(a.headers.etag);
+    expect(b.body.equals(a.body)).toBe(true);
+  });
 
   it('lists the same operations in /openapi.json (the gateway document, with /mcp)', async () => {
     const operations = async (url: string) => {
@@ -178,10 +228,19 @@ describe('npm run start:edge', () => {
     expect(again.status).toBe(304);
     expect(again.headers.etag).toBe(etag);
     expect(again.body.length).toBe(0);
+    // The asset router answers HEAD with the GET's headers but for Content-Length (workerd sends none).
     const head = await get(edge.url, '/', { method: 'HEAD' });
     expect(head.status).toBe(200);
-    expect(head.headers['content-length']).toBe(first.headers['content-length']);
+    for (const name of ['etag', ...PARITY]) expect(head.headers[name], name).toBe(first.headers[name]);
     expect(head.body.length).toBe(0);
+    // The Worker's own answers keep the Node gateway's HEAD, Content-Length included.
+    const [a, b] = await Promise.all([
+      get(node.url, '/api/v1/github-contributions', { method: 'HEAD' }),
+      get(edge.url, '/api/v1/github-contributions', { method: 'HEAD' }),
+    ]);
+    expect(b.status).toBe(200);
+    expect(b.headers['content-length']).toBe(a.headers['content-length']);
+    expect(b.body.length).toBe(0);
   });
 
   it('answers the six data paths with the payloads of the Node gateway', async () => {
@@ -360,6 +419,21 @@ describe('the quota in Durable Objects (RATE_LIMIT_QUOTA=5)', () => {
     expect(refused.headers['retry-after']).toBe(t);
   });
 
+  it('runs the Worker for the data URLs (RateLimit headers), never for a page or a card', async () => {
+    for (const path of ['/api/v1/mon-price', '/api/mon-price']) {
+      const data = await as('198.51.100.9', path);
+      expect(data.status, path).toBe(200);
+      expect(data.headers['ratelimit'], path).toMatch(/^"public-api";r=\d;t=\d+$/);
+      expect(data.headers['ratelimit-policy'], path).toBe(`"public-api";q=5;w=${WINDOW}`);
+    }
+    for (const path of ['/', '/cards/mon-price.svg']) {
+      const file = await as('198.51.100.9', path);
+      expect(file.status, path).toBe(200);
+      expect(file.headers['ratelimit'], path).toBeUndefined();
+      expect(file.headers.etag, path).toMatch(ASSET_ETAG);
+    }
+  });
+
   it('counts a second CF-Connecting-IP on its own', async () => {
     const other = await as('198.51.100.2');
     expect(other.status).toBe(200);
@@ -500,6 +574,26 @@ describe('the market route after an upstream failure', () => {
 });
 
 describe('the Worker program', () => {
+  it('npm run build:edge writes the bundle and the assets folder wrangler.jsonc names, the stock routes left as they are', async () => {
+    const before = readFileSync(`${ROOT}gateway/worker/wrangler.jsonc`, 'utf8');
+    const result = await runProgram('edge', ['--bundle-only'], env);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^bundled \S+worker\.mjs and \S+\.build\/edge\/assets\/ for /m);
+    expect(readFileSync(`${ROOT}gateway/worker/wrangler.jsonc`, 'utf8')).toBe(before);
+    const assets = `${ROOT}.build/edge/assets`;
+    for (const file of [
+      '_headers',
+      '_redirects',
+      'index.html',
+      'openapi.json',
+      '.well-known/api-catalog',
+      'cards/mon-price.svg',
+    ])
+      expect(existsSync(join(assets, file)), file).toBe(true);
+    for (const file of ['api/v1/mon-price', 'index.html.br', '.nojekyll', 'serve.json'])
+      expect(existsSync(join(assets, file)), file).toBe(false);
+  });
+
   it.each([
     ['RATE_LIMIT_REDIS_URL', 'redis://127.0.0.1:6379', []],
     ['TRUST_PROXY', 'nonsense', []],

@@ -1,0 +1,111 @@
+// Where the Worker runs first (gateway/worker/worker-routes.ts, `assets.run_worker_first` in
+// gateway/worker/wrangler.jsonc): the data paths, their aliases and /mcp, derived from the route table, and
+// none of the static files, which Cloudflare serves before the Worker. Patterns are matched here as
+// Cloudflare's asset router matches them (each `*` any characters, the whole path; `!/` patterns win).
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readWorkerFirst, workerFirstRoutes, writeWorkerFirst } from '../gateway/worker/worker-routes.ts';
+import { writeWorkerRoutes } from '../gateway/worker/bundle.ts';
+import { DEFAULT_SERVICE, serviceTables } from '../datasets/registry.ts';
+import { DISCOVERY } from '../contract/service.ts';
+import { loadConfig } from '../lib/config.ts';
+import { ROOT } from './helpers/run.ts';
+
+const WRANGLER = `${ROOT}gateway/worker/wrangler.jsonc`;
+const text = readFileSync(WRANGLER, 'utf8');
+
+/** Whether Cloudflare's router sends `path` to the Worker before the assets, for these patterns. */
+function runsFirst(patterns: readonly string[], path: string): boolean {
+  const matches = (pattern: string) =>
+    new RegExp(
+      `^${pattern
+        .split('*')
+        .map((s) => s.replace(/[-/\\^$+?.()|[\]{}]/g, '\\$&'))
+        .join('.*')}$`,
+    ).test(path);
+  if (patterns.filter((p) => p.startsWith('!/')).some((p) => matches(p.slice(1)))) return false;
+  return patterns.filter((p) => p.startsWith('/')).some(matches);
+}
+
+describe("the repository's run_worker_first", () => {
+  const list = readWorkerFirst(text)!;
+
+  it('is a list of patterns, the one the route table gives the stock deployment', () => {
+    expect(Array.isArray(list)).toBe(true);
+    // A dataset added to the registry without `npm run build:edge` fails here, naming the command.
+    expect(list, "gateway/worker/wrangler.jsonc is not the registry's: run npm run build:edge").toEqual(
+      workerFirstRoutes(DEFAULT_SERVICE),
+    );
+    // Cloudflare's own limits: at most 100 rules, each under 100 characters, no duplicates.
+    expect(list.length).toBeLessThanOrEqual(100);
+    expect(new Set(list).size).toBe(list.length);
+    for (const pattern of list) expect(pattern.length).toBeLessThan(100);
+  });
+
+  it.each([
+    '/api/v1/mon-price',
+    '/api/mon-price',
+    '/api/v1/github-contributions',
+    '/api/github-contributions',
+    '/mcp',
+    ...DEFAULT_SERVICE.resources.flatMap((r) => [r.v1.path, r.alias.path]),
+  ])('runs the Worker first for %s', (path) => {
+    expect(runsFirst(list, path)).toBe(true);
+  });
+
+  it.each([
+    '/',
+    '/index.html',
+    '/developers',
+    '/developers.html',
+    ...DEFAULT_SERVICE.cards.map((c) => c.path),
+    '/llms.txt',
+    '/openapi.json',
+    '/status.json',
+    ...Object.values(DISCOVERY).map((d) => d.path),
+    '/api',
+    '/api/index.json',
+  ])('serves %s before the Worker', (path) => {
+    expect(runsFirst(list, path)).toBe(false);
+  });
+});
+
+describe('the routes, from the route table', () => {
+  it('follow MARKET_PRODUCT, and leave the market out with it', () => {
+    const btc = workerFirstRoutes(serviceTables(loadConfig({ MARKET_PRODUCT: 'BTC-USD' })));
+    expect(btc).toContain('/api/v1/btc-price');
+    expect(btc).toContain('/api/btc-price');
+    expect(btc.filter((p) => p.includes('mon-price'))).toEqual([]);
+    const off = workerFirstRoutes(serviceTables(loadConfig({ MARKET_PRODUCT: 'off' })));
+    expect(off.filter((p) => p.includes('-price'))).toEqual([]);
+    expect(off).toContain('/mcp');
+  });
+
+  it("are every data path of every dataset in the registry, and /mcp: a new dataset's join them", () => {
+    const service = serviceTables(loadConfig({}));
+    expect(new Set(workerFirstRoutes(service))).toEqual(new Set([...service.paths.keys(), '/mcp']));
+  });
+
+  it("npm run build:edge writes the deployment's list into the file, comments and all else unchanged", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wrangler-'));
+    try {
+      const file = join(dir, 'wrangler.jsonc');
+      writeFileSync(file, text);
+      // The stock deployment: the file already says so, and is left alone.
+      expect(writeWorkerRoutes(loadConfig({}), file)).toBe(false);
+      expect(readFileSync(file, 'utf8')).toBe(text);
+      expect(writeWorkerRoutes(loadConfig({ MARKET_PRODUCT: 'BTC-USD' }), file)).toBe(true);
+      const changed = readFileSync(file, 'utf8');
+      expect(readWorkerFirst(changed)).toContain('/api/v1/btc-price');
+      expect(changed.replace(/"run_worker_first": \[[^\]]*\]/, '')).toBe(
+        text.replace(/"run_worker_first": \[[^\]]*\]/, ''),
+      );
+      // Written back, it is the repository's text again, byte for byte.
+      expect(writeWorkerFirst(changed, workerFirstRoutes(DEFAULT_SERVICE))).toBe(text);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
