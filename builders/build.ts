@@ -38,7 +38,7 @@ import { loadContent, SITE_DIR, type SiteContent } from './content/site-content.
 import { lastAvailableMs } from './last-available.ts';
 import { calendarWindow } from '../domain/calendar.ts';
 import { lookOf, type Look } from '../render/themes.ts';
-import { fetchGithubAvatar } from '../upstreams/github-avatar.ts';
+import { fetchGithubAvatar, fetchPicture } from '../upstreams/github-avatar.ts';
 import { publishedAvatar } from './content/avatar-file.ts';
 
 export interface BuildOptions {
@@ -99,15 +99,16 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
 
   // The owner's GitHub picture (`avatar: github`), asked beside the data; a failure leaves the pages
   // without a picture and is said in one line, the exit status is the datasets' to decide.
-  const githubPicture =
-    content.avatar?.kind === 'github'
-      ? fetchGithubAvatar({
-          githubWebUrl: config.githubWebUrl,
-          account: config.githubAccount,
-          siteUrl: config.siteUrl,
-          timeoutMs: config.upstreamTimeoutMs,
-        }).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))))
-      : null;
+  // The résumé's `basics.image` as an https URL is fetched the same way (docs/site.md#resumejson).
+  const pictureRequest = { siteUrl: config.siteUrl, timeoutMs: config.upstreamTimeoutMs };
+  const source = content.avatar;
+  const githubPicture = (
+    source?.kind === 'github'
+      ? fetchGithubAvatar({ ...pictureRequest, githubWebUrl: config.githubWebUrl, account: config.githubAccount })
+      : source?.kind === 'url'
+        ? fetchPicture(source.url, pictureRequest, 'resume-image')
+        : null
+  )?.catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
   const registered = datasets(config);
   const settle = async (dataset: Dataset, work: () => Promise<unknown>): Promise<unknown> => {
     try {
@@ -219,10 +220,10 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
 
   let avatar: PublishedAvatar | null = null;
   if (content.avatar?.kind === 'file') avatar = publishedAvatar(content.avatar.picture);
-  const picture = await githubPicture;
+  const picture = (await githubPicture) ?? null;
   if (picture instanceof Error)
     warn(
-      `build: the GitHub picture of ${config.githubAccount} was not fetched: ${failureReason(picture)}; the pages go without one`,
+      `build: ${source?.kind === 'url' ? "the résumé's picture (basics.image)" : `the GitHub picture of ${config.githubAccount}`} was not fetched: ${failureReason(picture)}; the pages go without one`,
     );
   else if (picture !== null) avatar = publishedAvatar(picture);
 

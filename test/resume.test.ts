@@ -2,7 +2,7 @@
 // the npm registry, one line for the first fault; /resume, /resume.md and /resume.json from the fixture's
 // full document; what is withheld unless the owner opts in; the home page's role, link and rel="me" links.
 import { readFileSync } from 'node:fs';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import { parseResume, publishedResume, resumeSchema, type Resume } from '../buil
 import { currentRole, period, resumeMarkdownBody } from '../builders/pages/resume.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../tools/fakes/upstreams.ts';
 import { contentCopy } from './helpers/hostile-content.ts';
+import { avatarPng, TINY_PNG } from '../tools/fakes/avatar.ts';
 import { FIXTURE_SITE, runBuild, sharedSite, TEST_SITE_URL } from './helpers/site-dist.ts';
 import { upstreamEnv } from './helpers/run.ts';
 
@@ -235,5 +236,95 @@ describe('the published résumé (the fixture: a full JSON Resume document)', ()
     expect(llms).toContain(`- [Résumé](${TEST_SITE_URL}/resume.md)`);
     expect(llms).toContain(`(${TEST_SITE_URL}/resume.json)`);
     expect(await site.read('llms-full.txt')).toContain(`<!-- ${TEST_SITE_URL}/resume -->`);
+  });
+});
+
+describe("basics.image is the owner's picture when profile.md names no avatar", () => {
+  let fake: FakeUpstreams;
+  let base: string;
+  beforeAll(async () => {
+    fake = await startFakeUpstreams();
+    base = await mkdtemp(join(tmpdir(), 'resume-image-'));
+  });
+  afterAll(async () => {
+    await fake?.close();
+    if (base) await rm(base, { recursive: true, force: true });
+  });
+
+  async function buildWithImage(
+    image: string,
+    files: Record<string, string> = {},
+    pictures: Record<string, Uint8Array> = {},
+  ) {
+    const content = await contentCopy({ 'resume.json': withFixture((r) => (r.basics!.image = image)), ...files });
+    for (const [name, bytes] of Object.entries(pictures)) await writeFile(join(content.dir, name), bytes);
+    const outDir = join(base, `out-${Math.random().toString(36).slice(2)}`);
+    const result = await runBuild(
+      outDir,
+      { ...upstreamEnv(fake.url), SITE_URL: TEST_SITE_URL },
+      { content: content.dir },
+    );
+    return { result, outDir, close: content.close };
+  }
+
+  it('a file in site/: published by the site, shown on the home page, the JSON-LD image', async () => {
+    const built = await buildWithImage('me.png', {}, { 'me.png': TINY_PNG });
+    try {
+      expect(built.result.code, built.result.stderr).toBe(0);
+      expect(new Uint8Array(await readFile(join(built.outDir, 'assets/avatar.png')))).toEqual(TINY_PNG);
+      const home = await readFile(join(built.outDir, 'index.html'), 'utf8');
+      expect(home).toContain('src="/assets/avatar.png" alt="Ada Park"');
+      const person = JSON.parse(/<script type="application\/ld\+json">([^<]*)<\/script>/.exec(home)![1]!);
+      expect(person.image).toBe(`${TEST_SITE_URL}/assets/avatar.png`);
+    } finally {
+      await built.close();
+    }
+  });
+
+  it("profile.md's avatar: wins over basics.image", async () => {
+    const other = avatarPng(48);
+    const profile = readFileSync(join(FIXTURE_SITE, 'profile.md'), 'utf8').replace(
+      'links:\n',
+      'avatar: mine.png\nlinks:\n',
+    );
+    const built = await buildWithImage('me.png', { 'profile.md': profile }, { 'me.png': TINY_PNG, 'mine.png': other });
+    try {
+      expect(built.result.code, built.result.stderr).toBe(0);
+      expect(new Uint8Array(await readFile(join(built.outDir, 'assets/avatar.png')))).toEqual(other);
+    } finally {
+      await built.close();
+    }
+  });
+
+  it.each([
+    ['http://ada.example.org/me.png', /expected an https URL or the name of a picture file in site\//],
+    ['missing.png', /site\/missing\.png is missing/],
+    ['../outside.png', /must be github or the name of a picture file in site\/|expected an https URL or the name/],
+  ])('%s: exit 2, one line naming resume.json and /basics/image, nothing fetched', async (image, reason) => {
+    const built = await buildWithImage(image);
+    try {
+      expect(built.result.code).toBe(2);
+      const lines = built.result.stderr.trimEnd().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^build: the site's content needs a fix: resume\.json \/basics\/image /);
+      expect(lines[0]).toMatch(reason);
+    } finally {
+      await built.close();
+    }
+  });
+
+  it('an https URL that cannot be fetched: one line, the pages without a picture, the build otherwise whole', async () => {
+    // Port 9 (discard) on loopback: nothing listens, so the fetch fails at once, offline.
+    const built = await buildWithImage('https://127.0.0.1:9/me.png');
+    try {
+      expect(built.result.code, built.result.stderr).toBe(0);
+      expect(built.result.stderr).toMatch(
+        /^build: the résumé's picture \(basics\.image\) was not fetched: resume-image: GET https:\/\/127\.0\.0\.1:9\/me\.png failed; the pages go without one$/m,
+      );
+      expect((await readdir(join(built.outDir, 'assets'))).filter((f) => f.startsWith('avatar'))).toEqual([]);
+      expect(await readFile(join(built.outDir, 'index.html'), 'utf8')).not.toMatch(/"image":/);
+    } finally {
+      await built.close();
+    }
   });
 });

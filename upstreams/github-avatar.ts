@@ -4,7 +4,7 @@
 // URL or to the same origin (never to a lower scheme), and the picture must be at most 2 MiB and a PNG,
 // JPEG or WebP by its bytes. Anything else is an UpstreamError: the build says so in one line and the
 // pages go without a picture.
-import { UpstreamError } from '../lib/errors.ts';
+import { UpstreamError, type UpstreamName } from '../lib/errors.ts';
 import { imageTypeOf, MAX_AVATAR_BYTES, type Picture } from '../lib/image-type.ts';
 import { readBody, userAgent } from './http.ts';
 
@@ -18,10 +18,21 @@ export interface AvatarRequest {
 /** RFC 9110 §15.4: the statuses whose Location a client may follow for a GET. */
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
-/** One picture, once per build: the runtime's fetch with redirects in hand, under one deadline for both hops. */
-export async function fetchGithubAvatar(request: AvatarRequest): Promise<Picture> {
+/** The account's GitHub picture: GET ${GITHUB_WEB_URL}/<account>.png, by the rules of fetchPicture. */
+export function fetchGithubAvatar(request: AvatarRequest): Promise<Picture> {
+  return fetchPicture(`${request.githubWebUrl}/${encodeURIComponent(request.account)}.png`, request, 'github-avatar');
+}
+
+/**
+ * One picture, once per build: the runtime's fetch with redirects in hand, under one deadline for both hops.
+ * Also the résumé's `basics.image` when it is an https URL (docs/site.md#resumejson), by the same rules.
+ */
+export async function fetchPicture(
+  first: string,
+  request: Pick<AvatarRequest, 'siteUrl' | 'timeoutMs'>,
+  upstream: Extract<UpstreamName, 'github-avatar' | 'resume-image'>,
+): Promise<Picture> {
   const { timeoutMs } = request;
-  const first = `${request.githubWebUrl}/${encodeURIComponent(request.account)}.png`;
   const headers = { 'user-agent': userAgent(request.siteUrl), accept: 'image/png,image/jpeg,image/webp' };
   const deadline = new AbortController();
   const timer = setTimeout(
@@ -29,7 +40,7 @@ export async function fetchGithubAvatar(request: AvatarRequest): Promise<Picture
     timeoutMs,
   );
   const fail = (reason: string, cause?: unknown) =>
-    new UpstreamError('github-avatar', reason, cause === undefined ? undefined : { cause });
+    new UpstreamError(upstream, reason, cause === undefined ? undefined : { cause });
   const discard = (response: Response) => void response.body?.cancel().catch(() => undefined);
   try {
     let url = first;
@@ -55,7 +66,7 @@ export async function fetchGithubAvatar(request: AvatarRequest): Promise<Picture
         discard(response);
         throw fail(`${what} answered ${response.status}`);
       }
-      const bytes = await readBody('github-avatar', what, response, {
+      const bytes = await readBody(upstream, what, response, {
         maxBytes: MAX_AVATAR_BYTES,
         signal: deadline.signal,
         timeoutMs,

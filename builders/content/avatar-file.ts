@@ -6,7 +6,12 @@ import { ContentError } from '../../lib/errors.ts';
 import { imageTypeOf, MAX_AVATAR_BYTES, type Picture } from '../../lib/image-type.ts';
 import type { PublishedAvatar } from '../artifact.ts';
 
-export type AvatarSource = { kind: 'file'; name: string; picture: Picture } | { kind: 'github' } | null;
+export type AvatarSource =
+  | { kind: 'file'; name: string; picture: Picture }
+  | { kind: 'github' }
+  /** The résumé's `basics.image` as an https URL, fetched by the build under the rules of `avatar: github`. */
+  | { kind: 'url'; url: string }
+  | null;
 
 /** A name of a file in site/: relative, plain segments, no dot-file or `..` (no path out of the folder). */
 const FILE_NAME = /^(?:[A-Za-z0-9_-][A-Za-z0-9._-]*\/)*[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
@@ -14,7 +19,25 @@ const FILE_NAME = /^(?:[A-Za-z0-9_-][A-Za-z0-9._-]*\/)*[A-Za-z0-9_-][A-Za-z0-9._
 export function avatarSource(dir: URL, avatar: string | undefined): AvatarSource {
   if (avatar === undefined) return null;
   if (avatar === 'github') return { kind: 'github' };
-  const where = `profile.md "avatar" ${JSON.stringify(avatar.slice(0, 80))}`;
+  return pictureFile(dir, avatar, `profile.md "avatar" ${JSON.stringify(avatar.slice(0, 80))}`);
+}
+
+/**
+ * The résumé's `basics.image`, used when profile.md names no `avatar:` (docs/site.md#resumejson): an https
+ * URL, fetched at build time like `avatar: github`, or a picture file in site/ checked like `avatar:`; an
+ * empty string is no picture. Any other URL is a ContentError naming resume.json and the pointer.
+ */
+export function resumeImageSource(dir: URL, image: string | undefined): AvatarSource {
+  if (image === undefined || image.trim() === '') return null;
+  const where = `resume.json /basics/image ${JSON.stringify(image.slice(0, 80))}`;
+  if (/^https:\/\//i.test(image)) return { kind: 'url', url: image };
+  if (/^[a-z][a-z0-9+.-]*:/i.test(image) || image.startsWith('/'))
+    throw new ContentError(where, 'expected an https URL or the name of a picture file in site/ (such as me.png)');
+  return pictureFile(dir, image, where);
+}
+
+/** A PNG, JPEG or WebP file in site/ named `name`, checked by its bytes; `where` names it in a refusal. */
+function pictureFile(dir: URL, avatar: string, where: string): AvatarSource {
   if (!FILE_NAME.test(avatar) || avatar.split('/').some((part) => part.startsWith('.')))
     throw new ContentError(where, 'must be github or the name of a picture file in site/ (such as me.png)');
   const url = new URL(avatar.split('/').map(encodeURIComponent).join('/'), dir);

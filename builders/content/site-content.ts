@@ -13,7 +13,7 @@ import { markdownBoundExceeded, renderMarkdown } from './markdown.ts';
 import { isPublishableLink } from './sanitize.ts';
 import { parseContentYaml } from './yaml.ts';
 import { parseResume, RESUME_FILE, type LoadedResume } from './resume.ts';
-import { avatarSource, type AvatarSource } from './avatar-file.ts';
+import { avatarSource, resumeImageSource, type AvatarSource } from './avatar-file.ts';
 
 export { ContentError };
 
@@ -282,5 +282,7 @@ export function loadContent(dir: URL = SITE_DIR): SiteContent {
   const resumeUrl = new URL(RESUME_FILE, dir);
   const resumeSize = statSync(resumeUrl, { throwIfNoEntry: false });
   const resume = resumeSize === undefined ? null : parseResume(readBounded(RESUME_FILE, resumeUrl, resumeSize));
-  return { profile, skills, writings: sortWritings(writings), resume, avatar: avatarSource(dir, profile.avatar) };
+  // The owner's picture: profile.md's `avatar:`, else the résumé's `basics.image`.
+  const avatar = avatarSource(dir, profile.avatar) ?? resumeImageSource(dir, resume?.document.basics?.image);
+  return { profile, skills, writings: sortWritings(writings), resume, avatar };
 }

@@ -84,7 +84,7 @@ export function profileDocument(ctx: BuildContext, profile: Profile, resume: Res
 }
 
 /**
- * The owner as a schema.org Person (JSON-LD, on the home page): the name, the site, the job title from the
+ * The owner as a schema.org Person (JSON-LD, on the home page): the name, the site, the picture, the job title from the
  * résumé's `basics.label`, and `sameAs`, the profile links elsewhere (docs/site.md#sharing).
  */
 export function personJsonLd(ctx: BuildContext, profile: Profile, resume: Resume | null): Record<string, unknown> {
@@ -95,6 +95,8 @@ export function personJsonLd(ctx: BuildContext, profile: Profile, resume: Resume
     '@type': 'Person',
     name: resume?.basics?.name?.trim() || profile.name,
     url: absoluteUrl(siteUrl, PAGES.home.path),
+    // The owner's picture, served by the site itself (profile.md's avatar:, else the résumé's basics.image).
+    ...(ctx.avatar ? { image: absoluteUrl(siteUrl, ctx.avatar.path) } : {}),
     ...(label ? { jobTitle: label } : {}),
     sameAs: profileLinks(ctx, profile, resume)
       .filter((l) => /^https?:\/\//.test(l.url) && isProfileElsewhere(siteUrl, l.url))
