@@ -15,7 +15,7 @@ export const SCREENSHOT_DIR = join(ROOT, 'test-results', 'screenshots');
 export const PHONE = { width: 390, height: 844 };
 export const DESKTOP = { width: 1280, height: 900 };
 /** The published pages the audits cover (a writing is checked by the HTML checker with the rest of dist/). */
-export const PAGES_TO_AUDIT = ['/', '/developers', '/writings', '/skills', '/resume'];
+export const PAGES_TO_AUDIT = ['/', '/developers', '/writings', '/skills'];
 export const SCHEMES = ['light', 'dark'] as const;
 
 export interface SiteInBrowser {

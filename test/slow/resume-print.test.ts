@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentCopy, type ContentCopy } from '../helpers/hostile-content.ts';
 import { launchChromium } from '../helpers/browser.ts';
 import { ROOT } from '../helpers/run.ts';
-import { availability } from '../helpers/site-browser.ts';
+import { availability, DESKTOP, PHONE } from '../helpers/site-browser.ts';
+import { axeViolations } from '../helpers/axe.ts';
 import { buildSite, sharedSite, type BuiltSite } from '../helpers/site-dist.ts';
 import { startServeHandler, type StaticServer } from '../helpers/site-serve.ts';
 
@@ -104,6 +105,25 @@ describe.runIf(availability.available || availability.mustFail)('/resume in prin
           await context.close();
         }
       });
+
+  // browser-audit.test.ts audits the other pages; themes-browser.test.ts checks /resume's contrast in every theme.
+  it('/resume on screen: no serious or critical axe-core violation at 390 and 1280 px, light and dark; no overflow', async () => {
+    for (const width of [PHONE.width, DESKTOP.width])
+      for (const colorScheme of ['light', 'dark'] as const) {
+        const context = await browser.newContext({ viewport: { width, height: 844 }, colorScheme, bypassCSP: true });
+        try {
+          const page = await context.newPage();
+          await page.goto(`${fixture.url}/resume`);
+          expect(
+            await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+          ).toBeLessThanOrEqual(0);
+          const serious = (await axeViolations(page)).filter((v) => v.impact === 'serious' || v.impact === 'critical');
+          expect(serious, `${width}px ${colorScheme}`).toEqual([]);
+        } finally {
+          await context.close();
+        }
+      }
+  });
 
   it('the page count is read from the PDF, not assumed: a page of forty copies of the résumé prints more than three', async () => {
     const context = await browser.newContext();
