@@ -71,11 +71,11 @@ export function headerRules(config: Config, files: string[]): HeaderRule[] {
     });
   for (const file of files.filter((f) => f.endsWith('.md')).sort())
     rules.push({ path: `/${file}`, headers: { 'Content-Type': MARKDOWN_CONTENT_TYPE } });
-  // RFC 9727 §3: the api-catalog relation lets a client find the catalog from the publisher's home page.
-  rules.push({
-    path: `/${PAGES.home.htmlFile}`,
-    headers: { Link: `<${absoluteUrl(config.siteUrl, DISCOVERY.apiCatalog.path)}>; rel="api-catalog"` },
-  });
+  // RFC 9727 §3: the api-catalog relation lets a client find the catalog from the publisher's home page,
+  // the API index and the catalog itself, as the gateway's Link header does.
+  const catalogLink = `<${absoluteUrl(config.siteUrl, DISCOVERY.apiCatalog.path)}>; rel="api-catalog"`;
+  for (const file of [PAGES.home.htmlFile, API_INDEX.file, DISCOVERY.apiCatalog.file])
+    rules.push({ path: `/${file}`, headers: { Link: catalogLink } });
   return rules;
 }
 
@@ -149,7 +149,9 @@ export function serveJson(config: Config, files: string[]): Record<string, unkno
  */
 export function headersFile(config: Config, files: string[]): string {
   const rules = [...headerRules(config, files), ...pageRules(config, files)];
-  const index = rules.find((r) => r.path === `/${API_INDEX.file}`)!;
+  const index = {
+    headers: Object.assign({}, ...rules.filter((r) => r.path === `/${API_INDEX.file}`).map((r) => r.headers)),
+  };
   const cleanUrls = rules.flatMap((r) => {
     const path = requestPath(r.path);
     return path === undefined ? [] : [{ path, headers: r.headers }];

@@ -150,7 +150,14 @@ describe('Netlify / Cloudflare Pages / GitHub Pages files', () => {
     for (const r of DEFAULT_SERVICE.resources)
       for (const file of r.snapshotFiles) expect(blocks.get(`/${file}`)?.['Content-Type']).toBe('application/json');
     expect(blocks.get('/api/v1/mon-price')?.['Cache-Control']).toBe(CACHE_CONTROL.data('per-request'));
-    expect(blocks.get('/api')).toEqual({ 'Content-Type': 'application/json', 'Cache-Control': CACHE_CONTROL.apiIndex });
+    expect(blocks.get('/api')).toEqual({
+      'Content-Type': 'application/json',
+      'Cache-Control': CACHE_CONTROL.apiIndex,
+      Link: blocks.get('/')?.Link,
+    });
+    // the gateway's Link to the catalog, on the API index and the catalog too
+    for (const path of ['/api/index.json', '/.well-known/api-catalog'])
+      expect(blocks.get(path)?.Link, path).toBe(blocks.get('/')?.Link);
     expect(blocks.get('/.well-known/api-catalog')?.['Content-Type']).toBe(
       'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"',
     );
