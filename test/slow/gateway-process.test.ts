@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../tools/fakes/ports.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../../tools/fakes/upstreams.ts';
 import { GATEWAY_NODE_FLAGS } from '../../gateway/node-flags.ts';
+import { BUILD_NODE_FLAGS } from '../../builders/build.ts';
 import { listFiles } from '../helpers/files.ts';
 import { get, makeDist, runGatewayToExit, spawnGateway, spawnStart, type DistFixture } from '../helpers/gateway.ts';
 import { ROOT, runProgram, upstreamEnv } from '../helpers/run.ts';
@@ -153,7 +154,7 @@ describe('npm start', () => {
       scripts: Record<string, string>;
     };
     expect(scripts.start).toBe(
-      `node tools/node-floor.cjs && node tools/bundle.mjs && node .build/build.mjs --if-stale && exec node ${GATEWAY_NODE_FLAGS.join(' ')} .build/gateway.mjs`,
+      `node tools/node-floor.cjs && node tools/bundle.mjs && node ${BUILD_NODE_FLAGS.join(' ')} .build/build.mjs --if-stale && exec node ${GATEWAY_NODE_FLAGS.join(' ')} .build/gateway.mjs`,
     );
     const dist = join(fixture.base, 'never-built');
     const result = await runGatewayToExit(env({ DIST_DIR: dist }));
