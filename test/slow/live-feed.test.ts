@@ -504,6 +504,44 @@ describe('cli.mjs price --watch against the fake feed', () => {
     return { child, lines, stderr: () => stderr, exited };
   }
 
+  it(
+    'a feed it cannot reach: one stderr line within 10 s naming it, still running, exit 0 on SIGINT',
+    {
+      timeout: 120_000,
+    },
+    async () => {
+      // A site built for a feed nobody listens on (port 9, discard: refused on loopback).
+      const unreachable = await serve({ MARKET_WS_URL: 'ws://127.0.0.1:9' });
+      const child = spawn(
+        process.execPath,
+        [`${unreachable.site.dir}/cli.mjs`, 'price', '--watch', '--base-url', unreachable.gateway.url],
+        {
+          cwd: ROOT,
+          env: cleanEnv({ NO_COLOR: '1' }),
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      try {
+        let stderr = '';
+        child.stderr!.on('data', (d: Buffer) => (stderr += d));
+        const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+        child.stdout!.resume();
+        await expect
+          .poll(() => stderr, { timeout: 10_000, interval: 200 })
+          .toContain('cli.mjs: cannot reach the live feed ws://127.0.0.1:9; still trying (Ctrl-C stops)');
+        // Attempts go on (about 1, 2, 4 s apart); no line is said for each.
+        await new Promise((r) => setTimeout(r, 8_000));
+        expect(stderr.match(/cannot reach/g)).toHaveLength(1);
+        expect(child.exitCode).toBeNull();
+        child.kill('SIGINT');
+        expect(await exited).toBe(0);
+      } finally {
+        child.kill('SIGKILL');
+        await stop(unreachable);
+      }
+    },
+  );
+
   it.each([[[] as string[]], [['--json']]])(
     'price --watch %j prints each tick within 3 s and exits 0 on SIGINT',
     async (args) => {
