@@ -77,6 +77,7 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
   const log = options.log ?? ((line) => process.stdout.write(`${line}\n`));
   const warn = options.warn ?? ((line) => process.stderr.write(`${line}\n`));
   const nowMs = options.nowMs ?? config.sourceDateEpochMs ?? Date.now();
+  const simulated = options.simulated ?? config.demoSimulated;
   // The owner's content and look first (site/, site.json's theme and accent): a mistake there is theirs to
   // fix (exit 2), said at once, before any upstream is asked and before anything is written.
   let content: SiteContent;
@@ -145,7 +146,12 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
    * available is read from them; its cards are drawn "unavailable" in place (builders/cards.ts).
    */
   const removeStale = async (resource: DataResource, reason: string) => {
-    const last = await lastAvailableMs([options.previousDir ?? options.outDir, options.outDir], resource, validator);
+    const last = await lastAvailableMs(
+      [options.previousDir ?? options.outDir, options.outDir],
+      resource,
+      validator,
+      simulated,
+    );
     outcomes.set(resource.id, { state: 'missing', reason, ...(last !== undefined ? { lastAvailableMs: last } : {}) });
     // Its paths are the contract's own (docs/api.md#published-paths), so this holds even where no manifest
     // says a build wrote it (see prune.ts); and the compressed copies, which a static host would serve as current.
@@ -167,7 +173,13 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
     }
     failed(resource, result);
     if (options.previousDir !== undefined && dataset.reuse !== undefined) {
-      const previous = await reusablePrevious(options.previousDir, dataset, { config, service, nowMs, validator });
+      const previous = await reusablePrevious(options.previousDir, dataset, {
+        config,
+        service,
+        nowMs,
+        validator,
+        simulated,
+      });
       if (previous.reused) {
         // Its bytes unchanged at every path of the snapshot; the pages and cards are drawn from it as from a fresh one.
         reused.push({ resource: resource.id, ageMs: previous.ageMs });
@@ -177,9 +189,10 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
         outcomes.set(resource.id, { state: 'reused', ageMs: previous.ageMs });
         return;
       }
-      // A bug is said even where a refusal is not, and decides the exit status (lib/run-main.ts).
+      // A bug is said even where a refusal is not, and decides the exit status (lib/run-main.ts); so is a
+      // previous site whose data are simulated where this build's are real, or the reverse.
       if (previous.internalError !== undefined) internalErrors.push(previous.internalError);
-      if (!options.quietPrevious || previous.internalError !== undefined)
+      if (!options.quietPrevious || previous.internalError !== undefined || previous.provenance)
         warn(notReusedLine(dataset, options.previousDir, previous.reason));
     }
     await removeStale(resource, failureReason(result));
@@ -234,7 +247,7 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
     datasets: registered,
     payloads,
     validator,
-    simulated: options.simulated ?? config.demoSimulated,
+    simulated,
     contentDir: options.contentDir,
     outcomes,
     look,

@@ -11,10 +11,11 @@ import type { Config } from '../lib/config.ts';
 import { BodyTooLarge, readCapped } from '../lib/capped-body.ts';
 import { jsonBoundExceeded } from '../lib/json-bound.ts';
 import { oneLine } from '../lib/one-line.ts';
-import { dataResource, type DataResourceId, type ServiceTables } from '../contract/service.ts';
+import { dataResource, DISCOVERY, type DataResourceId, type ServiceTables } from '../contract/service.ts';
 import { SchemaValidationError, type Validator } from '../contract/schemas.ts';
 import type { Dataset } from '../datasets/dataset.ts';
 import { datasets } from '../datasets/registry.ts';
+import { provenanceFault } from '../domain/reuse.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 
 /** Far above a real snapshot (the calendar is about 20 kB, the market about 7 kB), as for an upstream's answer. */
@@ -28,8 +29,12 @@ export function previousFile(service: ServiceTables, id: DataResourceId): string
 export type PreviousSnapshot<T> =
   /** `body`: the file's bytes, as published; `ageMs`: how old its data are at most (domain/reuse.ts). */
   | { reused: true; body: string; payload: T; ageMs: number }
-  /** `internalError`: judging it threw (a bug), which the build's exit status must say. */
-  | { reused: false; reason: string; internalError?: Error };
+  /**
+   * `internalError`: judging it threw (a bug), which the build's exit status must say. `provenance`: the
+   * previous site's data are simulated and this build's real, or the reverse (or it does not say which),
+   * which is said even where the other refusals are not (`--if-stale`).
+   */
+  | { reused: false; reason: string; internalError?: Error; provenance?: true };
 
 /**
  * The previous snapshot of `id` in `dir`, when it may be published again now: it is a regular file inside
@@ -61,6 +66,8 @@ interface PreviousContext {
   service: ServiceTables;
   nowMs: number;
   validator: Validator;
+  /** Whether this build's data are simulated (a demo's): a previous site's must be the same. */
+  simulated: boolean;
 }
 
 async function judgePrevious<P>(
@@ -73,6 +80,9 @@ async function judgePrevious<P>(
   const file = previousFile(context.service, resource.id);
   const read = await readInside(dir, file);
   if (typeof read === 'string') return { reused: false, reason: `${file} ${read}` };
+  // The calendar and the streak carry nothing that tells a demo's from GitHub's: the site's status.json does.
+  const fault = provenanceFault(await previousSimulated(dir), context.simulated);
+  if (fault !== undefined) return { reused: false, reason: fault, provenance: true };
   const parsed = parseSnapshotText(read);
   if (typeof parsed === 'string') return { reused: false, reason: `${file} ${parsed}` };
   const { text, payload } = parsed;
@@ -87,6 +97,23 @@ async function judgePrevious<P>(
   const decision = reuse.check(payload as P, context.nowMs, context.config, context.service);
   if (!decision.reusable) return { reused: false, reason: decision.reason };
   return { reused: true, body: text, payload: payload as P, ageMs: decision.ageMs };
+}
+
+/**
+ * What the site in `dir` says of its data in its status.json (DISCOVERY.status): true for a demo's
+ * (simulated), false for real ones, or why it says neither (the file missing, unreadable, or written by a
+ * build older than the field).
+ */
+export async function previousSimulated(dir: string): Promise<boolean | string> {
+  const file = DISCOVERY.status.file;
+  const read = await readInside(dir, file);
+  if (typeof read === 'string') return `${file} ${read}`;
+  const parsed = parseSnapshotText(read);
+  if (typeof parsed === 'string') return `${file} ${parsed}`;
+  const { payload } = parsed;
+  const simulated =
+    payload !== null && typeof payload === 'object' ? (payload as { simulated?: unknown }).simulated : undefined;
+  return typeof simulated === 'boolean' ? simulated : `${file} has no boolean "simulated"`;
 }
 
 /**
@@ -181,14 +208,20 @@ export interface FetchedPrevious {
   detail: string;
 }
 
-/** The resources whose previous snapshot a build may republish: a derived dataset is derived again instead. */
-function reusableResources(service: ServiceTables) {
+/**
+ * The files of the previous site a build reads: the snapshot of each resource it may republish (a derived
+ * dataset is derived again instead), then status.json, which says whether they are simulated.
+ */
+function previousFiles(service: ServiceTables): string[] {
   const reusable = new Set(datasets(service).flatMap((d) => (d.reuse ? [d.resource.id] : [])));
-  return service.resources.filter((r) => reusable.has(r.id));
+  return [
+    ...service.resources.filter((r) => reusable.has(r.id)).map((r) => previousFile(service, r.id)),
+    DISCOVERY.status.file,
+  ];
 }
 
 /**
- * Copies the live site's snapshots (each dataset's previousFile, from `siteUrl`) into `dir`, for a build
+ * Copies the live site's snapshots (each dataset's previousFile, from `siteUrl`) and its status.json into `dir`, for a build
  * with `--previous <dir>`. Each answer is bounded by PREVIOUS_MAX_BYTES and `timeoutMs`; a redirect is not
  * followed. A 404 (nothing published yet) or any failure leaves no file at that path: the build then has
  * no previous snapshot of that dataset, exactly as on a first deploy. Never throws for an answer.
@@ -204,8 +237,7 @@ export async function fetchPrevious(options: {
   const root = resolve(options.dir);
   await mkdir(root, { recursive: true });
   return Promise.all(
-    reusableResources(options.service).map(async ({ id }): Promise<FetchedPrevious> => {
-      const file = previousFile(options.service, id);
+    previousFiles(options.service).map(async (file): Promise<FetchedPrevious> => {
       const url = `${options.siteUrl}/${file}`;
       const target = resolve(root, file);
       if (!target.startsWith(root + sep)) throw new Error(`snapshot path escapes the folder: ${file}`);

@@ -557,6 +557,10 @@ export interface Status {
    */
   builtAt: string;
   /**
+   * true when a demo build (DEMO_SIMULATED=1) wrote the site: every snapshot beside this file holds simulated data, never a real upstream's. A build reads it back before it republishes a previous snapshot: a real build never republishes a simulated one, nor a simulated build a real one.
+   */
+  simulated: boolean;
+  /**
    * The next run of the Publish workflow's schedule after builtAt; null when the site has no such workflow, or is a demo build (which no workflow publishes). Later than this plus an hour, the site has stopped refreshing.
    */
   nextRunAt: string | null;

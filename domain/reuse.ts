@@ -1,6 +1,7 @@
 // Whether a previously published snapshot may be published again unchanged, when its upstream gives no
 // usable data now (`npm run build -- --previous <dir>`, docs/data-rules.md#reusing-a-previous-snapshot).
-// Pure: (schema-valid payload, what the configuration expects, now) → reusable with its age, or why not.
+// Pure: (schema-valid payload, what the configuration expects, now) → reusable with its age, or why not;
+// and whether a previous site's data may stand in at all (simulated for simulated, real for real).
 // Whoever serves the previous site chose its bytes: a snapshot is republished only when it is one the fresh
 // build's own rules could have written, checked with the same functions (buildMarketData, calendarWindow).
 import { DateTime } from 'luxon';
@@ -136,4 +137,20 @@ export function calendarReuse(
     return refuse(`its totalContributions ${snapshot.totalContributions} is not the sum of its days (${sum})`);
   const dayBeganMs = DateTime.fromISO(window.endDate, { zone }).toMillis();
   return { reusable: true, ageMs: nowMs - dayBeganMs };
+}
+
+/**
+ * Why a previous site's snapshots may not stand in for this build's at all, or undefined: a demo's data
+ * (simulated, status.json says so) never pass for an upstream's in a real build, nor real data for a
+ * demo's under its banner (docs/data-rules.md#reusing-a-previous-snapshot). `previous` is what the
+ * previous site says of its data, or why it says nothing, which is refused too: nothing else in a calendar
+ * snapshot tells a demo's from GitHub's.
+ */
+export function provenanceFault(previous: boolean | string, simulated: boolean): string | undefined {
+  if (typeof previous === 'string')
+    return `its site does not say whether its data are simulated (${previous}), so it is not republished as ${simulated ? 'simulated' : 'real'} data`;
+  if (previous === simulated) return undefined;
+  return previous
+    ? 'its data are simulated (its status.json says so: a demo build wrote it), and this build publishes real data only'
+    : 'its data are real, and this build is simulated (DEMO_SIMULATED=1): a demo never shows them as its own';
 }

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatAge, PREVIOUS_MAX_BYTES, reusablePrevious, reusedLine } from '../builders/previous.ts';
 import { loadConfig } from '../lib/config.ts';
 import { formatInstant } from '../render/format.ts';
-import { dataResource } from '../contract/service.ts';
+import { dataResource, DISCOVERY } from '../contract/service.ts';
 import { DEFAULT_SERVICE, datasets } from '../datasets/registry.ts';
 import { createValidator } from '../contract/schemas.ts';
 import type { GitHubContributions } from '../domain/contributions.ts';
@@ -251,20 +251,25 @@ describe('a previous snapshot nested 500,000 deep, both upstreams down (lib/json
 
 describe('reading the previous site (builders/previous.ts)', () => {
   const config = loadConfig({ GITHUB_ACCOUNT: 'octocat' });
-  const anHourLater = { config, service: DEFAULT_SERVICE, nowMs: TEST_SITE_CLOCK + HOUR, validator };
+  const anHourLater = { config, service: DEFAULT_SERVICE, nowMs: TEST_SITE_CLOCK + HOUR, validator, simulated: false };
   let dir: string;
-  let text: { market: string; calendar: string };
+  let text: { market: string; calendar: string; status: string };
   beforeAll(async () => {
-    text = { market: await first.read(MARKET[0]!), calendar: await first.read(CALENDAR[0]!) };
+    text = {
+      market: await first.read(MARKET[0]!),
+      calendar: await first.read(CALENDAR[0]!),
+      status: await first.read(DISCOVERY.status.file),
+    };
   });
   /** Into the current folder. */
   const put = async (file: string, body: string | Buffer) => {
     await mkdir(dirname(join(dir, file)), { recursive: true });
     await writeFile(join(dir, file), body);
   };
-  /** Into a new folder, which becomes the current one. */
+  /** Into a new folder, which becomes the current one, beside the last build's status.json (real data). */
   const plant = async (file: string, body: string | Buffer) => {
     dir = await mkdtemp(join(base, 'plant-'));
+    await put(DISCOVERY.status.file, text.status);
     await put(file, body);
   };
   /** The default deployment's dataset of this id (datasets/registry.ts). */
@@ -330,6 +335,39 @@ describe('reading the previous site (builders/previous.ts)', () => {
     calendar.days[3]!.count += 1; // the total no longer adds up
     await plant(CALENDAR[0]!, JSON.stringify(calendar));
     expect(await refusal('contributions')).toMatch(/^its totalContributions \d+ is not the sum of its days \(\d+\)$/);
+  });
+
+  it("refuses a simulated site's snapshots in a real build, a real site's in a simulated one, and a site that does not say", async () => {
+    const status = JSON.parse(text.status) as { simulated: boolean };
+    expect(status.simulated).toBe(false);
+    await plant(CALENDAR[0]!, text.calendar);
+    expect(await reusablePrevious(dir, datasetOf('contributions'), { ...anHourLater, simulated: true })).toEqual({
+      reused: false,
+      reason: 'its data are real, and this build is simulated (DEMO_SIMULATED=1): a demo never shows them as its own',
+      provenance: true,
+    });
+    // the same calendar, its site marked simulated: the calendar itself cannot tell
+    await put(DISCOVERY.status.file, JSON.stringify({ ...status, simulated: true }));
+    expect(await reusablePrevious(dir, datasetOf('contributions'), anHourLater)).toEqual({
+      reused: false,
+      reason:
+        'its data are simulated (its status.json says so: a demo build wrote it), and this build publishes real data only',
+      provenance: true,
+    });
+    expect(await reusablePrevious(dir, datasetOf('contributions'), { ...anHourLater, simulated: true })).toMatchObject({
+      reused: true,
+      body: text.calendar,
+    });
+    // no word either way: a status.json of a build older than the field, or none at all
+    const { simulated: _, ...older } = status;
+    await put(DISCOVERY.status.file, JSON.stringify(older));
+    expect(await refusal('contributions')).toBe(
+      `its site does not say whether its data are simulated (status.json has no boolean "simulated"), so it is not republished as real data`,
+    );
+    await rm(join(dir, DISCOVERY.status.file));
+    expect(await refusal('contributions')).toBe(
+      'its site does not say whether its data are simulated (status.json is missing), so it is not republished as real data',
+    );
   });
 
   it('never throws: a bug while judging is a refusal that carries the error, for the exit status', async () => {

@@ -8,13 +8,15 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fetchPrevious, PREVIOUS_MAX_BYTES } from '../builders/previous.ts';
-import { dataResource } from '../contract/service.ts';
+import { dataResource, DISCOVERY } from '../contract/service.ts';
 import { DEFAULT_SERVICE } from '../datasets/registry.ts';
 import { AMPLE_UPSTREAM_TIMEOUT_MS, runProgram } from './helpers/run.ts';
 import { sharedSite } from './helpers/site-dist.ts';
 
 const MARKET = dataResource(DEFAULT_SERVICE, 'market').snapshotFiles[0]!;
 const CALENDAR = dataResource(DEFAULT_SERVICE, 'contributions').snapshotFiles[0]!;
+/** Whether the site's data are simulated: read beside the snapshots (builders/previous.ts previousSimulated). */
+const STATUS = DISCOVERY.status.file;
 
 /** How the site answers each path below /my-fork/; a path it does not list is a 404. */
 let answers: Record<string, (res: ServerResponse) => void>;
@@ -67,22 +69,26 @@ const plant = async (file: string) => {
 };
 
 describe('fetchPrevious', () => {
-  it('copies each published snapshot byte for byte; a 404 (nothing published yet) leaves no file there', async () => {
+  it('copies each published snapshot and status.json byte for byte; a 404 (nothing published yet) leaves no file there', async () => {
     const market = await readFile(join(sharedSite().dir, MARKET));
+    const status = await readFile(join(sharedSite().dir, STATUS));
     answers[MARKET] = (res) => res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(market);
+    answers[STATUS] = (res) => res.writeHead(200, { 'content-type': 'application/json' }).end(status);
     await plant(CALENDAR); // a stale copy is not left to pass for the site's
     const target = join(dir, 'nested/previous');
     const outcomes = await fetchInto(target);
     expect(outcomes).toEqual([
       { file: MARKET, url: `${siteUrl}/${MARKET}`, outcome: 'fetched', detail: `${market.byteLength} bytes` },
       { file: CALENDAR, url: `${siteUrl}/${CALENDAR}`, outcome: 'absent', detail: 'not published (404)' },
+      { file: STATUS, url: `${siteUrl}/${STATUS}`, outcome: 'fetched', detail: `${status.byteLength} bytes` },
     ]);
     expect((await readFile(join(target, MARKET))).equals(market)).toBe(true);
+    expect((await readFile(join(target, STATUS))).equals(status)).toBe(true);
     expect(await exists(`nested/previous/${CALENDAR}`)).toBe(false);
     await fetchInto(); // into the folder that held the stale copy
     expect(await exists(CALENDAR)).toBe(false);
     expect(seen.map((r) => r.url).sort()).toEqual(
-      [`/my-fork/${CALENDAR}`, `/my-fork/${MARKET}`, `/my-fork/${CALENDAR}`, `/my-fork/${MARKET}`].sort(),
+      [CALENDAR, MARKET, STATUS, CALENDAR, MARKET, STATUS].map((file) => `/my-fork/${file}`).sort(),
     );
     expect(seen.every((r) => r.headers['user-agent'] === 'public-data-preview/1.0 (+test)')).toBe(true);
   });
@@ -108,10 +114,11 @@ describe('fetchPrevious', () => {
         outcome: 'failed',
         detail: 'answered 301 (to https://elsewhere.example/x)',
       }),
+      expect.objectContaining({ file: STATUS, outcome: 'absent' }),
     ]);
     expect(await exists(MARKET)).toBe(false);
     expect(await exists(CALENDAR)).toBe(false);
-    expect(seen).toHaveLength(2);
+    expect(seen).toHaveLength(3);
   });
 
   it('gives up at its deadline on a site that does not answer, and names a server error', async () => {
@@ -120,6 +127,7 @@ describe('fetchPrevious', () => {
     expect(await fetchInto(dir, 300)).toEqual([
       expect.objectContaining({ file: MARKET, outcome: 'failed', detail: 'timed out after 300 ms' }),
       expect.objectContaining({ file: CALENDAR, outcome: 'failed', detail: 'answered 503' }),
+      expect.objectContaining({ file: STATUS, outcome: 'absent' }),
     ]);
     expect(await exists(MARKET)).toBe(false);
   });
@@ -134,7 +142,9 @@ describe('node .build/fetch-previous.mjs', () => {
       UPSTREAM_TIMEOUT_MS: AMPLE_UPSTREAM_TIMEOUT_MS,
     });
     expect(result.code).toBe(0);
-    expect(result.stdout).toBe(`fetch-previous: ${siteUrl}/${MARKET}: 2 bytes, into ${dir}\n`);
+    expect(result.stdout).toBe(
+      `fetch-previous: ${siteUrl}/${MARKET}: 2 bytes, into ${dir}\nfetch-previous: ${siteUrl}/${STATUS}: not published (404)\n`,
+    );
     expect(result.stderr).toBe(`fetch-previous: ${siteUrl}/${CALENDAR}: answered 500\n`);
     expect(await readFile(join(dir, MARKET), 'utf8')).toBe('{}');
   });

@@ -19,6 +19,8 @@ describe('the shared build', () => {
     const status = await sharedSite().json<Status>(DISCOVERY.status.file);
     validator.validate('Status', status);
     expect(status.builtAt).toBe(new Date(TEST_SITE_CLOCK).toISOString());
+    // a real build's data: a later build may republish them as real (test/simulated-previous.test.ts)
+    expect(status.simulated).toBe(false);
     // built at 15:00 UTC: the hourly run at minute 17 is next
     expect(status.nextRunAt).toBe('2026-11-23T15:17:00.000Z');
     expect(status.datasets.map((d) => [d.id, d.path, d.state])).toEqual(
@@ -63,6 +65,7 @@ describe('the status rules', () => {
     datasets: datasets(DEFAULT_SERVICE_OPTIONS),
     payloads,
     outcomes,
+    simulated: false,
   });
   const market = { asOf: '2026-11-23T13:00:00Z' };
   const calendar = { nextRefreshAt: '2026-11-24T00:00:00-05:00' };

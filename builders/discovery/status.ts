@@ -1,6 +1,7 @@
-// /status.json and /status-badge.json (docs/api.md#status): when the site was built, each dataset's
-// state at that build (fresh; reused from the previous site, with its age; missing, with the failure's
-// reason and when its data were last available), and the next run of the Publish workflow's schedule;
+// /status.json and /status-badge.json (docs/api.md#status): when the site was built, whether its data are
+// simulated (a demo's), each dataset's state at that build (fresh; reused from the previous site, with its
+// age; missing, with the failure's reason and when its data were last available), and the next run of the
+// Publish workflow's schedule;
 // and the same in shields.io's endpoint-badge form (https://shields.io/badges/endpoint-badge). Both are
 // true at the build's time: a reader compares `validUntil` and `nextRunAt` with its own clock, which is
 // what the home page script and the CLI do with the payloads (domain/freshness.ts).
@@ -14,12 +15,14 @@ import type { BuildContext } from '../artifact.ts';
 const iso = (ms: number) => new Date(ms).toISOString();
 
 export function statusDocument(
-  ctx: Pick<BuildContext, 'nowMs' | 'datasets' | 'payloads' | 'outcomes'>,
+  ctx: Pick<BuildContext, 'nowMs' | 'datasets' | 'payloads' | 'outcomes' | 'simulated'>,
   schedule: readonly string[],
 ): Status {
   const next = nextRunMs(schedule, ctx.nowMs);
   return {
     builtAt: iso(ctx.nowMs),
+    // What the next build reads back before it republishes a snapshot of this one (builders/previous.ts).
+    simulated: ctx.simulated,
     nextRunAt: next === null ? null : iso(next),
     datasets: ctx.datasets.map(({ resource }) => {
       const entry = { id: resource.id, title: resource.title };

@@ -1,9 +1,10 @@
 // An in-process `npm run build -- --previous <dir>` (builders/build.ts' build()), for the tests of what a
-// previous snapshot may stand in for: `<dir>` is a new folder holding one given market snapshot.
+// previous snapshot may stand in for: `<dir>` is a new folder holding one given market snapshot, and a
+// status.json saying its data are real.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { build, type BuildResult } from '../../builders/build.ts';
-import { dataResource } from '../../contract/service.ts';
+import { dataResource, DISCOVERY } from '../../contract/service.ts';
 import { DEFAULT_SERVICE } from '../../datasets/registry.ts';
 import { loadConfig } from '../../lib/config.ts';
 import { upstreamEnv } from './run.ts';
@@ -31,6 +32,8 @@ export async function buildWithPreviousMarket(options: {
   const previous = join(options.base, `${options.name}-previous`);
   await mkdir(dirname(join(previous, file)), { recursive: true });
   await writeFile(join(previous, file), options.market);
+  // The site's word that its data are real (builders/previous.ts reads it before any snapshot).
+  await writeFile(join(previous, DISCOVERY.status.file), JSON.stringify({ simulated: false }));
   const outDir = join(options.base, options.name);
   const stderr: string[] = [];
   // The market fails at once (the callers' fake answers an error); the deadline only bounds the healthy
