@@ -1,6 +1,6 @@
 // The card of a dataset this build could not publish (docs/api.md#published-paths): no number, no chart,
 // the word "unavailable", when the build tried, and when its data were last available if the build
-// knows. Published in place of the data card so that a profile README embedding it shows this rather
+// knows. It states no snapshot time and no "as of": there are no data to date. Published in place of the data card so that a profile README embedding it shows this rather
 // than a broken-image icon; the frame (render/card.ts) gives it the same size rules, <title> and <desc>.
 import type { ChartTheme } from './charts/theme.ts';
 import { formatInstant } from './format.ts';
@@ -22,10 +22,10 @@ export function unavailableCard(card: UnavailableCard, theme: ChartTheme): strin
   const width = 495;
   const lines = [
     `${card.simulated ? `${SIMULATED} · ` : ''}Unavailable: its source gave no usable data`,
-    `as of ${instant(card.builtMs)}`,
+    `Tried by the build of ${instant(card.builtMs)}`,
     card.lastAvailableMs === undefined
       ? 'No earlier data known to this build'
-      : `Last available: data as of ${instant(card.lastAvailableMs)}`,
+      : `Last available: ${instant(card.lastAvailableMs)}`,
   ];
   const height = 48 + lines.length * SMALL_LINE + PAD;
   const title = `${card.title}: unavailable`;
@@ -34,7 +34,7 @@ export function unavailableCard(card: UnavailableCard, theme: ChartTheme): strin
     `no usable data from its source, so this card shows no value. ` +
     (card.lastAvailableMs === undefined
       ? 'No earlier data are known to this build.'
-      : `Its data were last available as of ${instant(card.lastAvailableMs)}.`);
+      : `Its data were last available at ${instant(card.lastAvailableMs)}.`);
   const body =
     text(PAD, 30, card.title, `font-size="15" font-weight="600" fill="${theme.text}"`) +
     text(width - PAD, 30, 'unavailable', `text-anchor="end" font-size="${FONT_SIZE}" fill="${theme.down}"`) +

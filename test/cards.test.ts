@@ -180,7 +180,7 @@ describe('a card whose data are unavailable', () => {
         // no price of the earlier build, and no number but the times it states
         expect(svg, card.file).not.toContain(String(earlier.value));
         expect(svg.replace(/\d{4}-\d\d-\d\d \d\d:\d\d UTC/g, ''), card.file).not.toMatch(/>[^<]*\d[^<]*</);
-        expect(svg, card.file).toContain(`Last available: data as of ${formatInstant(earlier.asOf)}`);
+        expect(svg, card.file).toContain(`Last available: ${formatInstant(earlier.asOf)}`);
       }
       // served like the card it stands in for
       expect(await readFile(join(dir, '_headers'), 'utf8')).toContain('/cards/mon-price');

@@ -62,6 +62,8 @@ describe('the market upstream down and no previous snapshot', () => {
       expect(cardViolations(svg), card.file).toEqual([]);
       expect(svg).toContain('<title id="card-title">Market preview: unavailable</title>');
       expect(svg).toContain('No earlier data known to this build');
+      // nothing to date: no snapshot time, no "as of"
+      expect(svg).not.toMatch(/as of|snapshot/i);
       expect(svg).not.toMatch(/USD/);
       // no figure in its text but the build's time
       expect(svg.replace(/\d{4}-\d\d-\d\d \d\d:\d\d UTC/g, '')).not.toMatch(/>[^<]*\d[^<]*</);
@@ -90,6 +92,9 @@ describe('the market upstream down and no previous snapshot', () => {
     const figure = figureOf(await site.read('index.html'), 'market');
     expect(figure).not.toContain('data-source');
     expect(figure).toContain('data-unavailable="market"');
+    // it says unavailable and claims no snapshot: no snapshot time, no "as of"
+    expect(figure).toContain('This build published no snapshot of it.');
+    expect(figure.replace(/<[^>]*>/g, ' ')).not.toMatch(/Snapshot taken|as of|\d\d:\d\d/);
     // the calendar is still linked and refreshed
     expect(figureOf(await site.read('index.html'), 'contributions')).toContain(`data-source="${calendar.v1.path}"`);
   });

@@ -104,6 +104,9 @@ export function personJsonLd(ctx: BuildContext, profile: Profile, resume: Resume
   };
 }
 
+/** An unavailable figure's note: no snapshot, so no time of one (its body says why). */
+const NO_SNAPSHOT = 'This build published no snapshot of it.';
+
 export function homeHtml(ctx: BuildContext, profile: Profile, resume: Resume | null = null): string {
   const { config } = ctx;
   const snapshot = `Snapshot taken when this site was built (${new Date(ctx.nowMs).toISOString().slice(0, 16).replace('T', ' ')} UTC).`;
@@ -121,7 +124,7 @@ export function homeHtml(ctx: BuildContext, profile: Profile, resume: Resume | n
 <h2>${title}</h2>
 <div data-preview-body>${body}</div>
 ${after}
-<p class="note" data-preview-status>${snapshot}${payload === null ? '' : ` API: <a href="${escapeHtml(sitePath(config.siteUrl, apiPath))}"><code>${apiPath}</code></a>`}</p>
+<p class="note" data-preview-status>${payload === null ? NO_SNAPSHOT : `${snapshot} API: <a href="${escapeHtml(sitePath(config.siteUrl, apiPath))}"><code>${apiPath}</code></a>`}</p>
 </figure>`;
   const links = profileLinks(ctx, profile, resume).map((l) => ({
     label: l.label,
