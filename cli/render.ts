@@ -1,5 +1,5 @@
 // Human output of each command: what a person wants in a terminal. Pure: values in, lines out.
-import type { ApiDescription, Catalog } from './api-docs.ts';
+import type { ApiDescription, Catalog, CatalogLink } from './api-docs.ts';
 import { PROGRAM } from './commands.ts';
 import type { Profile, Skills, Writing, WritingEntry } from './content.ts';
 import { renderText, style, table, wrapIndented, type Terminal } from './terminal.ts';
@@ -122,23 +122,59 @@ export function renderApi(term: Terminal, api: ApiDescription): string[] {
   return out;
 }
 
+/**
+ * The catalog grouped by relation: each relation once, each of its targets once with the anchors that link
+ * it (a linkset repeats the same five descriptions for every endpoint: said per anchor, that was a hundred
+ * lines of the same links). A URL under the catalog's own origin is said as its path.
+ */
 export function renderCatalog(term: Terminal, catalog: Catalog): string[] {
-  // The catalog's own URL is usually also an anchor of its linkset: say it once.
-  const out = [heading(term, 'API catalog')];
-  if (!catalog.linkset.some((ctx) => ctx.anchor === catalog.url)) out.push(style(term, 'dim', catalog.url));
-  for (const ctx of catalog.linkset) {
-    out.push('', heading(term, ctx.anchor));
-    out.push(
-      ...table(
-        ctx.links.map((l) => [
-          style(term, 'cyan', l.rel),
-          [l.href, l.title ? `\u2014 ${l.title}` : '', l.type ? style(term, 'dim', `[${l.type}]`) : '']
-            .filter(Boolean)
-            .join(' '),
-        ]),
-        term.width,
-      ),
-    );
+  const origin = originOf(catalog.url);
+  const short = (url: string) => (origin !== null && url.startsWith(`${origin}/`) ? url.slice(origin.length) : url);
+  const groups = new Map<string, Map<string, { link: CatalogLink; anchors: string[] }>>();
+  for (const ctx of catalog.linkset)
+    for (const link of ctx.links) {
+      const targets = groups.get(link.rel) ?? new Map<string, { link: CatalogLink; anchors: string[] }>();
+      groups.set(link.rel, targets);
+      const key = JSON.stringify([link.href, link.title, link.type]);
+      const target = targets.get(key) ?? { link, anchors: [] };
+      targets.set(key, target);
+      if (!target.anchors.includes(ctx.anchor)) target.anchors.push(ctx.anchor);
+    }
+  // RFC 9727's `item` links name the APIs; a description every one of them carries is said once for all.
+  const items = [...(groups.get('item')?.values() ?? [])].map((t) => t.link.href);
+  const out = [heading(term, 'API catalog'), ...wrapIndented(style(term, 'dim', catalog.url), term.width, '')];
+  for (const [rel, targets] of groups) {
+    out.push('', style(term, 'cyan', rel));
+    for (const { link, anchors } of targets.values()) {
+      out.push(...wrapIndented(short(link.href), term.width, '  '));
+      const about = [link.title, link.type ? style(term, 'dim', `[${link.type}]`) : ''].filter(Boolean).join(' ');
+      if (about) out.push(...wrapIndented(about, term.width, '    '));
+      const from = linkedFrom(anchors, catalog.url, items);
+      if (from.length)
+        out.push(
+          ...wrapIndented(style(term, 'dim', `from ${from.map(short).join(', ')}`), term.width, '    ', '      '),
+        );
+    }
   }
   return out;
+}
+
+/**
+ * The anchors a target is linked from, as the catalog lines say them: not the catalog itself (where its
+ * items are), and "every item above" for all of its items at once.
+ */
+function linkedFrom(anchors: readonly string[], catalogUrl: string, items: readonly string[]): string[] {
+  const others = anchors.filter((a) => a !== catalogUrl);
+  const everyItem = items.length > 1 && items.every((item) => others.includes(item));
+  return everyItem ? [...others.filter((a) => !items.includes(a)), 'every item above'] : others;
+}
+
+/** `https://host:port` of a URL, or null when it is not one. */
+function originOf(url: string): string | null {
+  try {
+    const { origin } = new URL(url);
+    return origin === 'null' ? null : origin;
+  } catch {
+    return null;
+  }
 }

@@ -36,7 +36,8 @@ export interface Io {
   /** null: this Node has none (as before Node 22). */
   WebSocket?: typeof WebSocket | null;
   stdout: { write(text: string): unknown; isTTY?: boolean; columns?: number };
-  stderr: { write(text: string): unknown };
+  /** `columns`: its width when it is a terminal (error lines are wrapped to it, else to COLUMNS). */
+  stderr: { write(text: string): unknown; columns?: number };
   /** The clock a snapshot's age is judged by (domain/freshness.ts); Date.now when absent. */
   now?: () => number;
 }
@@ -107,17 +108,30 @@ export async function run(
       schemas,
       nowMs,
     });
-    if (output.warning !== undefined) io.stderr.write(`${PROGRAM}: warning: ${output.warning}\n`);
+    if (output.warning !== undefined) io.stderr.write(stderrText(io, `${PROGRAM}: warning: ${output.warning}`));
     io.stdout.write(invocation.json ? jsonText(output.json) : `${output.lines(term).join('\n')}\n`);
     if (invocation.watch) return await watch(invocation, io, output.json as MarketData);
     return 0;
   } catch (error) {
     if (error instanceof SiteError) {
-      io.stderr.write(`${PROGRAM}: ${errorLine(error.message)}\n`);
+      io.stderr.write(stderrText(io, `${PROGRAM}: ${errorLine(error.message)}`));
       return 1;
     }
     throw error;
   }
+}
+
+/**
+ * One message for stderr: wrapped at word boundaries to the terminal's width (its own, else COLUMNS), its
+ * next lines indented, a URL too long for a line shortened with an ellipsis (terminal.ts wrap), so that no
+ * word is split at the edge (`ECONNREFUS|ED`). With no width known (a pipe, COLUMNS unset), one line, as a
+ * program reading it expects.
+ */
+function stderrText(io: Io, message: string): string {
+  const fromEnv = Number(io.env.COLUMNS);
+  const known = io.stderr.columns ?? (Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : undefined);
+  if (known === undefined) return `${message}\n`;
+  return `${wrapIndented(message, widthOf(known, {}), '', '  ').join('\n')}\n`;
 }
 
 /** `--watch`: the live feed after the picture (or alone, with --json), until Ctrl-C. */

@@ -17,7 +17,8 @@ export function editDistance(a: string, b: string): number {
 
 /**
  * The known name nearest to `typed` within two edits (one for a name of four letters or fewer, where two
- * edits change half of it), leading dashes and case aside; none when nothing is that near.
+ * edits change half of it), leading dashes and case aside; else the one name that `typed` abbreviates
+ * (below); none when nothing is that near.
  */
 export function closest(typed: string, known: readonly string[]): string | null {
   if (typed.length > 64) return null;
@@ -28,5 +29,25 @@ export function closest(typed: string, known: readonly string[]): string | null 
     const limit = name.replace(/^-+/, '').length <= 4 ? 1 : 2;
     if (distance <= limit && (best === null || distance < best.distance)) best = { name, distance };
   }
-  return best?.name ?? null;
+  return best?.name ?? abbreviated(bare, known);
+}
+
+/**
+ * The one known name that `bare` starts like: at least three letters in common from the start, and at
+ * most its last two letters not (`contribs`, `contrib` and `prof` abbreviate `contributions` and
+ * `profile`). None when two names start alike that far: a guess between them would be a coin toss.
+ */
+function abbreviated(bare: string, known: readonly string[]): string | null {
+  const shared = (name: string) => {
+    const plain = name.replace(/^-+/, '');
+    let n = 0;
+    while (n < bare.length && n < plain.length && bare[n] === plain[n]) n++;
+    return n;
+  };
+  const need = Math.max(3, bare.length - 2);
+  const scored = known.map((name) => ({ name, n: shared(name) })).filter((c) => c.n >= need);
+  if (scored.length === 0) return null;
+  const top = Math.max(...scored.map((c) => c.n));
+  const best = scored.filter((c) => c.n === top);
+  return best.length === 1 ? best[0]!.name : null;
 }

@@ -62,24 +62,35 @@ export function terminal(color: boolean, width: number): Terminal {
 }
 
 /**
- * Words to lines of at most `width` columns. A word longer than the width (a URL) keeps its own line
- * unbroken, so it stays clickable and copyable.
+ * Words to lines of at most `width` columns. A word longer than its line (a URL, which cannot wrap) gets
+ * a line of its own, shortened in the middle with an ellipsis (fitWord): every line fits the terminal.
  */
 export function wrap(text: string, width: number, firstWidth = width): string[] {
   const words = text.split(/\s+/).filter(Boolean);
   const lines: string[] = [];
+  const room = () => (lines.length === 0 ? firstWidth : width);
   let line = '';
   for (const word of words) {
-    if (line === '') line = word;
-    else if (visibleLength(line) + 1 + visibleLength(word) <= (lines.length === 0 ? firstWidth : width))
-      line += ` ${word}`;
+    if (line === '') line = fitWord(word, room());
+    else if (visibleLength(line) + 1 + visibleLength(word) <= room()) line += ` ${word}`;
     else {
       lines.push(line);
-      line = word;
+      line = fitWord(word, room());
     }
   }
   if (line !== '' || lines.length === 0) lines.push(line);
   return lines;
+}
+
+/**
+ * `word` within `width` columns: as it is when it fits, else its start and its end around "…" (a URL
+ * keeps its host and its last path segment). A styled word is left whole: cutting it would cut its escape.
+ */
+export function fitWord(word: string, width: number): string {
+  const chars = [...word];
+  if (chars.length <= width || util.stripVTControlCharacters(word) !== word) return word;
+  const head = Math.ceil((width - 1) / 2);
+  return `${chars.slice(0, head).join('')}\u2026${chars.slice(chars.length - (width - 1 - head)).join('')}`;
 }
 
 /** Wraps `text` to the terminal, the first line after `first`, the next ones after `rest` (hanging indent). */

@@ -28,6 +28,8 @@ import type { MarketData } from '../domain/market.ts';
 import { formatDayLabel, formatTime, UNKNOWN_TIME } from '../render/format.ts';
 import { slugOf, writingOf, writingsOf, type JsonFeed } from '../cli/content.ts';
 import { UnexpectedBody } from '../cli/errors.ts';
+import { closest } from '../cli/suggest.ts';
+import { renderProfile } from '../cli/render.ts';
 import { jsonBoundExceeded, MAX_JSON_DEPTH, MAX_JSON_VALUES, parseJson } from '../cli/json-body.ts';
 
 const DEFAULT = 'https://ada.example';
@@ -341,13 +343,49 @@ describe('terminal', () => {
     expect(text).toMatch(/^ +\? +Nov 22$/m);
   });
 
-  it('wraps words to the width, keeping a long URL whole', () => {
+  it('profile fits 80 columns with a 39-character account, a long name and a URL longer than a line', () => {
+    const account = 'a-very-long-github-account-name-of-39ch';
+    expect(account).toHaveLength(39);
+    const lines = renderProfile(terminal(false, 80), {
+      name: 'Alexandra Konstantinidou-Vanderberg-Ramaswamy y Castellanos',
+      tagline: 'Software engineer',
+      location: 'Toronto',
+      github: `https://github.com/${account}`,
+      url: 'https://ada.example.org/',
+      about: ['A paragraph.'],
+      links: [
+        { label: 'Mastodon', url: `https://mastodon.example.social/@${account}/with/a/path/that/does/not/end/soon` },
+      ],
+    } as never);
+    for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(80);
+    expect(lines.join('\n')).toContain(`https://github.com/${account}`);
+  });
+
+  it('"did you mean" covers abbreviations: the one name a word starts like, never a coin toss', () => {
+    const known = ['profile', 'writings', 'skills', 'api', 'catalog', 'price', 'contributions', 'streak', 'help'];
+    expect(closest('contribs', known)).toBe('contributions');
+    expect(closest('contrib', known)).toBe('contributions');
+    expect(closest('prof', known)).toBe('profile');
+    expect(closest('cat', known)).toBe('catalog');
+    expect(closest('prices', known)).toBe('price');
+    expect(closest('--jso', ['--json', '--help'])).toBe('--json');
+    // too short, or two names start alike that far
+    expect(closest('c', known)).toBeNull();
+    expect(closest('st', known)).toBeNull();
+    expect(closest('pr', known)).toBeNull();
+    expect(closest('zzz', known)).toBeNull();
+  });
+
+  it('wraps words to the width; a URL that cannot wrap gets its own line, shortened in the middle with an ellipsis', () => {
     expect(wrap('aa bb cc dd', 5)).toEqual(['aa bb', 'cc dd']);
-    expect(wrap('see https://example.com/a/very/long/path now', 10)).toEqual([
+    expect(wrap('see https://example.com/a/very/long/path now', 20)).toEqual([
       'see',
-      'https://example.com/a/very/long/path',
+      'https://ex\u2026long/path',
       'now',
     ]);
+    expect(wrap('https://example.com/a/very/long/path', 40)).toEqual(['https://example.com/a/very/long/path']);
+    for (const width of [10, 20, 21, 79, 80])
+      for (const line of wrap(`a ${'x'.repeat(200)} b`, width)) expect([...line].length).toBeLessThanOrEqual(width);
   });
 
   it('aligns columns and wraps the last one under itself, escapes not counted', () => {

@@ -127,13 +127,15 @@ describe('the cli.mjs artifact', () => {
     expect(asked.filter((path) => path.endsWith('.md'))).toEqual([]);
   });
 
-  it('starts with a node shebang and stays small (< 75 kB)', async () => {
+  it('starts with a node shebang and stays small (< 77 kB)', async () => {
     const text = await readFile(cli, 'utf8');
     expect(text.startsWith('#!/usr/bin/env node\n')).toBe(true);
     // About 61 kB, plus about 6.5 kB for `price --watch` (the live tick rule with its bounds, its
     // WebSocket client, its reconnection rule, the one-line-a-second throttle and what it says of a feed
-    // it cannot reach) and about 4 kB for help per command, "did you mean" and each dataset's picture module.
-    expect(Buffer.byteLength(text)).toBeLessThan(75_000);
+    // it cannot reach), about 4 kB for help per command, "did you mean" and each dataset's picture module,
+    // and about 2 kB for fitting every line to the terminal (errors wrapped, URLs shortened) and the
+    // catalog by relation.
+    expect(Buffer.byteLength(text)).toBeLessThan(77_000);
   });
 
   it('imports nothing but Node built-ins (static imports, require and dynamic import, parsed by esbuild)', async () => {
@@ -265,7 +267,28 @@ describe.each([
     expect(linkset.length).toBeGreaterThan(0);
     const hrefs = linkset.flatMap((c) => c.links.map((l) => l.href));
     expect(hrefs.some((h) => h.endsWith('/api/v1/mon-price'))).toBe(true);
-    for (const c of linkset) expect(text.stdout).toContain(c.anchor);
+    // each anchor named, as its path on the site's own origin
+    for (const c of linkset) expect(text.stdout).toContain(new URL(c.anchor).pathname);
+  });
+
+  it('catalog groups the links by relation: each relation and each target said once, every line within 80 columns', async () => {
+    const text = await run(['catalog'], { COLUMNS: '80' });
+    expect(text.code, text.stderr).toBe(0);
+    const doc = json(await run(['catalog', '--json']));
+    const linkset = doc.linkset as Array<{ anchor: string; links: Array<{ rel: string; href: string }> }>;
+    const lines = text.stdout.trimEnd().split('\n');
+    for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(80);
+    const rels = [...new Set(linkset.flatMap((c) => c.links.map((l) => l.rel)))];
+    for (const rel of rels)
+      expect(
+        lines.filter((l) => l === rel),
+        rel,
+      ).toHaveLength(1);
+    const targets = new Set(linkset.flatMap((c) => c.links.map((l) => `${l.rel} ${l.href}`)));
+    // one line for each target, one for what it is, one or two for where it is linked from
+    expect(lines.length).toBeLessThan(2 + 2 * rels.length + 4 * targets.size);
+    // the contract, linked from every anchor, is said once (as its path when the site is the catalog's origin)
+    expect(lines.filter((l) => /^ {2}\S*\/openapi\.json$/.test(l))).toHaveLength(1);
   });
 
   it('reads the same site with and without a trailing slash on --base-url', async () => {
@@ -429,6 +452,28 @@ describe('failures against the static server', () => {
     const r = await runCli(['profile', '--base-url', `http://127.0.0.1:${port}`]);
     expectOneErrorLine(r, 1);
     expect(r.stderr).toContain(`cannot reach http://127.0.0.1:${port}/profile.json`);
+  });
+
+  it('at COLUMNS=80 and 40 that error fits: wrapped at word boundaries, a URL too long for a line shortened with an ellipsis', async () => {
+    const port = await closedPort();
+    const base = `http://127.0.0.1:${port}/a-site/under/a/path/long/enough/that/its/url/cannot/fit/on/one/line`;
+    const whole = await runCli(['profile', '--base-url', base]);
+    expectOneErrorLine(whole, 1);
+    const words = whole.stderr.trim().split(' ');
+    expect(words.some((w) => w.length > 80)).toBe(true);
+    for (const columns of [80, 40]) {
+      const r = await runCli(['profile', '--base-url', base], { COLUMNS: String(columns) });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      const lines = r.stderr.trimEnd().split('\n');
+      expect(lines.length).toBeGreaterThan(1);
+      for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(columns);
+      // the continuation lines are indented under the first; no word is cut at the edge
+      expect(lines.slice(1).every((l) => l.startsWith('  '))).toBe(true);
+      const rejoined = lines.map((l) => l.trim()).join(' ');
+      for (const word of words.filter((w) => w.length <= columns - 2)) expect(rejoined.split(' ')).toContain(word);
+      expect(rejoined).toContain('\u2026');
+    }
   });
 
   it('a site that never answers is exit 1 once the request timeout expires', async () => {
