@@ -16,6 +16,7 @@ import { nestHeadings } from '../builders/pages/developers.ts';
 import { renderMarkdown } from '../builders/content/markdown.ts';
 import { frontMatter } from '../builders/content/twins.ts';
 import { renderSite } from '../builders/render-site.ts';
+import { keepPhrasesWhole } from '../render/html.ts';
 
 const NOW = Date.UTC(2026, 10, 22, 15, 0, 0);
 
@@ -107,6 +108,28 @@ describe('renderSite', () => {
       },
     });
     await expect(renderSite(ctx)).rejects.toThrow(/ApiIndex/);
+  });
+});
+
+describe('phrases kept whole on a line (render/html.ts keepPhrasesWhole)', () => {
+  const textOf = (html: string) => html.replace(/<[^>]*>/g, '');
+  it('wraps dates, times and "as of" in span.nowrap, in text only, the text unchanged', () => {
+    const html =
+      '<p class="note">Valid until 2026-11-24 05:00 UTC, as of 2026-11-23; an alias of v1 since 2025-06-18.</p>';
+    const kept = keepPhrasesWhole(html);
+    expect(kept).toBe(
+      '<p class="note">Valid until <span class="nowrap">2026-11-24 05:00 UTC</span>, <span class="nowrap">as of 2026-11-23</span>; an alias of v1 since <span class="nowrap">2025-06-18</span>.</p>',
+    );
+    expect(textOf(kept)).toBe(textOf(html));
+  });
+
+  it('leaves tags, attributes, code, preformatted text, time elements and SVG as they are', () => {
+    const html =
+      '<a href="/w/2026-11-23" title="as of 2026-11-23">x</a><code>2026-11-23</code>' +
+      '<pre>curl -H "Version: 2025-06-18"\n</pre><time datetime="2026-11-23">2026-11-23</time>' +
+      '<svg><text>2026-11-23</text></svg><!-- 2026-11-23 -->';
+    expect(keepPhrasesWhole(html)).toBe(html);
+    expect(keepPhrasesWhole(`${html} 2026-11-23`)).toBe(`${html} <span class="nowrap">2026-11-23</span>`);
   });
 });
 

@@ -5,7 +5,7 @@ import { liveFeedUrl, type Config } from '../../lib/config.ts';
 import { DISCOVERY, API_INDEX_LINK } from '../../contract/service.ts';
 import { feedPolicyOptions, pageContentSecurityPolicy } from '../../contract/content-security-policy.ts';
 import { SIMULATED_NOTICE_TITLE, simulatedNoticeText } from '../../lib/simulated.ts';
-import { escapeHtml } from '../../render/html.ts';
+import { escapeHtml, keepPhrasesWhole } from '../../render/html.ts';
 import {
   absoluteUrl,
   CONTENT_DOCUMENTS,
@@ -175,7 +175,7 @@ ${schemeToggleHtml()}
 <div class="wrap">
 <main id="content">
 ${input.simulated ? simulatedNotice(config) : ''}
-${input.main}
+${keepPhrasesWhole(input.main)}
 </main>
 </div>
 <footer class="site-footer"><div class="wrap">

@@ -13,7 +13,7 @@ import {
   valueDecimals,
 } from '../../render/format.ts';
 import { drawnPoints, renderSparkline } from '../../render/charts/sparkline.ts';
-import { escapeHtml } from '../../render/html.ts';
+import { escapeHtml, keepPhrasesWhole } from '../../render/html.ts';
 
 /** The members the picture draws, checked before a redraw from an API answer: draw nothing rather than nonsense. */
 function isMarketData(value: unknown): value is MarketData {
@@ -92,7 +92,7 @@ export function marketTableRows(market: MarketData, decimals: number): string[] 
 /** The readout's resting text: the chart's last point. */
 export function lastPointHtml(market: MarketData, decimals: number): string {
   const last = market.points[market.points.length - 1]!;
-  return `Last point: <strong>${escapeHtml(formatFixed(last.value, decimals))} ${escapeHtml(market.currency)}</strong> at ${escapeHtml(formatTime(last.time))}`;
+  return `Last point: <strong>${escapeHtml(formatFixed(last.value, decimals))} ${escapeHtml(market.currency)}</strong> at ${keepPhrasesWhole(escapeHtml(formatTime(last.time)))}`;
 }
 
 export function marketBodyHtml(market: MarketData | null): string {

@@ -2,6 +2,7 @@
 // The page already shows the build-time snapshot (and reads fine with scripts off), so
 // every failure here (offline, 404 on a static host, 502 from the gateway, a malformed answer) just
 // keeps what is on the page: nothing is thrown and nothing is written to the console.
+import { escapeHtml, keepPhrasesWhole } from '../../render/html.ts';
 import type { ViewModule } from '../../render/dataset-view.ts';
 import { prepareCharts, startReadouts } from './readout.ts';
 import { ageSentence } from '../../render/age.ts';
@@ -31,7 +32,7 @@ async function refresh<T>(
   showFreshness(figure, builtFreshness(figure, Date.now()));
   const data = await fetchJson(source);
   if (!accept(data)) return;
-  body.innerHTML = render(data);
+  body.innerHTML = keepPhrasesWhole(render(data));
   prepareCharts(figure);
   // The live feed (live-feed.ts) moves its ticks from the payload drawn now.
   figure.dispatchEvent(new CustomEvent('preview:redrawn', { detail: data }));
@@ -40,8 +41,13 @@ async function refresh<T>(
   figure.dataset.refreshed = 'true';
   // Fetched now does not mean read now: the sentence says how old the data themselves are.
   const age = ageSentence(data, Date.now());
+  // Its dates never break inside (render/html.ts keepPhrasesWhole); its text is the sentence as it is.
   if (status)
-    status.textContent = `Refreshed from ${source} at ${new Date().toISOString().slice(11, 19)} UTC.${age === null ? '' : ` ${age}`}`;
+    status.innerHTML = keepPhrasesWhole(
+      escapeHtml(
+        `Refreshed from ${source} at ${new Date().toISOString().slice(11, 19)} UTC.${age === null ? '' : ` ${age}`}`,
+      ),
+    );
 }
 
 /**

@@ -1,7 +1,8 @@
 // The charts' readouts on the home page: the value and time under the pointer or the keyboard focus on the
 // market chart, the date and count of a day on the heatmap. Listeners sit on the figure, so a chart the
-// preview script redraws keeps its readout. Only attributes and text are set (no inline style, no HTML),
-// so the page's Content-Security-Policy needs nothing more.
+// preview script redraws keeps its readout. Only attributes and escaped text are set (no inline style; the
+// text's dates in span.nowrap, render/html.ts), so the page's Content-Security-Policy needs nothing more.
+import { escapeHtml, keepPhrasesWhole } from '../../render/html.ts';
 import { formatFixed, formatTime } from '../../render/format.ts';
 import { MARKET_CHART, SPARKLINE } from '../../render/charts/sparkline.ts';
 
@@ -81,7 +82,9 @@ function marketChart(figure: HTMLElement): void {
     }
     // A reader's own pointing is always live (the page script quiets the readout between ticks: live-feed.ts).
     p.readout.setAttribute('aria-live', 'polite');
-    p.readout.textContent = `${formatFixed(p.series.values[i]!, p.series.decimals)} USD at ${formatTime(p.series.times[i]!)}`;
+    p.readout.innerHTML = keepPhrasesWhole(
+      escapeHtml(`${formatFixed(p.series.values[i]!, p.series.decimals)} USD at ${formatTime(p.series.times[i]!)}`),
+    );
   };
   const hide = () => parts()?.svg.querySelector('.chart-cursor')?.setAttribute('visibility', 'hidden');
   const at = (event: PointerEvent) => {

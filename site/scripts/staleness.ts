@@ -3,6 +3,7 @@
 // beside the figure's status line. The build's figures carry their validity (data-as-of,
 // data-valid-until: render/age.ts), so this holds even when the API cannot be fetched; a payload the
 // script fetches is judged the same way. Only text and attributes are set, as the page's CSP wants.
+import { escapeHtml, keepPhrasesWhole } from '../../render/html.ts';
 import { freshnessBetween, type Freshness } from '../../domain/freshness.ts';
 import { staleSentence } from '../../render/age.ts';
 
@@ -30,7 +31,7 @@ export function showFreshness(figure: HTMLElement, f: Freshness | null): boolean
     if (status) status.before(notice);
     else figure.append(notice);
   }
-  notice.textContent = staleSentence(f);
+  notice.innerHTML = keepPhrasesWhole(escapeHtml(staleSentence(f)));
   figure.dataset.stale = 'true';
   return true;
 }
