@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { cliSchemas } from '../../builders/cli-artifact.ts';
 import { run } from '../../cli/run.ts';
 import type { SchemaSet } from '../../cli/schema-check.ts';
-import { cleanEnv, ROOT, runNode, type RunResult } from './run.ts';
+import { cleanEnv, HANG_GUARD_MS, ROOT, runNode, type RunResult } from './run.ts';
 
 /** What the build bakes into cli.mjs (builders/cli-artifact.ts): the package's version and the schemas. */
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
@@ -44,7 +44,7 @@ export function spawnCli(
   cliPath: string,
   args: string[],
   env: Record<string, string | undefined> = {},
-  timeoutMs = 20_000,
+  timeoutMs = HANG_GUARD_MS,
 ): Promise<RunResult> {
   // NO_COLOR, COLUMNS and TERM from the developer's shell would change the output under test.
   const childEnv = cleanEnv();

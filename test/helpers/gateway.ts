@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { loadConfig, type Config } from '../../lib/config.ts';
 import { startGateway, type Gateway, type GatewayOptions } from '../../gateway/server.ts';
-import { AMPLE_UPSTREAM_TIMEOUT_MS, cleanEnv, ROOT, runProgram, upstreamEnv } from './run.ts';
+import { AMPLE_UPSTREAM_TIMEOUT_MS, cleanEnv, HANG_GUARD_MS, ROOT, runProgram, upstreamEnv } from './run.ts';
 import { GATEWAY_NODE_FLAGS } from '../../gateway/node-flags.ts';
 import { compressedArtifacts } from '../../builders/compressed-artifacts.ts';
 
@@ -242,7 +242,10 @@ export async function killLeftoverGateways(): Promise<number> {
 }
 
 /** Runs .build/gateway.mjs with a clean environment and waits for its `listening on` line. */
-export function spawnGateway(env: Record<string, string | undefined>, timeoutMs = 30_000): Promise<GatewayProcess> {
+export function spawnGateway(
+  env: Record<string, string | undefined>,
+  timeoutMs = HANG_GUARD_MS,
+): Promise<GatewayProcess> {
   const child = spawn(process.execPath, [...GATEWAY_NODE_FLAGS, `${ROOT}.build/gateway.mjs`], {
     cwd: ROOT,
     env: cleanEnv({ HOST: '127.0.0.1', PORT: '0', ...env }),
@@ -291,7 +294,7 @@ export function spawnGateway(env: Record<string, string | undefined>, timeoutMs 
 /** Runs .build/gateway.mjs expecting it to exit by itself (configuration errors). */
 export function runGatewayToExit(
   env: Record<string, string | undefined>,
-  timeoutMs = 30_000,
+  timeoutMs = HANG_GUARD_MS,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [...GATEWAY_NODE_FLAGS, `${ROOT}.build/gateway.mjs`], {
     cwd: ROOT,

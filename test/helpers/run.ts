@@ -18,6 +18,12 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
  */
 export const AMPLE_UPSTREAM_TIMEOUT_MS = '20000';
 
+/**
+ * How long a spawned program may run before it is killed: a guard against a hang, not a measure, below
+ * vitest's 120 s limit of a test so that the program's output is reported rather than a bare timeout.
+ */
+export const HANG_GUARD_MS = 100_000;
+
 export interface RunResult {
   code: number | null;
   stdout: string;
@@ -51,7 +57,7 @@ export function runProgram(
   program: string,
   args: string[],
   env: Record<string, string | undefined>,
-  timeoutMs = 60_000,
+  timeoutMs = HANG_GUARD_MS,
 ): Promise<RunResult> {
   return runNode(`${ROOT}.build/${program}.mjs`, args, cleanEnv(env), timeoutMs);
 }
