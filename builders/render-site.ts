@@ -164,7 +164,7 @@ export async function renderSite(
     ...(ctx.avatar ? [{ file: ctx.avatar.file, body: ctx.avatar.picture.bytes }] : []),
     ...renderCards(ctx),
     // Each shared page's preview picture, drawn from the meta elements its HTML carries; the icons and manifest.
-    ...shareImageArtifacts(ctx, sharedPagesOf(config.siteUrl, pages)),
+    ...(await shareImageArtifacts(ctx, sharedPagesOf(config.siteUrl, pages))),
     ...siteIconArtifacts(ctx),
   ];
   return [

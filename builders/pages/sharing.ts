@@ -8,7 +8,7 @@ import type { Artifact, BuildContext } from '../artifact.ts';
 import { SITE_ICONS, sitePath } from '../../contract/pages.ts';
 import { SIMULATED_NOTICE_TITLE } from '../../lib/simulated.ts';
 import { iconSvg, sharePalette, shareImageSvg } from '../../render/share-image.ts';
-import { outlinedSvg, pngOf } from './rasterise.ts';
+import { outlinedSvg, pngOf, pngsOf } from './rasterise.ts';
 
 /** What a page's preview picture says and where it goes. */
 export interface SharedPage {
@@ -40,24 +40,23 @@ export function sharedPagesOf(siteUrl: string, artifacts: readonly Artifact[]): 
 }
 
 /** Each shared page's preview picture, in the owner's colours; a demo's say "Simulated data (demo)." */
-export function shareImageArtifacts(ctx: BuildContext, pages: readonly SharedPage[]): Artifact[] {
+export async function shareImageArtifacts(ctx: BuildContext, pages: readonly SharedPage[]): Promise<Artifact[]> {
   const palette = sharePalette(ctx.look);
   const footer = new URL(ctx.config.siteUrl).host;
-  return pages.map((p) => ({
-    file: p.file,
-    body: pngOf(
-      shareImageSvg(
-        {
-          site: ctx.config.site.title,
-          title: p.title,
-          subtitle: p.description,
-          footer,
-          ...(ctx.simulated ? { simulated: SIMULATED_NOTICE_TITLE } : {}),
-        },
-        palette,
-      ),
+  const svgs = pages.map((p) =>
+    shareImageSvg(
+      {
+        site: ctx.config.site.title,
+        title: p.title,
+        subtitle: p.description,
+        footer,
+        ...(ctx.simulated ? { simulated: SIMULATED_NOTICE_TITLE } : {}),
+      },
+      palette,
     ),
-  }));
+  );
+  const pngs = await pngsOf(svgs);
+  return pages.map((p, i) => ({ file: p.file, body: pngs[i]! }));
 }
 
 /**
