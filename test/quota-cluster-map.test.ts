@@ -4,21 +4,39 @@
 // next opening are the last map's nodes less those that failed, after the URL's node. The hostile seed
 // itself, in a spawned gateway, is test/slow/quota-redis-hostile-map.test.ts.
 import { afterEach, describe, expect, it } from 'vitest';
-import { asClusterNode, asHostileSeed, startBlackHole, startFakeRedis, type FakeRedis } from '../tools/fakes/redis.ts';
+import {
+  asClusterNode,
+  asHostileSeed,
+  asWalkBombSeed,
+  startBlackHole,
+  startFakeRedis,
+  type FakeRedis,
+  type WalkBomb,
+} from '../tools/fakes/redis.ts';
 import {
   ClusterSeeds,
   MAX_MAP_NODES,
-  nodeCap,
   slotMapRefusal,
   stateSample,
   STATE_SAMPLE,
 } from '../gateway/quota/cluster-map.ts';
+import { checkedClusterReply, SlotMapRefused } from '../gateway/quota/redis-link.ts';
 import { redisQuotaStore, type RedisQuotaStore } from '../gateway/quota/redis-store.ts';
 
 const open: { close(): Promise<void> }[] = [];
 afterEach(async () => {
   for (const o of open.splice(0).reverse()) await o.close();
 });
+
+/** The store's next count of one key, asked again every 50 ms while it is unavailable (at most 20 s). */
+async function firstCount(s: RedisQuotaStore): Promise<number | undefined> {
+  for (let i = 0; i < 400; i++) {
+    const count = await Promise.resolve(s.increment('{w}:k', 60)).catch(() => undefined);
+    if (count !== undefined) return count;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return undefined;
+}
 
 /** A slot-map entry as ioredis decodes CLUSTER SLOTS: `[start, end, [host, port, id], replicas…]`. */
 const entry = (start: number, end: number, ...ports: number[]) => [
@@ -56,19 +74,77 @@ describe('a CLUSTER SLOTS reply', () => {
   });
 });
 
-describe('the cap on the nodes of a map ioredis reads (natMap)', () => {
-  it('passes 1,000 nodes as named, maps every later one to one address, and says the map was too big', () => {
-    const cap = nodeCap();
-    const mapped = Array.from({ length: 16_384 }, (_, i) => cap.natMap(`10.0.${i >> 8}.${i & 255}:6379`));
-    expect(mapped.slice(0, MAX_MAP_NODES).every((m) => m === null)).toBe(true);
-    const past = new Set(mapped.slice(MAX_MAP_NODES).map((m) => JSON.stringify(m)));
-    expect([...past]).toEqual([JSON.stringify({ host: '127.0.0.1', port: 0 })]);
-    // a node named again is not a new node
-    expect(cap.natMap('10.0.0.0:6379')).toBeNull();
-    expect(cap.endOfMap()).toBe(true);
-    // the next map is counted afresh
-    for (let i = 0; i < MAX_MAP_NODES; i++) expect(cap.natMap(`10.1.${i >> 8}.${i & 255}:6379`)).toBeNull();
-    expect(cap.endOfMap()).toBe(false);
+describe('the slot map ioredis walks (its reply transformer for `cluster`)', () => {
+  it('passes a map within the bounds, and any reply that is no array (CLUSTER INFO), as it is', () => {
+    const map = [entry(0, 8191, 7000), entry(8192, 16383, 7001)];
+    expect(checkedClusterReply(map)).toBe(map);
+    expect(checkedClusterReply('cluster_state:ok\r\n')).toBe('cluster_state:ok\r\n');
+  });
+
+  it('throws a map ioredis would walk past the 16,384 slots, or that names too many nodes, before it walks it', () => {
+    expect(() => checkedClusterReply([entry(0, 4294967295, 7000)])).toThrow(SlotMapRefused);
+    expect(() => checkedClusterReply([entry(0, 4294967295, 7000)])).toThrow(/out of bounds/);
+    const full = Array.from({ length: 20_000 }, () => entry(0, 16383, 7000));
+    expect(() => checkedClusterReply(full)).toThrow(/more than 16384 slots/);
+    const nodes = Array.from({ length: MAX_MAP_NODES + 1 }, (_, i) => entry(i, i, 10_000 + i));
+    expect(() => checkedClusterReply(nodes)).toThrow('the cluster names more than 1000 nodes');
+  });
+});
+
+describe('a seed whose slot map, read by ioredis alone, costs a walk over billions of slots', () => {
+  const counting = (c: string[]) => (c[0] === 'EVAL' ? `*${c[2]}\r\n${':1\r\n'.repeat(Number(c[2]))}` : '-ERR\r\n');
+
+  it.each<[WalkBomb, string]>([
+    ['range', 'CLUSTER SLOTS answered a slot range out of bounds'],
+    ['ranges', 'CLUSTER SLOTS answered more than 256 KiB'],
+  ])('%s: an outage said once, never walked, and counted again once the map is healthy', async (kind, reason) => {
+    let bomb: WalkBomb | undefined = kind;
+    const seed = await startFakeRedis(asWalkBombSeed(() => bomb, counting));
+    open.push(seed);
+    const lines: string[] = [];
+    // A deadline no loaded machine reaches: the outage's reason is the map's, not a slow opening's.
+    const s = redisQuotaStore(seed.url, { onStateChange: (l) => lines.push(l), connectTimeoutMs: 10_000 });
+    open.push(s);
+    await s.ready(20_000);
+    const slotsAsked = () => seed.commands.filter((c) => c[0] === 'CLUSTER' && c[1] === 'SLOTS').length;
+    // Asked again after the backoff, and still refused: the process is alive to say so.
+    for (let i = 0; i < 400 && slotsAsked() < 3; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(slotsAsked()).toBeGreaterThanOrEqual(3);
+    expect(lines).toEqual([`quota store 127.0.0.1:${seed.port} unavailable: ${reason}`]);
+    // Only ioredis asked for the map: no read of the store's own beside the one ioredis walks.
+    expect(seed.commands.filter((c) => c[0] === 'CLIENT' && c[1]?.toUpperCase() === 'SETNAME').length).toBe(
+      slotsAsked(),
+    );
+    bomb = undefined;
+    expect(await firstCount(s)).toBe(1);
+    expect(lines.at(-1)).toBe(`quota store 127.0.0.1:${seed.port} connected`);
+  });
+
+  it('mid-service, at the refresh a MOVED asks for: the link is dropped and the outage said', async () => {
+    let bomb: WalkBomb | undefined;
+    let moved = false;
+    const seed = await startFakeRedis(
+      asWalkBombSeed(
+        () => bomb,
+        (c) => {
+          if (c[0] !== 'EVAL' || !moved) return counting(c);
+          moved = false;
+          return '-MOVED 1 127.0.0.1:1\r\n';
+        },
+      ),
+    );
+    open.push(seed);
+    const lines: string[] = [];
+    const s = redisQuotaStore(seed.url, { onStateChange: (l) => lines.push(l), connectTimeoutMs: 10_000 });
+    open.push(s);
+    expect(await firstCount(s)).toBe(1);
+    bomb = 'range';
+    moved = true;
+    await Promise.resolve(s.increment('{w}:k', 60)).catch(() => undefined);
+    const down = `quota store 127.0.0.1:${seed.port} unavailable: CLUSTER SLOTS answered a slot range out of bounds`;
+    for (let i = 0; i < 400 && !lines.includes(down); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(lines).toContain(down);
+    expect(lines.filter((l) => l === down)).toHaveLength(1);
   });
 });
 
@@ -123,12 +199,7 @@ describe('a seed whose slot map names 1,001 nodes that never answer', () => {
     expect(hole.connections).toBe(0);
     // A healthy one-node cluster back at the URL: counted at the next attempt, through the URL.
     nodes = 0;
-    let count: number | undefined;
-    for (let i = 0; i < 400 && count === undefined; i++) {
-      count = await Promise.resolve(s.increment('{w}:k', 60)).catch(() => undefined);
-      if (count === undefined) await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(count).toBe(1);
+    expect(await firstCount(s)).toBe(1);
     expect(lines.at(-1)).toBe(`quota store 127.0.0.1:${seed.port} connected`);
     expect(hole.connections).toBe(0);
   });
@@ -160,15 +231,7 @@ describe('a cluster whose URL node names a master that later never answers', () 
       deadlineMs: 5_000,
     });
     open.push(s);
-    const countOnce = async () => {
-      for (let i = 0; i < 400; i++) {
-        const count = await Promise.resolve(s.increment('{w}:k', 60)).catch(() => undefined);
-        if (count !== undefined) return count;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      return undefined;
-    };
-    expect(await countOnce()).toBe(1);
+    expect(await firstCount(s)).toBe(1);
     // The master hangs; the URL's node now owns every slot itself.
     silent = true;
     owner = urlNode.port;

@@ -1,9 +1,10 @@
 // What the quota store takes from a Redis Cluster's slot map, and its cost bound (docs/gateway.md#the-quota):
-// the nodes of one map (at most MAX_MAP_NODES, a bigger map is an outage), the masters asked for the
-// cluster's state (a small sample, never every master), and the seeds remembered for the next opening
-// (replaced by each map taken, a seed that failed forgotten). A hostile node at RATE_LIMIT_REDIS_URL that
-// names 16,384 nodes that never answer cost the gateway 16,349 sockets, 380 MiB and seconds of a blocked
-// event loop before these bounds (issue 37).
+// the map itself (ranges within the 16,384 slots, at most MAX_MAP_NODES nodes, a bigger map is an
+// outage; redis-link.ts checks it in the very reply ioredis walks), the masters asked for the cluster's
+// state (a small sample, never every master), and the seeds remembered for the next opening (replaced by
+// each map taken, a seed that failed forgotten). A hostile node at RATE_LIMIT_REDIS_URL that names 16,384
+// nodes that never answer cost the gateway 16,349 sockets, 380 MiB and seconds of a blocked event loop
+// before these bounds (issue 37); one range [0, 4294967295] cost it 2 GB and a crash (issue 41).
 import type { NodeAddress } from './redis-link.ts';
 
 /**
@@ -53,38 +54,6 @@ export const tooManyNodes = (maxNodes = MAX_MAP_NODES) => `the cluster names mor
 
 const isSlot = (n: unknown): n is number => Number.isInteger(n) && (n as number) >= 0 && (n as number) < SLOTS;
 const isPort = (n: unknown) => Number.isInteger(n) && (n as number) > 0 && (n as number) < 65_536;
-
-/**
- * The cap on the nodes of every slot map ioredis reads, through its `natMap` hook, which ioredis calls
- * for each node of a map before it makes a client per node. Up to `maxNodes` distinct nodes pass as
- * named; every node past them is mapped to one address that nothing is ever sent to, so ioredis makes
- * at most `maxNodes + 1` clients; `endOfMap()`, called once the map is read (ioredis's `refresh` event),
- * says whether it was too big, and the count starts again. This bounds a map that the node answered
- * differently to the store's own check (slotMapRefusal).
- */
-export function nodeCap(maxNodes = MAX_MAP_NODES) {
-  const seen = new Set<string>();
-  let over = false;
-  return {
-    natMap(key: string): NodeAddress | null {
-      if (seen.has(key) || seen.size < maxNodes) {
-        seen.add(key);
-        return null; // as named
-      }
-      over = true;
-      return OVERFLOW;
-    },
-    endOfMap(): boolean {
-      const wasOver = over;
-      over = false;
-      seen.clear();
-      return wasOver;
-    },
-  };
-}
-
-/** Where the nodes past the cap are mapped: port 0 is refused at once should anything be sent there. */
-const OVERFLOW: NodeAddress = { host: '127.0.0.1', port: 0 };
 
 /**
  * The masters asked for the cluster's state: `first` (the URL's node) when it is one, then the others

@@ -10,10 +10,16 @@
 // handshake, the cluster's slot map and state), and a client that ends meanwhile fails the opening at
 // once. ioredis alone does not bound it: a Cluster client whose ready check fails with its retry strategy
 // off ends without settling the promise of connect(), which left the store opening for ever (issue 27).
-import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
-import { isIP, type Socket } from 'node:net';
+//
+// A cluster's slot map is checked in the one reply ioredis walks, never in a read of its own beside it
+// (a node may answer two reads differently: issue 41): ioredis's documented reply transformer for its
+// `cluster` command refuses a map out of bounds before ioredis sees it, and a connector of ours (its
+// `Connector` option) caps the bytes of the connection that map arrives on.
+import { AbstractConnector, Cluster, Command, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
+import { connect as tcpConnect, isIP, type Socket } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
 import type { RedisTarget } from '../../lib/redis-url.ts';
-import { keyOf, nodeCap, slotMapRefusal, stateSample, tooManyNodes } from './cluster-map.ts';
+import { keyOf, slotMapRefusal, stateSample } from './cluster-map.ts';
 
 /**
  * Bytes received with no command answered: the quota script answers one integer per key, at most
@@ -23,10 +29,10 @@ import { keyOf, nodeCap, slotMapRefusal, stateSample, tooManyNodes } from './clu
 const MAX_UNANSWERED_BYTES = 1024 * 1024;
 
 /**
- * Bytes of the slot map asked of the URL's node. A map of 1,000 nodes (cluster-map.ts), a replica
- * each, is about 90 KB; decoding 16,384 entries costs ioredis tens of milliseconds per attempt.
+ * Bytes of one slot map. A map of 1,000 nodes (cluster-map.ts), a replica each, is about 90 KB; decoding
+ * 16,384 entries costs ioredis tens of milliseconds per attempt, and 20,000 ranges (1.8 MB) were seconds.
  */
-const MAX_SLOT_MAP_BYTES = 256 * 1024;
+export const MAX_SLOT_MAP_BYTES = 256 * 1024;
 
 /**
  * Error codes Redis puts first in an error reply. Only these are named in a log line: the rest of an
@@ -64,8 +70,6 @@ export interface Link {
   client: Redis | Cluster;
   /** Bytes received since the last answer; see MAX_UNANSWERED_BYTES. */
   unanswered: number;
-  /** While the URL's node is asked for its slot map: MAX_SLOT_MAP_BYTES instead. */
-  slotMapAsked?: boolean;
   /** Only an open link reports its failure: one that fails while opening rejects the opening instead. */
   state: 'opening' | 'open' | 'dropped';
   /** The last error a connection emitted: a refused AUTH closes the connection and says why only there. */
@@ -98,6 +102,72 @@ export type OpenLink = (seeds: readonly NodeAddress[], events: LinkEvents) => Pr
 /** A failure of opening stated by this file (never in the store's words). */
 export class HandshakeError extends Error {
   override readonly name = 'HandshakeError';
+}
+
+/** A slot map refused before ioredis walked it: its store's answers are at fault. */
+export class SlotMapRefused extends HandshakeError {}
+
+/**
+ * ioredis's reply transformer for its own `cluster` command, the one it reads the slot map with (its
+ * `.cluster('SLOTS')`, on the connection it names `ioredis-cluster(refresher)`): ioredis walks every slot
+ * of every range it is given (`for (slot = start; slot <= end; slot++)`), so one range `[0, 4294967295]`
+ * took 2 GB and crashed the gateway, and 20,000 full ranges blocked it 3.3 s. A map out of the bounds of
+ * cluster-map.ts is thrown here, which rejects the command: ioredis reports it as the node's error
+ * (`node error`) and keeps its previous map. The gateway sends no other `cluster` command whose answer
+ * is an array (its own CLUSTER INFO goes through `call`, under another name), so every array here is a
+ * slot map. Process-wide, as ioredis's transformers are; registered once with this module.
+ */
+export function checkedClusterReply(result: unknown): unknown {
+  if (!Array.isArray(result)) return result;
+  const refusal = slotMapRefusal(result);
+  if (refusal !== undefined) throw new SlotMapRefused(refusal);
+  return result;
+}
+Command.setReplyTransformer('cluster', checkedClusterReply);
+
+/** The name ioredis gives the connection it reads a slot map on (cluster/util.js getConnectionName). */
+const SLOT_MAP_CONNECTION = /^ioredis-cluster\(refresher\)/;
+
+/**
+ * The `Connector` of a Cluster client's connections (ioredis's option, inherited by every node and by the
+ * connection a slot map is read on): TCP, or TLS as the node options say, as ioredis's own connector
+ * connects. The slot-map connection carries one answer, so it is cut at MAX_SLOT_MAP_BYTES received
+ * (destroyed: ioredis's disconnect only half-closes, and what is on its way would still be decoded), and
+ * `onOversized` says so. The other connections are capped by `watch` below.
+ */
+function slotMapCapped(onOversized: (reason: string) => void) {
+  return class SlotMapCappedConnector extends AbstractConnector {
+    private readonly options: RedisOptions;
+    /** ioredis passes the connection's options (a node's, or the slot-map connection's). */
+    constructor(options: unknown) {
+      const given = options as RedisOptions;
+      super(given.disconnectTimeout ?? 2000);
+      this.options = given;
+    }
+    connect(): Promise<Socket> {
+      const { host, port, tls, connectionName } = this.options;
+      this.connecting = true;
+      // A new socket on the next tick, as ioredis's connector does: a disconnect() before it cancels it.
+      return new Promise((resolve, reject) => {
+        process.nextTick(() => {
+          if (!this.connecting) return reject(new Error('Connection is closed.'));
+          const stream: Socket = tls ? tlsConnect({ host, port, ...tls }) : tcpConnect({ host: host!, port: port! });
+          this.stream = stream;
+          stream.once('error', (error) => void (this.firstError = error));
+          if (SLOT_MAP_CONNECTION.test(connectionName ?? '')) {
+            let received = 0;
+            stream.on('data', (chunk: Buffer) => {
+              received += chunk.length;
+              if (received <= MAX_SLOT_MAP_BYTES || stream.destroyed) return;
+              stream.destroy();
+              onOversized(`CLUSTER SLOTS answered more than ${MAX_SLOT_MAP_BYTES / 1024} KiB`);
+            });
+          }
+          resolve(stream);
+        });
+      });
+    }
+  };
 }
 
 /** The failure of a store, named without its text: the error's class and, for an error reply, its code. */
@@ -220,13 +290,7 @@ export function linkOpener(target: RedisTarget, timing: { connectTimeoutMs: numb
     if (typeof info !== 'string' || !/^cluster_state:/m.test(info)) {
       throw new HandshakeError(`CLUSTER INFO answered ${shapeOf(info)}`);
     }
-    // The slot map is checked here, on a connection whose bytes are capped, before ioredis makes a
-    // client per node it names: a map too big is an outage, not 16,384 connections (issue 37).
-    link.unanswered = 0;
-    link.slotMapAsked = true;
-    const refusal = slotMapRefusal(await node.call('CLUSTER', 'SLOTS'));
-    link.slotMapAsked = false;
-    if (refusal !== undefined) throw new HandshakeError(refusal);
+    // The slot map is read by the Cluster client alone, checked where ioredis reads it (above).
     return openCluster([urlNode], clusterOptions, events, use, urlNode, false);
   }
 }
@@ -284,8 +348,10 @@ function clusterClientOptions(nodeOptions: RedisOptions, connectTimeoutMs: numbe
 }
 
 /**
- * The Cluster client, once it has a slot map within the cap and a sample of its masters says
- * cluster_state:ok. `fromSeeds`: the seeds are remembered ones, and one that fails is forgotten.
+ * The Cluster client, once it has a slot map within the bounds and a sample of its masters says
+ * cluster_state:ok. `fromSeeds`: the seeds are remembered ones, and one that fails is forgotten. A map
+ * refused (checkedClusterReply, slotMapCapped), at the opening or at any later refresh (a MOVED), is an
+ * outage said with its reason; no node of it is connected to.
  */
 async function openCluster(
   seeds: readonly NodeAddress[],
@@ -295,23 +361,27 @@ async function openCluster(
   urlNode: NodeAddress,
   fromSeeds: boolean,
 ): Promise<Link> {
-  const cap = nodeCap();
-  const cluster = new Cluster(uniqueNodes(seeds), { ...options, natMap: cap.natMap });
+  /** A map refused by the byte cap of its connection: an outage, said with its reason. */
+  const oversized = (reason: string) => {
+    link.lastError = new SlotMapRefused(reason);
+    if (link.state === 'open') events.onDown(link, reason, true);
+  };
+  const cluster = new Cluster(uniqueNodes(seeds), {
+    ...options,
+    redisOptions: { ...options.redisOptions, Connector: slotMapCapped(oversized) },
+  });
   const link: Link = { client: cluster, unanswered: 0, state: 'opening' };
-  let oversized = false;
   use(link);
   cluster.on('+node', (node: Redis) => {
     watch(link, node, events.onDown);
     if (link.state === 'open') events.onNode(addressOf(node));
   });
-  // Said once a map is read, before ioredis resolves connect(): a map past the cap is refused, at the
-  // opening or at any later refresh (a MOVED).
-  cluster.on('refresh', () => {
-    if (!cap.endOfMap()) return;
-    oversized = true;
-    if (link.state === 'open') events.onDown(link, tooManyNodes(), true);
-  });
   cluster.on('node error', (error: unknown, key: unknown) => {
+    if (error instanceof SlotMapRefused) {
+      if (link.state === 'open') events.onDown(link, error.message, true);
+    } else if (link.lastError instanceof SlotMapRefused) {
+      return; // the connection the byte cap cut: its reason is said already
+    }
     link.lastError = error;
     if (fromSeeds && typeof key === 'string') events.onSeedFailed(key);
   });
@@ -320,7 +390,6 @@ async function openCluster(
     if (link.state === 'open') events.onDown(link, 'connection closed');
   });
   await cluster.connect();
-  if (oversized) throw new HandshakeError(tooManyNodes());
   // A cluster that lost a master and its replicas still hands out its slot map, but refuses every key
   // (CLUSTERDOWN) until it is whole again: it carries no decisions while a master it names says so.
   // Every node says so once the failure is agreed, so a few masters are asked, never every one (each
@@ -359,13 +428,10 @@ function watch(link: Link, node: Redis, onDown: LinkEvents['onDown']) {
     const socket = node.stream as Socket | undefined;
     socket?.on('data', (chunk: Buffer) => {
       link.unanswered += chunk.length;
-      const max = link.slotMapAsked ? MAX_SLOT_MAP_BYTES : MAX_UNANSWERED_BYTES;
-      if (link.unanswered <= max || link.state === 'dropped') return;
+      if (link.unanswered <= MAX_UNANSWERED_BYTES || link.state === 'dropped') return;
       // ioredis's disconnect() only half-closes: what is already on its way would still be decoded.
       socket.destroy();
-      const reason = link.slotMapAsked
-        ? `CLUSTER SLOTS answered more than ${max / 1024} KiB`
-        : `more than ${max} bytes without an answer`;
+      const reason = `more than ${MAX_UNANSWERED_BYTES} bytes without an answer`;
       if (link.state === 'open') return onDown(link, reason, true);
       link.lastError = new HandshakeError(reason);
       drop(link);

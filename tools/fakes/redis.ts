@@ -3,7 +3,7 @@
 // lines) and counts them, so tests can tell what the gateway asked and whether it hung up. It can also
 // play a one-node Redis Cluster (asClusterNode) whose cluster_state the test sets, or the seed of a hostile
 // "cluster" (asHostileSeed) whose slot map names thousands of nodes that accept and never answer
-// (startBlackHole).
+// (startBlackHole), or one whose map is cheap to send and costly to walk (asWalkBombSeed).
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 
 /** A raw reply, `undefined` for none at all (the store hangs), or ENDLESS: `$999999999` and then bytes forever. */
@@ -87,6 +87,35 @@ export const asHostileSeed =
 /** The last map of each black hole's port: 1.5 MB made once, not at every ask. */
 const hostileReplies = new Map<number, { count: number; reply: string }>();
 
+/** Slot maps that cost ioredis a walk over every slot of every range they name. */
+export type WalkBomb = 'range' | 'ranges';
+
+/**
+ * The seed of a one-node "cluster" that answers CLUSTER SLOTS on ioredis's slot-map connection (the one
+ * it names with CLIENT SETNAME) with a map out of bounds, and every other connection, as a real node
+ * does, with itself owning the 16,384 slots: a check that reads the map on a connection of its own sees
+ * a healthy one. `bomb()`: `range`, one range [0, 4294967295] (about 100 bytes, four billion slots to
+ * walk); `ranges`, 20,000 copies of [0, 16383] (1.8 MB, 327 million slots); undefined, healthy
+ * everywhere. Everything else as asClusterNode, with `answer`.
+ */
+export const asWalkBombSeed =
+  (bomb: () => WalkBomb | undefined, answer: (command: string[]) => FakeAnswer) =>
+  (command: string[], fake: FakeRedis, connection: FakeConnection): FakeAnswer => {
+    const kind = bomb();
+    const slots = command[0] === 'CLUSTER' && command[1]?.toUpperCase() === 'SLOTS';
+    if (kind === undefined || !slots || connection.name === undefined) {
+      return asClusterNode(() => 'ok', answer)(command, fake);
+    }
+    const node = `*3\r\n${bulk('127.0.0.1')}:${fake.port}\r\n${bulk('f'.repeat(40))}`;
+    if (kind === 'range') return `*1\r\n*3\r\n:0\r\n:4294967295\r\n${node}`;
+    return `*20000\r\n${`*3\r\n:0\r\n:16383\r\n${node}`.repeat(20_000)}`;
+  };
+
+/** What the fake knows of one client connection: the name the client gave it (CLIENT SETNAME). */
+export interface FakeConnection {
+  name?: string;
+}
+
 /**
  * A black hole on every loopback address: it accepts connections and never answers nor closes them.
  * It listens on the wildcard address (a socket bound to 127.0.0.1 takes nothing for 127.1.0.1) and
@@ -121,7 +150,7 @@ export async function startBlackHole(): Promise<{ port: number; connections: num
 const bulk = (text: string) => `$${Buffer.byteLength(text)}\r\n${text}\r\n`;
 
 export async function startFakeRedis(
-  answer: (command: string[], fake: FakeRedis) => FakeAnswer,
+  answer: (command: string[], fake: FakeRedis, connection: FakeConnection) => FakeAnswer,
   options: { port?: number; maxEndlessBytes?: number } = {},
 ): Promise<FakeRedis> {
   const sockets = new Set<Socket>();
@@ -166,6 +195,7 @@ export async function startFakeRedis(
       if (!closing) fake.closedByClient++;
     });
     let buffer = Buffer.alloc(0);
+    const connection: FakeConnection = {};
     socket.on('data', (chunk: Buffer) => {
       buffer = Buffer.concat([buffer, chunk]);
       for (;;) {
@@ -174,7 +204,8 @@ export async function startFakeRedis(
         buffer = buffer.subarray(parsed.used);
         const command = [parsed.words[0]!.toUpperCase(), ...parsed.words.slice(1)];
         fake.commands.push(command);
-        const reply = answer(command, fake);
+        if (command[0] === 'CLIENT' && command[1]?.toUpperCase() === 'SETNAME') connection.name = command[2];
+        const reply = answer(command, fake, connection);
         if (reply === ENDLESS) return stream(socket);
         if (reply !== undefined) socket.write(reply);
       }
