@@ -59,7 +59,11 @@ export const SERVER_LIMITS = {
   /** RFC 9112 leaves limits to the server; 16 KiB of headers is Node's default and plenty here. */
   maxHeaderSize: 16 * 1024,
   headersTimeout: 10_000,
-  requestTimeout: 30_000,
+  /**
+   * The whole request, its body included: a body that trickles in holds its connection at most this
+   * long (node answers 408 and closes), and meanwhile it counts toward both connection caps.
+   */
+  requestTimeout: 10_000,
   keepAliveTimeout: 5_000,
   /**
    * Inactivity of a connection (nothing read or written): the two timeouts above bound reading, so

@@ -151,6 +151,67 @@ describe('connection caps', () => {
   });
 });
 
+describe('slow request bodies (issue 41)', () => {
+  /** A POST /mcp that announces a body and sends only its first bytes: the answer waits on the client. */
+  async function slowBody(url: string, localAddress: string) {
+    const client = halfOpenClient(url, localAddress);
+    await client.connected;
+    client.socket.write(
+      'POST /mcp HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n' +
+        'Content-Length: 1000\r\n\r\n{"jsonrpc"',
+    );
+    return client;
+  }
+
+  it('count toward the per-client cap', async () => {
+    await withGateway({ maxConnectionsPerClient: 3 }, async (gw) => {
+      const slow = await Promise.all(Array.from({ length: 3 }, () => slowBody(gw.url, '127.0.0.1')));
+      expect(await eventually(async () => (await connections(gw)) === 3)).toBe(true);
+      const extra = halfOpenClient(gw.url);
+      await extra.ended; // cut without an answer
+      expect(extra.received()).toBe('');
+      expect((await get(gw.url, '/', { localAddress: '127.0.0.2' })).status).toBe(200);
+      for (const c of slow) c.socket.destroy();
+    });
+  });
+
+  it('count toward the cap, and at the cap the slowest makes room: a fresh client is answered', async () => {
+    await withGateway({ maxConnections: 4 }, async (gw) => {
+      const slow: Awaited<ReturnType<typeof slowBody>>[] = [];
+      for (let i = 0; i < 4; i++) {
+        slow.push(await slowBody(gw.url, `127.0.0.${i + 1}`));
+        expect(await eventually(async () => (await connections(gw)) === i + 1)).toBe(true);
+      }
+      // The cap is full of bodies that never end; every fresh client is still answered, each in turn
+      // taking the place of the slow body that waited longest, and the count never passes the cap.
+      let most = 0;
+      const sampler = setInterval(() => void connections(gw).then((n) => (most = Math.max(most, n))), 5);
+      try {
+        for (let i = 0; i < 6; i++) {
+          const fresh = await get(gw.url, '/', { localAddress: `127.0.1.${i + 1}` });
+          expect(fresh.status).toBe(200);
+        }
+      } finally {
+        clearInterval(sampler);
+      }
+      expect(most).toBeLessThanOrEqual(4);
+      await slow[0]!.ended;
+      expect(slow[0]!.received()).toBe('');
+      for (const c of slow) c.socket.destroy();
+    });
+  });
+
+  it('have a deadline: a body not in by then gets the 408 and the connection is released', async () => {
+    await withGateway({ headersTimeout: 300, requestTimeout: 600, connectionsCheckingInterval: 50 }, async (gw) => {
+      const client = await slowBody(gw.url, '127.0.0.1');
+      await client.ended;
+      expect(client.received()).toMatch(/^HTTP\/1\.1 408 /);
+      expect(await eventually(async () => (await connections(gw)) === 0)).toBe(true);
+      client.socket.destroy();
+    });
+  });
+});
+
 /** A connection that asks for the big file and never reads: its answer stays in progress. */
 async function stalledClient(
   url: string,

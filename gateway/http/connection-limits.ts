@@ -1,8 +1,9 @@
 // Caps on open connections, so that clients who hold sockets (slowloris, half-open peers that never
-// close) cannot take every descriptor of the process: one cap for the server and one per client
-// address (at the server's cap the connection idle longest makes room). A trusted proxy (TRUST_PROXY)
-// speaks for many clients and is only bound by the server's cap. And a bound on what one connection
-// may have read ahead of the answers it has taken (answerInTurn).
+// close, slow request bodies) cannot take every descriptor of the process: one cap for the server and
+// one per client address, whatever state a connection is in (at the server's cap a connection that waits
+// on its client makes room). A trusted proxy (TRUST_PROXY) speaks for many clients and is only bound by
+// the server's cap. And a bound on what one connection may have read ahead of the answers it has taken
+// (answerInTurn).
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { normaliseAddress, quotaKey } from '../../lib/client-address.ts';
@@ -15,8 +16,11 @@ export interface ConnectionCaps {
   maxConnectionsPerClient: number;
 }
 
+/** The answer node has begun on a connection, if any. */
+const answerOf = (socket: Socket) => (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+
 /** No answer in progress: keep-alive idle, waiting for its first request, or still sending headers. */
-const isIdle = (socket: Socket) => !(socket as Socket & { _httpMessage?: unknown })._httpMessage;
+const isIdle = (socket: Socket) => !answerOf(socket);
 
 /**
  * Runs `fn` once the event loop has polled for I/O again: the requests that had already arrived on
@@ -32,28 +36,59 @@ export function capConnections(server: Server, caps: ConnectionCaps, trustProxy:
    * moves its connection to the end.
    */
   const active = new Set<Socket>();
+  /**
+   * Connections accepted since the event loop last polled: what their clients sent may not be read
+   * yet, so they cannot be told idle from busy, and none is closed to make room.
+   */
+  const fresh = new Set<Socket>();
+  /** Each connection's request in progress, to tell a body still arriving. */
+  const requests = new WeakMap<Socket, IncomingMessage>();
+
   server.on('connection', (socket: Socket) => {
     if (!admitPerClient(socket)) return void socket.destroy();
-    const over = active.size >= caps.maxConnections;
+    // At the cap, as nginx does: a connection that waits on its client is closed so that the new client
+    // is served, so that idle connections (5,000 that never sent a byte) or slow bodies cannot lock
+    // others out; if every other connection is busy or just accepted, the new one goes. Decided now, so
+    // that the open connections never pass the cap, whatever state they are in.
+    if (active.size >= caps.maxConnections && !closeOneWaiting()) return void socket.destroy();
     active.add(socket);
-    socket.once('close', () => active.delete(socket));
-    // At the cap, as nginx does: the connection idle longest is closed so that the new client is
-    // served, and idle connections (5,000 that never sent a byte) cannot lock others out; if every
-    // connection is busy, the new one goes. Decided after the next poll: a client that connected just
-    // before a flood has its request read by then, so it is busy, not idle.
-    if (over) afterNextPoll(() => void (socket.destroyed || closeLongestIdle(socket) || socket.destroy()));
+    fresh.add(socket);
+    afterNextPoll(() => fresh.delete(socket));
+    socket.once('close', () => {
+      active.delete(socket);
+      fresh.delete(socket);
+    });
   });
   server.on('request', (req: IncomingMessage) => {
+    requests.set(req.socket, req);
     if (active.delete(req.socket)) active.add(req.socket);
   });
 
-  function closeLongestIdle(newcomer: Socket): boolean {
-    for (const socket of active) {
-      if (socket === newcomer || !isIdle(socket)) continue;
-      // Out of the set now: its 'close' comes later, and the new connection takes its place at once.
-      active.delete(socket);
-      socket.destroy();
-      return true;
+  /**
+   * Whether the connection waits on its client: no answer in progress (keep-alive idle, never sent a
+   * byte, still sending its headers), or an answer not begun while the request's body still arrives.
+   */
+  const waitsOnClient = (socket: Socket) => {
+    const answer = answerOf(socket);
+    if (!answer) return true;
+    const req = requests.get(socket);
+    return req !== undefined && !req.complete && !answer.headersSent;
+  };
+
+  /**
+   * Closes the connection idle longest, else the one slowest to send its body (least recently active
+   * first), never one just accepted: a client that connected just before a flood has its request read
+   * by the next poll, so it is busy, not idle.
+   */
+  function closeOneWaiting(): boolean {
+    for (const test of [isIdle, waitsOnClient]) {
+      for (const socket of active) {
+        if (fresh.has(socket) || !test(socket)) continue;
+        // Out of the set now: its 'close' comes later, and the new connection takes its place at once.
+        active.delete(socket);
+        socket.destroy();
+        return true;
+      }
     }
     return false;
   }
