@@ -16,7 +16,7 @@ import { dataResource, type DataResource, type DataResourceId, type ServiceTable
 import { datasets, serviceTables } from '../datasets/registry.ts';
 import { createValidator, loadSchemas, SchemaValidationError } from '../contract/schemas.ts';
 import { EXIT_INTERNAL_ERROR, processIo, type MainIo } from '../lib/run-main.ts';
-import { createSources, SOURCE_FETCH } from '../upstreams/sources.ts';
+import { createSources, httpOptions, SOURCE_FETCH } from '../upstreams/sources.ts';
 import type { Dataset } from '../datasets/dataset.ts';
 import type { Artifact, DatasetOutcome, PublishedAvatar } from './artifact.ts';
 import { writeFileAtomic } from './atomic-write.ts';
@@ -97,6 +97,7 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
   // fetch whose candles failed) is one nobody waits for, and it stops instead of retrying on.
   const upstreamLifetime = new AbortController();
   const sources = createSources(config, upstreamLifetime.signal);
+  const http = sources.http ?? httpOptions(config, upstreamLifetime.signal);
 
   // The owner's GitHub picture (`avatar: github`), asked beside the data; a failure leaves the pages
   // without a picture and is said in one line, the exit status is the datasets' to decide.
@@ -124,7 +125,9 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
   const fetched = await Promise.all(
     registered.map((dataset) => {
       const { origin } = dataset;
-      return 'source' in origin ? settle(dataset, () => SOURCE_FETCH[origin.source](sources, nowMs)) : null;
+      if ('source' in origin) return settle(dataset, () => SOURCE_FETCH[origin.source](sources, nowMs));
+      if ('upstream' in origin) return settle(dataset, () => origin.upstream.connect(config, http)(nowMs));
+      return null;
     }),
   );
   upstreamLifetime.abort();
@@ -227,7 +230,7 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
   // One after the other, in the registry's order, so that the stderr lines keep the order of the datasets.
   for (const [i, dataset] of registered.entries()) {
     const { origin } = dataset;
-    if ('source' in origin) await publish(dataset, fetched[i]);
+    if (!('derivedFrom' in origin)) await publish(dataset, fetched[i]);
     else await derive(dataset, origin.derivedFrom, origin.derive);
   }
 
@@ -625,7 +628,7 @@ export async function main(
     if (result.exitCode === 2) return 2;
     // No upstream answered and something is missing: most likely no network at all, where the demo is
     // the way to see the whole site.
-    const sourced = datasets(config).filter((d) => 'source' in d.origin).length;
+    const sourced = datasets(config).filter((d) => !('derivedFrom' in d.origin)).length;
     if (result.exitCode === 1 && result.failures.length >= sourced)
       warn(
         'build: no upstream answered (offline?); npm run demo shows the whole site against a simulated provider, no network needed',

@@ -30,10 +30,21 @@ export function cardBody(
   );
 }
 
-/** Every card of the deployment: its data's, or its "unavailable" one. */
+/** Every card of the deployment: its data's, or its "unavailable" one; then the cards drawn per item of a payload. */
 export function renderCards(ctx: BuildContext): Artifact[] {
-  return ctx.service.cards.flatMap((card) => {
+  const cards = ctx.service.cards.flatMap((card) => {
     const body = cardBody(card, ctx);
     return body === null ? [] : [{ file: card.file, body }];
   });
+  const more = ctx.datasets.flatMap((dataset) => {
+    const payload = ctx.payloads.get(dataset.resource.id);
+    if (payload === undefined || dataset.moreCards === undefined) return [];
+    return dataset.moreCards(payload).flatMap(({ name, draw }) =>
+      (['light', 'dark'] as const).map((scheme) => ({
+        file: `cards/${name}${scheme === 'dark' ? '-dark' : ''}.svg`,
+        body: draw(ctx.look[scheme], ctx),
+      })),
+    );
+  });
+  return [...cards, ...more];
 }

@@ -97,6 +97,28 @@ export async function bundleCli(
 
 const BUNDLES = new Map<string, Promise<string>>();
 
+/**
+ * A dataset's own upstream (`datasets/<id>/source.ts`, docs/architecture.md#add-a-dataset) is for the
+ * programs that fetch; the CLI only reads the site. Each such module is replaced by a stub whose every
+ * export refuses, so that its clients and their packages (htmlparser2, octokit) stay out of cli.mjs.
+ */
+const NO_DATASET_SOURCES: esbuild.Plugin = {
+  name: 'no-dataset-sources',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]datasets[\\/][^\\/]+[\\/]source\.ts$/ }, async (args) => {
+      const names = [...readFileSync(args.path, 'utf8').matchAll(/^export (?:async )?function (\w+)/gm)].map(
+        (m) => m[1],
+      );
+      return {
+        contents: names
+          .map((name) => `export function ${name}() { throw new Error('cli.mjs fetches no upstream'); }`)
+          .join('\n'),
+        loader: 'js',
+      };
+    });
+  },
+};
+
 async function bundleWith(define: Record<string, string>, defaultBaseUrl: string): Promise<string> {
   const result = await esbuild.build({
     entryPoints: [ENTRY],
@@ -119,6 +141,7 @@ async function bundleWith(define: Record<string, string>, defaultBaseUrl: string
         '. Run: node cli.mjs --help',
     },
     logLevel: 'silent',
+    plugins: [NO_DATASET_SOURCES],
   });
   const file = result.outputFiles[0];
   if (!file) throw new Error('esbuild produced no cli.mjs');

@@ -10,6 +10,7 @@ import {
   COMMON_RESPONSE_HEADERS,
   type ServiceTables,
   DISCOVERY,
+  folderCardResource,
 } from '../contract/service.ts';
 import { feedPolicyOptions, pageResponseHeaders } from '../contract/content-security-policy.ts';
 import { serviceTables } from '../datasets/registry.ts';
@@ -49,6 +50,16 @@ export function headerRules(config: Config, files: string[]): HeaderRule[] {
       headers: {
         'Content-Type': card.contentType,
         'Cache-Control': CACHE_CONTROL.card(card.cache),
+        ...CARD_RESPONSE_HEADERS,
+      },
+    });
+  // Each item's card (the projects' one per repository): written or not by this build's payload.
+  for (const file of files.filter((f) => folderCardResource(service, f) !== undefined).sort())
+    rules.push({
+      path: `/${file}`,
+      headers: {
+        'Content-Type': 'image/svg+xml',
+        'Cache-Control': CACHE_CONTROL.card(folderCardResource(service, file)!.cache),
         ...CARD_RESPONSE_HEADERS,
       },
     });

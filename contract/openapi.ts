@@ -105,6 +105,13 @@ const cacheControlContributions = (timeZone: string): Json => ({
   },
 });
 
+/** The `hourly` policy's Cache-Control: a fixed hour of shared caching, unless per-client quota values forbid it. */
+const cacheControlHourly = (): Json => ({
+  description: `\`${CACHE_CONTROL.data('hourly')}\`; or \`${CACHE_CONTROL.perClient}\` when the response carries per-client quota headers.`,
+  required: true,
+  schema: { type: 'string', enum: [CACHE_CONTROL.data('hourly'), CACHE_CONTROL.perClient] },
+});
+
 /** A snapshot's Cache-Control on a static host: the host's, set by the rules the build writes for this resource. */
 const cacheControlStaticHost = (policy: CachePolicy): Json => ({
   description:
@@ -236,7 +243,9 @@ function operation(
   const cache =
     resource.cache === 'per-request'
       ? header('CacheControlMarket')
-      : cacheControlContributions(service.calendarTimeZone);
+      : resource.cache === 'hourly'
+        ? cacheControlHourly()
+        : cacheControlContributions(service.calendarTimeZone);
   const okHeaders = gateway
     ? { 'Cache-Control': cache, RateLimit: header('RateLimit'), 'RateLimit-Policy': header('RateLimitPolicy') }
     : { 'Cache-Control': cacheControlStaticHost(resource.cache) };

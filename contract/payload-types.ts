@@ -238,6 +238,68 @@ export interface GitHubContributions {
 }
 
 /**
+ * One repository of the owner's projects, with exact counts.
+ */
+export interface GitHubProject {
+  /**
+   * The repository's owner (a user or an organisation).
+   */
+  owner: string;
+  /**
+   * The repository's name (never . or ..).
+   */
+  name: string;
+  /**
+   * Always https://github.com/<owner>/<name>, built from owner and name, never taken from the upstream.
+   */
+  url: string;
+  /**
+   * The repository's description as text, whitespace collapsed and trimmed; null when empty or absent.
+   */
+  description: string | null;
+  /**
+   * Its primary language as GitHub names it, or null.
+   */
+  language: string | null;
+  /**
+   * The language's colour, # and six hex digits exactly as GitHub gives it, else null.
+   */
+  languageColor: string | null;
+  /**
+   * Exact number of stars, never an estimate.
+   */
+  stars: number;
+  /**
+   * Exact number of forks, never an estimate.
+   */
+  forks: number;
+}
+
+/**
+ * The owner's chosen repositories as their GitHub profile shows them: the pinned repositories when the account pinned any, else GitHub's popular repositories (the account's own public repositories, forks excluded, most stars first). Repositories only (a pinned gist is skipped), at most 6, in the profile's order.
+ */
+export interface GitHubProjects {
+  /**
+   * The fixed GitHub account whose profile it is.
+   */
+  username: string;
+  /**
+   * pinned when the account pinned any repository, else popular (also for an account with no public repository).
+   */
+  selection: 'pinned' | 'popular';
+  /**
+   * When the upstream answered (ISO 8601).
+   */
+  asOf: string;
+  /**
+   * At most 6 repositories, in the profile's order; empty for an account with no public repository.
+   *
+   * @maxItems 6
+   */
+  projects: GitHubProject[];
+}
+
+/**
  * Contribution streaks of one GitHub account, derived from its contribution calendar of the same instant, in America/Toronto. current is the run holding the most recent active date when every non-rest date between it and today is active (today, not yet over, never breaks it), else the zero run; longest is the run with the most days, the most recent on a tie, or the zero run when no date is active.
  */
 export interface GitHubStreak {

@@ -19,6 +19,8 @@ export type SchemaName =
   | 'GitHubContributionDay'
   | 'GitHubStreak'
   | 'GitHubStreakRun'
+  | 'GitHubProjects'
+  | 'GitHubProject'
   | 'ProblemDetails'
   | 'ApiIndex'
   | 'Profile'
@@ -57,6 +59,8 @@ export interface DataResource {
   toolText: string;
   /** The name of its light and dark cards under cards/ (`<card>.svg`, `<card>-dark.svg`). */
   card: string;
+  /** The folder under cards/ of the cards drawn per item of its payload (`repos`: one per repository), if any. */
+  cardFolder?: string;
   /** How a sentence listing the datasets names it: "a GitHub contribution calendar". */
   phrase: string;
   /** Its CLI command (cli/commands.ts): the payload with --json, a terminal picture without. */
@@ -76,9 +80,10 @@ export interface DataCommand {
 
 /**
  * docs/api.md#caching: `per-request` is computed for every request and never stored (`private, no-store`);
- * `until-midnight` is kept until the next midnight in the calendar's zone (`s-maxage` counting down to it).
+ * `until-midnight` is kept until the next midnight in the calendar's zone (`s-maxage` counting down to it);
+ * `hourly` is read at most once an hour (a fixed `s-maxage` of an hour, the build's schedule).
  */
-export type CachePolicy = 'per-request' | 'until-midnight';
+export type CachePolicy = 'per-request' | 'until-midnight' | 'hourly';
 
 /** What a deployment publishes: the market product (null: no market dataset) and the calendar's zone. */
 export interface ServiceOptions {
@@ -208,6 +213,15 @@ const card = (resource: DataResource, scheme: CardScheme): CardRef => {
 };
 
 /**
+ * The resource whose per-item cards hold `file` (`cards/<cardFolder>/….svg`, DataResource.cardFolder), if
+ * any: such a card is served and cached like the resource's own cards.
+ */
+export function folderCardResource(service: ServiceTables, file: string): DataResource | undefined {
+  if (!file.endsWith('.svg')) return undefined;
+  return service.resources.find((r) => r.cardFolder !== undefined && file.startsWith(`cards/${r.cardFolder}/`));
+}
+
+/**
  * docs/api.md#published-paths, "Gateway only": the Model Context Protocol endpoint (Streamable HTTP, stateless), whose
  * tools are the four data operations named by operationId. A static host has no such path.
  */
@@ -225,6 +239,8 @@ export const CONSTANTS = {
   contributionDays: 365,
   candleReuseSeconds: 300,
   staleWhileRevalidateSeconds: 300,
+  /** The `hourly` policy's s-maxage: the scheduled build's period. */
+  hourSeconds: 3600,
   apiIndexMaxAgeSeconds: 3600,
   quotaStoreBudgetMs: 50,
   currency: 'USD',
@@ -262,7 +278,7 @@ export const CACHE_CONTROL = {
   data: (policy: CachePolicy, sMaxAge: number | string = '<seconds>'): string =>
     policy === 'per-request'
       ? 'private, no-store'
-      : `public, max-age=0, s-maxage=${sMaxAge}, stale-while-revalidate=${CONSTANTS.staleWhileRevalidateSeconds}`,
+      : `public, max-age=0, s-maxage=${policy === 'hourly' ? CONSTANTS.hourSeconds : sMaxAge}, stale-while-revalidate=${CONSTANTS.staleWhileRevalidateSeconds}`,
   /** Responses that carry per-client quota values must stay out of shared caches (docs/api.md#limits). */
   perClient: 'private, no-store',
   apiIndex: `public, max-age=${CONSTANTS.apiIndexMaxAgeSeconds}`,
@@ -276,7 +292,7 @@ export const CACHE_CONTROL = {
    * header cannot say "until the next midnight in America/Toronto".
    */
   staticSnapshot: (policy: CachePolicy): string =>
-    policy === 'per-request'
+    policy !== 'until-midnight'
       ? CACHE_CONTROL.data(policy)
       : `public, max-age=0, stale-while-revalidate=${CONSTANTS.staleWhileRevalidateSeconds}`,
   /** A card is the picture of a build's snapshot: cached like that snapshot on a static host. */

@@ -8,6 +8,7 @@ import type { Config } from '../lib/config.ts';
 import type { DataResource, DataResourceId, ServiceTables } from '../contract/service.ts';
 import type { Reuse } from '../domain/reuse.ts';
 import type { SourceName } from '../upstreams/sources.ts';
+import type { HttpOptions } from '../upstreams/http.ts';
 import type { ChartTheme } from '../render/charts/theme.ts';
 import type { HomeView, TerminalPicture } from '../render/dataset-view.ts';
 
@@ -19,9 +20,24 @@ export interface SiteContext {
   simulated: boolean;
 }
 
-/** Where a dataset's data come from: one upstream source, or the payload of another dataset of the same instant. */
+/**
+ * A dataset's own upstream, declared in its folder (datasets/<id>/source.ts): how every program connects
+ * to it, once, from its configuration, and how long the gateway keeps an answer.
+ */
+export interface DatasetUpstream<P> {
+  /** The fetch of one payload of this instant (the build's and the gateway's alike). */
+  connect(config: Config, http: HttpOptions): (nowMs: number) => Promise<P>;
+  /** How long the gateway keeps an answer before it asks the upstream again (its cache policy's period). */
+  keepMs: number;
+}
+
+/**
+ * Where a dataset's data come from: one upstream source named by its provider, its own upstream, or the
+ * payload of another dataset of the same instant.
+ */
 export type DataOrigin<P> =
   | { source: SourceName }
+  | { upstream: DatasetUpstream<P> }
   | {
       derivedFrom: DataResourceId;
       /** The payload from the other dataset's (schema-valid) payload: pure, no upstream call. */
@@ -81,6 +97,13 @@ export interface Dataset<P = unknown> {
   };
   /** The card (a whole SVG document) of the build's payload. */
   card(payload: P, theme: ChartTheme, ctx: Pick<SiteContext, 'nowMs' | 'simulated'>): string;
+  /**
+   * More cards drawn from the payload, each at `cards/<name>.svg` and `<name>-dark.svg` (the projects' one
+   * per repository); `name` lies under `cards/<resource.cardFolder>/`. Absent: the one card only.
+   */
+  moreCards?(
+    payload: P,
+  ): Array<{ name: string; draw(theme: ChartTheme, ctx: Pick<SiteContext, 'nowMs' | 'simulated'>): string }>;
   home: HomeSection<P>;
   /**
    * What the page script and the CLI reach by the id alone, from the folder's view modules (`view.ts`,

@@ -15,6 +15,7 @@ import type { Dataset } from './dataset.ts';
 import { marketDataset } from './market/index.ts';
 import { contributionsDataset } from './contributions/index.ts';
 import { streakDataset } from './streak/index.ts';
+import { projectsDataset } from './projects/index.ts';
 
 /**
  * The deployment's datasets, in the order every document lists them (a derived dataset after its origin).
@@ -26,11 +27,12 @@ export function datasets(options: ServiceOptions): Dataset[] {
     ...(options.marketProduct === null ? [] : [marketDataset(options.marketProduct)]),
     contributionsDataset(options.calendarTimeZone),
     streakDataset(options.calendarTimeZone),
+    projectsDataset(),
   ] as Dataset[];
 }
 
 /** The order the cards are listed in (serve.json, _headers): the calendar's first, as they were first published. */
-const CARD_ORDER: readonly DataResourceId[] = ['contributions', 'market', 'streak'];
+const CARD_ORDER: readonly DataResourceId[] = ['contributions', 'market', 'streak', 'projects'];
 
 /** The route table of a deployment (contract/service.ts), from its datasets. */
 export function serviceTables(options: ServiceOptions): ServiceTables {

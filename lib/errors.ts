@@ -12,7 +12,8 @@ export class ConfigError extends Error {
   }
 }
 
-export type UpstreamName = 'coinbase' | 'github-graphql' | 'github-html' | 'github-avatar' | 'resume-image';
+export type UpstreamName =
+  'coinbase' | 'github-graphql' | 'github-html' | 'github-avatar' | 'resume-image' | 'github-profile' | 'github-rest';
 
 /** Longest reason an UpstreamError keeps: enough for a URL and the upstream's own message. */
 const MAX_REASON_LENGTH = 500;

@@ -40,15 +40,10 @@ afterAll(async () => {
 });
 
 describe('the cards in dist/', () => {
-  it('are a light and a dark card for each of the market, the calendar and the streak', async () => {
-    expect(DEFAULT_SERVICE.cards.map((c) => c.path).sort()).toEqual([
-      '/cards/github-contributions-dark.svg',
-      '/cards/github-contributions.svg',
-      '/cards/github-streak-dark.svg',
-      '/cards/github-streak.svg',
-      '/cards/mon-price-dark.svg',
-      '/cards/mon-price.svg',
-    ]);
+  it('are a light and a dark card for each dataset of the registry', async () => {
+    expect(DEFAULT_SERVICE.cards.map((c) => c.path).sort()).toEqual(
+      DEFAULT_SERVICE.resources.flatMap((r) => [`/cards/${r.card}-dark.svg`, `/cards/${r.card}.svg`]).sort(),
+    );
     const files = await site.files();
     for (const card of DEFAULT_SERVICE.cards) expect(files).toContain(card.file);
   });

@@ -423,9 +423,8 @@ describe('the command list', () => {
       'skills',
       'api',
       'catalog',
-      'price',
-      'contributions',
-      'streak',
+      // Then each dataset's command, in the registry's order.
+      ...DEFAULT_SERVICE.resources.map((r) => r.command.name),
     ]);
     expect(commandReference(DEFAULT_SERVICE).filter((c) => c !== WRITING)).toEqual(commands(DEFAULT_SERVICE));
   });

@@ -43,6 +43,8 @@ const BINDING_OPERATION_IDS: Record<string, string> = {
   '/api/v1/github-contributions': 'getV1GithubContributions',
   '/api/github-streak': 'getGithubStreak',
   '/api/v1/github-streak': 'getV1GithubStreak',
+  '/api/github-projects': 'getGithubProjects',
+  '/api/v1/github-projects': 'getV1GithubProjects',
 };
 
 /** Follows a local `#/components/...` reference. */
@@ -129,6 +131,8 @@ describe.each(['gateway', 'static'] as const)('/openapi.json for the %s host', (
       ['/api/v1/github-contributions', 'GitHubContributionsSnapshot'],
       ['/api/github-streak', 'GitHubStreakSnapshot'],
       ['/api/v1/github-streak', 'GitHubStreakSnapshot'],
+      ['/api/github-projects', 'GitHubProjectsSnapshot'],
+      ['/api/v1/github-projects', 'GitHubProjectsSnapshot'],
     ]) {
       expect(doc.paths[path!].get.responses['200'].content['application/json'].examples.snapshot).toEqual({
         $ref: `#/components/examples/${name}`,
@@ -136,6 +140,7 @@ describe.each(['gateway', 'static'] as const)('/openapi.json for the %s host', (
     }
     expect(Object.keys(doc.components.examples).sort()).toEqual([
       'GitHubContributionsSnapshot',
+      'GitHubProjectsSnapshot',
       'GitHubStreakSnapshot',
       'MarketDataSnapshot',
     ]);

@@ -5,7 +5,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dataResource, productNames } from '../contract/service.ts';
+import { dataResource, productNames, type ServiceOptions } from '../contract/service.ts';
 import { serviceTables } from '../datasets/registry.ts';
 import { calendarWindow } from '../domain/calendar.ts';
 import { loadConfig } from '../lib/config.ts';
@@ -18,6 +18,11 @@ import { runBuild } from './helpers/site-dist.ts';
 
 // Tuesday 2026-11-24 23:30 UTC: already Wednesday in Berlin, still Tuesday in Toronto.
 const CLOCK = Date.parse('2026-11-24T23:30:00Z');
+/** Each dataset's v1 and alias operationIds, in the registry's order. */
+const operationIds = (options: ServiceOptions) =>
+  serviceTables(options).resources.flatMap((r) => [r.v1.operationId, r.alias.operationId]);
+/** The deployment of MARKET_PRODUCT=off: every dataset of the registry but the market. */
+const WITHOUT_MARKET = serviceTables({ marketProduct: null, calendarTimeZone: 'America/Toronto' });
 
 /** What would name the default product anywhere in a published file. */
 const MON = /MON|mon-price|MonPrice|Monad/;
@@ -156,10 +161,7 @@ describe('the gateway of a fork', () => {
       expect(tools.map((t) => t.name)).toEqual([
         'getV1BtcPrice',
         'getBtcPrice',
-        'getV1GithubContributions',
-        'getGithubContributions',
-        'getV1GithubStreak',
-        'getGithubStreak',
+        ...operationIds({ marketProduct: null, calendarTimeZone: 'Europe/Berlin' }),
       ]);
     } finally {
       await gw.close();
@@ -183,24 +185,14 @@ describe('MARKET_PRODUCT=off', () => {
       paths: Record<string, unknown>;
       components: { schemas: Record<string, unknown> };
     };
-    expect(Object.keys(openapi.paths).sort()).toEqual([
-      '/api/github-contributions',
-      '/api/github-streak',
-      '/api/v1/github-contributions',
-      '/api/v1/github-streak',
-    ]);
+    expect(Object.keys(openapi.paths).sort()).toEqual([...WITHOUT_MARKET.paths.keys()].sort());
     expect(Object.keys(openapi.components.schemas)).not.toContain('MarketData');
     const index = JSON.parse(await readText(out, 'api/index.json')) as {
       routes: unknown[];
       mcp: { tools: string[] };
     };
-    expect(index.routes).toHaveLength(2);
-    expect(index.mcp.tools).toEqual([
-      'getV1GithubContributions',
-      'getGithubContributions',
-      'getV1GithubStreak',
-      'getGithubStreak',
-    ]);
+    expect(index.routes).toHaveLength(WITHOUT_MARKET.resources.length);
+    expect(index.mcp.tools).toEqual(operationIds(WITHOUT_MARKET));
     const home = await readText(out, 'index.html');
     expect(home).not.toContain('data-preview="market"');
     const mentions: string[] = [];
@@ -231,12 +223,7 @@ describe('MARKET_PRODUCT=off', () => {
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
       });
       const tools = (JSON.parse(list.text) as { result: { tools: Array<{ name: string }> } }).result.tools;
-      expect(tools.map((t) => t.name)).toEqual([
-        'getV1GithubContributions',
-        'getGithubContributions',
-        'getV1GithubStreak',
-        'getGithubStreak',
-      ]);
+      expect(tools.map((t) => t.name)).toEqual(operationIds(WITHOUT_MARKET));
       expect((await get(gw.url, '/api/v1/mon-price')).status).toBe(404);
     } finally {
       await gw.close();

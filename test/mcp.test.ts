@@ -15,7 +15,7 @@ import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { createValidator, loadSchemas } from '../contract/schemas.ts';
 import { selfContainedSchema } from '../contract/mcp-tools.ts';
-import type { FakeUpstreams } from '../tools/fakes/upstreams.ts';
+import { noCalls, type FakeUpstreams } from '../tools/fakes/upstreams.ts';
 import { shareUpstreams } from './helpers/shared-upstreams.ts';
 import { get, startTestGateway, type DistFixture, type TestGateway } from './helpers/gateway.ts';
 
@@ -33,6 +33,8 @@ const TOOLS = {
   getGithubContributions: 'GitHubContributions',
   getV1GithubStreak: 'GitHubStreak',
   getGithubStreak: 'GitHubStreak',
+  getV1GithubProjects: 'GitHubProjects',
+  getGithubProjects: 'GitHubProjects',
 } as const;
 
 // 12:00 in Toronto on 2026-11-22: far from the calendar's midnight boundary.
@@ -187,7 +189,7 @@ describe('MCP endpoint with the SDK client', () => {
       }
       expect(gw.accessLog().filter((l) => l.path === '/mcp')).not.toHaveLength(0);
       // initialize and tools/list make no upstream call.
-      expect(fake.calls).toEqual({ ticker: 0, candles: 0, graphql: 0, html: 0 });
+      expect(noCalls(fake.calls), JSON.stringify(fake.calls)).toBe(true);
     });
   });
 
@@ -219,6 +221,7 @@ describe('MCP endpoint with the SDK client', () => {
     await withGateway({}, async (gw, { client }) => {
       fake.market = { mode: 'down', tradeIdAsString: false };
       fake.github = { mode: 'missing-day' };
+      fake.projects.mode = 'down';
       for (const name of Object.keys(TOOLS)) {
         const body = problemOf((await client.callTool({ name })) as CallToolResult);
         expect(body).toMatchObject({
@@ -229,6 +232,7 @@ describe('MCP endpoint with the SDK client', () => {
       }
       expect(gw.stderr.join('')).toMatch(/market: /);
       expect(gw.stderr.join('')).not.toMatch(/\n\s+at /);
+      fake.projects.mode = 'ok';
     });
   });
 

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkDist } from '../builders/dist-check/check.ts';
 import { buildSite, sharedSite, TEST_SITE_URL, type BuiltSite } from './helpers/site-dist.ts';
+import { DEFAULT_SERVICE } from '../datasets/registry.ts';
 
 /**
  * Files allowed to name a missing dataset's paths:
@@ -77,7 +78,10 @@ describe('the market upstream down, no previous snapshot', () => {
 
   it('the documents still list the calendar and the streak', async () => {
     const index = await site.json<{ routes: Array<{ path: string }> }>('api/index.json');
-    expect(index.routes.map((r) => r.path)).toEqual(['/api/v1/github-contributions', '/api/v1/github-streak']);
+    // Every dataset but the market, in the registry's order.
+    expect(index.routes.map((r) => r.path)).toEqual(
+      DEFAULT_SERVICE.resources.filter((r) => r.v1.path !== '/api/v1/mon-price').map((r) => r.v1.path),
+    );
     const openapi = await site.json<{ paths: Record<string, unknown> }>('openapi.json');
     expect(Object.keys(openapi.paths)).toEqual(expect.arrayContaining(CALENDAR_PATHS));
     for (const file of ['.well-known/api-catalog', 'developers.md', 'llms.txt'])
@@ -114,7 +118,10 @@ describe('the calendar upstream down, no previous snapshot', () => {
     const naming = await filesNaming(site.dir, await site.files(), CALENDAR_PATHS);
     expect(naming.filter((file) => !NOT_DOCUMENTS.has(file))).toEqual([]);
     const index = await site.json<{ routes: Array<{ path: string }> }>('api/index.json');
-    expect(index.routes.map((r) => r.path)).toEqual(['/api/v1/mon-price']);
+    // Every dataset but the calendar and the streak derived from it.
+    expect(index.routes.map((r) => r.path)).toEqual(
+      DEFAULT_SERVICE.resources.map((r) => r.v1.path).filter((path) => !CALENDAR_PATHS.includes(path)),
+    );
     expect(await site.read('llms.txt')).toContain('/api/v1/mon-price');
   });
 
@@ -132,6 +139,7 @@ describe('every upstream down (an offline first start)', () => {
       setup: (fake) => {
         fake.market.mode = 'not-found';
         fake.github.mode = 'unknown-account';
+        fake.projects.mode = 'unknown-account';
       },
     });
   });
@@ -142,12 +150,12 @@ describe('every upstream down (an offline first start)', () => {
   it('the documents keep every dataset, and check:dist -- --allow-missing-data checks the rest', async () => {
     expect(site.result.code).toBe(1);
     const index = await site.json<{ routes: unknown[] }>('api/index.json');
-    expect(index.routes).toHaveLength(3);
+    expect(index.routes).toHaveLength(DEFAULT_SERVICE.resources.length);
     const strict = await checkDist(site.dir, TEST_SITE_URL);
     expect(strict.failures.length).toBeGreaterThan(0);
     expect(strict.failures.every((f) => f.absentDataset !== undefined)).toBe(true);
     const allowing = await checkDist(site.dir, TEST_SITE_URL, { allowMissingData: true });
-    expect(allowing.missingData.sort()).toEqual(['contributions', 'market', 'streak']);
+    expect(allowing.missingData.sort()).toEqual(DEFAULT_SERVICE.resources.map((r) => r.id).sort());
     expect(allowing.failures).toEqual([]);
   });
 });

@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstreams, type FakeUpstreams } from '../tools/fakes/upstreams.ts';
+import { listPhrase } from '../contract/service.ts';
+import { DEFAULT_SERVICE } from '../datasets/registry.ts';
 import { AMPLE_UPSTREAM_TIMEOUT_MS, runCheckDist, upstreamEnv } from './helpers/run.ts';
 import { buildSite, runBuildMain, TEST_SITE_URL, type BuiltSite } from './helpers/site-dist.ts';
 
@@ -35,16 +37,18 @@ describe('npm start without network (build --if-stale)', () => {
   it('says why each dataset is missing, then points to npm run demo, and still lets the gateway start', async () => {
     fake.market.mode = 'down';
     fake.github.mode = 'down';
+    fake.projects.mode = 'down';
     const out = join(base, 'offline');
     const result = await start(out);
     expect(result.code).toBe(0);
     const lines = result.stderr.trimEnd().split('\n');
-    expect(lines).toEqual([
-      `build: ${out} is missing; building it first`,
-      expect.stringMatching(/^build: market preview not written: coinbase: /),
-      expect.stringMatching(/^build: contribution calendar not written: github-/),
-      DEMO_HINT,
-    ]);
+    // The lines they mean: the first says what it does, one names each failed upstream, the hint comes last.
+    expect(lines[0]).toBe(`build: ${out} is missing; building it first`);
+    expect(lines).toContainEqual(expect.stringMatching(/^build: market preview not written: coinbase: /));
+    expect(lines).toContainEqual(expect.stringMatching(/^build: contribution calendar not written: github-/));
+    expect(lines).toContainEqual(expect.stringMatching(/^build: projects not written: github-profile: /));
+    expect(lines.at(-1)).toBe(DEMO_HINT);
+    fake.projects.mode = 'ok';
   });
 
   it('does not when one upstream answered: that is an upstream failing, not the network', async () => {
@@ -57,6 +61,9 @@ describe('npm start without network (build --if-stale)', () => {
   });
 });
 
+/** Every dataset, by its title in running text, as check:dist names what the build left out. */
+const LEFT_OUT = listPhrase(DEFAULT_SERVICE.resources.map((r) => `the ${r.title.toLowerCase()}`));
+
 describe('npm run check:dist after a build that left datasets out', () => {
   let site: BuiltSite | undefined;
   afterAll(() => site?.close());
@@ -68,6 +75,7 @@ describe('npm run check:dist after a build that left datasets out', () => {
       setup: (fake) => {
         fake.market.mode = 'down';
         fake.github.mode = 'down';
+        fake.projects.mode = 'down';
       },
       env: { UPSTREAM_TIMEOUT_MS: AMPLE_UPSTREAM_TIMEOUT_MS },
     });
@@ -77,7 +85,7 @@ describe('npm run check:dist after a build that left datasets out', () => {
     const [first, ...listed] = strict.stderr.trimEnd().split('\n');
     expect(first).toMatch(
       new RegExp(
-        `^check:dist: ${listed.length} broken: .*; all of them are files of the market preview, the contribution calendar and the contribution streak, which the build left out \\(an upstream gave no data\\): npm run check:dist -- --allow-missing-data checks the rest$`,
+        `^check:dist: ${listed.length} broken: .*; all of them are files of ${LEFT_OUT}, which the build left out \\(an upstream gave no data\\): npm run check:dist -- --allow-missing-data checks the rest$`,
       ),
     );
     expect(listed.length).toBeGreaterThan(0);
@@ -96,9 +104,7 @@ describe('npm run check:dist after a build that left datasets out', () => {
     const data = listed.filter((line) => !line.startsWith(`  ${TEST_SITE_URL}/skills:`));
     expect(data.length).toBe(listed.length - 1);
     expect(first).toMatch(
-      new RegExp(
-        `^check:dist: ${listed.length} broken: .*; ${data.length} of them are files of the market preview, the contribution calendar and`,
-      ),
+      new RegExp(`^check:dist: ${listed.length} broken: .*; ${data.length} of them are files of ${LEFT_OUT},`),
     );
     const allowed = await check(site!.dir, '--allow-missing-data');
     expect(allowed.code).toBe(1);

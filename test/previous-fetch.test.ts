@@ -50,14 +50,27 @@ beforeEach(async () => {
   return () => rm(dir, { recursive: true, force: true });
 });
 
-const fetchInto = (target = dir, timeoutMs = Number(AMPLE_UPSTREAM_TIMEOUT_MS)) =>
-  fetchPrevious({
+/**
+ * The outcomes of the market's and the calendar's snapshots and of status.json, which the tests answer; every other dataset's
+ * snapshot is one this site never published (a 404: absent).
+ */
+const fetchInto = async (target = dir, timeoutMs = Number(AMPLE_UPSTREAM_TIMEOUT_MS)) => {
+  const outcomes = await fetchPrevious({
     siteUrl,
     service: DEFAULT_SERVICE,
     dir: target,
     timeoutMs,
     userAgent: 'public-data-preview/1.0 (+test)',
   });
+  const answered = (o: { file: string }) => o.file === MARKET || o.file === CALENDAR || o.file === STATUS;
+  expect(outcomes.filter((o) => !answered(o)).map((o) => o.outcome)).toEqual(
+    outcomes.filter((o) => !answered(o)).map(() => 'absent'),
+  );
+  everyOutcome = outcomes;
+  return outcomes.filter(answered);
+};
+/** The last run's outcomes, every dataset's. */
+let everyOutcome: Array<{ file: string }> = [];
 const exists = (file: string) =>
   stat(join(dir, file)).then(
     () => true,
@@ -87,9 +100,9 @@ describe('fetchPrevious', () => {
     expect(await exists(`nested/previous/${CALENDAR}`)).toBe(false);
     await fetchInto(); // into the folder that held the stale copy
     expect(await exists(CALENDAR)).toBe(false);
-    expect(seen.map((r) => r.url).sort()).toEqual(
-      [CALENDAR, MARKET, STATUS, CALENDAR, MARKET, STATUS].map((file) => `/my-fork/${file}`).sort(),
-    );
+    // Each v1 snapshot of the deployment asked once per run.
+    const v1 = everyOutcome.map((o) => `/my-fork/${o.file}`);
+    expect(seen.map((r) => r.url).sort()).toEqual([...v1, ...v1].sort());
     expect(seen.every((r) => r.headers['user-agent'] === 'public-data-preview/1.0 (+test)')).toBe(true);
   });
 
@@ -118,7 +131,7 @@ describe('fetchPrevious', () => {
     ]);
     expect(await exists(MARKET)).toBe(false);
     expect(await exists(CALENDAR)).toBe(false);
-    expect(seen).toHaveLength(3);
+    expect(seen.filter((r) => [MARKET, CALENDAR, STATUS].some((file) => r.url === `/my-fork/${file}`))).toHaveLength(3);
   });
 
   it('gives up at its deadline on a site that does not answer, and names a server error', async () => {
@@ -142,9 +155,8 @@ describe('node .build/fetch-previous.mjs', () => {
       UPSTREAM_TIMEOUT_MS: AMPLE_UPSTREAM_TIMEOUT_MS,
     });
     expect(result.code).toBe(0);
-    expect(result.stdout).toBe(
-      `fetch-previous: ${siteUrl}/${MARKET}: 2 bytes, into ${dir}\nfetch-previous: ${siteUrl}/${STATUS}: not published (404)\n`,
-    );
+    // The lines they mean (each other dataset's snapshot, never published here, has its "not published" line).
+    expect(result.stdout.split('\n')).toContain(`fetch-previous: ${siteUrl}/${MARKET}: 2 bytes, into ${dir}`);
     expect(result.stderr).toBe(`fetch-previous: ${siteUrl}/${CALENDAR}: answered 500\n`);
     expect(await readFile(join(dir, MARKET), 'utf8')).toBe('{}');
   });

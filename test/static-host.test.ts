@@ -39,7 +39,7 @@ describe('serve dist (the real serve package)', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json');
     expect(res.headers.get('cache-control')).toBe(
-      id === 'market' ? CACHE_CONTROL.data('per-request') : 'public, max-age=0, stale-while-revalidate=300',
+      CACHE_CONTROL.staticSnapshot(DEFAULT_SERVICE.resources.find((r) => r.id === id)!.cache),
     );
     const resource = DEFAULT_SERVICE.resources.find((r) => r.id === id)!;
     expect(await res.text()).toBe(await site.read(resource.snapshotFiles[0]!));

@@ -69,6 +69,7 @@ describe('the status rules', () => {
   });
   const market = { asOf: '2026-11-23T13:00:00Z' };
   const calendar = { nextRefreshAt: '2026-11-24T00:00:00-05:00' };
+  const projects = { asOf: '2026-11-23T14:30:00Z' };
 
   it('reused: its age; missing: its reason and when last available; the badge says the worst', () => {
     const status = statusDocument(
@@ -77,11 +78,13 @@ describe('the status rules', () => {
           ['market', { state: 'reused', ageMs: 2 * 3_600_000 }],
           ['contributions', { state: 'fresh' }],
           ['streak', { state: 'fresh' }],
+          ['projects', { state: 'fresh' }],
         ]),
         new Map<string, unknown>([
           ['market', market],
           ['contributions', calendar],
           ['streak', calendar],
+          ['projects', projects],
         ]),
       ),
       [],
@@ -96,10 +99,12 @@ describe('the status rules', () => {
           ['market', { state: 'missing', reason: 'coinbase: HTTP 503', lastAvailableMs: Date.parse(market.asOf) }],
           ['contributions', { state: 'fresh' }],
           ['streak', { state: 'fresh' }],
+          ['projects', { state: 'fresh' }],
         ]),
         new Map<string, unknown>([
           ['contributions', calendar],
           ['streak', calendar],
+          ['projects', projects],
         ]),
       ),
       [],

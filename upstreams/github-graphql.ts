@@ -33,24 +33,27 @@ export interface CalendarRange {
   endDate: string;
 }
 
-export function githubGraphqlClient(apiUrl: string, token: string, account: string, http: HttpOptions) {
+/**
+ * One GitHub GraphQL query for `account` (its login is the `login` variable): the token, the deadline over
+ * p-retry's bounded retries, the capped body, and an error that says why and never quotes the token. What
+ * the calendar and a dataset's own query (datasets/projects/) share.
+ */
+export function githubGraphql(apiUrl: string, token: string, account: string, http: HttpOptions, maxBytes: number) {
   const client = graphql.defaults({
     baseUrl: apiUrl,
     headers: { authorization: `bearer ${token}`, 'user-agent': http.userAgent },
     request: {
-      fetch: guardedFetch('github-graphql', { maxBytes: MAX_GRAPHQL_ANSWER_BYTES, timeoutMs: http.timeoutMs }),
+      fetch: guardedFetch('github-graphql', { maxBytes, timeoutMs: http.timeoutMs }),
     },
   });
-  return async function contributionDays(range: CalendarRange): Promise<ContributionDay[]> {
+  return async function query(text: string, variables: Record<string, unknown>): Promise<unknown> {
     const deadline = Date.now() + http.timeoutMs;
     const signal = AbortSignal.timeout(http.timeoutMs);
-    const variables = { login: account, from: `${range.startDate}T00:00:00Z`, to: `${range.endDate}T23:59:59Z` };
-    let data: unknown;
     try {
-      data = await pRetry(
+      return await pRetry(
         async () => {
           try {
-            return await client(QUERY, { ...variables, request: { signal } });
+            return await client(text, { login: account, ...variables, request: { signal } });
           } catch (error) {
             throw retryable(error, deadline) ? error : new AbortError(error as Error);
           }
@@ -75,6 +78,13 @@ export function githubGraphqlClient(apiUrl: string, token: string, account: stri
         },
       );
     }
+  };
+}
+
+export function githubGraphqlClient(apiUrl: string, token: string, account: string, http: HttpOptions) {
+  const query = githubGraphql(apiUrl, token, account, http, MAX_GRAPHQL_ANSWER_BYTES);
+  return async function contributionDays(range: CalendarRange): Promise<ContributionDay[]> {
+    const data = await query(QUERY, { from: `${range.startDate}T00:00:00Z`, to: `${range.endDate}T23:59:59Z` });
     return parseGraphqlCalendar(data);
   };
 }

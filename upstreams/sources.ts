@@ -9,7 +9,7 @@ import { buildMarketData, marketWindow, type MarketData } from '../domain/market
 import { coinbaseClient, type MarketClient } from './coinbase.ts';
 import { githubGraphqlClient } from './github-graphql.ts';
 import { githubHtmlClient } from './github-html.ts';
-import { userAgent } from './http.ts';
+import { userAgent, type HttpOptions } from './http.ts';
 import { calendarWindow, githubToday } from '../domain/calendar.ts';
 
 export interface ContributionSource {
@@ -34,11 +34,21 @@ export interface Sources {
   coinbase: MarketSource | undefined;
   /** GitHub: its GraphQL API with a token, else the public calendar page. */
   github: ContributionSource;
+  /**
+   * How this program's requests go out (User-Agent, deadline, lifetime): what a dataset's own
+   * upstream (datasets/<id>/source.ts) is connected with. Absent: httpOptions(config), on `fetch`.
+   */
+  http?: HttpOptions;
+}
+
+/** The rules of every upstream request of a program, from its configuration. */
+export function httpOptions(config: Config, signal?: AbortSignal): HttpOptions {
+  return { userAgent: userAgent(config.siteUrl), timeoutMs: config.upstreamTimeoutMs, signal };
 }
 
 /** `signal`: the program's lifetime; once it fires, no request runs on (upstreams/http.ts). */
 export function createSources(config: Config, signal?: AbortSignal): Sources {
-  const http = { userAgent: userAgent(config.siteUrl), timeoutMs: config.upstreamTimeoutMs, signal };
+  const http = httpOptions(config, signal);
   const zone = config.calendarTimeZone;
   let contributions: Omit<ContributionSource, 'account' | 'timeZone'>;
   if (config.githubToken) {
@@ -63,6 +73,7 @@ export function createSources(config: Config, signal?: AbortSignal): Sources {
             product: config.marketProduct,
           },
     github: { ...contributions, account: config.githubAccount, timeZone: zone },
+    http,
   };
 }
 
@@ -84,7 +95,7 @@ export async function fetchContributions(sources: Sources, nowMs: number): Promi
 }
 
 /** A source by its name in Sources: a dataset's module names the one its data come from (datasets/). */
-export type SourceName = keyof Sources;
+export type SourceName = 'coinbase' | 'github';
 
 /**
  * One payload of this instant from each source, as the build fetches it (the gateway keeps each source's

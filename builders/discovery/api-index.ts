@@ -21,6 +21,8 @@ import { absoluteUrl } from '../../contract/pages.ts';
 /** The Cache-Control rule of a 200, in words where it depends on the request (docs/api.md#response-headers). */
 function cacheControlRule(resource: DataResource, timeZone: string): string {
   if (resource.cache === 'per-request') return CACHE_CONTROL.data(resource.cache);
+  if (resource.cache === 'hourly')
+    return `${CACHE_CONTROL.data(resource.cache)}; or ${CACHE_CONTROL.perClient} when quota headers are present`;
   return `${CACHE_CONTROL.data(resource.cache, `<seconds until the next midnight in ${timeZone}>`)}; or ${CACHE_CONTROL.perClient} when quota headers are present`;
 }
 

@@ -70,7 +70,8 @@ function sections(r: Resume): Section[] {
     ],
     [
       'Projects',
-      (r.projects ?? []).map((p) =>
+      // JSON Resume's own section (not the projects dataset), read by destructuring.
+      (sectionProjects(r) ?? []).map((p) =>
         entry(
           link(p.name ?? '', p.url),
           join([
@@ -197,3 +198,6 @@ export function renderResume(ctx: BuildContext, loaded: LoadedResume | null, own
     { file: RESUME_DOCUMENT.file, body: `${JSON.stringify(published, null, 2)}\n` },
   ];
 }
+
+/** JSON Resume's `projects` section of `r`. */
+const sectionProjects = <T>({ projects }: { projects?: T }): T | undefined => projects;

@@ -9,6 +9,7 @@ import {
   CACHE_CONTROL,
   DATA_METHODS,
   MCP_ENDPOINT,
+  type CachePolicy,
   type DataResource,
   type ServiceTables,
 } from '../../contract/service.ts';
@@ -265,7 +266,7 @@ function serveLive(
   decision: QuotaDecision,
 ): Prepared | Promise<Prepared> {
   const answer = (a: LiveAnswer) =>
-    a.kept ? serveKept(ctx, req, decision, a.kept) : serveFresh(resource, decision, a.body);
+    a.kept ? serveKept(ctx, req, resource, decision, a.kept) : serveFresh(resource, decision, a.body);
   let current: ReturnType<DataRoute['current']>;
   try {
     // Routed only for a registered dataset, which has a route (createGateway's table from service.paths).
@@ -293,10 +294,11 @@ function serveFresh(resource: DataResource, decision: QuotaDecision, body: Uint8
   return { status: 200, headers, body, quota: decision.outcome };
 }
 
-/** An answer kept until the next midnight (the `until-midnight` policy), with its ETag and variants. */
+/** An answer kept until it expires (the `until-midnight` and `hourly` policies), with its ETag and variants. */
 function serveKept(
   ctx: Context,
   req: CoreRequest,
+  resource: DataResource,
   decision: QuotaDecision,
   { rep, expiresAtMs }: { rep: Representation; expiresAtMs: number },
 ): Prepared {
@@ -313,7 +315,9 @@ function serveKept(
       ? notModifiedHeaders(rep, v, CACHE_CONTROL.perClient, extra)
       : variantHeaders(rep, v, CACHE_CONTROL.perClient, extra);
   } else {
-    const lists = sharedHeaders(ctx, rep, v, secondsUntil(expiresAtMs, ctx.now()));
+    // `hourly`: a fixed s-maxage (CACHE_CONTROL.data), whatever is left of the kept answer's hour.
+    const sMaxAge = resource.cache === 'until-midnight' ? secondsUntil(expiresAtMs, ctx.now()) : 0;
+    const lists = sharedHeaders(ctx, rep, v, resource.cache, sMaxAge);
     headers = notModified ? lists.notModified : lists.ok;
   }
   return notModified
@@ -325,10 +329,10 @@ function serveKept(
  * The calendar's header lists without a quota differ only in s-maxage, which changes once a second:
  * each variant's lists are built when it changes and reused until then, not built per request.
  */
-function sharedHeaders(ctx: Context, rep: Representation, v: Variant, sMaxAge: number) {
+function sharedHeaders(ctx: Context, rep: Representation, v: Variant, policy: CachePolicy, sMaxAge: number) {
   let lists = ctx.shared.get(v);
   if (lists === undefined || lists.sMaxAge !== sMaxAge) {
-    const cacheControl = CACHE_CONTROL.data('until-midnight', sMaxAge);
+    const cacheControl = CACHE_CONTROL.data(policy, sMaxAge);
     lists = {
       sMaxAge,
       ok: variantHeaders(rep, v, cacheControl, DATA_COMMON),

@@ -16,6 +16,46 @@ import {
   type DefaultViewRule,
   type FakeDay,
 } from './data.ts';
+import {
+  defaultProjects,
+  projectsGraphqlData,
+  renderProfileHtml,
+  repositoryJson,
+  type FakeProjects,
+} from './projects.ts';
+
+export type { FakeProjects, FakeRepository, ProjectsMode } from './projects.ts';
+
+/** The fake's endpoints, each with its own counter: a test of "no call" asserts every one is zero (noCalls). */
+export interface FakeCalls {
+  ticker: number;
+  candles: number;
+  /** GraphQL's contribution calendar query. */
+  graphql: number;
+  /** The public calendar page (default and year views alike). */
+  html: number;
+  /** GraphQL's projects query. */
+  graphqlProjects: number;
+  /** The public profile page. */
+  profile: number;
+  /** REST `GET /repos/<owner>/<name>`. */
+  repos: number;
+}
+
+const zeroCalls = (): FakeCalls => ({
+  ticker: 0,
+  candles: 0,
+  graphql: 0,
+  html: 0,
+  graphqlProjects: 0,
+  profile: 0,
+  repos: 0,
+});
+
+/** Every endpoint's counter at zero: the fake was not asked anything. */
+export function noCalls(calls: FakeCalls): boolean {
+  return Object.values(calls).every((n) => n === 0);
+}
 
 /** How the market upstream misbehaves. */
 export type MarketMode =
@@ -125,10 +165,12 @@ export interface FakeUpstreams {
    * 404; `not-image` answers the redirect with an HTML page; `insecure` redirects to an http host elsewhere.
    */
   avatar: { mode: 'ok' | 'missing' | 'not-image' | 'insecure'; requests: number };
+  /** The profile's projects (tools/fakes/projects.ts): what the page, GraphQL's projects query and REST answer. */
+  projects: FakeProjects;
   /** The fake's clock. */
   now: () => number;
-  /** Requests per endpoint: ticker, candles, graphql, html (default and year views alike). */
-  calls: { ticker: number; candles: number; graphql: number; html: number };
+  /** Requests per endpoint (FakeCalls). */
+  calls: FakeCalls;
   requests: RecordedRequest[];
   /** Zero every counter and forget the recorded requests. */
   resetCalls(): void;
@@ -153,11 +195,12 @@ export async function startFakeUpstreams(options: FakeUpstreamOptions = {}): Pro
     market: { mode: 'ok', tradeIdAsString: false },
     github: { mode: 'ok' },
     avatar: { mode: 'ok', requests: 0 },
+    projects: defaultProjects(account),
     now: options.now ?? Date.now,
-    calls: { ticker: 0, candles: 0, graphql: 0, html: 0 },
+    calls: zeroCalls(),
     requests: [],
     resetCalls() {
-      state.calls = { ticker: 0, candles: 0, graphql: 0, html: 0 };
+      state.calls = zeroCalls();
       state.avatar.requests = 0;
       state.requests = [];
     },
@@ -268,7 +311,69 @@ export async function startFakeUpstreams(options: FakeUpstreamOptions = {}): Pro
 
   const torontoToday = () => DateTime.fromMillis(state.now(), { zone: 'America/Toronto' });
 
+  /** The projects' modes that every one of their endpoints shares; true when it answered. */
+  const projectsFailed = (res: ServerResponse, answer: () => void): boolean => {
+    if (misbehave(res, state.projects.mode, answer)) return true;
+    switch (state.projects.mode) {
+      case 'rate-limited':
+        json(res, 429, { message: 'Too many requests' }, { 'retry-after': '3600' });
+        return true;
+      case 'server-error':
+        res.writeHead(503, { 'content-type': 'text/html' });
+        res.end('<h1>Unicorn!</h1>');
+        return true;
+    }
+    return false;
+  };
+
+  const handleProfile = (res: ServerResponse, login: string) => {
+    state.calls.profile++;
+    const answer = () => {
+      if (state.projects.page !== undefined) {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        return res.end(state.projects.page);
+      }
+      if (state.projects.mode === 'unknown-account' || login.toLowerCase() !== account.toLowerCase()) {
+        res.writeHead(404, { 'content-type': 'text/html' });
+        return res.end('<h1>Not Found</h1>');
+      }
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(renderProfileHtml(account, state.projects));
+    };
+    if (!projectsFailed(res, answer)) answer();
+  };
+
+  const handleRepository = (res: ServerResponse, owner: string, name: string) => {
+    state.calls.repos++;
+    const answer = () => {
+      const repo = repositoryJson(state.projects, owner, name);
+      if (repo === undefined)
+        return json(res, 404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' });
+      json(res, 200, repo);
+    };
+    if (!projectsFailed(res, answer)) answer();
+  };
+
+  const handleProjectsGraphql = (req: IncomingMessage, res: ServerResponse, body: string) => {
+    state.calls.graphqlProjects++;
+    const answer = () => {
+      if (req.headers.authorization !== `bearer ${token}`)
+        return json(res, 401, { message: 'Bad credentials', documentation_url: 'https://docs.github.com/graphql' });
+      const login = (JSON.parse(body) as { variables?: { login?: string } }).variables?.login;
+      if (state.projects.mode === 'unknown-account' || login !== account)
+        return json(res, 200, {
+          data: { user: null },
+          errors: [
+            { type: 'NOT_FOUND', path: ['user'], message: `Could not resolve to a User with the login of '${login}'.` },
+          ],
+        });
+      json(res, 200, { data: projectsGraphqlData(state.projects) });
+    };
+    if (!projectsFailed(res, answer)) answer();
+  };
+
   const handleGraphql = (req: IncomingMessage, res: ServerResponse, body: string) => {
+    if (body.includes('pinnedItems')) return handleProjectsGraphql(req, res, body);
     state.calls.graphql++;
     const mode = state.github.mode;
     const answer = () => {
@@ -419,6 +524,11 @@ export async function startFakeUpstreams(options: FakeUpstreamOptions = {}): Pro
         res.writeHead(200, { 'content-type': 'image/png', 'content-length': AVATAR_PNG.length });
         return res.end(AVATAR_PNG);
       }
+      const repository = /^\/repos\/([^/]+)\/([^/]+)$/.exec(url.pathname);
+      if (repository && req.method === 'GET')
+        return handleRepository(res, decodeURIComponent(repository[1]!), decodeURIComponent(repository[2]!));
+      const profile = /^\/([^/]+)$/.exec(url.pathname);
+      if (profile && req.method === 'GET') return handleProfile(res, decodeURIComponent(profile[1]!));
       json(res, 404, { message: 'Not Found' });
     });
   });

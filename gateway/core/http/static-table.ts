@@ -7,6 +7,7 @@ import {
   CACHE_CONTROL,
   CARD_RESPONSE_HEADERS,
   DISCOVERY,
+  folderCardResource,
   type ServiceTables,
 } from '../../../contract/service.ts';
 import { feedPolicyOptions, pageResponseHeaders } from '../../../contract/content-security-policy.ts';
@@ -99,7 +100,7 @@ export function staticTable(
   const entryFor = (f: SiteFile): StaticEntry => {
     let entry = entries.get(f.file);
     if (entry === undefined) {
-      const card = CARD_FILES.get(f.file);
+      const card = CARD_FILES.get(f.file) ?? folderCardResource(service, f.file);
       const cacheControl =
         f.file === API_INDEX.file
           ? CACHE_CONTROL.apiIndex

@@ -11,6 +11,8 @@ import { prepare, type BodyCodec, type Representation } from '../http/representa
 import { utf8 } from '../http/bytes.ts';
 import { contributionsRoute, type CalendarResponse } from './contributions.ts';
 import { marketJson, marketRoute } from './market.ts';
+import { upstreamRoute } from './upstream-route.ts';
+import { httpOptions } from '../../../upstreams/sources.ts';
 
 /** A dataset's answer of this instant: the payload as a value (the MCP tools) and as the bytes sent. */
 export interface LiveAnswer {
@@ -122,7 +124,17 @@ export function dataRoutes(
     const route =
       'source' in origin
         ? SOURCE_ROUTES[origin.source](sources, resource, validator, codec, now, shared)
-        : derivedRoute(routes.get(origin.derivedFrom)!, resource, origin.derive, config, validator, codec);
+        : 'upstream' in origin
+          ? upstreamRoute(
+              origin.upstream.connect(config, sources.http ?? httpOptions(config)),
+              origin.upstream.keepMs,
+              resource,
+              validator,
+              codec,
+              now,
+              shared,
+            )
+          : derivedRoute(routes.get(origin.derivedFrom)!, resource, origin.derive, config, validator, codec);
     routes.set(resource.id, route);
   }
   return routes;

@@ -1,0 +1,63 @@
+// The projects' figure on the home page (drawn by the build, redrawn by the page script:
+// render/dataset-view.ts): one HTML card per repository, each a link to it on GitHub, with its
+// description as text, its language and colour, its stars and forks. Every upstream string is escaped:
+// a description of `<one>` reads `<one>`.
+import type { GitHubProject, GitHubProjects } from '../../domain/projects.ts';
+import type { HomeView } from '../../render/dataset-view.ts';
+import { formatCount } from '../../render/format.ts';
+import { escapeHtml } from '../../render/html.ts';
+
+/** "pinned repositories" or "popular repositories", as the profile names the section. */
+export function selectionWords(payload: GitHubProjects): string {
+  return payload.selection === 'pinned' ? 'pinned repositories' : 'popular repositories';
+}
+
+/** "1 star", "2,612 stars". */
+export const plural = (n: number, word: string) => `${formatCount(n)} ${word}${n === 1 ? '' : 's'}`;
+
+function projectHtml(p: GitHubProject): string {
+  const language =
+    p.language === null
+      ? ''
+      : `<span class="project-language"><span class="language-dot" aria-hidden="true"${p.languageColor === null ? '' : ` style="background-color: ${escapeHtml(p.languageColor)}"`}></span>${escapeHtml(p.language)}</span>`;
+  return (
+    `<li class="project"><a class="project-link" href="${escapeHtml(p.url)}">` +
+    `<strong class="project-name">${escapeHtml(p.name)}</strong></a>` +
+    `<span class="project-owner">${escapeHtml(p.owner)}</span>` +
+    (p.description === null ? '' : `<p class="project-description">${escapeHtml(p.description)}</p>`) +
+    `<p class="project-meta">${language}` +
+    `<span class="project-stars">${escapeHtml(plural(p.stars, 'star'))}</span> ` +
+    `<span class="project-forks">${escapeHtml(plural(p.forks, 'fork'))}</span></p></li>`
+  );
+}
+
+function projectsBodyHtml(payload: GitHubProjects | null): string {
+  if (payload === null)
+    return '<p class="unavailable" data-unavailable="projects"><strong>Projects unavailable.</strong> GitHub gave no usable list of repositories when this page was built.</p>';
+  if (payload.projects.length === 0)
+    return `<p class="projects-empty">${escapeHtml(payload.username)} has no public repository yet.</p>`;
+  return `<ul class="projects">${payload.projects.map(projectHtml).join('')}</ul>`;
+}
+
+/** The shape the figure draws, checked before a redraw from an API answer (the CLI checks the whole schema). */
+function isProjects(value: unknown): value is GitHubProjects {
+  const v = value as Partial<GitHubProjects> | null;
+  return (
+    !!v &&
+    typeof v.username === 'string' &&
+    (v.selection === 'pinned' || v.selection === 'popular') &&
+    Array.isArray(v.projects) &&
+    v.projects.every(
+      (p) =>
+        !!p &&
+        typeof p.owner === 'string' &&
+        typeof p.name === 'string' &&
+        typeof p.url === 'string' &&
+        p.url.startsWith('https://github.com/') &&
+        Number.isInteger(p.stars) &&
+        Number.isInteger(p.forks),
+    )
+  );
+}
+
+export const view: HomeView<GitHubProjects> = { accepts: isProjects, body: projectsBodyHtml };

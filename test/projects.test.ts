@@ -1,0 +1,351 @@
+// The projects dataset (docs/data-rules.md#projects): both sources against the fakes' profile page, GraphQL
+// and REST answers; the payload's rules; a hostile owner; the build, its cards and --previous; the gateway's
+// route and cache rule, MCP and the CLI.
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CACHE_CONTROL, dataResource } from '../contract/service.ts';
+import { DEFAULT_SERVICE } from '../datasets/registry.ts';
+import { buildProjects, collapsedText, projectsReuse, type GitHubProjects } from '../domain/projects.ts';
+import { parsePageCount, parseProfileHtml } from '../datasets/projects/profile-page.ts';
+import { parseProjectsAnswer } from '../datasets/projects/graphql.ts';
+import { renderProfileHtml } from '../tools/fakes/projects.ts';
+import { startFakeUpstreams, type FakeUpstreams } from '../tools/fakes/upstreams.ts';
+import { UpstreamError } from '../lib/errors.ts';
+import { upstreamEnv } from './helpers/run.ts';
+import { listFiles, runBuild, TEST_SITE_CLOCK, TEST_SITE_URL } from './helpers/site-dist.ts';
+import { get, startTestGateway } from './helpers/gateway.ts';
+import { runCli } from './helpers/cli-run.ts';
+
+const PROJECTS = dataResource(DEFAULT_SERVICE, 'projects');
+const [V1, ALIAS] = PROJECTS.snapshotFiles as [string, string];
+const ASOF = new Date(TEST_SITE_CLOCK).toISOString();
+
+/** What the default fake profile publishes, by the §11 rules (tools/fakes/projects.ts). */
+const EXPECTED: GitHubProjects = {
+  username: 'octocat',
+  selection: 'pinned',
+  asOf: ASOF,
+  projects: [
+    {
+      owner: 'octo-org',
+      name: 'hello-world',
+      url: 'https://github.com/octo-org/hello-world',
+      description: 'My first repository on GitHub!',
+      language: 'Python',
+      languageColor: '#3572A5',
+      stars: 2612,
+      // The page says "12.3k": read exactly from REST.
+      forks: 12345,
+    },
+    {
+      owner: 'octocat',
+      name: 'tiny-parser',
+      url: 'https://github.com/octocat/tiny-parser',
+      description: 'Reads <one> tag at a time & never backtracks.',
+      language: 'Rust',
+      languageColor: '#dea584',
+      stars: 310,
+      forks: 0,
+    },
+    {
+      owner: 'octocat',
+      name: 'static-plus-cron',
+      url: 'https://github.com/octocat/static-plus-cron',
+      description: 'A publisher that fetches on a schedule and serves JSON snapshots.',
+      language: 'TypeScript',
+      languageColor: '#3178c6',
+      stars: 1234,
+      forks: 56,
+    },
+  ],
+};
+
+let fake: FakeUpstreams;
+let base: string;
+beforeAll(async () => {
+  fake = await startFakeUpstreams({ now: () => TEST_SITE_CLOCK });
+  base = await mkdtemp(join(tmpdir(), 'projects-'));
+});
+afterAll(async () => {
+  await fake?.close();
+  await rm(base, { recursive: true, force: true });
+});
+
+const env = (more: Record<string, string> = {}) => ({
+  ...upstreamEnv(fake.url),
+  SITE_URL: TEST_SITE_URL,
+  UPSTREAM_TIMEOUT_MS: '3000',
+  SOURCE_DATE_EPOCH: String(TEST_SITE_CLOCK / 1000),
+  ...more,
+});
+
+/** A build into a new folder with the fake's projects reset, then `setup` applied. */
+async function buildWith(
+  name: string,
+  setup: (f: FakeUpstreams) => void = () => {},
+  more: Record<string, string> = {},
+) {
+  const { defaultProjects } = await import('../tools/fakes/projects.ts');
+  fake.projects = defaultProjects('octocat');
+  fake.github = { mode: 'ok' };
+  setup(fake);
+  fake.resetCalls();
+  const dir = join(base, name);
+  const result = await runBuild(dir, env(more));
+  const read = (file: string) => readFile(join(dir, file), 'utf8');
+  return { dir, result, read, files: () => listFiles(dir) };
+}
+
+describe('the payload rule', () => {
+  it('collapses whitespace and drops control characters; an empty text is null', () => {
+    expect(collapsedText('  a\n\t b  ')).toBe('a b');
+    expect(collapsedText('a\u0001b\u001b[31m')).toBe('a b [31m');
+    expect(collapsedText('   ')).toBeNull();
+    expect(collapsedText(undefined)).toBeNull();
+  });
+
+  it('builds the URL from owner and name, keeps a colour only as # and six hex digits, and refuses a hostile item', () => {
+    const item = {
+      owner: 'a',
+      name: 'b.c',
+      description: null,
+      language: 'Go',
+      languageColor: 'red',
+      stars: 1,
+      forks: 2,
+    };
+    const p = buildProjects('github-profile', 'a', 'popular', [item], 0);
+    expect(p.projects[0]).toMatchObject({ url: 'https://github.com/a/b.c', languageColor: null });
+    for (const bad of [
+      { owner: '<script>', name: 'x' },
+      { owner: '-a', name: 'x' },
+      { owner: 'a', name: '..' },
+      { owner: 'a', name: 'x y' },
+    ])
+      expect(() => buildProjects('github-profile', 'a', 'pinned', [{ ...item, ...bad }], 0)).toThrow(UpstreamError);
+    expect(() => buildProjects('github-profile', 'a', 'pinned', [{ ...item, stars: 1.5 }], 0)).toThrow(/exact count/);
+    // The message never quotes the markup it refused.
+    try {
+      buildProjects('github-profile', 'a', 'pinned', [{ ...item, owner: '<img src=x>' }], 0);
+    } catch (error) {
+      expect((error as Error).message).not.toContain('<img');
+    }
+  });
+
+  it('reads a page count: digits with commas exactly, an abbreviation as one to read from REST', () => {
+    expect(parsePageCount(' 2,612 ')).toBe(2612);
+    expect(parsePageCount('7')).toBe(7);
+    expect(parsePageCount('12.3k')).toBe('abbreviated');
+    expect(parsePageCount('1.2m')).toBe('abbreviated');
+    expect(parsePageCount('about 3')).toBeUndefined();
+  });
+
+  it('reuses a snapshot of the same account up to 7 days old, never a later or an older one', () => {
+    const snapshot = { ...EXPECTED, asOf: '2026-11-20T00:00:00.000Z' };
+    const at = (iso: string) => projectsReuse(snapshot, Date.parse(iso), { username: 'octocat' });
+    expect(at('2026-11-26T23:00:00Z')).toMatchObject({ reusable: true });
+    expect(at('2026-11-27T00:00:01Z')).toMatchObject({ reusable: false });
+    expect(at('2026-11-19T00:00:00Z')).toMatchObject({ reusable: false });
+    expect(projectsReuse(snapshot, Date.parse('2026-11-21T00:00:00Z'), { username: 'other' })).toMatchObject({
+      reusable: false,
+    });
+  });
+});
+
+describe('the profile page', () => {
+  it("reads the section in the profile's order, the gist skipped, entities decoded, whitespace collapsed", () => {
+    const { defaultProjects } = { defaultProjects: () => fake.projects };
+    const section = parseProfileHtml(renderProfileHtml('octocat', defaultProjects()));
+    expect(section.selection).toBe('pinned');
+    expect(section.items.map((i) => `${i.owner}/${i.name}`)).toEqual([
+      'octo-org/hello-world',
+      'octocat/tiny-parser',
+      'octocat/static-plus-cron',
+    ]);
+    expect(section.items[1]!.description).toContain('Reads <one> tag at a time & never backtracks.');
+    expect(section.items[0]!.forks).toBe('abbreviated');
+  });
+
+  it('refuses a page with neither the section nor the no-repository sentence', () => {
+    expect(() => parseProfileHtml('<html><body><h2>Something else</h2></body></html>')).toThrow(/markup changed/);
+    expect(parseProfileHtml('<p>octocat doesn’t have any public repositories yet.</p>')).toEqual({
+      selection: 'popular',
+      items: [],
+    });
+  });
+
+  it('GraphQL: pinned nodes (a gist as {}) else the popular ones', () => {
+    const node = {
+      name: 'x',
+      owner: { login: 'a' },
+      description: null,
+      primaryLanguage: null,
+      stargazerCount: 1,
+      forkCount: 0,
+    };
+    expect(
+      parseProjectsAnswer({ user: { pinnedItems: { nodes: [{}, node] }, repositories: { nodes: [] } } }),
+    ).toMatchObject({
+      selection: 'pinned',
+      items: [{ owner: 'a', name: 'x' }],
+    });
+    expect(
+      parseProjectsAnswer({ user: { pinnedItems: { nodes: [] }, repositories: { nodes: [node] } } }).selection,
+    ).toBe('popular');
+    expect(() => parseProjectsAnswer({ user: { repositories: { nodes: [] } } })).toThrow(UpstreamError);
+  });
+});
+
+describe('the build', () => {
+  it('without a token reads the profile page and publishes the payload; an abbreviated count is read from REST', async () => {
+    const b = await buildWith('page');
+    expect(b.result.code, b.result.stderr).toBe(0);
+    expect(JSON.parse(await b.read(V1))).toEqual(EXPECTED);
+    expect(await b.read(ALIAS)).toBe(await b.read(V1));
+    expect(fake.calls.profile).toBe(1);
+    // Only hello-world's forks are abbreviated on the page.
+    expect(fake.calls.repos).toBe(1);
+    expect(fake.calls.graphqlProjects).toBe(0);
+  });
+
+  it('with a token GraphQL gives the same payload', async () => {
+    const b = await buildWith('graphql', () => {}, { GITHUB_TOKEN: 'test-token' });
+    expect(b.result.code, b.result.stderr).toBe(0);
+    expect(JSON.parse(await b.read(V1))).toEqual(EXPECTED);
+    expect(fake.calls.graphqlProjects).toBe(1);
+    expect(fake.calls.profile + fake.calls.repos).toBe(0);
+  });
+
+  it.each([[{}], [{ GITHUB_TOKEN: 'test-token' }]])(
+    'no pins: the popular list; no public repository: projects [], exit 0 (%j)',
+    async (more) => {
+      const popular = await buildWith('popular', (f) => (f.projects.mode = 'no-pins'), more);
+      expect(popular.result.code, popular.result.stderr).toBe(0);
+      const payload = JSON.parse(await popular.read(V1)) as GitHubProjects;
+      expect(payload.selection).toBe('popular');
+      expect(payload.projects.map((p) => p.name)).toEqual(['static-plus-cron', 'tiny-parser', 'dotfiles']);
+      expect(payload.projects[2]).toMatchObject({ description: null, language: null, languageColor: null, stars: 0 });
+      const none = await buildWith('none', (f) => (f.projects.mode = 'no-repos'), more);
+      expect(none.result.code, none.result.stderr).toBe(0);
+      expect(JSON.parse(await none.read(V1))).toEqual({ ...EXPECTED, selection: 'popular', projects: [] });
+    },
+  );
+
+  it.each([[{}], [{ GITHUB_TOKEN: 'test-token' }]])(
+    'a hostile owner: exit 1, no projects snapshot, the other datasets written, no trace of the markup (%j)',
+    async (more) => {
+      const hostile = '"><script>alert(1)</script>';
+      const b = await buildWith('hostile', (f) => (f.projects.pinned[0]!.owner = hostile), more);
+      expect(b.result.code).toBe(1);
+      const lines = b.result.stderr.trimEnd().split('\n');
+      expect(lines).toContainEqual(
+        expect.stringMatching(
+          /^build: projects not written: github-(profile|graphql): repository 1: (its owner is not a GitHub login|its link is not \/<owner>\/<name>)$/,
+        ),
+      );
+      const files = await b.files();
+      expect(files).not.toContain(V1);
+      expect(files).not.toContain(ALIAS);
+      for (const other of DEFAULT_SERVICE.resources.filter((r) => r.id !== PROJECTS.id))
+        expect(files).toContain(other.snapshotFiles[0]);
+      for (const file of files.filter((f) => /\.(html|md|txt|json|svg|xml)$/.test(f)))
+        expect(await b.read(file), file).not.toMatch(/<script>alert|alert\(1\)/);
+    },
+  );
+
+  it('draws the list card and one card per project, light and dark: well-formed, script-free, loading nothing, escaped', async () => {
+    const b = await buildWith('cards');
+    const files = await b.files();
+    const cards = [
+      'cards/github-projects.svg',
+      'cards/github-projects-dark.svg',
+      ...EXPECTED.projects.flatMap((p) => [
+        `cards/repos/${p.owner.toLowerCase()}/${p.name.toLowerCase()}.svg`,
+        `cards/repos/${p.owner.toLowerCase()}/${p.name.toLowerCase()}-dark.svg`,
+      ]),
+    ];
+    for (const card of cards) {
+      expect(files).toContain(card);
+      const svg = await b.read(card);
+      expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
+      expect(svg).not.toMatch(/<script|\son\w+=|href=|url\(|@import/i);
+      // Read when: "as of" the payload's time.
+      expect(svg).toMatch(/as of 2026-11-23 15:00 UTC/);
+    }
+    const parser = await b.read('cards/repos/octocat/tiny-parser.svg');
+    expect(parser).toContain('Reads &lt;one&gt; tag at a time &amp; never backtracks.');
+    expect(parser).not.toContain('<one>');
+  });
+
+  it('GitHub down with --previous: the projects snapshot is republished unchanged', async () => {
+    const healthy = await buildWith('healthy');
+    expect(healthy.result.code).toBe(0);
+    const previous = join(base, 'healthy-copy');
+    await cp(healthy.dir, previous, { recursive: true });
+    const { defaultProjects } = await import('../tools/fakes/projects.ts');
+    fake.projects = { ...defaultProjects('octocat'), mode: 'down' };
+    const dir = join(base, 'outage');
+    const result = await runBuild(dir, env(), undefined, { previousDir: previous });
+    expect(result.code, result.stderr).toBe(0);
+    expect(await readFile(join(dir, V1), 'utf8')).toBe(await healthy.read(V1));
+    expect(result.stderr).toMatch(/^build: projects not written: github-profile: /m);
+  });
+});
+
+describe('the gateway, MCP and the CLI', () => {
+  it('answers 200 with the hourly cache rule, keeps the answer, and 405 for POST; MCP returns the payload', async () => {
+    const b = await buildWith('served');
+    const gw = await startTestGateway(fake.url, b.dir, {}, { now: () => TEST_SITE_CLOCK });
+    try {
+      fake.resetCalls();
+      for (const path of [PROJECTS.v1.path, PROJECTS.alias.path]) {
+        const res = await get(gw.url, path);
+        expect(res.status).toBe(200);
+        expect(res.headers['cache-control']).toBe('public, max-age=0, s-maxage=3600, stale-while-revalidate=300');
+        expect(res.headers['cache-control']).toBe(CACHE_CONTROL.data('hourly'));
+        expect(JSON.parse(res.text)).toEqual(EXPECTED);
+      }
+      // One read of the upstream for both requests: the answer is kept for the hour.
+      expect(fake.calls.profile).toBe(1);
+      const post = await get(gw.url, PROJECTS.v1.path, { method: 'POST' });
+      expect(post.status).toBe(405);
+      expect(post.headers['content-type']).toBe('application/problem+json');
+      const mcp = await get(gw.url, '/mcp', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: PROJECTS.v1.operationId, arguments: {} },
+        }),
+      });
+      const called = JSON.parse(mcp.text) as { result: { structuredContent: unknown } };
+      expect(called.result.structuredContent).toEqual(EXPECTED);
+      const cli = await runCli(['projects', '--json', '--base-url', gw.url]);
+      expect(cli.code, cli.stderr).toBe(0);
+      expect(JSON.parse(cli.stdout)).toEqual(EXPECTED);
+      const table = await runCli(['projects', '--base-url', gw.url], { COLUMNS: '80' });
+      expect(table.code, table.stderr).toBe(0);
+      for (const line of table.stdout.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
+      expect(table.stdout).toContain('octo-org/hello-world');
+      expect(table.stdout).toContain('12,345');
+    } finally {
+      await gw.close();
+    }
+  });
+
+  it('names the dataset in the API index, llms.txt and the OpenAPI document', async () => {
+    const b = await buildWith('documents');
+    const index = JSON.parse(await b.read('api/index.json')) as { routes: Array<{ path: string }> };
+    expect(index.routes.map((r) => r.path)).toContain(PROJECTS.v1.path);
+    expect(await b.read('llms.txt')).toContain(PROJECTS.v1.path);
+    const openapi = JSON.parse(await b.read('openapi.json')) as {
+      paths: Record<string, { get: { operationId: string } }>;
+    };
+    expect(openapi.paths[PROJECTS.v1.path]!.get.operationId).toBe('getV1GithubProjects');
+    expect(openapi.paths[PROJECTS.alias.path]!.get.operationId).toBe('getGithubProjects');
+  });
+});
