@@ -61,7 +61,7 @@ export function projectsCard(payload: GitHubProjects, theme: ChartTheme, simulat
     (payload.projects.length === 0
       ? 'No public repository yet. '
       : `${payload.projects.map((p) => `${p.owner}/${p.name} (${[p.language, plural(p.stars, 'star'), plural(p.forks, 'fork')].filter((w) => w !== null).join(', ')})`).join('; ')}. `) +
-    `${footer(payload, asOf, simulated)}.`;
+    `Source: ${simulated ? SIMULATED_PROJECTS_SOURCE : `GitHub profile of ${payload.username}`}. As of ${asOf}.`;
   const body =
     text(
       PAD,
@@ -95,7 +95,7 @@ export function repositoryCard(
   const desc =
     `${simulated ? `${SIMULATED}. ` : ''}${project.owner}/${project.name}: ${project.description ?? 'no description'}. ` +
     `${[project.language, plural(project.stars, 'star'), plural(project.forks, 'fork')].filter((w) => w !== null).join(', ')}. ` +
-    `${footer(payload, asOf, simulated)}.`;
+    `Source: ${simulated ? SIMULATED_PROJECTS_SOURCE : `GitHub profile of ${payload.username}`}. As of ${asOf}.`;
   const body =
     text(
       PAD,

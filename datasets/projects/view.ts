@@ -19,7 +19,8 @@ function projectHtml(p: GitHubProject): string {
   const language =
     p.language === null
       ? ''
-      : `<span class="project-language"><span class="language-dot" aria-hidden="true"${p.languageColor === null ? '' : ` style="background-color: ${escapeHtml(p.languageColor)}"`}></span>${escapeHtml(p.language)}</span>`;
+      : // The colour as an SVG fill: the pages' CSP allows no style attribute (contract/content-security-policy.ts).
+        `<span class="project-language"><svg class="language-dot" width="10" height="10" viewBox="0 0 10 10" aria-hidden="true"><circle cx="5" cy="5" r="5"${p.languageColor === null ? '' : ` fill="${escapeHtml(p.languageColor)}"`}/></svg> ${escapeHtml(p.language)}</span>`;
   return (
     `<li class="project"><a class="project-link" href="${escapeHtml(p.url)}">` +
     `<strong class="project-name">${escapeHtml(p.name)}</strong></a>` +

@@ -3,6 +3,7 @@
 // long zone, rest days and another product, and on a demo build's cards with the "SIMULATED DATA" label,
 // no text lies outside the card, no two texts overlap, and the price line passes through no label; the
 // home page's chart holds the same at 390 and 1280 px (docs/site.md#embeddable-cards).
+import { DEFAULT_SERVICE } from '../../datasets/registry.ts';
 import { readdir, rm } from 'node:fs/promises';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -137,6 +138,7 @@ describe.runIf(availability.available || availability.mustFail)('pictures withou
     const problems: string[] = [];
     let cards = 0;
     for (const build of builds) {
+      // The deployment's cards (the per-repository ones under cards/repos/ are test/projects.test.ts's).
       for (const file of (await readdir(join(build.dir, 'cards'))).filter((f) => f.endsWith('.svg'))) {
         await page.goto(pathToFileURL(join(build.dir, 'cards', file)).href);
         const measured = await measure(page, 'svg');
@@ -146,7 +148,8 @@ describe.runIf(availability.available || availability.mustFail)('pictures withou
         cards++;
       }
     }
-    expect(cards).toBe(12);
+    // Each build's light and dark card of every dataset.
+    expect(cards).toBe(builds.length * 2 * DEFAULT_SERVICE.resources.length);
     expect(problems).toEqual([]);
     await page.close();
   });

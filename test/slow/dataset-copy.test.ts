@@ -36,9 +36,9 @@ async function copyStreak(dir: string): Promise<void> {
       `$&\nimport { streakDataset as copyDataset } from './${ID}/index.ts';`,
     )
     .replace('    streakDataset(options.calendarTimeZone),\n', `$&    copyDataset(options.calendarTimeZone),\n`)
-    .replace("'streak']", `'streak', '${ID}']`);
+    .replace("'streak', 'projects']", `'streak', 'projects', '${ID}']`);
   expect(edited.split('\n').length - text.split('\n').length).toBe(2);
-  expect(edited).toContain(`'streak', '${ID}']`);
+  expect(edited).toContain(`'streak', 'projects', '${ID}']`);
   await writeFile(registry, edited);
 }
 

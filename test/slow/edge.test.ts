@@ -31,6 +31,8 @@ const SIX_DATA_PATHS = [
   '/api/github-contributions',
   '/api/v1/github-streak',
   '/api/github-streak',
+  '/api/v1/github-projects',
+  '/api/github-projects',
 ];
 const TOOLS = [
   'getV1MonPrice',
@@ -39,6 +41,8 @@ const TOOLS = [
   'getGithubContributions',
   'getV1GithubStreak',
   'getGithubStreak',
+  'getV1GithubProjects',
+  'getGithubProjects',
 ];
 /** Paths Cloudflare serves before the Worker (gateway/worker/wrangler.jsonc's run_worker_first names none of them). */
 const STATIC_PATHS = [
@@ -218,7 +222,7 @@ describe('npm run start:edge', () => {
     };
     const [a, b] = await Promise.all([operations(node.url), operations(edge.url)]);
     expect(b).toEqual(a);
-    expect(b.filter((op) => op.startsWith('get /api/'))).toHaveLength(6);
+    expect(b.filter((op) => op.startsWith('get /api/'))).toHaveLength(SIX_DATA_PATHS.length);
   });
 
   it("answers 304 for the home page's own ETag, and HEAD without a body", async () => {
@@ -264,6 +268,9 @@ describe('npm run start:edge', () => {
         const after = (p: Record<string, unknown>) =>
           (p.points as Array<{ time: number }>).filter((q) => q.time >= since);
         expect(after(y), path).toEqual(after(x));
+      } else if (path.includes('projects')) {
+        // Read by each gateway at its own request: the same repositories, each with the time it was read.
+        expect({ ...y, asOf: null }, path).toEqual({ ...x, asOf: null });
       } else expect(y, path).toEqual(x);
     }
     fake.now = Date.now;
@@ -272,7 +279,8 @@ describe('npm run start:edge', () => {
   it('fetches the calendar once: no upstream call for six calendar and streak requests after the first', async () => {
     await get(edge.url, '/api/v1/github-contributions');
     fake.resetCalls();
-    const paths = [...SIX_DATA_PATHS.filter((p) => !p.includes('price')), ...SIX_DATA_PATHS.slice(2, 4)];
+    const calendar = SIX_DATA_PATHS.filter((p) => /contributions|streak/.test(p));
+    const paths = [...calendar, ...calendar.slice(0, 2)];
     expect(paths).toHaveLength(6);
     for (const path of paths) expect((await get(edge.url, path)).status, path).toBe(200);
     expect(fake.calls.html + fake.calls.graphql).toBe(0);
