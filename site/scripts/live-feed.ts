@@ -236,6 +236,8 @@ export function startLiveFeed(figure: HTMLElement, view: HomeView<MarketData> & 
     if (!isMarketData(payload) || payload.product !== product) return;
     snapshot = payload;
     decimals = marketDecimals(payload);
+    // The body now shows the snapshot just fetched, not a tick: it is live again once a tick is redrawn on it.
+    delete figure.dataset.live;
     if (last) redraws.push(applyTick(payload, last));
   });
 
