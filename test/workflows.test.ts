@@ -589,6 +589,7 @@ describe('the schedule kept alive, content published on push, CI on code only', 
       'site/site.json',
       'site/profile.md',
       'site/skills.yaml',
+      'site/projects.yaml',
       'site/resume.json',
       'site/writings/**',
     ]);
@@ -601,6 +602,7 @@ describe('the schedule kept alive, content published on push, CI on code only', 
     }
     expect(matchesContent('site/writings/a-new-writing.md')).toBe(true);
     expect(matchesContent('site/resume.json')).toBe(true);
+    expect(matchesContent('site/projects.yaml')).toBe(true);
     expect(matchesContent('site/site.jsonx')).toBe(false);
     for (const code of ['package.json', 'builders/build.ts', 'cli/main.ts', 'test/fixtures/site/site.json'])
       expect(matchesContent(code), code).toBe(false);

@@ -1,5 +1,5 @@
-// The site's own content under site/: profile, skills and writings (Markdown with YAML front matter).
-// Parsing is pure (text in, values out); only loadContent touches the file system. A writing with
+// The site's own content under site/: profile, skills, the owner's projects and writings (Markdown with
+// YAML front matter). Parsing is pure (text in, values out); only loadContent touches the file system. A writing with
 // `draft: true` is dropped here, at the edge, so no generator downstream can publish it by mistake.
 // Every mistake in the content is a ContentError naming the file and what to fix (the build exits 2):
 // the owner's, never a bug. What content may hold is in docs/site.md#what-content-may-contain.
@@ -43,6 +43,14 @@ export interface SkillGroup {
   skills: Array<{ name: string; note?: string }>;
 }
 
+/** A project of site/projects.yaml: one the owner lists beside the GitHub ones (docs/site.md#projectsyaml). */
+export interface OwnerProject {
+  title: string;
+  /** An absolute https: URL. */
+  url: string;
+  description: string | null;
+}
+
 export interface Writing {
   slug: string;
   title: string;
@@ -56,6 +64,8 @@ export interface Writing {
 export interface SiteContent {
   profile: Profile;
   skills: SkillGroup[];
+  /** site/projects.yaml's projects, in its order; none when the file is absent. */
+  ownerProjects: OwnerProject[];
   /** Published writings only, newest first. */
   writings: Writing[];
   /** site/resume.json, when the owner has one (builders/content/resume.ts). */
@@ -171,6 +181,66 @@ export function parseSkills(source: string, file = 'skills.yaml'): SkillGroup[] 
   });
 }
 
+/** site/projects.yaml: the file, and its bounds (a home page of cards, not a catalogue). */
+export const PROJECTS_FILE = 'projects.yaml';
+export const MAX_OWNER_PROJECTS = 12;
+export const MAX_PROJECT_TITLE = 100;
+export const MAX_PROJECT_DESCRIPTION = 300;
+/** The file's one field. */
+const PROJECTS_FIELD = 'projects';
+
+/** Refuses a field the format does not have: a misspelt `descripton` would otherwise vanish unseen. */
+function onlyFields(entry: Record<string, unknown>, known: readonly string[], file: string, where: string): void {
+  const unknown = Object.keys(entry).find((key) => !known.includes(key));
+  if (unknown !== undefined)
+    throw new ContentError(
+      file,
+      `${where === '' ? '' : `"${where}" `}has no field ${JSON.stringify(unknown.slice(0, 40))}; the fields are ${known.join(', ')}`,
+    );
+}
+
+/** A one-line text of at most `max` characters. */
+function bounded(data: Record<string, unknown>, key: string, file: string, field: string, max: number): string {
+  const value = text(data, key, file, field);
+  if ([...value].length > max)
+    throw new ContentError(file, `"${field}" is ${[...value].length} characters long, more than ${max}; shorten it`);
+  return value;
+}
+
+/**
+ * site/projects.yaml: `projects:`, a list of `{title, url, description?}`, at most MAX_OWNER_PROJECTS. A URL
+ * must be an absolute `https:` one (a card links to it from the home page); anything else is refused
+ * naming the field, as profile.md's links are.
+ */
+export function parseOwnerProjects(source: string, file = PROJECTS_FILE): OwnerProject[] {
+  const data = parseContentYaml(source, file);
+  // A file of comments only is no projects.
+  if (data === null || data === undefined) return [];
+  if (!isMapping(data)) throw new ContentError(file, `expected a mapping with one field, ${PROJECTS_FIELD}: (a list)`);
+  onlyFields(data, [PROJECTS_FIELD], file, '');
+  const items = list(data, PROJECTS_FIELD, file);
+  if (items.length > MAX_OWNER_PROJECTS)
+    throw new ContentError(file, `"${PROJECTS_FIELD}" lists ${items.length} projects, more than ${MAX_OWNER_PROJECTS}`);
+  return items.map((p, i) => {
+    const where = `${PROJECTS_FIELD}[${i}]`;
+    const entry = mapping(p, file, where);
+    onlyFields(entry, ['title', 'url', 'description'], file, where);
+    const title = bounded(entry, 'title', file, `${where}.title`, MAX_PROJECT_TITLE);
+    const url = link(entry, file, where);
+    const parsed = URL.canParse(url) ? new URL(url) : null;
+    if (!/^https:\/\//i.test(url) || parsed?.protocol !== 'https:' || parsed.username !== '' || parsed.password !== '')
+      throw new ContentError(
+        file,
+        `"${where}.url" ${JSON.stringify(url.slice(0, 80))} must be an absolute https: URL (https://host/path), without a user name`,
+      );
+    const description =
+      entry.description === undefined || entry.description === null
+        ? null
+        : bounded(entry, 'description', file, `${where}.description`, MAX_PROJECT_DESCRIPTION);
+    return { title, url, description };
+  });
+}
+
 /** A writing's file name without `.md`: its slug, the last part of its URL. */
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
@@ -234,8 +304,8 @@ function renderable(body: string, file: string): string {
 }
 
 /**
- * Reads site/ (or `dir`): profile.md, skills.yaml and the writings under writings/ (none when the folder is
- * absent: git keeps no empty folder). Throws a ContentError for any file that is missing, too large or wrong.
+ * Reads site/ (or `dir`): profile.md, skills.yaml, projects.yaml when there is one, and the writings under
+ * writings/ (none when the folder is absent: git keeps no empty folder). Throws a ContentError for any file that is missing, too large or wrong.
  */
 export function loadContent(dir: URL = SITE_DIR): SiteContent {
   const root = realpathSync(fileURLToPath(dir));
@@ -282,7 +352,14 @@ export function loadContent(dir: URL = SITE_DIR): SiteContent {
   const resumeUrl = new URL(RESUME_FILE, dir);
   const resumeSize = statSync(resumeUrl, { throwIfNoEntry: false });
   const resume = resumeSize === undefined ? null : parseResume(readBounded(RESUME_FILE, resumeUrl, resumeSize));
+  // Optional: a site without projects.yaml shows the GitHub projects alone.
+  const projectsUrl = new URL(PROJECTS_FILE, dir);
+  const projectsSize = statSync(projectsUrl, { throwIfNoEntry: false });
+  const ownerProjects =
+    projectsSize === undefined
+      ? []
+      : parseOwnerProjects(readBounded(PROJECTS_FILE, projectsUrl, projectsSize), PROJECTS_FILE);
   // The owner's picture: profile.md's `avatar:`, else the résumé's `basics.image`.
   const avatar = avatarSource(dir, profile.avatar) ?? resumeImageSource(dir, resume?.document.basics?.image);
-  return { profile, skills, writings: sortWritings(writings), resume, avatar };
+  return { profile, skills, ownerProjects, writings: sortWritings(writings), resume, avatar };
 }
