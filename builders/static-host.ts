@@ -124,7 +124,10 @@ export function rewrites(service: ServiceTables): Rewrite[] {
  * serve.json allows at most 50 header rules).
  */
 export function serveJson(config: Config, files: string[]): Record<string, unknown> {
-  const rules = headerRules(config, files).filter((r) => !r.path.endsWith('.md'));
+  const rules = foldFolders(
+    headerRules(config, files).filter((r) => !r.path.endsWith('.md')),
+    '**',
+  );
   const toServe = (r: HeaderRule) => ({
     source: r.path,
     headers: Object.entries(r.headers).map(([key, value]) => ({ key, value })),
@@ -176,9 +179,53 @@ export function headersFile(config: Config, files: string[]): string {
   // One block per path: a page's own rule (the home page's Link) and its page rule become one.
   const merged = new Map<string, Record<string, string>>();
   for (const r of all) merged.set(r.path, { ...merged.get(r.path), ...r.headers });
-  return `${[...merged]
+  return `${[
+    ...foldFolders(
+      [...merged].map(([path, headers]) => ({ path, headers })),
+      '*',
+    ),
+  ]
+    .map((r) => [r.path, r.headers] as const)
     .map(([path, headers]) => [path, ...Object.entries(headers).map(([k, v]) => `  ${k}: ${v}`)].join('\n'))
     .join('\n\n')}\n`;
+}
+
+/**
+ * Cloudflare Pages reads at most 100 `_headers` rules (and serve.json's schema allows 50): the rules of
+ * one folder's files (a writing's page, its clean path, its twin; a project's card) that carry the same
+ * headers become one splat rule, `/writings/*` (and `/writings/*.md` for the twins), so that the count does
+ * not grow with the writings or the projects. A splat also matches the folder's other files (a twin, a
+ * compressed copy), so a group is folded only when no other rule under its folder sets one of its header
+ * names: hosts join two rules' values of one header with a comma, which would garble a type or a policy.
+ * `splat` is the host's any-path pattern: `*` in `_headers` (it spans `/`), `**` in serve.json (minimatch).
+ */
+export function foldFolders(rules: readonly HeaderRule[], splat: '*' | '**'): HeaderRule[] {
+  const folderOf = (path: string) => path.slice(0, path.lastIndexOf('/') + 1);
+  const patternOf = (r: HeaderRule) => `${folderOf(r.path)}${splat}${r.path.endsWith('.md') ? '.md' : ''}`;
+  const groups = new Map<string, HeaderRule[]>();
+  for (const r of rules) {
+    if (folderOf(r.path) === '/' || r.path.includes('*')) continue;
+    const key = `${patternOf(r)}\n${JSON.stringify(r.headers)}`;
+    groups.set(key, [...(groups.get(key) ?? []), r]);
+  }
+  const folded = new Map<HeaderRule, HeaderRule>();
+  for (const group of groups.values()) {
+    if (group.length < 2) continue;
+    const folder = folderOf(group[0]!.path);
+    const names = new Set(Object.keys(group[0]!.headers));
+    const clash = rules.some(
+      (r) => !group.includes(r) && r.path.startsWith(folder) && Object.keys(r.headers).some((n) => names.has(n)),
+    );
+    if (clash) continue;
+    const rule = { path: patternOf(group[0]!), headers: group[0]!.headers };
+    for (const r of group) folded.set(r, rule);
+  }
+  const out: HeaderRule[] = [];
+  for (const r of rules) {
+    const rule = folded.get(r) ?? r;
+    if (!out.includes(rule)) out.push(rule);
+  }
+  return out;
 }
 
 /** Netlify and Cloudflare Pages `_redirects`: status 200 makes each line a rewrite, not a redirect. */

@@ -1,0 +1,119 @@
+// The Netlify / Cloudflare Pages `_headers` file and serve.json at scale: Cloudflare Pages reads at most
+// 100 `_headers` rules and serve.json's schema allows 50 header rules, so neither count may grow with the
+// writings or the projects, and what each file gets must not change when rules are folded into splats.
+// The matcher below is Cloudflare's documented one (a splat is any characters, `/` included; every rule
+// that matches applies, and two values of one header are joined with a comma).
+import { describe, expect, it } from 'vitest';
+import { CARD_RESPONSE_HEADERS, CACHE_CONTROL } from '../contract/service.ts';
+import { feedPolicyOptions, pageResponseHeaders } from '../contract/content-security-policy.ts';
+import { liveFeedUrl } from '../lib/config.ts';
+import { headersFile, serveJson } from '../builders/static-host.ts';
+import { DEFAULT_SERVICE } from '../datasets/registry.ts';
+import { gatewayConfig } from './helpers/gateway.ts';
+
+const config = gatewayConfig('http://127.0.0.1:9');
+
+/** The files of a build with `writings` writings and `projects` per-repository cards (and their dark twins). */
+function filesOf(writings: number, projects: number): string[] {
+  const pages = ['index', 'developers', 'resume', 'skills', 'writings'];
+  return [
+    ...DEFAULT_SERVICE.resources.flatMap((r) => r.snapshotFiles),
+    ...DEFAULT_SERVICE.cards.map((c) => c.file),
+    ...pages.flatMap((p) => [`${p}.html`, `${p}.md`]),
+    '404.html',
+    ...Array.from({ length: writings }, (_, i) => [`writings/w${i}.html`, `writings/w${i}.md`]).flat(),
+    ...Array.from({ length: projects }, (_, i) => [`cards/repos/o/p${i}.svg`, `cards/repos/o/p${i}-dark.svg`]).flat(),
+  ];
+}
+
+interface Rule {
+  pattern: RegExp;
+  headers: Array<[string, string]>;
+}
+
+function parseHeaders(text: string): Rule[] {
+  return text
+    .trim()
+    .split(/\n\n/)
+    .map((block) => {
+      const [path, ...lines] = block.split('\n');
+      const source = path!
+        .split('*')
+        .map((part) => part.replace(/[-/\\^$+?.()|[\]{}]/g, '\\$&'))
+        .join('.*');
+      return {
+        pattern: new RegExp(`^${source}$`),
+        headers: lines.map((l) => {
+          const at = l.indexOf(': ');
+          return [l.slice(0, at).trim(), l.slice(at + 2)] as [string, string];
+        }),
+      };
+    });
+}
+
+/** What Cloudflare Pages sends for `path`: every matching rule's headers, one header's values comma-joined. */
+function headersFor(rules: Rule[], path: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const rule of rules.filter((r) => r.pattern.test(path)))
+    for (const [name, value] of rule.headers) out[name] = name in out ? `${out[name]}, ${value}` : value;
+  return out;
+}
+
+const PAGE = pageResponseHeaders(feedPolicyOptions(liveFeedUrl(config)));
+
+describe('_headers at scale', () => {
+  it('holds at most 100 rules, as many for 500 writings and 6 projects as for 2 and 1', () => {
+    const small = parseHeaders(headersFile(config, filesOf(2, 1))).length;
+    const large = parseHeaders(headersFile(config, filesOf(500, 6))).length;
+    expect(large).toBeLessThanOrEqual(100);
+    expect(large).toBe(small);
+  });
+
+  it('gives every writing, at its file and its clean path, the page headers, and each twin its Markdown type', () => {
+    const rules = parseHeaders(headersFile(config, filesOf(500, 6)));
+    for (const i of [0, 1, 250, 499]) {
+      for (const path of [`/writings/w${i}.html`, `/writings/w${i}`]) {
+        const got = headersFor(rules, path);
+        for (const [name, value] of Object.entries(PAGE)) expect(got[name], `${path} ${name}`).toBe(value);
+        expect(got['Content-Type'], path).toBeUndefined();
+      }
+      expect(headersFor(rules, `/writings/w${i}.md`)['Content-Type']).toBe('text/markdown; charset=utf-8');
+    }
+    // the top-level pages keep their own rules
+    expect(headersFor(rules, '/developers')['Content-Security-Policy']).toBe(PAGE['Content-Security-Policy']);
+    expect(headersFor(rules, '/developers.md')['Content-Type']).toBe('text/markdown; charset=utf-8');
+  });
+
+  it("gives every project's card the card type, cache rule and policy, once each", () => {
+    const rules = parseHeaders(headersFile(config, filesOf(500, 6)));
+    const projects = DEFAULT_SERVICE.resources.find((r) => r.cardFolder !== undefined)!;
+    for (const file of ['/cards/repos/o/p0.svg', '/cards/repos/o/p5-dark.svg'])
+      expect(headersFor(rules, file)).toEqual({
+        'Access-Control-Allow-Origin': '*',
+        'X-Content-Type-Options': 'nosniff',
+        'Content-Type': 'image/svg+xml',
+        'Cache-Control': CACHE_CONTROL.card(projects.cache),
+        ...CARD_RESPONSE_HEADERS,
+      });
+  });
+
+  it('leaves the snapshots their own types and cache rules (a folder whose files differ is not folded)', () => {
+    const rules = parseHeaders(headersFile(config, filesOf(500, 6)));
+    for (const r of DEFAULT_SERVICE.resources)
+      for (const file of r.snapshotFiles)
+        expect(headersFor(rules, `/${file}`)).toEqual({
+          'Access-Control-Allow-Origin': '*',
+          'X-Content-Type-Options': 'nosniff',
+          'Content-Type': r.contentType,
+          'Cache-Control': CACHE_CONTROL.staticSnapshot(r.cache),
+        });
+  });
+});
+
+describe('serve.json at scale', () => {
+  it('holds at most 50 header rules with 500 writings and 6 projects', () => {
+    const json = serveJson(config, filesOf(500, 6)) as { headers: Array<{ source: string }> };
+    expect(json.headers.length).toBeLessThanOrEqual(50);
+    expect(json.headers.map((h) => h.source)).toContain('/cards/repos/o/**');
+  });
+});
