@@ -63,7 +63,12 @@ export function helpLines(term: Screen, defaultBaseUrl: string): string[] {
       '  ',
     ),
     ...wrapIndented(`${h('Default site:')} ${defaultBaseUrl}`, term.width, '', '  '),
-    ...wrapIndented(`${h('Example:')} node ${PROGRAM} profile --base-url http://127.0.0.1:8080/`, term.width, '', '  '),
+    ...wrapIndented(
+      `${h('Example:')} node ${PROGRAM} profile --base-url https://example.com/portfolio/`,
+      term.width,
+      '',
+      '  ',
+    ),
   ];
 }
 

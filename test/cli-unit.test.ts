@@ -8,6 +8,7 @@ import { describeApi, operationsFromIndex, parseCatalog } from '../cli/api-docs.
 import { parseArgs, parseBaseUrl } from '../cli/args.ts';
 import { commandReference, commands, WRITING } from '../cli/commands.ts';
 import { UsageError } from '../cli/errors.ts';
+import { helpLines } from '../cli/help.ts';
 import { SiteError } from '../cli/errors.ts';
 import { documentUrl, errorLine, httpError, nextHop } from '../cli/http.ts';
 import { cliReferenceMarkdown } from '../builders/pages/cli-reference.ts';
@@ -536,3 +537,14 @@ function market(times: number[]): MarketData {
     asOf: '2025-11-22T16:00:00Z',
   };
 }
+
+describe('help names one address for this machine', () => {
+  it('names the default site as given and no other loopback spelling (its example is another site)', () => {
+    for (const base of ['http://localhost:8080', 'http://127.0.0.1:8091']) {
+      const text = helpLines(terminal(false, 80), base).join('\n');
+      expect(text).toContain(`Default site: ${base}`);
+      const other = base.includes('localhost') ? '127.0.0.1' : 'localhost';
+      expect(text).not.toContain(other);
+    }
+  });
+});
