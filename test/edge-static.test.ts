@@ -145,6 +145,30 @@ describe("the Worker's static table", () => {
     expect(reads).toEqual(['/index.html', '/']);
   });
 
+  it("fills a body for a request on its own, never through another request's read that may never end", async () => {
+    // workerd ties a promise to the request that made it: a read begun for a request that has since ended
+    // never settles for another. The first read here never answers; the second request must not wait on it.
+    const reads: string[] = [];
+    const answering = assetsOf(reads);
+    let first = true;
+    const assets: AssetsBinding = {
+      fetch(request) {
+        if (!first) return answering.fetch(request);
+        first = false;
+        return new Promise<Response>(() => {});
+      },
+    };
+    const { table, fill } = workerStaticOver(assets);
+    const gateway = gatewayOver(table);
+    const ask = () => gateway.handle({ method: 'GET', url: '/llms.txt', headers: {} }, null, async () => undefined);
+    const abandoned = await ask();
+    void fill(abandoned.body);
+    const answer = await ask();
+    await fill(answer.body);
+    expect(Buffer.from(answer.body!).equals(Buffer.from(assetFiles.get('/llms.txt')!))).toBe(true);
+    expect(reads).toEqual(['/llms.txt']);
+  });
+
   it('refuses to serve assets whose files changed since the bundle was made', async () => {
     const changed: AssetsBinding = { fetch: async () => new Response('another file') };
     const { table, fill } = workerStaticOver(changed);

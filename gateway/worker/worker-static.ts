@@ -4,7 +4,10 @@
 // reaches the Worker: the 404 page of an unknown path, and a file asked for in a form the asset router does
 // not serve. No body is hashed or compressed here (a Worker has 10 ms of CPU per request on the free plan):
 // tags come from the bundle. A body starts as a buffer of its length and is filled from the static assets
-// the first time an answer carries it (fill), then kept for the isolate's life.
+// the first time an answer carries it (fill), then kept for the isolate's life. Two requests that find it
+// unfilled each read it: workerd ties a promise to the request that made it, so one request awaiting
+// another's read would fail once that request ends (the same rule as the upstream fetches,
+// docs/deploying.md#cloudflare-workers); the second write puts the same bytes in place.
 import type { ServiceTables } from '../../contract/service.ts';
 import type { BodyCodec } from '../core/http/representation.ts';
 import { staticTable, type SiteFile, type StaticTable } from '../core/http/static-table.ts';
@@ -30,11 +33,11 @@ export function workerStatic(
   feedUrl: string | null,
 ): WorkerStatic {
   /** Bodies still to read: the buffer the table holds → the asset that fills it. */
-  const pending = new Map<Uint8Array, { asset: string; filling?: Promise<void> }>();
+  const pending = new Map<Uint8Array, string>();
   const tags = new Map<Uint8Array, string>();
   const site: SiteFile[] = files.map((f) => {
     const body = new Uint8Array(f.body.length);
-    pending.set(body, { asset: f.body.asset });
+    pending.set(body, f.body.asset);
     tags.set(body, f.tag);
     // No copies: the Worker answers every client with the identity bytes (gateway/worker/worker.ts).
     return { file: f.file, body, copies: { br: undefined, gzip: undefined } };
@@ -62,10 +65,8 @@ export function workerStatic(
     table,
     fill(body) {
       if (body === undefined) return undefined;
-      const entry = pending.get(body);
-      if (entry === undefined) return undefined;
-      entry.filling ??= read(body, entry.asset).finally(() => (entry.filling = undefined));
-      return entry.filling;
+      const asset = pending.get(body);
+      return asset === undefined ? undefined : read(body, asset);
     },
   };
 }
