@@ -2,7 +2,7 @@
 // start a program. The gateway is one self-contained file, its packages included: resolving and loading
 // them module by module from node_modules was a third of its start time. The other programs (build,
 // bench, tests' helpers) keep their packages external, resolved from node_modules at run time.
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 
@@ -66,6 +66,23 @@ const builtinsWithoutFacades = {
   },
 };
 
+/**
+ * Writes a file whole or not at all: unchanged bytes are left alone, others go to a temporary file renamed
+ * over the old one. `npm test` runs lint's bundle beside vitest's global setup (tools/npm-together.mjs),
+ * and a test that spawns a program while the other writes its file must read the old file or the new one,
+ * never half of one.
+ */
+function writeWhole(path, bytes) {
+  try {
+    if (readFileSync(path).equals(bytes)) return;
+  } catch {
+    // not there yet
+  }
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, bytes);
+  renameSync(temporary, path);
+}
+
 export async function bundle() {
   const entries = Object.entries(ENTRIES)
     .filter(([, source]) => existsSync(root + source))
@@ -79,8 +96,9 @@ export async function bundle() {
     target: 'node20',
     sourcemap: 'linked',
     logLevel: 'warning',
+    write: false,
   };
-  await Promise.all([
+  const results = await Promise.all([
     esbuild.build({ ...common, entryPoints: entries.filter((e) => !SELF_CONTAINED.has(e.out)), packages: 'external' }),
     esbuild.build({
       ...common,
@@ -89,7 +107,9 @@ export async function bundle() {
       plugins: [builtinsWithoutFacades],
     }),
   ]);
-  writeFileSync(root + '.build/gateway.mjs', GATEWAY_LAUNCHER);
+  mkdirSync(root + '.build', { recursive: true });
+  for (const file of results.flatMap((result) => result.outputFiles)) writeWhole(file.path, Buffer.from(file.contents));
+  writeWhole(root + '.build/gateway.mjs', Buffer.from(GATEWAY_LAUNCHER));
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
