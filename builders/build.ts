@@ -13,10 +13,10 @@ import { ConfigError, ContentError, UpstreamError } from '../lib/errors.ts';
 import { oneLine } from '../lib/one-line.ts';
 import { portIsTaken, portTakenReason } from '../lib/port-hint.ts';
 import { dataResource, type DataResource, type DataResourceId, type ServiceTables } from '../contract/service.ts';
-import { datasets, serviceTables } from '../datasets/registry.ts';
+import { createDeployment, datasets, serviceTables } from '../datasets/registry.ts';
 import { createValidator, loadSchemas, SchemaValidationError } from '../contract/schemas.ts';
 import { EXIT_INTERNAL_ERROR, processIo, type MainIo } from '../lib/run-main.ts';
-import { createSources, httpOptions, SOURCE_FETCH } from '../upstreams/sources.ts';
+import { httpOptions } from '../upstreams/http.ts';
 import type { Dataset } from '../datasets/dataset.ts';
 import type { Artifact, DatasetOutcome, PublishedAvatar } from './artifact.ts';
 import { writeFileAtomic } from './atomic-write.ts';
@@ -91,13 +91,16 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
     else throw error;
     return { exitCode: 2, failures: [], reused: [], files: [] };
   }
-  const service = serviceTables(config);
-  const validator = createValidator(loadSchemas(service));
   // Ended once every source has answered: a request still running then (the ticker's half of a market
   // fetch whose candles failed) is one nobody waits for, and it stops instead of retrying on.
   const upstreamLifetime = new AbortController();
-  const sources = createSources(config, upstreamLifetime.signal);
-  const http = sources.http ?? httpOptions(config, upstreamLifetime.signal);
+  // The build's deployment, made once: everything below reads it.
+  const deployment = createDeployment(config, {
+    schemas: loadSchemas,
+    validator: (schemas) => createValidator(schemas),
+    http: httpOptions(config, upstreamLifetime.signal),
+  });
+  const { service, validator, sources } = deployment;
 
   // The owner's GitHub picture (`avatar: github`), asked beside the data; a failure leaves the pages
   // without a picture and is said in one line, the exit status is the datasets' to decide.
@@ -111,7 +114,7 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
         ? fetchPicture(source.url, pictureRequest, 'resume-image')
         : null
   )?.catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
-  const registered = datasets(config);
+  const registered = deployment.datasets;
   const settle = async (dataset: Dataset, work: () => Promise<unknown>): Promise<unknown> => {
     try {
       const payload = await work();
@@ -124,10 +127,8 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
   // Every source at once; a dataset derived from another waits for what this build publishes of that one.
   const fetched = await Promise.all(
     registered.map((dataset) => {
-      const { origin } = dataset;
-      if ('source' in origin) return settle(dataset, () => SOURCE_FETCH[origin.source](sources, nowMs));
-      if ('upstream' in origin) return settle(dataset, () => origin.upstream.connect(config, http)(nowMs));
-      return null;
+      const source = sources.get(dataset.resource.id);
+      return source === undefined ? null : settle(dataset, () => source.fetch(nowMs));
     }),
   );
   upstreamLifetime.abort();

@@ -56,7 +56,7 @@ export async function bundleCli(
   defaultBaseUrl: string,
   service: ServiceTables = DEFAULT_SERVICE,
   schemas = cliSchemas(loadSchemas(service)),
-  feedUrl: string | null = service.marketProduct === null ? null : DEFAULT_MARKET_WS_URL,
+  feedUrl: string | null = service.resources.some((r) => r.command.watch) ? DEFAULT_MARKET_WS_URL : null,
 ): Promise<string> {
   const define = {
     __CLI_DEFAULT_BASE_URL__: JSON.stringify(defaultBaseUrl),
@@ -64,10 +64,8 @@ export async function bundleCli(
     // The deployment's datasets: their routes and commands (cli/deployment.ts).
     __CLI_SERVICE__: JSON.stringify(
       JSON.stringify({
-        marketProduct: service.marketProduct,
-        calendarTimeZone: service.calendarTimeZone,
         // What the CLI reads of a dataset (its command, route and schema): the rest stays out of cli.mjs.
-        resources: service.resources.map(({ id, title, schema, contentType, v1, alias, command }) => ({
+        resources: service.resources.map(({ id, title, schema, contentType, v1, alias, command, cardOrder }) => ({
           id,
           title,
           schema,
@@ -75,6 +73,7 @@ export async function bundleCli(
           v1,
           alias,
           command,
+          cardOrder,
         })),
       }),
     ),
@@ -106,7 +105,7 @@ const NO_DATASET_SOURCES: esbuild.Plugin = {
   name: 'no-dataset-sources',
   setup(build) {
     build.onLoad({ filter: /[\\/]datasets[\\/][^\\/]+[\\/]source\.ts$/ }, async (args) => {
-      const names = [...readFileSync(args.path, 'utf8').matchAll(/^export (?:async )?function (\w+)/gm)].map(
+      const names = [...readFileSync(args.path, 'utf8').matchAll(/^export (?:(?:async )?function|const) (\w+)/gm)].map(
         (m) => m[1],
       );
       return {

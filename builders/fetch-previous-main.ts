@@ -11,18 +11,18 @@ import { oneLine } from '../lib/one-line.ts';
 import { runMain } from '../lib/run-main.ts';
 import { userAgent } from '../upstreams/http.ts';
 import { fetchPrevious } from './previous.ts';
-import { type ServiceTables } from '../contract/service.ts';
-import { serviceTables } from '../datasets/registry.ts';
+import { datasets as registered } from '../datasets/registry.ts';
+import type { Dataset } from '../datasets/dataset.ts';
 
 async function main(argv = process.argv.slice(2)): Promise<number> {
   let siteUrl: string;
   let timeoutMs: number;
   let dir: string;
-  let service: ServiceTables;
+  let datasets: readonly Dataset[];
   try {
     const config = loadConfig();
     ({ siteUrl, upstreamTimeoutMs: timeoutMs } = config);
-    service = serviceTables(config);
+    datasets = registered(config);
     const { values } = parseArgs({ args: argv, options: { out: { type: 'string' } }, strict: true });
     const out = values.out?.trim();
     if (out === undefined || out === '') throw new Error("option '--out <dir>' needs a folder");
@@ -38,7 +38,7 @@ async function main(argv = process.argv.slice(2)): Promise<number> {
   }
   for (const { url, outcome, detail } of await fetchPrevious({
     siteUrl,
-    service,
+    datasets,
     dir,
     timeoutMs,
     userAgent: userAgent(siteUrl),

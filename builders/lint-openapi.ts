@@ -3,7 +3,7 @@
 // one the gateway generates at start. Both are generated here from the same generator (no prior build, no
 // network), so a fresh clone can lint; tests lint the built file and the gateway's answer.
 import { createConfig, lintFromString, type NormalizedProblem } from '@redocly/openapi-core';
-import { describedDatasets } from '../datasets/registry.ts';
+import { datasets, describedDatasets, tablesOf } from '../datasets/registry.ts';
 import { loadConfig } from '../lib/config.ts';
 import { loadSchemas } from '../contract/schemas.ts';
 import { openApiDocument, type OpenApiHost } from '../contract/openapi.ts';
@@ -33,5 +33,12 @@ export const OPENAPI_HOSTS: readonly OpenApiHost[] = ['gateway', 'static'];
 
 /** The OpenAPI document of the committed site configuration for `host`, without build snapshots (no network). */
 export function generatedOpenApi(host: OpenApiHost): Record<string, unknown> {
-  return openApiDocument(loadConfig({}), loadSchemas(), describedDatasets(loadConfig({}), new Map()), host);
+  const config = loadConfig({});
+  const list = datasets(config);
+  return openApiDocument(
+    config,
+    loadSchemas(),
+    describedDatasets({ config, datasets: list, service: tablesOf(list) }, new Map()),
+    host,
+  );
 }

@@ -14,7 +14,6 @@ import { oneLine } from '../lib/one-line.ts';
 import { dataResource, DISCOVERY, type DataResourceId, type ServiceTables } from '../contract/service.ts';
 import { SchemaValidationError, type Validator } from '../contract/schemas.ts';
 import type { Dataset } from '../datasets/dataset.ts';
-import { datasets } from '../datasets/registry.ts';
 import { provenanceFault } from '../domain/reuse.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 
@@ -212,12 +211,8 @@ export interface FetchedPrevious {
  * The files of the previous site a build reads: the snapshot of each resource it may republish (a derived
  * dataset is derived again instead), then status.json, which says whether they are simulated.
  */
-function previousFiles(service: ServiceTables): string[] {
-  const reusable = new Set(datasets(service).flatMap((d) => (d.reuse ? [d.resource.id] : [])));
-  return [
-    ...service.resources.filter((r) => reusable.has(r.id)).map((r) => previousFile(service, r.id)),
-    DISCOVERY.status.file,
-  ];
+function previousFiles(list: readonly Dataset[]): string[] {
+  return [...list.flatMap((d) => (d.reuse ? [d.resource.snapshotFiles[0]!] : [])), DISCOVERY.status.file];
 }
 
 /**
@@ -229,7 +224,7 @@ function previousFiles(service: ServiceTables): string[] {
 export async function fetchPrevious(options: {
   siteUrl: string;
   /** The deployment's datasets (MARKET_PRODUCT=off has no market to fetch). */
-  service: ServiceTables;
+  datasets: readonly Dataset[];
   dir: string;
   timeoutMs: number;
   userAgent: string;
@@ -237,7 +232,7 @@ export async function fetchPrevious(options: {
   const root = resolve(options.dir);
   await mkdir(root, { recursive: true });
   return Promise.all(
-    previousFiles(options.service).map(async (file): Promise<FetchedPrevious> => {
+    previousFiles(options.datasets).map(async (file): Promise<FetchedPrevious> => {
       const url = `${options.siteUrl}/${file}`;
       const target = resolve(root, file);
       if (!target.startsWith(root + sep)) throw new Error(`snapshot path escapes the folder: ${file}`);

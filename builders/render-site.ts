@@ -150,7 +150,7 @@ export async function renderSite(
         openApiDocument(
           config,
           schemas,
-          describedDatasets(config, ctx.payloads, (r) => published.resources.some((p) => p.id === r.id)),
+          describedDatasets(ctx, ctx.payloads, (r) => published.resources.some((p) => p.id === r.id)),
           'static',
         ),
       ),
@@ -170,7 +170,7 @@ export async function renderSite(
   return [
     ...artifacts,
     ...renderStaticHostConfig(
-      config,
+      ctx,
       artifacts.map((a) => a.file),
     ),
   ];

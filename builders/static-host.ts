@@ -13,7 +13,6 @@ import {
   folderCardResource,
 } from '../contract/service.ts';
 import { feedPolicyOptions, pageResponseHeaders } from '../contract/content-security-policy.ts';
-import { serviceTables } from '../datasets/registry.ts';
 import type { Artifact } from './artifact.ts';
 import { absoluteUrl, CONTENT_DOCUMENTS, PAGES } from '../contract/pages.ts';
 
@@ -30,9 +29,14 @@ export interface Rewrite {
 
 export const MARKDOWN_CONTENT_TYPE = DISCOVERY.developersMarkdown.contentType;
 
-export function headerRules(config: Config, files: string[]): HeaderRule[] {
+/** What the static-host files are made from: the build's configuration and its deployment's tables. */
+export interface StaticSite {
+  config: Config;
+  service: ServiceTables;
+}
+
+export function headerRules({ config, service }: StaticSite, files: string[]): HeaderRule[] {
   const rules: HeaderRule[] = [];
-  const service = serviceTables(config);
   for (const resource of service.resources) {
     const cacheControl = CACHE_CONTROL.staticSnapshot(resource.cache);
     // Extension-less snapshots: without a rule a static host guesses no type (or octet-stream).
@@ -123,9 +127,10 @@ export function rewrites(service: ServiceTables): Rewrite[] {
  * exactly, including `/.well-known/api-catalog`, and the twins share one `**\/*.md` glob (the schema of
  * serve.json allows at most 50 header rules).
  */
-export function serveJson(config: Config, files: string[]): Record<string, unknown> {
+export function serveJson(site: StaticSite, files: string[]): Record<string, unknown> {
+  const { config } = site;
   const rules = foldFolders(
-    headerRules(config, files).filter((r) => !r.path.endsWith('.md')),
+    headerRules(site, files).filter((r) => !r.path.endsWith('.md')),
     '**',
   );
   const toServe = (r: HeaderRule) => ({
@@ -135,7 +140,7 @@ export function serveJson(config: Config, files: string[]): Record<string, unkno
   return {
     cleanUrls: true,
     directoryListing: false,
-    rewrites: rewrites(serviceTables(config)).map((r) => ({ source: r.from, destination: r.to })),
+    rewrites: rewrites(site.service).map((r) => ({ source: r.from, destination: r.to })),
     headers: [
       ...rules.map(toServe),
       { source: '**/*.md', headers: [{ key: 'Content-Type', value: MARKDOWN_CONTENT_TYPE }] },
@@ -161,8 +166,8 @@ export function serveJson(config: Config, files: string[]): Record<string, unkno
  * match the request, so `/api` gets the index's headers as well as `/api/index.json`, and a page's rule
  * is repeated for its clean URL (`/` for `/index.html`, `/developers` for `/developers.html`).
  */
-export function headersFile(config: Config, files: string[]): string {
-  const rules = [...headerRules(config, files), ...pageRules(config, files)];
+export function headersFile(site: StaticSite, files: string[]): string {
+  const rules = [...headerRules(site, files), ...pageRules(site.config, files)];
   const index = {
     headers: Object.assign({}, ...rules.filter((r) => r.path === `/${API_INDEX.file}`).map((r) => r.headers)),
   };
@@ -235,11 +240,11 @@ export function redirectsFile(service: ServiceTables): string {
     .join('\n')}\n`;
 }
 
-export function renderStaticHostConfig(config: Config, files: string[]): Artifact[] {
+export function renderStaticHostConfig(site: StaticSite, files: string[]): Artifact[] {
   return [
-    { file: 'serve.json', body: `${JSON.stringify(serveJson(config, files), null, 2)}\n` },
-    { file: '_headers', body: headersFile(config, files) },
-    { file: '_redirects', body: redirectsFile(serviceTables(config)) },
+    { file: 'serve.json', body: `${JSON.stringify(serveJson(site, files), null, 2)}\n` },
+    { file: '_headers', body: headersFile(site, files) },
+    { file: '_redirects', body: redirectsFile(site.service) },
     // GitHub Pages runs Jekyll unless told not to, and Jekyll drops dot-folders such as .well-known/.
     { file: '.nojekyll', body: '' },
   ];

@@ -13,10 +13,10 @@ declare const __CLI_SERVICE__: string | undefined;
  * What the build bakes in (builders/cli-artifact.ts): the options, and of each resource what the CLI
  * reads (its command, route, alias and schema); the documents' texts and the cards stay out of cli.mjs.
  */
-type BakedService = Pick<ServiceTables, 'marketProduct' | 'calendarTimeZone' | 'resources'>;
+type BakedService = Pick<ServiceTables, 'resources'>;
 
 function unbaked(baked: BakedService): ServiceTables {
-  return serviceTablesOf(baked, baked.resources, []);
+  return serviceTablesOf(baked.resources);
 }
 
 export const DEPLOYMENT: ServiceTables =
@@ -30,7 +30,7 @@ declare const __CLI_FEED_URL__: string | null | undefined;
  */
 export const FEED_URL: string | null =
   typeof __CLI_FEED_URL__ === 'undefined'
-    ? DEPLOYMENT.marketProduct === null
-      ? null
-      : DEFAULT_MARKET_WS_URL
+    ? DEPLOYMENT.resources.some((r) => r.command.watch)
+      ? DEFAULT_MARKET_WS_URL
+      : null
     : __CLI_FEED_URL__;

@@ -136,8 +136,9 @@ function stderrText(io: Io, message: string): string {
 
 /** `--watch`: the live feed after the picture (or alone, with --json), until Ctrl-C. */
 function watch(inv: Extract<Invocation, { kind: 'command' }>, io: Io, market: MarketData | null): Promise<number> {
+  const { product } = DEPLOYMENT.resources.find((r) => r.command.name === inv.command)!.command.watch!;
   return watchFeed(
-    { feedUrl: FEED_URL!, product: DEPLOYMENT.marketProduct!, json: inv.json, market },
+    { feedUrl: FEED_URL!, product, json: inv.json, market },
     {
       stdout: io.stdout,
       stderr: io.stderr,

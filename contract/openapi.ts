@@ -245,7 +245,7 @@ function operation(
       ? header('CacheControlMarket')
       : resource.cache === 'hourly'
         ? cacheControlHourly()
-        : cacheControlContributions(service.calendarTimeZone);
+        : cacheControlContributions(resource.timeZone!);
   const okHeaders = gateway
     ? { 'Cache-Control': cache, RateLimit: header('RateLimit'), 'RateLimit-Policy': header('RateLimitPolicy') }
     : { 'Cache-Control': cacheControlStaticHost(resource.cache) };

@@ -4,8 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import addFormatsModule from 'ajv-formats';
-import { DEFAULT_SERVICE_OPTIONS, type SchemaName, type ServiceOptions } from './service.ts';
-import { DEFAULT_MARKET_PRODUCT, DEFAULT_TIME_ZONE } from '../lib/service-defaults.ts';
+import type { SchemaName, ServiceTables } from './service.ts';
 import { validatorOf, type Validator } from './validation.ts';
 
 // Validation itself (the Validator, its error, the checks compiled at build time) is ajv-free, for the Worker.
@@ -34,7 +33,7 @@ export type JsonSchema = Record<string, unknown> & { $id: string; title: string 
  * defaults, the files are returned as they are.
  */
 export function loadSchemas(
-  service: ServiceOptions = DEFAULT_SERVICE_OPTIONS,
+  service?: Pick<ServiceTables, 'resources'>,
   dir: URL = SCHEMAS_DIR,
 ): Map<string, JsonSchema> {
   const schemas = new Map<string, JsonSchema>();
@@ -53,11 +52,11 @@ export function loadSchemas(
  * are unambiguous (a product id, an IANA zone), so a textual substitution is exact. With
  * MARKET_PRODUCT=off the market schemas still load (ajv needs no gaps), but nothing publishes them.
  */
-function specialise(text: string, service: ServiceOptions): string {
+function specialise(text: string, service: Pick<ServiceTables, 'resources'> | undefined): string {
   let out = text;
-  if (service.marketProduct !== null && service.marketProduct !== DEFAULT_MARKET_PRODUCT)
-    out = out.replaceAll(DEFAULT_MARKET_PRODUCT, service.marketProduct);
-  if (service.calendarTimeZone !== DEFAULT_TIME_ZONE) out = out.replaceAll(DEFAULT_TIME_ZONE, service.calendarTimeZone);
+  for (const resource of service?.resources ?? [])
+    for (const [stock, own] of Object.entries(resource.schemaWords ?? {}))
+      if (own !== stock) out = out.replaceAll(stock, own);
   return out;
 }
 

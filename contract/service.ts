@@ -1,6 +1,5 @@
 // The route table: every public path, alias, operationId and problem type, declared once.
 // The builders (snapshots, OpenAPI, catalog, developer page) and the gateway all read it.
-import { DEFAULT_MARKET_PRODUCT, DEFAULT_TIME_ZONE } from '../lib/service-defaults.ts';
 import {
   CARD_CONTENT_SECURITY_POLICY,
   pageContentSecurityPolicy,
@@ -65,6 +64,15 @@ export interface DataResource {
   phrase: string;
   /** Its CLI command (cli/commands.ts): the payload with --json, a terminal picture without. */
   command: DataCommand;
+  /** Where its cards stand in the lists of cards (serve.json, _headers), lowest first. */
+  cardOrder: number;
+  /** The zone whose next midnight ends an `until-midnight` answer (CALENDAR_TIME_ZONE). */
+  timeZone?: string;
+  /**
+   * Words of the committed schemas (written for the defaults) this deployment says otherwise: the default
+   * product or zone → the configured one (contract/schemas.ts, loadSchemas).
+   */
+  schemaWords?: Readonly<Record<string, string>>;
 }
 
 /** A dataset's CLI command: `--json` prints the payload, whose top-level members are listed. */
@@ -74,8 +82,8 @@ export interface DataCommand {
   /** true: the output opens with a notice on a demo site (the command also reads the index's `simulated`). */
   readsSimulated: boolean;
   json: Array<{ name: string; type: string; description: string }>;
-  /** true: `--watch` follows the deployment's live feed after the picture (cli/live/watch.ts). */
-  watch?: boolean;
+  /** Present: `--watch` follows the deployment's live feed of this product after the picture (cli/live/watch.ts). */
+  watch?: { product: string };
 }
 
 /**
@@ -85,21 +93,13 @@ export interface DataCommand {
  */
 export type CachePolicy = 'per-request' | 'until-midnight' | 'hourly';
 
-/** What a deployment publishes: the market product (null: no market dataset) and the calendar's zone. */
-export interface ServiceOptions {
-  /** A Coinbase Exchange product quoted in USD (`<BASE>-USD`), or null for MARKET_PRODUCT=off. */
-  marketProduct: string | null;
-  /** The calendar's IANA zone. */
-  calendarTimeZone: string;
-}
-
 /**
  * The route table of one deployment, derived from its configuration: every program reads its paths,
  * operationIds, cards and zone from here, so a fork that publishes BTC-USD in Europe/Berlin changes
  * them all at once and nothing keeps naming the default product.
  */
-export interface ServiceTables extends ServiceOptions {
-  /** The data resources, the market first when there is one. */
+export interface ServiceTables {
+  /** The data resources, in the registry's order (datasets/registry.ts). */
   resources: readonly DataResource[];
   /** The data paths (v1 and alias), each with its resource. */
   paths: ReadonlyMap<string, DataResource>;
@@ -117,21 +117,14 @@ export function productNames(product: string): { slug: string; name: string } {
 }
 
 /**
- * The tables of a deployment from its datasets' resources (datasets/registry.ts declares them):
- * `cardOrder` is the order the cards are listed in, by resource id.
+ * The tables of a deployment from its datasets' resources (datasets/registry.ts declares them), in their
+ * order; the cards in each resource's `cardOrder`.
  */
-export function serviceTablesOf(
-  options: ServiceOptions,
-  resources: readonly DataResource[],
-  cardOrder: readonly DataResourceId[],
-): ServiceTables {
-  const cards = cardOrder.flatMap((id) => {
-    const resource = resources.find((r) => r.id === id);
-    return resource === undefined ? [] : [card(resource, 'light'), card(resource, 'dark')];
-  });
+export function serviceTablesOf(resources: readonly DataResource[]): ServiceTables {
+  const cards = [...resources]
+    .sort((a, b) => a.cardOrder - b.cardOrder)
+    .flatMap((resource) => [card(resource, 'light'), card(resource, 'dark')]);
   return {
-    marketProduct: options.marketProduct,
-    calendarTimeZone: options.calendarTimeZone,
     resources,
     paths: new Map(
       resources.flatMap((r) => [
@@ -151,7 +144,7 @@ export function narrowedTables(service: ServiceTables, keep: (resource: DataReso
   const resources = service.resources.filter(keep);
   return resources.length === service.resources.length
     ? service
-    : { ...serviceTablesOf(service, resources, []), cards: service.cards };
+    : { ...serviceTablesOf(resources), cards: service.cards };
 }
 
 /** A resource of the tables; asking for one the deployment does not publish is a caller's bug. */
@@ -298,12 +291,6 @@ export const CACHE_CONTROL = {
   /** A card is the picture of a build's snapshot: cached like that snapshot on a static host. */
   card: (policy: CachePolicy): string => CACHE_CONTROL.staticSnapshot(policy),
 } as const;
-
-/** The options of a deployment with no variable set: MON-USD and America/Toronto. */
-export const DEFAULT_SERVICE_OPTIONS: ServiceOptions = {
-  marketProduct: DEFAULT_MARKET_PRODUCT,
-  calendarTimeZone: DEFAULT_TIME_ZONE,
-};
 
 /**
  * The one sentence that says what a deployment publishes, as the API index, OpenAPI and llms.txt open:

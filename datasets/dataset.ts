@@ -1,13 +1,12 @@
 // What a dataset module declares (docs/architecture.md#add-a-dataset): its published resource (paths,
-// operationIds, schema, cache policy, problem texts, tool and card names), where its data come from (a
-// source of upstreams/sources.ts, or another dataset it is derived from), when a previous snapshot may
+// operationIds, schema, cache policy, problem texts, tool and card names), where its data come from (its
+// own upstream, datasets/<id>/source.ts, or another dataset it is derived from), when a previous snapshot may
 // stand in for it, and how the site shows it: its card, its home-page section, its example on the
 // developer page and its sentences in the documents. Every program iterates the
 // registry (registry.ts) and none asks which dataset it holds.
 import type { Config } from '../lib/config.ts';
 import type { DataResource, DataResourceId, ServiceTables } from '../contract/service.ts';
 import type { Reuse } from '../domain/reuse.ts';
-import type { SourceName } from '../upstreams/sources.ts';
 import type { HttpOptions } from '../upstreams/http.ts';
 import type { ChartTheme } from '../render/charts/theme.ts';
 import type { HomeView, TerminalPicture } from '../render/dataset-view.ts';
@@ -21,22 +20,47 @@ export interface SiteContext {
 }
 
 /**
- * A dataset's own upstream, declared in its folder (datasets/<id>/source.ts): how every program connects
- * to it, once, from its configuration, and how long the gateway keeps an answer.
+ * A dataset's upstream as one program holds it, connected once from its configuration
+ * (datasets/<id>/source.ts): how the build fetches it and how the gateway serves it live.
  */
-export interface DatasetUpstream<P> {
-  /** The fetch of one payload of this instant (the build's and the gateway's alike). */
-  connect(config: Config, http: HttpOptions): (nowMs: number) => Promise<P>;
-  /** How long the gateway keeps an answer before it asks the upstream again (its cache policy's period). */
-  keepMs: number;
+export interface DatasetSource<P> {
+  /** One payload of this instant: what the build publishes, and what the gateway keeps (a kept policy). */
+  fetch(nowMs: number): Promise<P>;
+  /**
+   * How the gateway reads it for every request (the `per-request` policy), sharing what may be shared
+   * (the market's candle history): `check` validates a payload before anything of it is reused.
+   * Absent: `fetch`.
+   */
+  live?(options: { shared: boolean; now: () => number; check(payload: P): void }): () => Promise<P>;
+  /** Until when a kept answer stands (a kept policy: `until-midnight`, `hourly`), from the payload and when its fetch began. */
+  keptUntil?(payload: P, fetchedAtMs: number): number;
+  /** Until when a fetch begun at `nowMs` may answer requests (the calendar's: that day's midnight). Absent: until it settles. */
+  answersUntil?(nowMs: number): number;
+  /** The payload's bytes as JSON.stringify writes them, when the dataset writes them faster (the market's). */
+  json?(): (payload: P) => string;
+  /**
+   * The upstream's reading split from the payload rule, so that a runtime may share one reading among its
+   * instances (a Worker's Durable Object, gateway/worker/calendar-day.ts): `key` names what a reading is
+   * for (the calendar's day, source and account). Absent: nothing is shared beyond one instance.
+   */
+  shared?: SharedReading<P>;
 }
 
-/**
- * Where a dataset's data come from: one upstream source named by its provider, its own upstream, or the
- * payload of another dataset of the same instant.
- */
+/** A reading of the upstream and the pure rule that makes the payload from it (DatasetSource.shared). */
+export interface SharedReading<P> {
+  key(nowMs: number): string;
+  read(nowMs: number): Promise<unknown>;
+  payload(reading: unknown, nowMs: number): P;
+}
+
+/** A dataset's own upstream, declared in its folder (datasets/<id>/source.ts). */
+export interface DatasetUpstream<P> {
+  /** Connects once per program, from its configuration and its rules for outgoing requests. */
+  connect(config: Config, http: HttpOptions): DatasetSource<P>;
+}
+
+/** Where a dataset's data come from: its own upstream, or the payload of another dataset of the same instant. */
 export type DataOrigin<P> =
-  | { source: SourceName }
   | { upstream: DatasetUpstream<P> }
   | {
       derivedFrom: DataResourceId;

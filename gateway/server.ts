@@ -4,9 +4,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { liveFeedUrl, type Config } from '../lib/config.ts';
 import { ALLOW_HEADER, MCP_ENDPOINT } from '../contract/service.ts';
-import { datasets, serviceTables } from '../datasets/registry.ts';
+import { createDeployment } from '../datasets/registry.ts';
 import { createValidator, loadSchemas, type Validator } from '../contract/schemas.ts';
-import { createSources, type Sources } from '../upstreams/sources.ts';
+import { httpOptions } from '../upstreams/http.ts';
 import { accessLog } from './http/access-log.ts';
 import { answerInTurn, capConnections, endAndRelease } from './http/connection-limits.ts';
 import { clientIdentity } from './quota/client-identity.ts';
@@ -30,8 +30,6 @@ export interface GatewayOptions {
   distDir: string;
   /** The clock of every time rule (quota windows, candle reuse, Toronto midnight). Default Date.now. */
   now?: () => number;
-  /** Upstream clients; default createSources(config). */
-  sources?: Sources;
   /** Where the `listening on` line and the access log go. Default process.stdout. */
   stdout?: (chunk: string) => void;
   /** Where error lines go. Default process.stderr. */
@@ -103,20 +101,25 @@ export async function startGateway(config: Config, options: GatewayOptions): Pro
   // Throttled on the real clock: the injected one may stand still in tests.
   const errorLine = throttledLines(plainLine, () => performance.now());
 
-  const service = serviceTables(config);
-  const schemas = loadSchemas(service);
-  const files = readSiteFiles(options.distDir, (found) => [gatewayOpenApiFile(config, service, schemas, found)]);
-  const table = staticTable(files, service, NODE_CODEC, liveFeedUrl(config));
-  // Made when the first payload is checked: ajv's instance and its formats are a few milliseconds of the
-  // start that a gateway answering files only never needs (docs/performance.md#what-changed-in-the-core-round-issue-34).
-  let made: Validator | undefined;
-  const validator: Validator = {
-    validate: (name, data) => (made ??= createValidator(schemas, { checkSchemas: false })).validate(name, data),
-  };
   // Ended by close() once every answer is sent: an upstream request still running then is one nobody
   // waits for, and a stopped gateway asks no one anything.
   const upstreamLifetime = new AbortController();
-  const sources = options.sources ?? createSources(config, upstreamLifetime.signal);
+  // The gateway's deployment, made once: the core, the static table and the OpenAPI document read it.
+  const deployment = createDeployment(config, {
+    schemas: loadSchemas,
+    // Made when the first payload is checked: ajv's instance and its formats are a few milliseconds of the
+    // start that a gateway answering files only never needs (docs/performance.md#what-changed-in-the-core-round-issue-34).
+    validator: (schemas) => {
+      let made: Validator | undefined;
+      return {
+        validate: (name, data) => (made ??= createValidator(schemas, { checkSchemas: false })).validate(name, data),
+      };
+    },
+    http: httpOptions(config, upstreamLifetime.signal),
+  });
+  const { service } = deployment;
+  const files = readSiteFiles(options.distDir, (found) => [gatewayOpenApiFile(deployment, found)]);
+  const table = staticTable(files, service, NODE_CODEC, liveFeedUrl(config));
 
   let store: QuotaStore | undefined;
   let quota: Quota = DISABLED_QUOTA;
@@ -145,13 +148,8 @@ export async function startGateway(config: Config, options: GatewayOptions): Pro
   const log = accessLog(stdout, now);
   let closing = false;
   const core = createGateway({
-    config,
-    service,
-    datasets: datasets(config),
-    schemas,
-    validator,
+    deployment,
     table,
-    sources,
     quota,
     codec: NODE_CODEC,
     now,

@@ -12,7 +12,7 @@ import { formatAge, PREVIOUS_MAX_BYTES, reusablePrevious, reusedLine } from '../
 import { loadConfig } from '../lib/config.ts';
 import { formatInstant } from '../render/format.ts';
 import { dataResource, DISCOVERY } from '../contract/service.ts';
-import { DEFAULT_SERVICE, datasets } from '../datasets/registry.ts';
+import { DEFAULT_SERVICE, DEFAULT_SERVICE_OPTIONS, datasets } from '../datasets/registry.ts';
 import { createValidator } from '../contract/schemas.ts';
 import type { GitHubContributions } from '../domain/contributions.ts';
 import type { MarketData } from '../domain/market.ts';
@@ -275,7 +275,7 @@ describe('reading the previous site (builders/previous.ts)', () => {
     await put(file, body);
   };
   /** The default deployment's dataset of this id (datasets/registry.ts). */
-  const datasetOf = (id: string) => datasets(DEFAULT_SERVICE).find((d) => d.resource.id === id)!;
+  const datasetOf = (id: string) => datasets(DEFAULT_SERVICE_OPTIONS).find((d) => d.resource.id === id)!;
   const refusal = async (id: 'market' | 'contributions', context = anHourLater) => {
     const previous = await reusablePrevious(dir, datasetOf(id), context);
     expect(previous.reused).toBe(false);

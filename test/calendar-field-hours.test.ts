@@ -5,10 +5,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createValidator } from '../contract/schemas.ts';
 import { calendarWindow } from '../domain/calendar.ts';
+import type { GitHubContributions } from '../domain/contributions.ts';
 import { contributionOn, type DefaultViewRule } from '../tools/fakes/data.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../tools/fakes/upstreams.ts';
 import { loadConfig } from '../lib/config.ts';
-import { createSources, fetchContributions } from '../upstreams/sources.ts';
+import { sourcesOf } from './helpers/sources.ts';
 import { AMPLE_UPSTREAM_TIMEOUT_MS, upstreamEnv } from './helpers/run.ts';
 
 const validator = createValidator();
@@ -30,7 +31,7 @@ beforeEach(() => {
 });
 
 const sources = (env: Record<string, string> = {}) =>
-  createSources(loadConfig({ ...upstreamEnv(fake.url), UPSTREAM_TIMEOUT_MS: AMPLE_UPSTREAM_TIMEOUT_MS, ...env }));
+  sourcesOf(loadConfig({ ...upstreamEnv(fake.url), UPSTREAM_TIMEOUT_MS: AMPLE_UPSTREAM_TIMEOUT_MS, ...env }));
 
 describe('the HTML calendar at the hours and dates of the field', () => {
   const DAY = 86_400_000;
@@ -57,7 +58,7 @@ describe('the HTML calendar at the hours and dates of the field', () => {
       fake.github.defaultView = rule;
       const buildMs = clock - daysBack * DAY;
       // Up to three calendar requests in a row, within the one ample deadline.
-      const calendar = await fetchContributions(sources(), buildMs);
+      const calendar = (await sources().get('contributions')!.fetch(buildMs)) as GitHubContributions;
       validator.validate('GitHubContributions', calendar);
       const window = calendarWindow(buildMs, 'America/Toronto');
       const expected = window.dates.map(contributionOn);
@@ -69,7 +70,7 @@ describe('the HTML calendar at the hours and dates of the field', () => {
   );
 
   it('asks only the default view when it holds the whole window', async () => {
-    await fetchContributions(sources(), clock);
+    await sources().get('contributions')!.fetch(clock);
     expect(fake.requests.filter((r) => r.url.startsWith('/users/')).map((r) => r.url)).toEqual([
       '/users/octocat/contributions',
     ]);
@@ -78,7 +79,7 @@ describe('the HTML calendar at the hours and dates of the field', () => {
   it('asks the year view of the missing dates when the default view lacks them', async () => {
     clock = Date.parse('2026-11-29T01:30:00Z');
     fake.github.defaultView = 'fifty-two-weeks';
-    await fetchContributions(sources(), clock);
+    await sources().get('contributions')!.fetch(clock);
     expect(fake.requests.filter((r) => r.url.startsWith('/users/')).map((r) => r.url)).toEqual([
       '/users/octocat/contributions',
       '/users/octocat/contributions?from=2025-01-01&to=2025-12-31',
@@ -88,7 +89,7 @@ describe('the HTML calendar at the hours and dates of the field', () => {
   it('a date missing from both views is still an upstream failure, nothing filled in', async () => {
     clock = Date.parse('2026-11-29T01:30:00Z');
     fake.github = { mode: 'missing-day', missingDate: '2025-11-29', defaultView: 'fifty-two-weeks' };
-    await expect(fetchContributions(sources(), clock)).rejects.toThrow(
+    await expect(sources().get('contributions')!.fetch(clock)).rejects.toThrow(
       /^github-html: .*1 of 365 dates missing \(first 2025-11-29\)/,
     );
     expect(fake.calls.html).toBe(2);

@@ -3,6 +3,7 @@
 // hand-made content; the pages' policy in both its forms; content mistakes through build() in process,
 // which stops before any upstream is asked; one whole build of hostile content. The same site served by
 // a host that sends no headers, in Chromium: test/slow/content-safety-browser.test.ts.
+import { serviceTables } from '../datasets/registry.ts';
 import { mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -152,13 +153,13 @@ describe("the pages' Content-Security-Policy (contract/content-security-policy.t
     const livePolicy = contentSecurityPolicy(liveFeedUrl(config));
     expect(livePolicy).toBe(pageContentSecurityPolicy({ connectSources: [feedOrigin(liveFeedUrl(config))!] }));
     const files = ['index.html', 'writings.html', '404.html'];
-    const blocks = headersFile(config, files).split('\n\n');
+    const blocks = headersFile({ config, service: serviceTables(config) }, files).split('\n\n');
     for (const path of ['/index.html', '/', '/writings.html', '/writings', '/404.html'])
       expect(
         blocks.find((b) => b.startsWith(`${path}\n`)),
         path,
       ).toContain(`\n  Content-Security-Policy: ${livePolicy}\n`);
-    const serve = serveJson(config, files) as {
+    const serve = serveJson({ config, service: serviceTables(config) }, files) as {
       headers: Array<{ source: string; headers: Array<{ key: string; value: string }> }>;
     };
     expect(serve.headers.find((h) => h.source === '**/*.html')?.headers).toContainEqual({

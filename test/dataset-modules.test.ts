@@ -7,7 +7,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from './helpers/run.ts';
 import { datasets } from '../datasets/registry.ts';
-import { DEFAULT_SERVICE_OPTIONS } from '../contract/service.ts';
+import { DEFAULT_SERVICE_OPTIONS } from '../datasets/registry.ts';
 import type { PictureModule, ViewModule } from '../render/dataset-view.ts';
 
 const PRODUCT = ['lib', 'contract', 'domain', 'upstreams', 'render', 'datasets', 'builders', 'gateway', 'cli', 'site'];

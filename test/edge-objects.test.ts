@@ -4,7 +4,9 @@
 // the calendar's zone whatever the number of isolates asking, kept across an eviction, never a failure.
 import { describe, expect, it, vi } from 'vitest';
 import type { ContributionDay } from '../domain/contributions.ts';
-import type { ContributionSource, Sources } from '../upstreams/sources.ts';
+import type { Sources } from '../datasets/registry.ts';
+import { loadConfig } from '../lib/config.ts';
+import { sourcesOf } from './helpers/sources.ts';
 
 vi.mock('cloudflare:workers', () => ({
   // workerd's base class keeps the state and the bindings; nothing else is used.
@@ -16,7 +18,7 @@ vi.mock('cloudflare:workers', () => ({
   },
 }));
 const { QuotaCounter, durableQuotaStore } = await import('../gateway/worker/quota-counter.ts');
-const { CalendarDayObject, sharedCalendarSource } = await import('../gateway/worker/calendar-day.ts');
+const { CalendarDayObject, sharedSources } = await import('../gateway/worker/calendar-day.ts');
 
 /** An object's state: its storage outlives the instance (an evicted object comes back with it). */
 function objectState() {
@@ -98,27 +100,41 @@ describe('CalendarDay', () => {
   function setup() {
     const calls: number[] = [];
     let fail = false;
-    const upstream: ContributionSource = {
-      upstream: 'github-html',
-      account: 'octocat',
-      timeZone: ZONE,
-      days: async (nowMs) => {
-        calls.push(nowMs);
-        await new Promise((resolve) => setTimeout(resolve, 5));
-        if (fail) throw new Error('github-html: HTTP 503 from the calendar page');
-        return DAY;
-      },
-    };
+    // The calendar's own source (its key: the day in ZONE, the source and the account), reading DAY.
+    const stock = sourcesOf(loadConfig({ CALENDAR_TIME_ZONE: ZONE }));
+    const calendar = stock.get('contributions')!;
+    const upstream: Sources = new Map([
+      ...stock,
+      [
+        'contributions',
+        {
+          ...calendar,
+          shared: {
+            ...calendar.shared!,
+            read: async (nowMs: number) => {
+              calls.push(nowMs);
+              await new Promise((resolve) => setTimeout(resolve, 5));
+              if (fail) throw new Error('github-html: HTTP 503 from the calendar page');
+              return DAY;
+            },
+          },
+        },
+      ],
+    ]);
     class Calendar extends CalendarDayObject {
       protected sources(): Sources {
-        return { coinbase: undefined, github: upstream };
+        return upstream;
       }
     }
     const { state } = objectState();
     const objects = namespace(() => new (Calendar as unknown as Ctor<Calendar>)(state as never, {} as never));
-    // Two isolates, each with its own source over the one object of the deployment.
-    const isolates = [sharedCalendarSource(upstream, objects), sharedCalendarSource(upstream, objects)];
-    const evicted = () => new (Calendar as unknown as Ctor<Calendar>)(state as never, {} as never);
+    /** A reading as an isolate asks for it: through the dataset's one object. */
+    const reader = (object: () => { read(id: string, nowMs: number): Promise<unknown> }) => ({
+      days: (nowMs: number) => object().read('contributions', nowMs),
+    });
+    // Two isolates over the one object of the deployment.
+    const isolates = [1, 2].map(() => reader(() => objects.get(objects.idFromName('contributions'))));
+    const evicted = () => reader(() => new (Calendar as unknown as Ctor<Calendar>)(state as never, {} as never));
     return { calls, isolates, evicted, failing: (f: boolean) => (fail = f) };
   }
 
@@ -154,5 +170,25 @@ describe('CalendarDay', () => {
     failing(false);
     expect(await isolates[1]!.days(LATE)).toEqual(DAY);
     expect(calls).toHaveLength(2);
+  });
+});
+
+describe('sharedSources', () => {
+  it("reads a shareable source through its dataset's object, and leaves the others as they are", async () => {
+    const stock = sourcesOf(loadConfig({}));
+    const asked: string[] = [];
+    const objects = {
+      idFromName: (name: string) => name,
+      get: (id: unknown) => ({
+        read: async (dataset: string) => {
+          asked.push(`${id as string} ${dataset}`);
+          throw new Error('read through the object');
+        },
+      }),
+    };
+    const shared = sharedSources(stock, objects);
+    await expect(shared.get('contributions')!.fetch(0)).rejects.toThrow('read through the object');
+    expect(asked).toEqual(['contributions contributions']);
+    for (const [id, source] of stock) if (source.shared === undefined) expect(shared.get(id)).toBe(source);
   });
 });

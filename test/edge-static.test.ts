@@ -20,7 +20,7 @@ import { readSiteFiles } from '../gateway/http/static-files.ts';
 import { gatewayOpenApiFile } from '../gateway/http/openapi-document.ts';
 import { createValidator, loadSchemas } from '../contract/schemas.ts';
 import { datasets, serviceTables } from '../datasets/registry.ts';
-import { createSources } from '../upstreams/sources.ts';
+import { testDeployment } from './helpers/sources.ts';
 import { gatewayConfig } from './helpers/gateway.ts';
 import { sharedSite, TEST_SITE_URL } from './helpers/site-dist.ts';
 
@@ -49,13 +49,8 @@ function assetsOf(reads: string[]): AssetsBinding {
 
 function gatewayOver(table: StaticTable): Gateway {
   return createGateway({
-    config,
-    service,
-    datasets: datasets(config),
-    schemas,
-    validator: createValidator(schemas, { checkSchemas: false }),
+    deployment: testDeployment(config),
     table,
-    sources: createSources(config),
     quota: DISABLED_QUOTA,
     codec: NODE_CODEC,
     now: Date.now,
@@ -64,7 +59,9 @@ function gatewayOver(table: StaticTable): Gateway {
 }
 
 const nodeTable = staticTable(
-  readSiteFiles(site.dir, (found) => [gatewayOpenApiFile(config, service, schemas, found)]),
+  readSiteFiles(site.dir, (found) => [
+    gatewayOpenApiFile({ config, datasets: datasets(config), service, schemas }, found),
+  ]),
   service,
   NODE_CODEC,
   liveFeedUrl(config),

@@ -5,8 +5,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dataResource, productNames, type ServiceOptions } from '../contract/service.ts';
-import { serviceTables } from '../datasets/registry.ts';
+import { dataResource, productNames, type ServiceTables } from '../contract/service.ts';
+import { serviceTables, type ServiceOptions } from '../datasets/registry.ts';
 import { calendarWindow } from '../domain/calendar.ts';
 import { loadConfig } from '../lib/config.ts';
 import { ConfigError } from '../lib/errors.ts';
@@ -19,8 +19,11 @@ import { runBuild } from './helpers/site-dist.ts';
 // Tuesday 2026-11-24 23:30 UTC: already Wednesday in Berlin, still Tuesday in Toronto.
 const CLOCK = Date.parse('2026-11-24T23:30:00Z');
 /** Each dataset's v1 and alias operationIds, in the registry's order. */
-const operationIds = (options: ServiceOptions) =>
-  serviceTables(options).resources.flatMap((r) => [r.v1.operationId, r.alias.operationId]);
+const operationIds = (options: ServiceOptions | ServiceTables) =>
+  ('resources' in options ? options : serviceTables(options)).resources.flatMap((r) => [
+    r.v1.operationId,
+    r.alias.operationId,
+  ]);
 /** The deployment of MARKET_PRODUCT=off: every dataset of the registry but the market. */
 const WITHOUT_MARKET = serviceTables({ marketProduct: null, calendarTimeZone: 'America/Toronto' });
 

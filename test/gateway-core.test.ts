@@ -10,7 +10,7 @@ import { memoryQuotaStore } from '../gateway/quota/memory-store.ts';
 import { NODE_CODEC } from '../gateway/http/node-codec.ts';
 import { datasets, serviceTables } from '../datasets/registry.ts';
 import { createValidator, loadSchemas } from '../contract/schemas.ts';
-import { createSources } from '../upstreams/sources.ts';
+import { testDeployment } from './helpers/sources.ts';
 import type { FakeUpstreams } from '../tools/fakes/upstreams.ts';
 import { shareUpstreams } from './helpers/shared-upstreams.ts';
 import { gatewayConfig } from './helpers/gateway.ts';
@@ -34,15 +34,10 @@ shareUpstreams({ now }, (shared) => void (fake = shared.fake));
 
 function core(env: Record<string, string> = {}, codec: BodyCodec = NODE_CODEC): Gateway {
   const config = gatewayConfig(fake.url, env);
-  const service = serviceTables(config);
+  const deployment = testDeployment(config);
   return createGateway({
-    config,
-    service,
-    datasets: datasets(config),
-    schemas,
-    validator,
-    table: staticTable(FILES, service, codec),
-    sources: createSources(config),
+    deployment,
+    table: staticTable(FILES, deployment.service, codec),
     quota:
       config.rateLimitQuota === undefined
         ? DISABLED_QUOTA

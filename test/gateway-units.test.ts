@@ -7,7 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { parseTrustProxy } from '../gateway/quota/ip-ranges.ts';
 import type { ContributionDay } from '../domain/contributions.ts';
 import { createValidator } from '../contract/schemas.ts';
-import type { Sources } from '../upstreams/sources.ts';
+import type { DatasetSource } from '../datasets/dataset.ts';
+import { loadConfig } from '../lib/config.ts';
+import { sourcesOf } from './helpers/sources.ts';
 import { calendarWindow } from '../domain/calendar.ts';
 import { forwardedClient } from '../gateway/quota/client-identity.ts';
 import { acceptedCodings } from '../gateway/core/http/content-coding.ts';
@@ -15,16 +17,16 @@ import { accessLog } from '../gateway/http/access-log.ts';
 import { oneLine } from '../lib/one-line.ts';
 import { throttledLines } from '../gateway/http/error-lines.ts';
 import { contentTypeFor } from '../contract/content-types.ts';
-import { contributionsRoute, FAILURE_MEMORY_MS, type CalendarResponse } from '../gateway/core/routes/contributions.ts';
+import { keptRoute, FAILURE_MEMORY_MS, type KeptAnswer } from '../gateway/core/routes/kept-route.ts';
 import { NODE_CODEC } from '../gateway/http/node-codec.ts';
-import { marketJson } from '../gateway/core/routes/market.ts';
+import { marketJson } from '../datasets/market/live.ts';
 import { policyHeader, rateLimitHeader } from '../contract/rate-limit-headers.ts';
 import { createQuota, fixedWindow, type QuotaStore } from '../gateway/core/quota.ts';
 import { memoryQuotaStore } from '../gateway/quota/memory-store.ts';
 import { noneMatch } from '../gateway/core/http/representation.ts';
 import { decodePath, rawPath } from '../gateway/core/http/request-path.ts';
-import { singleFlight } from '../gateway/core/routes/single-flight.ts';
-import { freshFlight } from '../gateway/core/routes/fresh-flight.ts';
+import { singleFlight } from '../upstreams/single-flight.ts';
+import { freshFlight } from '../upstreams/fresh-flight.ts';
 
 describe('decodePath', () => {
   it.each([
@@ -230,26 +232,23 @@ describe('the shared upstream fetch', () => {
 
 describe('the contribution cache', () => {
   const validator = createValidator();
-  /** The calendar's live route over `sources`, on the clock `now` (the deployment's stock resource). */
-  const calendarRoute = (sources: Parameters<typeof contributionsRoute>[0], now: () => number) =>
-    contributionsRoute(sources, dataResource(DEFAULT_SERVICE, 'contributions'), validator, NODE_CODEC, now);
+  /** The calendar's live route over `source`, on the clock `now` (the deployment's stock resource). */
+  const calendarRoute = (source: DatasetSource<unknown>, now: () => number) =>
+    keptRoute(source, dataResource(DEFAULT_SERVICE, 'contributions'), validator, NODE_CODEC, now);
+  /** The calendar's own source (its keeping rules) over days that `days` gives. */
+  const calendarSource = (days: (nowMs: number) => Promise<ContributionDay[]>): DatasetSource<unknown> => {
+    const stock = sourcesOf(loadConfig({})).get('contributions')!;
+    return { ...stock, fetch: async (nowMs) => stock.shared!.payload(await days(nowMs), nowMs) };
+  };
   /** A source that counts calls and answers every date of the window asked about. */
   function countingSource() {
     const state = { calls: 0, fail: false };
-    const sources = {
-      coinbase: undefined as never,
-      github: {
-        upstream: 'github-html' as const,
-        account: 'octocat',
-        timeZone: 'America/Toronto',
-        days: async (nowMs: number): Promise<ContributionDay[]> => {
-          state.calls++;
-          if (state.fail) throw new Error('down');
-          return calendarWindow(nowMs, 'America/Toronto').dates.map((date) => ({ date, count: 1, level: 1 }));
-        },
-      },
-    } satisfies Sources;
-    return { sources, state };
+    const days = async (nowMs: number): Promise<ContributionDay[]> => {
+      state.calls++;
+      if (state.fail) throw new Error('down');
+      return calendarWindow(nowMs, 'America/Toronto').dates.map((date) => ({ date, count: 1, level: 1 }));
+    };
+    return { sources: calendarSource(days), days, state };
   }
 
   it('keeps one answer until the Toronto midnight, across the DST change', async () => {
@@ -258,7 +257,7 @@ describe('the contribution cache', () => {
     const { sources, state } = countingSource();
     const route = calendarRoute(sources, () => t);
     const first = await route.current();
-    expect(first.expiresAtMs).toBe(Date.parse('2026-11-02T05:00:00Z'));
+    expect(first.kept.expiresAtMs).toBe(Date.parse('2026-11-02T05:00:00Z'));
     t = Date.parse('2026-11-02T04:59:59Z'); // 23:59:59 EST, 24.5 h later
     await route.current();
     expect(state.calls).toBe(1);
@@ -269,24 +268,18 @@ describe('the contribution cache', () => {
 
   it('a refresh begun before midnight does not answer requests made after it', async () => {
     let t = Date.parse('2026-06-02T03:59:59.900Z'); // 23:59:59.9 EDT
-    const { sources, state } = countingSource();
+    const { days, state } = countingSource();
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    const slow = {
-      ...sources,
-      github: {
-        ...sources.github,
-        days: async (nowMs: number) => (await gate, sources.github.days(nowMs)),
-      },
-    };
+    const slow = calendarSource(async (nowMs: number) => (await gate, days(nowMs)));
     const route = calendarRoute(slow, () => t);
-    const before = route.current() as Promise<CalendarResponse>;
+    const before = route.current() as Promise<KeptAnswer>;
     t = Date.parse('2026-06-02T04:00:00.200Z'); // 00:00:00.2, the next day
-    const after = route.current() as Promise<CalendarResponse>;
+    const after = route.current() as Promise<KeptAnswer>;
     expect(after).not.toBe(before);
     release();
     const endDate = async (p: typeof before) =>
-      (JSON.parse(new TextDecoder().decode((await p).rep.identity.body)) as { endDate: string }).endDate;
+      (JSON.parse(new TextDecoder().decode((await p).body)) as { endDate: string }).endDate;
     expect(await endDate(before)).toBe('2026-06-01');
     expect(await endDate(after)).toBe('2026-06-02');
     expect(state.calls).toBe(2);

@@ -8,7 +8,7 @@ import { parseDictionary, parseList } from 'structured-headers';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createValidator } from '../contract/schemas.ts';
 import { calendarWindow } from '../domain/calendar.ts';
-import { FAILURE_MEMORY_MS } from '../gateway/core/routes/contributions.ts';
+import { FAILURE_MEMORY_MS } from '../gateway/core/routes/kept-route.ts';
 import type { FakeUpstreams, GithubMode, MarketMode } from '../tools/fakes/upstreams.ts';
 import { shareUpstreams } from './helpers/shared-upstreams.ts';
 import {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UpstreamError } from '../lib/errors.ts';
 import { MAX_CANDLE_ROWS, parseCandles } from '../upstreams/coinbase.ts';
 import { parseCalendarHtml } from '../upstreams/github-html.ts';
-import { FAILURE_MEMORY_MS } from '../gateway/core/routes/contributions.ts';
+import { FAILURE_MEMORY_MS } from '../gateway/core/routes/kept-route.ts';
 import { denseCells, sharedTooltipPage } from '../tools/fakes/hostile-pages.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../tools/fakes/upstreams.ts';
 import { get, makeDist, startTestGateway, type DistFixture } from './helpers/gateway.ts';

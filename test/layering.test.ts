@@ -244,7 +244,7 @@ describe('layering', () => {
       }
     };
     core.forEach(visit);
-    expect(seen.has('upstreams/sources.ts')).toBe(true);
+    expect(seen.has('upstreams/single-flight.ts')).toBe(true);
     expect(wrong).toEqual([]);
     const code = (f: string) => readFileSync(join(ROOT, f), 'utf8').replace(/^\s*(\/\/.*|\/?\*.*)$/gm, '');
     const buffers = core.filter((f) => /\bBuffer\b/.test(code(f)));

@@ -2,6 +2,7 @@
 // MARKET_WS_URL (the gateway, _headers and serve.json share it), the home page's figure naming the feed,
 // and `price --watch` through the CLI's run() against the fake feed on loopback with Node's WebSocket.
 // The browser and the spawned cli.mjs are test/slow/live-feed.test.ts.
+import { serviceTables } from '../datasets/registry.ts';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentSecurityPolicy, feedOrigin } from '../contract/service.ts';
@@ -33,7 +34,10 @@ describe("the pages' policy names exactly the feed", () => {
     [{ MARKET_PRODUCT: 'off' }, null],
   ])('%j: _headers and serve.json say %s', (env, directive) => {
     const config = loadConfig(env);
-    for (const text of [headersFile(config, FILES), JSON.stringify(serveJson(config, FILES))]) {
+    for (const text of [
+      headersFile({ config, service: serviceTables(config) }, FILES),
+      JSON.stringify(serveJson({ config, service: serviceTables(config) }, FILES)),
+    ]) {
       if (directive === null) {
         expect(text).not.toContain('connect-src');
         expect(text).not.toMatch(/wss?:\/\//);

@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fetchPrevious, PREVIOUS_MAX_BYTES } from '../builders/previous.ts';
 import { dataResource, DISCOVERY } from '../contract/service.ts';
-import { DEFAULT_SERVICE } from '../datasets/registry.ts';
+import { DEFAULT_SERVICE, DEFAULT_SERVICE_OPTIONS, datasets } from '../datasets/registry.ts';
 import { AMPLE_UPSTREAM_TIMEOUT_MS, runProgram } from './helpers/run.ts';
 import { sharedSite } from './helpers/site-dist.ts';
 
@@ -57,7 +57,7 @@ beforeEach(async () => {
 const fetchInto = async (target = dir, timeoutMs = Number(AMPLE_UPSTREAM_TIMEOUT_MS)) => {
   const outcomes = await fetchPrevious({
     siteUrl,
-    service: DEFAULT_SERVICE,
+    datasets: datasets(DEFAULT_SERVICE_OPTIONS),
     dir: target,
     timeoutMs,
     userAgent: 'public-data-preview/1.0 (+test)',

@@ -16,7 +16,7 @@ import { readSiteFile } from '../lib/config.ts';
 import { ROOT } from './helpers/run.ts';
 import { buildSite, sharedSite, TEST_SITE_URL, type BuiltSite, type SiteFiles } from './helpers/site-dist.ts';
 import { datasets } from '../datasets/registry.ts';
-import { DEFAULT_SERVICE_OPTIONS } from '../contract/service.ts';
+import { DEFAULT_SERVICE_OPTIONS } from '../datasets/registry.ts';
 
 const HTML_PAGES = [
   'index.html',

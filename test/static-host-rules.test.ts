@@ -12,6 +12,8 @@ import { DEFAULT_SERVICE } from '../datasets/registry.ts';
 import { gatewayConfig } from './helpers/gateway.ts';
 
 const config = gatewayConfig('http://127.0.0.1:9');
+/** The static-host files' inputs: the configuration and the stock deployment's tables. */
+const SITE = { config, service: DEFAULT_SERVICE };
 
 /** The files of a build with `writings` writings and `projects` per-repository cards (and their dark twins). */
 function filesOf(writings: number, projects: number): string[] {
@@ -63,14 +65,14 @@ const PAGE = pageResponseHeaders(feedPolicyOptions(liveFeedUrl(config)));
 
 describe('_headers at scale', () => {
   it('holds at most 100 rules, as many for 500 writings and 6 projects as for 2 and 1', () => {
-    const small = parseHeaders(headersFile(config, filesOf(2, 1))).length;
-    const large = parseHeaders(headersFile(config, filesOf(500, 6))).length;
+    const small = parseHeaders(headersFile(SITE, filesOf(2, 1))).length;
+    const large = parseHeaders(headersFile(SITE, filesOf(500, 6))).length;
     expect(large).toBeLessThanOrEqual(100);
     expect(large).toBe(small);
   });
 
   it('gives every writing, at its file and its clean path, the page headers, and each twin its Markdown type', () => {
-    const rules = parseHeaders(headersFile(config, filesOf(500, 6)));
+    const rules = parseHeaders(headersFile(SITE, filesOf(500, 6)));
     for (const i of [0, 1, 250, 499]) {
       for (const path of [`/writings/w${i}.html`, `/writings/w${i}`]) {
         const got = headersFor(rules, path);
@@ -85,7 +87,7 @@ describe('_headers at scale', () => {
   });
 
   it("gives every project's card the card type, cache rule and policy, once each", () => {
-    const rules = parseHeaders(headersFile(config, filesOf(500, 6)));
+    const rules = parseHeaders(headersFile(SITE, filesOf(500, 6)));
     const projects = DEFAULT_SERVICE.resources.find((r) => r.cardFolder !== undefined)!;
     for (const file of ['/cards/repos/o/p0.svg', '/cards/repos/o/p5-dark.svg'])
       expect(headersFor(rules, file)).toEqual({
@@ -98,7 +100,7 @@ describe('_headers at scale', () => {
   });
 
   it('leaves the snapshots their own types and cache rules (a folder whose files differ is not folded)', () => {
-    const rules = parseHeaders(headersFile(config, filesOf(500, 6)));
+    const rules = parseHeaders(headersFile(SITE, filesOf(500, 6)));
     for (const r of DEFAULT_SERVICE.resources)
       for (const file of r.snapshotFiles)
         expect(headersFor(rules, `/${file}`)).toEqual({
@@ -112,7 +114,7 @@ describe('_headers at scale', () => {
 
 describe('serve.json at scale', () => {
   it('holds at most 50 header rules with 500 writings and 6 projects', () => {
-    const json = serveJson(config, filesOf(500, 6)) as { headers: Array<{ source: string }> };
+    const json = serveJson(SITE, filesOf(500, 6)) as { headers: Array<{ source: string }> };
     expect(json.headers.length).toBeLessThanOrEqual(50);
     expect(json.headers.map((h) => h.source)).toContain('/cards/repos/o/**');
   });

@@ -6,7 +6,7 @@ import type { Status, StatusBadge } from '../contract/payload-types.ts';
 import { createValidator } from '../contract/schemas.ts';
 import { DISCOVERY } from '../contract/service.ts';
 import { DEFAULT_SERVICE, datasets } from '../datasets/registry.ts';
-import { DEFAULT_SERVICE_OPTIONS } from '../contract/service.ts';
+import { DEFAULT_SERVICE_OPTIONS } from '../datasets/registry.ts';
 import { nextRunMs, publishSchedule, statusBadge, statusDocument } from '../builders/discovery/status.ts';
 import type { DatasetOutcome } from '../builders/artifact.ts';
 import { PUBLISH_WORKFLOW } from '../builders/render-site.ts';

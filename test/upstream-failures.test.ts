@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../lib/config.ts';
 import { UpstreamError } from '../lib/errors.ts';
-import { createSources, fetchContributions, fetchMarketData } from '../upstreams/sources.ts';
+import { sourcesOf } from './helpers/sources.ts';
 import {
   HTML_CALENDAR_FAILURE_MODES,
   MARKET_FAILURE_MODES,
@@ -33,7 +33,7 @@ beforeEach(() => {
 // The slow mode is the deadline running out: a short one, so that nothing waits long. Every other mode
 // gets a long one, so that each fails its own way and no loaded machine turns it into a timeout.
 const sources = (env: Record<string, string> = {}) =>
-  createSources(
+  sourcesOf(
     loadConfig({
       ...upstreamEnv(fake.url),
       UPSTREAM_TIMEOUT_MS: fake.market.mode === 'slow' || fake.github.mode === 'slow' ? '300' : '10000',
@@ -53,12 +53,12 @@ async function upstreamError(work: Promise<unknown>): Promise<UpstreamError> {
 
 describe('the market source', () => {
   it('answers a payload when the provider is healthy (the modes below are what changes)', async () => {
-    await expect(fetchMarketData(sources().coinbase!, NOW)).resolves.toMatchObject({ product: 'MON-USD' });
+    await expect(sources().get('market')!.fetch(NOW)).resolves.toMatchObject({ product: 'MON-USD' });
   });
 
   it.each(MARKET_FAILURE_MODES)('%s: an UpstreamError naming coinbase', async (mode) => {
     fake.market.mode = mode;
-    const error = await upstreamError(fetchMarketData(sources().coinbase!, NOW));
+    const error = await upstreamError(sources().get('market')!.fetch(NOW));
     expect(error.upstream).toBe('coinbase');
     expect(error.message).toMatch(/^coinbase/);
   });
@@ -67,7 +67,7 @@ describe('the market source', () => {
 describe('the contribution sources', () => {
   it.each(HTML_CALENDAR_FAILURE_MODES)('HTML calendar %s: an UpstreamError naming github-html', async (mode) => {
     fake.github.mode = mode;
-    const error = await upstreamError(fetchContributions(sources(), NOW));
+    const error = await upstreamError(sources().get('contributions')!.fetch(NOW));
     expect(error.upstream).toBe('github-html');
   });
 
@@ -75,7 +75,7 @@ describe('the contribution sources', () => {
     'GraphQL calendar %s: an UpstreamError naming github-graphql, without the token',
     async (mode) => {
       fake.github.mode = mode;
-      const error = await upstreamError(fetchContributions(sources({ GITHUB_TOKEN: 'test-token' }), NOW));
+      const error = await upstreamError(sources({ GITHUB_TOKEN: 'test-token' }).get('contributions')!.fetch(NOW));
       expect(error.upstream).toBe('github-graphql');
       expect(error.message).not.toContain('test-token');
     },

@@ -4,6 +4,7 @@
 // Node (the build, the gateway) and in the Worker: ky over the runtime's `fetch`, which pools keep-alive
 // connections and decodes gzip, deflate and br itself.
 import type { KyInstance, Options as KyOptions } from 'ky';
+import type { Config } from '../lib/config.ts';
 import { UpstreamError, type UpstreamName } from '../lib/errors.ts';
 import { BodyTooLarge, readCapped } from '../lib/capped-body.ts';
 
@@ -33,6 +34,11 @@ const MAX_ERROR_BODY_BYTES = 64 * 1024;
  * The longest wait an upstream's Retry-After can impose: the market route stops asking the provider until
  * then, so a broken or hostile value (years ahead) must not silence it until the process restarts.
  */
+/** The rules of every upstream request of a program, from its configuration; `signal`: the program's lifetime. */
+export function httpOptions(config: Config, signal?: AbortSignal): HttpOptions {
+  return { userAgent: userAgent(config.siteUrl), timeoutMs: config.upstreamTimeoutMs, signal };
+}
+
 export const MAX_RETRY_AFTER_MS = 3_600_000;
 
 /** Retry-After as milliseconds (RFC 9110: delay-seconds or an HTTP-date), at most an hour, or undefined. */

@@ -4,7 +4,6 @@
 // APIs with `item`; per-API metadata uses `service-desc`, `service-doc` and `service-meta` (RFC 8631).
 import type { Config } from '../../lib/config.ts';
 import { API_INDEX, API_INDEX_LINK, DISCOVERY, type ServiceTables } from '../../contract/service.ts';
-import { serviceTables } from '../../datasets/registry.ts';
 import { absoluteUrl } from '../../contract/pages.ts';
 
 /**
@@ -22,7 +21,7 @@ interface Target {
 /** The catalog of `service`'s endpoints: a build's lists only what it publishes (builders/artifact.ts, publishedService). */
 export function apiCatalog(
   config: Config,
-  service: ServiceTables = serviceTables(config),
+  service: ServiceTables,
 ): { linkset: Array<Record<string, string | Target[]>> } {
   const url = (path: string) => absoluteUrl(config.siteUrl, path);
   const endpoints = service.resources.flatMap((r) => [

@@ -13,25 +13,20 @@ import {
   type DataResource,
   type ServiceTables,
 } from '../../contract/service.ts';
-import { serviceTables } from '../../datasets/registry.ts';
 import { dataTools, mcpSummary } from '../../contract/mcp-tools.ts';
 import { simulatedNoticeLine } from '../../lib/simulated.ts';
 import { absoluteUrl } from '../../contract/pages.ts';
 
 /** The Cache-Control rule of a 200, in words where it depends on the request (docs/api.md#response-headers). */
-function cacheControlRule(resource: DataResource, timeZone: string): string {
+function cacheControlRule(resource: DataResource): string {
   if (resource.cache === 'per-request') return CACHE_CONTROL.data(resource.cache);
   if (resource.cache === 'hourly')
     return `${CACHE_CONTROL.data(resource.cache)}; or ${CACHE_CONTROL.perClient} when quota headers are present`;
-  return `${CACHE_CONTROL.data(resource.cache, `<seconds until the next midnight in ${timeZone}>`)}; or ${CACHE_CONTROL.perClient} when quota headers are present`;
+  return `${CACHE_CONTROL.data(resource.cache, `<seconds until the next midnight in ${resource.timeZone!}>`)}; or ${CACHE_CONTROL.perClient} when quota headers are present`;
 }
 
 /** The index of `service`'s routes: a build's lists only what it publishes (builders/artifact.ts, publishedService). */
-export function apiIndex(
-  config: Config,
-  simulated = false,
-  service: ServiceTables = serviceTables(config),
-): Record<string, unknown> {
+export function apiIndex(config: Config, simulated = false, service: ServiceTables): Record<string, unknown> {
   const url = (path: string) => absoluteUrl(config.siteUrl, path);
   return {
     name: `${config.site.title} public data API`,
@@ -58,7 +53,7 @@ export function apiIndex(
       methods: [...DATA_METHODS],
       schema: r.schema,
       contentType: r.contentType,
-      cacheControl: cacheControlRule(r, service.calendarTimeZone),
+      cacheControl: cacheControlRule(r),
     })),
     problemTypes: Object.values(PROBLEM_TYPES).map((p) => ({
       type: problemTypeUrl(config.siteUrl, p.code),

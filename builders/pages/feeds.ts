@@ -38,7 +38,7 @@ export function jsonFeed(ctx: BuildContext, writings: Writing[]): JsonFeed {
         url: page,
         title: w.title,
         summary: w.summary,
-        date_published: publishedAt(w.date, ctx.service.calendarTimeZone),
+        date_published: publishedAt(w.date, ctx.config.calendarTimeZone),
         content_html: renderMarkdown(w.body),
         content_text: markdownToText(w.body),
       };

@@ -2,6 +2,7 @@
 // counts over the rolling 365-day window that ends today in CALENDAR_TIME_ZONE, kept until the next
 // midnight there. Everything the service says and does about it is declared here.
 import type { Config } from '../../lib/config.ts';
+import { DEFAULT_TIME_ZONE } from '../../lib/service-defaults.ts';
 import { CACHE_CONTROL, CONSTANTS, type DataResource } from '../../contract/service.ts';
 import type { GitHubContributions } from '../../domain/contributions.ts';
 import { calendarReuse } from '../../domain/reuse.ts';
@@ -12,6 +13,7 @@ import { view } from './view.ts';
 import { picture } from './picture.ts';
 import { shortened, type Dataset } from '../dataset.ts';
 import { contributionsCard } from './card.ts';
+import { contributionsUpstream } from './source.ts';
 
 /** The calendar's Cache-Control in words (docs/api.md#response-headers): until the next midnight in its zone. */
 export function untilMidnightCaching(timeZone: string): string {
@@ -35,6 +37,10 @@ export function contributionsResource(timeZone: string): DataResource {
     },
     toolText: `Returns the public daily contribution counts of one fixed GitHub account over a rolling ${CONSTANTS.contributionDays}-day window in ${timeZone}, with the total and the next refresh time (the calendar is kept until the next midnight there).`,
     card: 'github-contributions',
+    // The calendar's first, as the cards were first published.
+    cardOrder: 1,
+    timeZone,
+    schemaWords: { [DEFAULT_TIME_ZONE]: timeZone },
     phrase: 'a GitHub contribution calendar',
     command: {
       name: 'contributions',
@@ -56,7 +62,7 @@ export function contributionsDataset(timeZone: string): Dataset<GitHubContributi
   const resource = contributionsResource(timeZone);
   return {
     resource,
-    origin: { source: 'github' },
+    origin: { upstream: contributionsUpstream(timeZone) },
     reuse: {
       check: (payload, nowMs, config) => calendarReuse(payload, nowMs, { username: config.githubAccount, timeZone }),
       // The calendar's zone as the payload names it: the check found it is the configured one.

@@ -3,6 +3,7 @@
 // never stored. Everything the service says and does about it is declared here.
 import { liveFeedUrl, type Config } from '../../lib/config.ts';
 import { markdownText } from '../../lib/markdown-text.ts';
+import { DEFAULT_MARKET_PRODUCT } from '../../lib/service-defaults.ts';
 import { CACHE_CONTROL, CONSTANTS, productNames, type DataResource } from '../../contract/service.ts';
 import type { MarketData } from '../../domain/market.ts';
 import { marketReuse } from '../../domain/reuse.ts';
@@ -12,6 +13,7 @@ import { view } from './view.ts';
 import { picture } from './picture.ts';
 import { shortened, type Dataset } from '../dataset.ts';
 import { marketCard } from './card.ts';
+import { marketUpstream } from './source.ts';
 
 /** The market preview's window in whole days (seven), for running text. */
 export const MARKET_WINDOW_DAYS = CONSTANTS.marketWindowSeconds / 86_400;
@@ -38,12 +40,14 @@ export function marketResource(product: string): DataResource {
     },
     toolText: `Returns the ${product} market preview: the latest ticker price (fetched live on every call), seven days of hourly closes, the change over the window, low, high and the provider timestamp, in ${CONSTANTS.currency}. It is not financial advice or a trading recommendation.`,
     card: `${slug}-price`,
+    cardOrder: 2,
+    schemaWords: { [DEFAULT_MARKET_PRODUCT]: product },
     phrase: `a ${product} market preview (not financial advice)`,
     command: {
       name: 'price',
       summary: `${product} now: value, 7-day change, low and high, as-of time, and a sparkline of the week. Not financial advice.`,
       readsSimulated: false,
-      watch: true,
+      watch: { product },
       json: [
         { name: 'product', type: 'string', description: JSON.stringify(product) },
         { name: 'value', type: 'number', description: 'latest value in USD' },
@@ -66,7 +70,7 @@ export function marketDataset(product: string): Dataset<MarketData> {
   const resource = marketResource(product);
   return {
     resource,
-    origin: { source: 'coinbase' },
+    origin: { upstream: marketUpstream(product) },
     reuse: {
       check: (payload, nowMs, config) => marketReuse(payload, nowMs, { source: config.marketSourceName, product }),
       age: (payload, age) => `${age} old (as of ${payload.asOf})`,

@@ -8,15 +8,9 @@ import { escapeHtml } from '../../render/html.ts';
 import { githubProfileUrl } from '../../contract/pages.ts';
 import { view } from './view.ts';
 import { picture } from './picture.ts';
-import type { Dataset, DatasetUpstream } from '../dataset.ts';
+import type { Dataset } from '../dataset.ts';
 import { projectsCard, repositoryCard, repositoryCardName, SIMULATED_PROJECTS_SOURCE } from './card.ts';
-import { connectProjects } from './source.ts';
-
-const projectsUpstream: DatasetUpstream<GitHubProjects> = {
-  connect: connectProjects,
-  // The hourly policy's period: the gateway asks GitHub at most once an hour, as the scheduled build does.
-  keepMs: CONSTANTS.hourSeconds * 1000,
-};
+import { projectsUpstream } from './source.ts';
 
 export const projectsResource: DataResource = {
   id: 'projects',
@@ -34,6 +28,7 @@ export const projectsResource: DataResource = {
   },
   toolText: `Returns the repositories one fixed GitHub account shows on its profile (pinned, else popular), at most ${MAX_PROJECTS}, each with its URL, description, language, exact stars and forks (read at most once an hour).`,
   card: 'github-projects',
+  cardOrder: 4,
   cardFolder: 'repos',
   phrase: 'the GitHub projects of the account',
   command: {

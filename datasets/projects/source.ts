@@ -5,7 +5,9 @@
 // datasets/<id>/source.ts), so none of its packages.
 import type { Config } from '../../lib/config.ts';
 import type { HttpOptions } from '../../upstreams/http.ts';
+import { CONSTANTS } from '../../contract/service.ts';
 import { buildProjects, type GitHubProjects } from '../../domain/projects.ts';
+import type { DatasetSource, DatasetUpstream } from '../dataset.ts';
 import { githubProjectsGraphql } from './graphql.ts';
 import { githubProfileClient } from './profile-page.ts';
 
@@ -27,3 +29,13 @@ export function connectProjects(config: Config, http: HttpOptions): (nowMs: numb
     };
   }
 }
+
+/** The hourly policy's period: the gateway asks GitHub at most once an hour, as the scheduled build does. */
+const KEEP_MS = CONSTANTS.hourSeconds * 1000;
+
+export const projectsUpstream: DatasetUpstream<GitHubProjects> = {
+  connect: (config, http): DatasetSource<GitHubProjects> => ({
+    fetch: connectProjects(config, http),
+    keptUntil: (_, fetchedAtMs) => fetchedAtMs + KEEP_MS,
+  }),
+};

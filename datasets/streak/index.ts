@@ -3,6 +3,7 @@
 // its window), never from an upstream call of its own. It is published, cached and unavailable exactly
 // when the calendar is. Everything the service says and does about it is declared here.
 import type { Config } from '../../lib/config.ts';
+import { DEFAULT_TIME_ZONE } from '../../lib/service-defaults.ts';
 import { CONSTANTS, type DataResource } from '../../contract/service.ts';
 import type { GitHubContributions } from '../../domain/contributions.ts';
 import { buildStreak, type GitHubStreak } from '../../domain/streak.ts';
@@ -29,6 +30,9 @@ export function streakResource(timeZone: string): DataResource {
     problem,
     toolText: `Returns the current and longest contribution streaks of one fixed GitHub account, derived from its contribution calendar over the rolling ${CONSTANTS.contributionDays}-day window in ${timeZone} (kept until the next midnight there), with the rest days that neither break nor count in a streak.`,
     card: 'github-streak',
+    cardOrder: 3,
+    timeZone,
+    schemaWords: { [DEFAULT_TIME_ZONE]: timeZone },
     phrase: 'a GitHub contribution streak',
     command: {
       name: 'streak',

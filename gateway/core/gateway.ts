@@ -1,9 +1,8 @@
 // The gateway's core, runtime-neutral: one lookup in a table built at start decides every response. Data
 // routes pass the quota first, then their live source; /mcp is the MCP endpoint; everything else is a
-// prepared static answer. It knows nothing of sockets: `handle` takes a request's method, target and
-// headers and answers a Prepared (status, header list, bytes) that an adapter writes: Node's as it is
-// (gateway/node-adapter.ts), a Worker's through `fetch`, which speaks web Request and Response.
-import type { Config } from '../../lib/config.ts';
+// prepared static answer. It knows nothing of sockets: its interface is `fetch(Request) → Response`; Node's
+// adapter (gateway/node-adapter.ts) takes the fast path, `handle`, which takes a request's method, target and
+// headers and answers a Prepared (status, header list, bytes) written as it is.
 import {
   ALLOW_HEADER,
   CACHE_CONTROL,
@@ -13,12 +12,10 @@ import {
   type DataResource,
   type ServiceTables,
 } from '../../contract/service.ts';
-import type { JsonSchema, Validator } from '../../contract/schemas.ts';
 import { MCP_SERVER_NAME } from '../../contract/mcp-tools.ts';
 import { UpstreamError } from '../../lib/errors.ts';
 import { secondsUntil } from '../../domain/calendar.ts';
-import type { Dataset } from '../../datasets/dataset.ts';
-import type { Sources } from '../../upstreams/sources.ts';
+import type { Deployment } from '../../datasets/registry.ts';
 import { dataRoutes, type DataRoute, type LiveAnswer } from './routes/data-routes.ts';
 import { mcpRoute, type McpRoute } from './routes/mcp.ts';
 import {
@@ -57,15 +54,12 @@ import { utf8 } from './http/bytes.ts';
 import { readRequestBody, toResponse, targetOf } from './http/web.ts';
 
 export interface GatewayDeps {
-  config: Config;
-  service: ServiceTables;
-  /** The deployment's datasets (datasets/registry.ts): their live routes are made here. */
-  datasets: readonly Dataset[];
-  schemas: Map<string, JsonSchema>;
-  /** Payload validation (ajv on Node; precompiled validators where code generation is forbidden). */
-  validator: Validator;
+  /**
+   * What the program built once from its configuration (datasets/registry.ts): the datasets (their live
+   * routes are made here from their sources), the route table, the schemas and the payload validator.
+   */
+  deployment: Deployment;
   table: StaticTable;
-  sources: Sources;
   quota: Quota;
   codec: BodyCodec;
   /** The clock of every time rule (quota windows, candle reuse, midnight in the calendar's zone). */
@@ -81,11 +75,17 @@ export interface GatewayDeps {
   sharedFetches?: boolean;
 }
 
+/**
+ * The core's interface is `fetch`: a web Request in, a Response out (hono's `app.fetch`), for any runtime
+ * and for tests in process. `handle` is the fast path of a runtime that has the request's parts already
+ * (Node's IncomingMessage): no Request or Response is made, and a file or a kept answer comes back
+ * synchronously.
+ */
 export interface Gateway {
-  /** One request, answered synchronously when it can be (static files, kept answers, no store wait). */
-  handle(req: CoreRequest, client: ClientOf, body: BodyOf): Prepared | Promise<Prepared>;
-  /** The same, for runtimes that speak web Request and Response (hono's `app.fetch`). */
+  /** One request as a web Request; `client` is its quota key (null: none known). */
   fetch(request: Request, client: ClientKey): Promise<Response>;
+  /** The fast path: one request's method, target and headers, answered synchronously when it can be. */
+  handle(req: CoreRequest, client: ClientOf, body: BodyOf): Prepared | Promise<Prepared>;
 }
 
 type Route = { kind: 'data'; resource: DataResource } | { kind: 'static'; entry: StaticEntry } | { kind: 'mcp' };
@@ -134,16 +134,17 @@ interface Context {
 }
 
 export function createGateway(deps: GatewayDeps): Gateway {
-  const { config, service, quota, now, reportError } = deps;
+  const { quota, now, reportError } = deps;
+  const { config, service, datasets, sources, validator, schemas } = deps.deployment;
   const problems = prepareProblems(
     config.siteUrl,
     service,
     config.rateLimitQuota === undefined ? undefined : { quota: config.rateLimitQuota, window: config.rateLimitWindow },
   );
-  const live = dataRoutes(deps.datasets, deps.sources, config, deps.validator, deps.codec, now, deps.sharedFetches);
+  const live = dataRoutes(datasets, sources, config, validator, deps.codec, now, deps.sharedFetches);
   const mcp = mcpRoute({
     service,
-    schemas: deps.schemas,
+    schemas,
     serverName: MCP_SERVER_NAME,
     serverTitle: config.site.title,
     allowedOrigins: [new URL(config.siteUrl).origin, ...config.mcpAllowedOrigins],

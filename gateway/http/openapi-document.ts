@@ -2,11 +2,9 @@
 // serves the same paths live and adds the quota (429, RateLimit headers) and a Cache-Control of its own,
 // so it answers with the gateway's document instead: generated at start by the same function the build
 // uses (contract/openapi.ts), from the same configuration, with the build's snapshots as its examples.
-import type { Config } from '../../lib/config.ts';
 import { openApiDocument } from '../../contract/openapi.ts';
-import { DISCOVERY, type DataResource, type ServiceTables } from '../../contract/service.ts';
-import { describedDatasets } from '../../datasets/registry.ts';
-import type { JsonSchema } from '../../contract/schemas.ts';
+import { DISCOVERY, type DataResource } from '../../contract/service.ts';
+import { describedDatasets, type Deployment } from '../../datasets/registry.ts';
 
 /**
  * The build's snapshot of one resource, read from dist/ (it validated it before writing it), or null
@@ -24,12 +22,11 @@ function snapshot(files: ReadonlyMap<string, Uint8Array>, resource: DataResource
 
 /** The gateway's document as the file the gateway serves at DISCOVERY.openapi.path, serialized as the build writes JSON. */
 export function gatewayOpenApiFile(
-  config: Config,
-  service: ServiceTables,
-  schemas: Map<string, JsonSchema>,
+  deployment: Pick<Deployment, 'config' | 'datasets' | 'service' | 'schemas'>,
   files: ReadonlyMap<string, Uint8Array>,
 ): [file: string, body: Buffer] {
+  const { config, service, schemas } = deployment;
   const snapshots = new Map(service.resources.map((r) => [r.id, snapshot(files, r)]));
-  const document = openApiDocument(config, schemas, describedDatasets(config, snapshots), 'gateway');
+  const document = openApiDocument(config, schemas, describedDatasets(deployment, snapshots), 'gateway');
   return [DISCOVERY.openapi.file, Buffer.from(`${JSON.stringify(document, null, 2)}\n`)];
 }

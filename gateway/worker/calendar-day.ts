@@ -1,40 +1,38 @@
-// The calendar's upstream in a Worker: one Durable Object for the deployment holds the day's contribution
-// days and fetches them at most once per calendar day in the calendar's zone, whatever the number of
-// isolates and places asking (docs/deploying.md#cloudflare-workers says why an object rather than the Cache
-// API: a cache is per data centre and may drop an entry at any time, so it bounds nothing). Requests that
-// arrive while it fetches share that one fetch; a failed fetch is not kept (each isolate's route remembers
-// a failure for a few seconds, as on Node). The days are kept in storage too: an evicted object does not
-// fetch the same day again.
+// The shared readings of a Worker: one Durable Object per dataset whose source declares a shareable reading
+// (DatasetSource.shared: the calendar's days) holds the reading of its key (the calendar's day, source and
+// account) and reads the upstream at most once per key, whatever the number of isolates and places asking
+// (docs/deploying.md#cloudflare-workers says why an object rather than the Cache API: a cache is per data
+// centre and may drop an entry at any time, so it bounds nothing). Requests that arrive while it reads share
+// that one reading; a failed one is not kept (each isolate's route remembers a failure for a few seconds, as
+// on Node). The reading is kept in storage too: an evicted object does not read the same key again.
 import { DurableObject } from 'cloudflare:workers';
-import { calendarWindow } from '../../domain/calendar.ts';
-import type { ContributionDay } from '../../domain/contributions.ts';
-import type { ContributionSource, Sources } from '../../upstreams/sources.ts';
+import type { DataResourceId } from '../../contract/service.ts';
+import type { DatasetSource } from '../../datasets/dataset.ts';
+import type { Sources } from '../../datasets/registry.ts';
 
-const DAY = 'day';
+const READING = 'reading';
 
-interface StoredDay {
-  /** The calendar's today (its window's endDate) and the account and source it was fetched for. */
+interface StoredReading {
   key: string;
-  days: ContributionDay[];
+  reading: unknown;
 }
 
-/** What the object needs to fetch: the sources as the Worker's configuration makes them. */
-export type SourcesOf = (env: unknown) => Sources;
-
 export abstract class CalendarDayObject extends DurableObject {
-  private fetching: { key: string; days: Promise<ContributionDay[]> } | undefined;
+  private fetching: { key: string; reading: Promise<unknown> } | undefined;
   /** The deployment's sources (gateway/worker/worker.ts makes them from its configuration). */
   protected abstract sources(): Sources;
 
-  async days(nowMs: number): Promise<ContributionDay[]> {
-    const source = this.sources().github;
-    const key = `${calendarWindow(nowMs, source.timeZone).endDate} ${source.upstream} ${source.account}`;
-    const stored = this.ctx.storage.kv.get<StoredDay>(DAY);
-    if (stored?.key === key) return stored.days;
-    if (this.fetching?.key === key) return this.fetching.days;
-    const days = source.days(nowMs).then(
+  /** The reading of dataset `id`'s upstream for the key of `nowMs`. */
+  async read(id: DataResourceId, nowMs: number): Promise<unknown> {
+    const shared = this.sources().get(id)?.shared;
+    if (shared === undefined) throw new Error(`no shared reading for ${id}`);
+    const key = shared.key(nowMs);
+    const stored = this.ctx.storage.kv.get<StoredReading>(READING);
+    if (stored?.key === key) return stored.reading;
+    if (this.fetching?.key === key) return this.fetching.reading;
+    const reading = shared.read(nowMs).then(
       (fetched) => {
-        this.ctx.storage.kv.put(DAY, { key, days: fetched } satisfies StoredDay);
+        this.ctx.storage.kv.put(READING, { key, reading: fetched } satisfies StoredReading);
         return fetched;
       },
       (error: unknown) => {
@@ -42,24 +40,30 @@ export abstract class CalendarDayObject extends DurableObject {
         throw new Error(error instanceof Error ? error.message : String(error));
       },
     );
-    const flight = { key, days };
+    const flight = { key, reading };
     this.fetching = flight;
     const done = () => {
       if (this.fetching === flight) this.fetching = undefined;
     };
-    days.then(done, done);
-    return days;
+    reading.then(done, done);
+    return reading;
   }
 }
 
-/** The namespace binding of the calendar's object (`durable_objects` in gateway/worker/wrangler.jsonc). */
+/** The namespace binding of the objects (`durable_objects` in gateway/worker/wrangler.jsonc). */
 export interface CalendarNamespace {
   idFromName(name: string): unknown;
-  get(id: unknown): { days(nowMs: number): Promise<ContributionDay[]> };
+  get(id: unknown): { read(id: DataResourceId, nowMs: number): Promise<unknown> };
 }
 
-/** The calendar's source with its days read through the deployment's one object. */
-export function sharedCalendarSource(source: ContributionSource, namespace: CalendarNamespace): ContributionSource {
-  const object = () => namespace.get(namespace.idFromName('calendar'));
-  return { ...source, days: (nowMs) => object().days(nowMs) };
+/** The sources, each with a shareable reading read through its dataset's one object. */
+export function sharedSources(sources: Sources, namespace: CalendarNamespace): Sources {
+  return new Map(
+    [...sources].map(([id, source]): [DataResourceId, DatasetSource<unknown>] => {
+      const { shared } = source;
+      if (shared === undefined) return [id, source];
+      const object = () => namespace.get(namespace.idFromName(id));
+      return [id, { ...source, fetch: async (nowMs) => shared.payload(await object().read(id, nowMs), nowMs) }];
+    }),
+  );
 }

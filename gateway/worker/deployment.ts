@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONFIG_VARIABLES, liveFeedUrl, type Config } from '../../lib/config.ts';
 import { loadSchemas, standaloneValidators } from '../../contract/schemas.ts';
-import { serviceTables } from '../../datasets/registry.ts';
+import { datasets, tablesOf, type Deployment } from '../../datasets/registry.ts';
 import { readSiteFiles } from '../http/static-files.ts';
 import { gatewayOpenApiFile } from '../http/openapi-document.ts';
 import { NODE_CODEC } from '../http/node-codec.ts';
@@ -30,7 +30,7 @@ export interface AssetFile {
   body: Uint8Array;
 }
 
-export interface Deployment {
+export interface DeploymentModules {
   /** The bundle's `edge:deployment` module (Baked, as JSON) and `edge:validators` (ajv's standalone code). */
   deployment: string;
   validators: string;
@@ -38,10 +38,11 @@ export interface Deployment {
   assets: AssetFile[];
 }
 
-export function deploymentModules(config: Config, env: Record<string, string | undefined>): Deployment {
-  const service = serviceTables(config);
+export function deploymentModules(config: Config, env: Record<string, string | undefined>): DeploymentModules {
+  const list = datasets(config);
+  const service = tablesOf(list);
   const schemas = loadSchemas(service);
-  const served = servedFiles(config, service, schemas);
+  const served = servedFiles({ config, datasets: list, service, schemas });
   const baked: Baked = {
     env: Object.fromEntries(
       CONFIG_VARIABLES.filter((name) => !NOT_BAKED.has(name) && env[name] !== undefined).map((name) => [
@@ -71,13 +72,14 @@ export function deploymentModules(config: Config, env: Record<string, string | u
  * answers with the identity bytes (gateway/worker/worker.ts).
  */
 function servedFiles(
-  config: Config,
-  service: ReturnType<typeof serviceTables>,
-  schemas: ReturnType<typeof loadSchemas>,
+  deployment: Pick<Deployment, 'config' | 'datasets' | 'service' | 'schemas'>,
 ): Array<Pick<BakedFile, 'file' | 'tag'> & { body: Uint8Array }> {
-  const files = readSiteFiles(config.distDir, (found) => [gatewayOpenApiFile(config, service, schemas, found)]).map(
-    (f) => ({ file: f.file, body: f.body, copies: { br: undefined, gzip: undefined } }),
-  );
+  const { config, service } = deployment;
+  const files = readSiteFiles(config.distDir, (found) => [gatewayOpenApiFile(deployment, found)]).map((f) => ({
+    file: f.file,
+    body: f.body,
+    copies: { br: undefined, gzip: undefined },
+  }));
   const table = staticTable(files, service, NODE_CODEC, liveFeedUrl(config));
   const served = new Set([...table.routes.values(), ...(table.notFound ? [table.notFound] : [])].map((e) => e.file));
   return files

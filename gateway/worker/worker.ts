@@ -12,15 +12,15 @@ import { liveFeedUrl, loadConfig, type Config } from '../../lib/config.ts';
 import { oneLine } from '../../lib/one-line.ts';
 import { quotaKey } from '../../lib/client-address.ts';
 import { compiledValidator } from '../../contract/validation.ts';
-import { createSources, type Sources } from '../../upstreams/sources.ts';
-import { datasets, serviceTables } from '../../datasets/registry.ts';
+import { httpOptions } from '../../upstreams/http.ts';
+import { connectSources, createDeployment, datasets, type Sources } from '../../datasets/registry.ts';
 import { createGateway, INTERNAL_ERROR_TEXT, type CoreRequest, type Gateway } from '../core/gateway.ts';
 import { createQuota, DISABLED_QUOTA, type Quota } from '../core/quota.ts';
 import type { BodyCodec } from '../core/http/representation.ts';
 import { readRequestBody, targetOf, toResponse } from '../core/http/web.ts';
 import { workerStatic, type AssetsBinding } from './worker-static.ts';
 import { durableQuotaStore, QuotaCounter, type CounterNamespace } from './quota-counter.ts';
-import { CalendarDayObject, sharedCalendarSource, type CalendarNamespace } from './calendar-day.ts';
+import { CalendarDayObject, sharedSources, type CalendarNamespace } from './calendar-day.ts';
 
 export { QuotaCounter };
 
@@ -46,9 +46,7 @@ const WORKER_CODEC: BodyCodec = {
 
 const report = (line: string) => console.error(`gateway: ${oneLine(line, MAX_LINE)}`);
 
-interface Deployment {
-  config: Config;
-  sources: Sources;
+interface Isolate {
   gateway: Gateway;
   fill: (body: Uint8Array | undefined) => Promise<void> | undefined;
 }
@@ -58,21 +56,21 @@ function configOf(env: Env): Config {
   return loadConfig({ ...baked.env, GITHUB_TOKEN: env.GITHUB_TOKEN }, baked.site);
 }
 
-/** The upstream clients, the calendar's read through its one object when the bindings have it. */
-function sourcesOf(config: Config, calendar: CalendarNamespace | undefined): Sources {
-  const sources = createSources(config);
-  return calendar ? { ...sources, github: sharedCalendarSource(sources.github, calendar) } : sources;
-}
-
 /** Made at an isolate's first request (a Worker's bindings arrive with it) and kept for its life. */
-let deployment: Deployment | undefined;
+let isolate: Isolate | undefined;
 
-function deploymentOf(env: Env): Deployment {
-  if (deployment) return deployment;
+function isolateOf(env: Env): Isolate {
+  if (isolate) return isolate;
   const config = configOf(env);
-  const service = serviceTables(config);
-  const site = workerStatic(baked.files, service, env.ASSETS, WORKER_CODEC, liveFeedUrl(config));
-  const sources = sourcesOf(config, env.CALENDAR);
+  // The Worker's deployment, made once: the bundle's schemas, validators compiled when it was made, and the
+  // sources with their shareable readings (the calendar's days) read through one Durable Object each.
+  const deployment = createDeployment(config, {
+    schemas: () => new Map(baked.schemas.map((s) => [s.title, s])),
+    validator: () => compiledValidator(checks),
+    http: httpOptions(config),
+    sources: (connected) => (env.CALENDAR ? sharedSources(connected, env.CALENDAR) : connected),
+  });
+  const site = workerStatic(baked.files, deployment.service, env.ASSETS, WORKER_CODEC, liveFeedUrl(config));
   const quota: Quota =
     config.rateLimitQuota === undefined
       ? DISABLED_QUOTA
@@ -85,13 +83,8 @@ function deploymentOf(env: Env): Deployment {
           onUnavailable: (reason) => report(`quota store skipped: ${reason}`),
         });
   const gateway = createGateway({
-    config,
-    service,
-    datasets: datasets(config),
-    schemas: new Map(baked.schemas.map((s) => [s.title, s])),
-    validator: compiledValidator(checks),
+    deployment,
     table: site.table,
-    sources,
     quota,
     codec: WORKER_CODEC,
     now: Date.now,
@@ -101,15 +94,15 @@ function deploymentOf(env: Env): Deployment {
     // still fetched once for everyone, by their Durable Object.
     sharedFetches: false,
   });
-  deployment = { config, sources, gateway, fill: site.fill };
-  return deployment;
+  isolate = { gateway, fill: site.fill };
+  return isolate;
 }
 
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
-    let gateway: Deployment;
+    let gateway: Isolate;
     try {
-      gateway = deploymentOf(env);
+      gateway = isolateOf(env);
     } catch (error) {
       report(`cannot start: ${error instanceof Error ? error.message : String(error)}`);
       return toResponse(request.method, INTERNAL_ERROR_TEXT);
@@ -137,11 +130,12 @@ export default {
   },
 };
 
-/** The calendar's one object: it fetches with the deployment's own sources. */
+/** A shared reading's one object: it reads with the deployment's own sources, connected as the isolates connect them. */
 export class CalendarDay extends CalendarDayObject {
   private own: Sources | undefined;
   protected sources(): Sources {
-    this.own ??= sourcesOf(configOf(this.env as Env), undefined);
+    const config = configOf(this.env as Env);
+    this.own ??= connectSources(datasets(config), config, httpOptions(config));
     return this.own;
   }
 }

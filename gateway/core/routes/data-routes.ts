@@ -1,18 +1,15 @@
-// Each dataset's live route, by id, built at start from the registry (datasets/registry.ts): a source's
-// own route (the market's reads on every request, the calendar's answer kept until the next midnight),
-// or a route derived from another dataset's, which reads that dataset's route and never an upstream of
+// Each dataset's live route, by id, built at start from the deployment (datasets/registry.ts): its source's
+// route, by its cache policy (the market's read on every request, the calendar's answer kept until the next
+// midnight, the projects' for an hour), or a route derived from another dataset's, which reads that dataset's route and never an upstream of
 // its own. The request handler and the MCP tools read the same routes.
 import type { Config } from '../../../lib/config.ts';
 import type { DataResource, DataResourceId } from '../../../contract/service.ts';
 import type { Validator } from '../../../contract/schemas.ts';
-import type { SourceName, Sources } from '../../../upstreams/sources.ts';
-import type { Dataset } from '../../../datasets/dataset.ts';
+import type { Dataset, DatasetSource } from '../../../datasets/dataset.ts';
+import type { Sources } from '../../../datasets/registry.ts';
 import { prepare, type BodyCodec, type Representation } from '../http/representation.ts';
 import { utf8 } from '../http/bytes.ts';
-import { contributionsRoute, type CalendarResponse } from './contributions.ts';
-import { marketJson, marketRoute } from './market.ts';
-import { upstreamRoute } from './upstream-route.ts';
-import { httpOptions } from '../../../upstreams/sources.ts';
+import { keptRoute } from './kept-route.ts';
 
 /** A dataset's answer of this instant: the payload as a value (the MCP tools) and as the bytes sent. */
 export interface LiveAnswer {
@@ -27,45 +24,31 @@ export interface DataRoute {
   current(): LiveAnswer | Promise<LiveAnswer>;
 }
 
-type SourceRoute = (
-  sources: Sources,
+/**
+ * A source's route by its dataset's cache policy: `per-request` reads the source for every request (its
+ * `live` reading, which may share what may be shared, else its fetch), and nothing is kept; a kept policy
+ * keeps one answer until the source says (kept-route.ts).
+ */
+function sourceRoute(
+  source: DatasetSource<unknown>,
   resource: DataResource,
   validator: Validator,
   codec: BodyCodec,
   now: () => number,
   shared: boolean,
-) => DataRoute;
-
-/** One live route per source: how the gateway reads it (upstreams/sources.ts names them). */
-const SOURCE_ROUTES: { readonly [K in SourceName]: SourceRoute } = {
-  coinbase: (sources, resource, validator, _codec, now, shared) => {
-    // Registered only when the deployment has a market, and then it has its source.
-    const route = marketRoute(sources.coinbase!, resource, validator, now, shared);
-    const json = marketJson();
-    return {
-      current: () => route.data().then((payload) => ({ payload, body: utf8(json(payload)) })),
-    };
-  },
-  github: (sources, resource, validator, codec, now, shared) => {
-    const route = contributionsRoute(sources, resource, validator, codec, now, shared);
-    // The cached calendar is the same object until it expires: its answer is made once.
-    const answers = new WeakMap<CalendarResponse, LiveAnswer>();
-    const answer = (c: CalendarResponse): LiveAnswer => {
-      let a = answers.get(c);
-      if (a === undefined) {
-        a = { payload: c.payload, body: c.rep.identity.body, kept: { rep: c.rep, expiresAtMs: c.expiresAtMs } };
-        answers.set(c, a);
-      }
-      return a;
-    };
-    return {
-      current() {
-        const c = route.current();
-        return c instanceof Promise ? c.then(answer) : answer(c);
-      },
-    };
-  },
-};
+): DataRoute {
+  if (resource.cache !== 'per-request') return keptRoute(source, resource, validator, codec, now, shared);
+  const check = (payload: unknown) => validator.validate(resource.schema, payload);
+  const read =
+    source.live?.({ shared, now, check }) ??
+    (() =>
+      source.fetch(now()).then((payload) => {
+        check(payload);
+        return payload;
+      }));
+  const json = source.json?.() ?? JSON.stringify;
+  return { current: () => read().then((payload) => ({ payload, body: utf8(json(payload)) })) };
+}
 
 /**
  * A derived dataset's route: computed from the other route's answer, once per answer, and kept exactly as
@@ -122,19 +105,9 @@ export function dataRoutes(
   const routes = new Map<DataResourceId, DataRoute>();
   for (const { resource, origin } of datasets) {
     const route =
-      'source' in origin
-        ? SOURCE_ROUTES[origin.source](sources, resource, validator, codec, now, shared)
-        : 'upstream' in origin
-          ? upstreamRoute(
-              origin.upstream.connect(config, sources.http ?? httpOptions(config)),
-              origin.upstream.keepMs,
-              resource,
-              validator,
-              codec,
-              now,
-              shared,
-            )
-          : derivedRoute(routes.get(origin.derivedFrom)!, resource, origin.derive, config, validator, codec);
+      'upstream' in origin
+        ? sourceRoute(sources.get(resource.id)!, resource, validator, codec, now, shared)
+        : derivedRoute(routes.get(origin.derivedFrom)!, resource, origin.derive, config, validator, codec);
     routes.set(resource.id, route);
   }
   return routes;

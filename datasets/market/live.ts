@@ -1,19 +1,18 @@
-// The live market preview: the ticker is fetched for every request (no cache of any kind), the candle
+// The market's live reading (the gateway's per-request route, datasets/market/source.ts): the ticker is fetched for every request (no cache of any kind), the candle
 // history is reused for at most five minutes and fetched once for all requests that need it meanwhile.
-// The provider is someone else's: concurrent requests share ticker fetches (fresh-flight.ts: at most one
+// The provider is someone else's: concurrent requests share ticker fetches (upstreams/fresh-flight.ts: at most one
 // in flight, each answer from a fetch begun after its request arrived), and after it answers 429 with a
 // Retry-After it is not asked again before then: requests meanwhile get the 502 problem at once.
-import { UpstreamError } from '../../../lib/errors.ts';
-import type { Candle, MarketData, MarketPoint } from '../../../domain/market.ts';
-import { CONSTANTS, type DataResource } from '../../../contract/service.ts';
-import type { Validator } from '../../../contract/schemas.ts';
-import { fetchMarketData, type MarketSource } from '../../../upstreams/sources.ts';
-import { freshFlight } from './fresh-flight.ts';
-import { singleFlight } from './single-flight.ts';
+import { UpstreamError } from '../../lib/errors.ts';
+import type { Candle, MarketData, MarketPoint } from '../../domain/market.ts';
+import { CONSTANTS } from '../../contract/service.ts';
+import { freshFlight } from '../../upstreams/fresh-flight.ts';
+import { singleFlight } from '../../upstreams/single-flight.ts';
+import { fetchMarketData, type MarketSource } from './source.ts';
 
 export interface MarketRoute {
   /**
-   * The MarketData of this instant, checked against its schema; rejects when the upstream gave no
+   * The MarketData of this instant, passed by `check` (its schema); rejects when the upstream gave no
    * usable data (with an UpstreamError whose retryAfterMs says when to ask again, while the provider
    * asked for quiet).
    */
@@ -27,8 +26,7 @@ interface CandleHistory {
 
 export function marketRoute(
   source: MarketSource,
-  resource: DataResource,
-  validator: Validator,
+  check: (payload: MarketData) => void,
   now: () => number,
   /** Whether requests share a fetch in flight (GatewayDeps.sharedFetches); the history is shared either way. */
   shared = true,
@@ -69,7 +67,7 @@ export function marketRoute(
         used = await candles(start, end, nowMs);
         return used.rows;
       });
-      validator.validate(resource.schema, data);
+      check(data);
       return data;
     } catch (error) {
       // History that made an unusable answer is not reused: the next request fetches it again.
