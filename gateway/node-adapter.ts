@@ -4,7 +4,7 @@
 // core's: node's IncomingMessage is passed to it as it is (it has the method, target and headers the core
 // reads), and the core's Prepared answer is written with one writeHead and one end, so the hot path
 // makes no web Request or Response.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ServerResponse, type IncomingMessage } from 'node:http';
 import { ALLOW_HEADER, MCP_ENDPOINT } from '../contract/service.ts';
 import type { AccessLog } from './http/access-log.ts';
 import type { ClientIdentity } from './quota/client-identity.ts';
@@ -104,8 +104,59 @@ function closesConnection(headers: readonly string[]): boolean {
   return false;
 }
 
-export function nodeHandler(deps: NodeAdapterDeps): (req: IncomingMessage, res: ServerResponse) => void {
-  const { core, log, closing } = deps;
+/** The fields of a response that its access-log line reads when it closes (see loggedResponse). */
+interface LoggedResponse extends ServerResponse {
+  logPath: string | undefined;
+  logStarted: number;
+  logQuota: Prepared['quota'];
+}
+
+/**
+ * node:http's response class for a server whose handler is nodeHandler's: each response records its
+ * access-log line when it emits 'close' (once per response, whether it finished or the client went away).
+ * A 'close' listener and its closure added to every response cost more CPU per request than the line
+ * itself (docs/performance.md#the-snapshot-route-issue-42); the class gives each response the same
+ * behaviour without either. A response that never reached the handler (refused by the pipelining
+ * bound) has no path and is not recorded, as before.
+ */
+function loggedResponse(log: AccessLog): typeof ServerResponse {
+  class Logged extends ServerResponse {
+    logPath: string | undefined = undefined;
+    logStarted = 0;
+    logQuota: Prepared['quota'] = undefined;
+    override emit(event: string | symbol, ...args: unknown[]): boolean {
+      if (event === 'close' && this.logPath !== undefined) {
+        log.record({
+          method: this.req.method ?? '',
+          path: this.logPath,
+          status: this.statusCode,
+          durationMs: performance.now() - this.logStarted,
+          quota: this.logQuota ?? '-',
+          aborted: !this.writableFinished,
+        });
+        this.logPath = undefined;
+      }
+      return super.emit(event, ...args);
+    }
+  }
+  // node's typings make the class generic in its request type, which this one is not.
+  return Logged as unknown as typeof ServerResponse;
+}
+
+export interface NodeAdapter {
+  /** The request listener of createServer. */
+  listener: (req: IncomingMessage, res: ServerResponse) => void;
+  /** createServer's `ServerResponse` option: the class whose responses write the access log. */
+  ServerResponse: typeof ServerResponse;
+}
+
+export function nodeAdapter(deps: NodeAdapterDeps): NodeAdapter {
+  return { listener: nodeHandler(deps), ServerResponse: loggedResponse(deps.log) };
+}
+
+/** The request listener; its responses must be loggedResponse's, which record the access log. */
+function nodeHandler(deps: NodeAdapterDeps): (req: IncomingMessage, res: ServerResponse) => void {
+  const { core, closing } = deps;
   const identify = deps.identify as unknown as (req: CoreRequest) => string | null;
 
   const write = (res: ServerResponse, answer: Prepared) => {
@@ -123,19 +174,9 @@ export function nodeHandler(deps: NodeAdapterDeps): (req: IncomingMessage, res: 
   /** One request: logged when it closes, refused if malformed, else answered by the core. */
   return (req, res) => {
     const raw = rawPath(req.url ?? '/');
-    const started = performance.now();
-    let quota: Prepared['quota'];
-    // 'close' is emitted once per response: a plain listener, without once()'s wrapper per request.
-    res.on('close', () => {
-      log.record({
-        method: req.method ?? '',
-        path: raw,
-        status: res.statusCode,
-        durationMs: performance.now() - started,
-        quota: quota ?? '-',
-        aborted: !res.writableFinished,
-      });
-    });
+    const logged = res as LoggedResponse;
+    logged.logPath = raw;
+    logged.logStarted = performance.now();
     const refusal = malformed(req);
     if (refusal !== undefined) {
       res.shouldKeepAlive = false;
@@ -148,7 +189,7 @@ export function nodeHandler(deps: NodeAdapterDeps): (req: IncomingMessage, res: 
       req.resume();
     if (raw === '*') return write(res, req.method === 'OPTIONS' ? SERVER_OPTIONS : ASTERISK_TEXT);
     const answered = (answer: Prepared) => {
-      quota = answer.quota;
+      logged.logQuota = answer.quota;
       // A refused POST /mcp leaves its body unread: dropped, unless the answer closes the connection.
       if (mcp && !req.complete && !closesConnection(answer.headers)) req.resume();
       write(res, answer);

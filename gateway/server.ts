@@ -16,7 +16,7 @@ import { rawPath } from './core/http/request-path.ts';
 import { createQuota, DISABLED_QUOTA, type Quota, type QuotaStore } from './core/quota.ts';
 import { memoryQuotaStore } from './quota/memory-store.ts';
 import { createGateway } from './core/gateway.ts';
-import { nodeHandler } from './node-adapter.ts';
+import { nodeAdapter } from './node-adapter.ts';
 import { oneLine } from '../lib/one-line.ts';
 import { MAX_ERROR_LINE, throttledLines } from './http/error-lines.ts';
 import { fdWriter } from './http/log-writer.ts';
@@ -155,7 +155,7 @@ export async function startGateway(config: Config, options: GatewayOptions): Pro
     now,
     reportError: errorLine,
   });
-  const handler = nodeHandler({
+  const adapter = nodeAdapter({
     core,
     identify: clientIdentity(trustedProxies),
     log,
@@ -172,8 +172,11 @@ export async function startGateway(config: Config, options: GatewayOptions): Pro
     timeout,
     ...httpLimits
   } = { ...SERVER_LIMITS, ...options.limits };
-  const inTurn = answerInTurn(handler, { maxPipelined, maxPipelinedBytes, graceMs: pipelineGraceMs });
-  const server = createServer({ ...httpLimits, noDelay: true }, inTurn.listener);
+  const inTurn = answerInTurn(adapter.listener, { maxPipelined, maxPipelinedBytes, graceMs: pipelineGraceMs });
+  const server = createServer(
+    { ...httpLimits, noDelay: true, ServerResponse: adapter.ServerResponse },
+    inTurn.listener,
+  );
   inTurn.read(server);
   server.timeout = timeout;
   capConnections(server, { maxConnections, maxConnectionsPerClient }, trustedProxies);
