@@ -13,7 +13,7 @@ import { ConfigError, ContentError, UpstreamError } from '../lib/errors.ts';
 import { oneLine } from '../lib/one-line.ts';
 import { portIsTaken, portTakenReason } from '../lib/port-hint.ts';
 import { dataResource, type DataResource, type DataResourceId, type ServiceTables } from '../contract/service.ts';
-import { createDeployment, datasets, serviceTables } from '../datasets/registry.ts';
+import { createDeployment, datasets, serviceTables, tablesOf } from '../datasets/registry.ts';
 import { createValidator, loadSchemas, SchemaValidationError } from '../contract/schemas.ts';
 import { EXIT_INTERNAL_ERROR, processIo, type MainIo } from '../lib/run-main.ts';
 import { httpOptions } from '../upstreams/http.ts';
@@ -51,6 +51,8 @@ export interface BuildOptions {
   warn?: (line: string) => void;
   /** `--previous <dir>`: a copy of the last published site, whose snapshots stand in for a failed upstream's. */
   previousDir?: string;
+  /** The configuration's datasets (datasets/registry.ts), when the program has them already. */
+  datasets?: readonly Dataset[];
   /**
    * The previous snapshots are the output folder's own (`--if-stale`): a reuse is said, but not why a
    * snapshot could not stand in, which the line of the failed upstream already covers.
@@ -95,11 +97,15 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
   // fetch whose candles failed) is one nobody waits for, and it stops instead of retrying on.
   const upstreamLifetime = new AbortController();
   // The build's deployment, made once: everything below reads it.
-  const deployment = createDeployment(config, {
-    schemas: loadSchemas,
-    validator: (schemas) => createValidator(schemas),
-    http: httpOptions(config, upstreamLifetime.signal),
-  });
+  const deployment = createDeployment(
+    config,
+    {
+      schemas: loadSchemas,
+      validator: (schemas) => createValidator(schemas),
+      http: httpOptions(config, upstreamLifetime.signal),
+    },
+    options.datasets,
+  );
   const { service, validator, sources } = deployment;
 
   // The owner's GitHub picture (`avatar: github`), asked beside the data; a failure leaves the pages
@@ -512,7 +518,7 @@ export interface Staleness {
 export async function staleness(
   config: Config,
   outDir: string,
-  options: { contentDir?: URL; nowMs?: number } = {},
+  options: { contentDir?: URL; nowMs?: number; service?: ServiceTables } = {},
 ): Promise<Staleness> {
   const dir = shownPath(outDir);
   const rebuild = (why: string): Staleness => ({ stale: true, line: `build: ${why}` });
@@ -540,7 +546,7 @@ export async function staleness(
     return rebuild(
       `${dir} holds the calendar of ${identity[CALENDAR_DAY]} in ${config.calendarTimeZone}, and it is ${current[CALENDAR_DAY]} there; building it again`,
     );
-  const missing = missingSnapshots(serviceTables(config), outDir).map((r) => r.title.toLowerCase());
+  const missing = missingSnapshots(options.service ?? serviceTables(config), outDir).map((r) => r.title.toLowerCase());
   if (missing.length)
     return rebuild(
       `${dir} lacks the ${missing.join(' and ')} snapshot${missing.length > 1 ? 's' : ''}; building it again`,
@@ -608,7 +614,9 @@ export async function main(
       warn(`build: nothing built: ${portTakenReason(config.host, config.port)}`);
       return 1;
     }
-    const verdict = await staleness(config, outDir, { contentDir });
+    // The program's datasets, once: the staleness check, the build and the line below read them.
+    const registered = datasets(config);
+    const verdict = await staleness(config, outDir, { contentDir, service: tablesOf(registered) });
     if (!verdict.stale) {
       log(verdict.line);
       return 0;
@@ -624,12 +632,13 @@ export async function main(
       warn,
       previousDir: previousDir ?? outDir,
       quietPrevious: previousDir === undefined,
+      datasets: registered,
     });
     // A mistake in the content stops `npm start` too: a gateway serving the site without it would hide it.
     if (result.exitCode === 2) return 2;
     // No upstream answered and something is missing: most likely no network at all, where the demo is
     // the way to see the whole site.
-    const sourced = datasets(config).filter((d) => !('derivedFrom' in d.origin)).length;
+    const sourced = registered.filter((d) => !('derivedFrom' in d.origin)).length;
     if (result.exitCode === 1 && result.failures.length >= sourced)
       warn(
         'build: no upstream answered (offline?); npm run demo shows the whole site against a simulated provider, no network needed',

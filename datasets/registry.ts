@@ -98,8 +98,12 @@ export interface DeploymentParts {
   sources?(connected: Sources): Sources;
 }
 
-export function createDeployment(config: Config, parts: DeploymentParts): Deployment {
-  const list = datasets(config);
+/** `list`: the configuration's datasets, when the program has them already. */
+export function createDeployment(
+  config: Config,
+  parts: DeploymentParts,
+  list: readonly Dataset[] = datasets(config),
+): Deployment {
   const service = tablesOf(list);
   const schemas = parts.schemas(service);
   const connected = connectSources(list, config, parts.http);

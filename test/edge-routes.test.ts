@@ -94,9 +94,11 @@ describe('the routes, from the route table', () => {
       const file = join(dir, 'wrangler.jsonc');
       writeFileSync(file, text);
       // The stock deployment: the file already says so, and is left alone.
-      expect(writeWorkerRoutes(loadConfig({}), file)).toBe(false);
+      expect(writeWorkerRoutes(workerFirstRoutes(serviceTables(loadConfig({}))), file)).toBe(false);
       expect(readFileSync(file, 'utf8')).toBe(text);
-      expect(writeWorkerRoutes(loadConfig({ MARKET_PRODUCT: 'BTC-USD' }), file)).toBe(true);
+      expect(writeWorkerRoutes(workerFirstRoutes(serviceTables(loadConfig({ MARKET_PRODUCT: 'BTC-USD' }))), file)).toBe(
+        true,
+      );
       const changed = readFileSync(file, 'utf8');
       expect(readWorkerFirst(changed)).toContain('/api/v1/btc-price');
       expect(changed.replace(/"run_worker_first": \[[^\]]*\]/, '')).toBe(

@@ -8,7 +8,6 @@ import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import type { Config } from '../../lib/config.ts';
 import { ConfigError } from '../../lib/errors.ts';
-import { serviceTables } from '../../datasets/registry.ts';
 import { deploymentModules } from './deployment.ts';
 import { readWorkerFirst, workerFirstRoutes, writeWorkerFirst } from './worker-routes.ts';
 
@@ -46,6 +45,8 @@ export interface WorkerBundle {
   file: string;
   code: string;
   assets: string;
+  /** The deployment's `run_worker_first` list. */
+  routes: string[];
 }
 
 /**
@@ -99,7 +100,7 @@ export async function bundleWorker(
   writeFileSync(temporary, code);
   renameSync(temporary, WORKER_BUNDLE);
   writeFolder(assets, modules.assets);
-  return { file: WORKER_BUNDLE, code, assets };
+  return { file: WORKER_BUNDLE, code, assets, routes: modules.routes };
 }
 
 /** `folder` with exactly `files` in it, replaced whole: written beside it, then renamed into its place. */
@@ -120,9 +121,8 @@ function writeFolder(folder: string, files: ReadonlyArray<{ file: string; body: 
  * gateway/worker/wrangler.jsonc, the file `wrangler deploy` reads, when it holds another (a fork's
  * MARKET_PRODUCT, a new dataset). Returns whether it changed the file.
  */
-export function writeWorkerRoutes(config: Config, file = WRANGLER_CONFIG): boolean {
+export function writeWorkerRoutes(routes: string[], file = WRANGLER_CONFIG): boolean {
   const text = readFileSync(file, 'utf8');
-  const routes = workerFirstRoutes(serviceTables(config));
   if (JSON.stringify(readWorkerFirst(text)) === JSON.stringify(routes)) return false;
   const temporary = `${file}.${process.pid}.tmp`;
   writeFileSync(temporary, writeWorkerFirst(text, routes));

@@ -7,6 +7,7 @@
 // /openapi.json (with /mcp) in place of the static one, plus dist/'s `_headers` and `_redirects`: no
 // snapshot (data paths are answered live), no compressed copy (Cloudflare compresses), no dot-file but
 // /.well-known/ and no other host's configuration.
+import { workerFirstRoutes } from './worker-routes.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONFIG_VARIABLES, liveFeedUrl, type Config } from '../../lib/config.ts';
@@ -36,6 +37,8 @@ export interface DeploymentModules {
   validators: string;
   /** The Worker's static assets (`assets.directory` in gateway/worker/wrangler.jsonc). */
   assets: AssetFile[];
+  /** The paths the Worker answers before the assets (`assets.run_worker_first`, gateway/worker/worker-routes.ts). */
+  routes: string[];
 }
 
 export function deploymentModules(config: Config, env: Record<string, string | undefined>): DeploymentModules {
@@ -62,6 +65,7 @@ export function deploymentModules(config: Config, env: Record<string, string | u
     deployment: JSON.stringify(baked),
     validators: standaloneValidators(schemas),
     assets: [...served.map(({ file, body }) => ({ file, body })), ...rules],
+    routes: workerFirstRoutes(service),
   };
 }
 

@@ -5,11 +5,9 @@
 // loopback port of its own; HOST:PORT is the front door (front.ts), which sets CF-Connecting-IP.
 import { dirname } from 'node:path';
 import type { Config } from '../../lib/config.ts';
-import { serviceTables } from '../../datasets/registry.ts';
 import { parseTrustProxy } from '../quota/ip-ranges.ts';
 import { WRANGLER_CONFIG, type WorkerBundle } from './bundle.ts';
 import { startFrontDoor } from './front.ts';
-import { workerFirstRoutes } from './worker-routes.ts';
 
 export interface LocalWorker {
   /** http://host:port with the actual port. */
@@ -43,7 +41,7 @@ export async function startLocalWorker(
   // The file as `wrangler deploy` reads it, with this deployment's own routes (the file holds those of the
   // variables `npm run build:edge` last ran with) and this process's own assets folder.
   const wrangler = unstable_readConfig({ config: WRANGLER_CONFIG });
-  wrangler.assets = { ...wrangler.assets!, run_worker_first: workerFirstRoutes(serviceTables(config)) };
+  wrangler.assets = { ...wrangler.assets!, run_worker_first: bundle.routes };
   const { workerOptions } = unstable_getMiniflareWorkerOptions(wrangler, undefined, {
     overrides: { assets: { directory: bundle.assets } },
   });

@@ -36,9 +36,9 @@ async function main(): Promise<number | undefined> {
   }
   if (process.argv.includes('--bundle-only')) {
     // The file `wrangler deploy` reads names the deployment's own routes; start:edge passes them to workerd itself.
-    if (writeWorkerRoutes(config))
-      process.stdout.write(`wrote this deployment's run_worker_first into ${WRANGLER_CONFIG}\n`);
     const bundle = await bundleWorker(config, process.env);
+    if (writeWorkerRoutes(bundle.routes))
+      process.stdout.write(`wrote this deployment's run_worker_first into ${WRANGLER_CONFIG}\n`);
     process.stdout.write(`bundled ${bundle.file} and ${bundle.assets}/ for ${WRANGLER_CONFIG}\n`);
     return 0;
   }
