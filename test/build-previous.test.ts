@@ -16,7 +16,7 @@ import { DEFAULT_SERVICE, DEFAULT_SERVICE_OPTIONS, datasets } from '../datasets/
 import { createValidator } from '../contract/schemas.ts';
 import type { GitHubContributions } from '../domain/contributions.ts';
 import type { MarketData } from '../domain/market.ts';
-import { startFakeUpstreams, type FakeUpstreams } from '../tools/fakes/upstreams.ts';
+import { noCalls, startFakeUpstreams, type FakeUpstreams } from '../tools/fakes/upstreams.ts';
 import { AMPLE_UPSTREAM_TIMEOUT_MS, runCheckDist, upstreamEnv, type RunResult } from './helpers/run.ts';
 import { runBuild, runBuildMain, sharedSite, TEST_SITE_CLOCK, TEST_SITE_URL } from './helpers/site-dist.ts';
 
@@ -422,6 +422,6 @@ describe('arguments', () => {
       `build: option '--previous <dir>': "${missing}" is not a folder (usage: npm run build [-- --out <dir>] [--if-stale] [--previous <dir>] [--content <dir>])`,
     ]);
     expect(await exists(out, '')).toBe(false);
-    expect(fake.calls.ticker + fake.calls.candles + fake.calls.html).toBe(0);
+    expect(noCalls(fake.calls), JSON.stringify(fake.calls)).toBe(true);
   });
 });

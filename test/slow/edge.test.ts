@@ -1,7 +1,7 @@
 // The gateway as a Cloudflare Worker in local workerd (`npm run start:edge`, gateway/worker/), side by side with the
 // Node gateway (.build/gateway.mjs) on the same dist/ and the same fake upstreams: documents and cards served
 // before the Worker by the asset router, with the Node gateway's bytes, type, cache and security headers (from
-// dist/_headers) and 304s for their own ETags; the same payloads on the six data paths, the same
+// dist/_headers) and 304s for their own ETags; the same payloads on every data path, the same
 // problems; the calendar fetched once for every calendar and streak request; the quota counted exactly in
 // Durable Objects, per CF-Connecting-IP and shared with /mcp; MCP for the official clients; the variables a
 // Worker refuses; SIGTERM stopping workerd too.
@@ -20,30 +20,16 @@ import {
   StreamableHTTPClientTransport as StreamableHTTPClientTransportV2,
 } from '@modelcontextprotocol/client';
 import { startFakeUpstreams, type FakeUpstreams } from '../../tools/fakes/upstreams.ts';
+import { DEFAULT_SERVICE } from '../../datasets/registry.ts';
+import { dataTools } from '../../contract/mcp-tools.ts';
 import { get, spawnGateway, type GatewayProcess, type RawResponse } from '../helpers/gateway.ts';
 import { cleanEnv, ROOT, runProgram, upstreamEnv } from '../helpers/run.ts';
 
 const SITE_URL = 'https://edge.example';
-const SIX_DATA_PATHS = [
-  '/api/v1/mon-price',
-  '/api/mon-price',
-  '/api/v1/github-contributions',
-  '/api/github-contributions',
-  '/api/v1/github-streak',
-  '/api/github-streak',
-  '/api/v1/github-projects',
-  '/api/github-projects',
-];
-const TOOLS = [
-  'getV1MonPrice',
-  'getMonPrice',
-  'getV1GithubContributions',
-  'getGithubContributions',
-  'getV1GithubStreak',
-  'getGithubStreak',
-  'getV1GithubProjects',
-  'getGithubProjects',
-];
+/** Every registered dataset's v1 path and alias, and its tools (datasets/registry.ts): none named here. */
+const RESOURCES = DEFAULT_SERVICE.resources;
+const DATA_PATHS = RESOURCES.flatMap((r) => [r.v1.path, r.alias.path]);
+const TOOLS = dataTools(DEFAULT_SERVICE).map((t) => t.name);
 /** Paths Cloudflare serves before the Worker (gateway/worker/wrangler.jsonc's run_worker_first names none of them). */
 const STATIC_PATHS = [
   '/',
@@ -222,7 +208,7 @@ describe('npm run start:edge', () => {
     };
     const [a, b] = await Promise.all([operations(node.url), operations(edge.url)]);
     expect(b).toEqual(a);
-    expect(b.filter((op) => op.startsWith('get /api/'))).toHaveLength(SIX_DATA_PATHS.length);
+    expect(b.filter((op) => op.startsWith('get /api/'))).toHaveLength(DATA_PATHS.length);
   });
 
   it("answers 304 for the home page's own ETag, and HEAD without a body", async () => {
@@ -247,41 +233,43 @@ describe('npm run start:edge', () => {
     expect(b.body.length).toBe(0);
   });
 
-  it('answers the six data paths with the payloads of the Node gateway', async () => {
+  it('answers every data path with the payloads of the Node gateway', async () => {
     // The provider's clock stands still where it is (spawned gateways run on the real clock, so the fake's
     // is the real one too): both gateways read the very same ticker.
     const instant = fake.now();
     fake.now = () => instant;
-    for (const path of SIX_DATA_PATHS) {
-      const [a, b] = await Promise.all([get(node.url, path), get(edge.url, path)]);
-      expect(b.status, path).toBe(200);
-      expect(b.headers['content-type'], path).toBe(a.headers['content-type']);
-      expect(b.headers['cache-control']?.split(',')[0], path).toBe(a.headers['cache-control']?.split(',')[0]);
-      const x = JSON.parse(a.text) as Record<string, unknown>;
-      const y = JSON.parse(b.text) as Record<string, unknown>;
-      if (path.includes('price')) {
-        // A live price of each request: the same ticker, and the same hourly points but where the real
-        // clock's seven-day window moved on an hour between the two requests.
-        const fixed = (p: Record<string, unknown>) => ({ ...p, points: [], changePercent: 0, low: 0, high: 0 });
-        expect(fixed(y), path).toEqual(fixed(x));
-        const since = Math.max(...[x, y].map((p) => (p.points as Array<{ time: number }>)[0]!.time));
-        const after = (p: Record<string, unknown>) =>
-          (p.points as Array<{ time: number }>).filter((q) => q.time >= since);
-        expect(after(y), path).toEqual(after(x));
-      } else if (path.includes('projects')) {
-        // Read by each gateway at its own request: the same repositories, each with the time it was read.
-        expect({ ...y, asOf: null }, path).toEqual({ ...x, asOf: null });
-      } else expect(y, path).toEqual(x);
-    }
+    for (const { cache, v1, alias } of RESOURCES)
+      for (const path of [v1.path, alias.path]) {
+        const [a, b] = await Promise.all([get(node.url, path), get(edge.url, path)]);
+        expect(b.status, path).toBe(200);
+        expect(b.headers['content-type'], path).toBe(a.headers['content-type']);
+        expect(b.headers['cache-control']?.split(',')[0], path).toBe(a.headers['cache-control']?.split(',')[0]);
+        const x = JSON.parse(a.text) as Record<string, unknown>;
+        const y = JSON.parse(b.text) as Record<string, unknown>;
+        if (cache === 'per-request') {
+          // A live price of each request: the same ticker, and the same hourly points but where the real
+          // clock's seven-day window moved on an hour between the two requests.
+          const fixed = (p: Record<string, unknown>) => ({ ...p, points: [], changePercent: 0, low: 0, high: 0 });
+          expect(fixed(y), path).toEqual(fixed(x));
+          const since = Math.max(...[x, y].map((p) => (p.points as Array<{ time: number }>)[0]!.time));
+          const after = (p: Record<string, unknown>) =>
+            (p.points as Array<{ time: number }>).filter((q) => q.time >= since);
+          expect(after(y), path).toEqual(after(x));
+        } else if (cache === 'hourly') {
+          // Read by each gateway at its own request: the same payload, each with the time it was read.
+          expect({ ...y, asOf: null }, path).toEqual({ ...x, asOf: null });
+        } else expect(y, path).toEqual(x);
+      }
     fake.now = Date.now;
   });
 
-  it('fetches the calendar once: no upstream call for six calendar and streak requests after the first', async () => {
+  it('fetches the calendar once: no upstream call for the calendar and streak requests after the first', async () => {
     await get(edge.url, '/api/v1/github-contributions');
     fake.resetCalls();
-    const calendar = SIX_DATA_PATHS.filter((p) => /contributions|streak/.test(p));
-    const paths = [...calendar, ...calendar.slice(0, 2)];
-    expect(paths).toHaveLength(6);
+    // The paths kept until midnight: the calendar's and what derives from it, each asked twice.
+    const calendar = RESOURCES.filter((r) => r.cache === 'until-midnight').flatMap((r) => [r.v1.path, r.alias.path]);
+    const paths = [...calendar, ...calendar];
+    expect(paths.length).toBeGreaterThan(0);
     for (const path of paths) expect((await get(edge.url, path)).status, path).toBe(200);
     expect(fake.calls.html + fake.calls.graphql).toBe(0);
   });
@@ -354,7 +342,7 @@ describe('npm run start:edge', () => {
     expect(b.text).toBe(a.text);
   });
 
-  it('serves MCP 2026-07-28 to the official client v2 pinned to it: server/discover, the six tools, and a call', async () => {
+  it('serves MCP 2026-07-28 to the official client v2 pinned to it: server/discover, the tools, and a call', async () => {
     const sent: Array<{ version: string | null; body: string }> = [];
     const client = new ClientV2(
       { name: 'edge-test', version: '2' },
@@ -383,7 +371,7 @@ describe('npm run start:edge', () => {
     }
   });
 
-  it('serves MCP to the official client (SDK v1, a 2025 revision): the six tools, and a call', async () => {
+  it('serves MCP to the official client (SDK v1, a 2025 revision): the tools, and a call', async () => {
     const client = new Client({ name: 'edge-test', version: '1' });
     await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', edge.url)));
     try {

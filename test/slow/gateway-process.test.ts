@@ -6,7 +6,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../tools/fakes/ports.ts';
-import { startFakeUpstreams, type FakeUpstreams } from '../../tools/fakes/upstreams.ts';
+import { noCalls, startFakeUpstreams, type FakeUpstreams } from '../../tools/fakes/upstreams.ts';
 import { GATEWAY_NODE_FLAGS } from '../../gateway/node-flags.ts';
 import { BUILD_NODE_FLAGS } from '../../builders/build.ts';
 import { listFiles } from '../helpers/files.ts';
@@ -161,7 +161,7 @@ describe('npm start', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/never-built does not exist or is not a folder; run npm run build first/);
     expect(result.stderr).not.toContain('building');
-    expect(fake.calls.ticker + fake.calls.candles + fake.calls.html).toBe(0);
+    expect(noCalls(fake.calls), JSON.stringify(fake.calls)).toBe(true);
   });
 });
 
@@ -240,7 +240,7 @@ describe('a dist/ whose last build lacked a snapshot (an offline first start)', 
       expect(again.buildStdout).toMatch(
         /^build: .* is up to date: built .* UTC for octocat at http:\/\/localhost:\d+\n$/,
       );
-      expect(fake.calls.ticker + fake.calls.candles + fake.calls.html).toBe(0);
+      expect(noCalls(fake.calls), JSON.stringify(fake.calls)).toBe(true);
       expect(await again.stop()).toBe(0);
     } finally {
       await rm(dist, { recursive: true, force: true });
@@ -316,7 +316,7 @@ describe('dist/ built with other site settings', () => {
       const gw = await spawnStart(env({ DIST_DIR: dist, SITE_URL: 'http://same.test' }));
       expect(gw.stderr()).not.toContain('building it');
       expect(gw.buildStdout).toContain('is up to date: built ');
-      expect(fake.calls.ticker + fake.calls.candles + fake.calls.html).toBe(0);
+      expect(noCalls(fake.calls), JSON.stringify(fake.calls)).toBe(true);
       expect(await serversOf(gw.url)).toEqual(['http://same.test']);
       expect(await gw.stop()).toBe(0);
     } finally {
