@@ -68,7 +68,7 @@ export async function renderSite(
   ctx.validator.validate(CONTENT_DOCUMENTS.profile.schema, profile);
   ctx.validator.validate(CONTENT_DOCUMENTS.skills.schema, skillGroups);
 
-  const home = renderHome(ctx, content.profile, resume);
+  const home = renderHome(ctx, content.profile, resume, content.ownerProjects);
   const writings = renderWritings(ctx, content.writings);
   const skills = renderSkills(ctx, content.skills);
   const developers = renderDeveloperPage(ctx, schemas);

@@ -95,8 +95,8 @@ export interface DatasetProse {
 }
 
 /**
- * A figure of the home page's preview (`data-preview` = the dataset's id), refreshed by the page script
- * from `resource.v1.path` with the dataset's view (`view.ts`): its body is the view's.
+ * A figure of the home page (`data-preview` = the dataset's id), refreshed by the page script from
+ * `resource.v1.path` with the dataset's view (`view.ts`) unless it is `work`: its body is the view's.
  */
 export interface HomeSection<P> {
   /** Its heading, HTML. */
@@ -105,6 +105,12 @@ export interface HomeSection<P> {
   after(ctx: SiteContext, payload: P | null): string;
   /** More attributes of the figure, each with its leading space (the market's live feed), or none. */
   attributes?(ctx: SiteContext, payload: P | null): string;
+  /**
+   * The owner's work rather than live data (the projects): shown after the person and before the live
+   * data, as the build drew it (the page script fetches nothing for it: the page is rebuilt as often as
+   * the data change).
+   */
+  work?: true;
 }
 
 export interface Dataset<P = unknown> {

@@ -1,8 +1,8 @@
-// The home page (/) and its twin (/index.md): the profile, and the portfolio preview the two data
-// resources exist to feed, drawn from this build's snapshots and refreshed by the page script.
+// The home page (/) and its twin (/index.md): the person, their projects, then the live data the other
+// datasets feed, drawn from this build's snapshots; the live ones are refreshed by the page script.
 import type { Artifact, BuildContext } from '../artifact.ts';
 import type { ProfileDocument } from '../../contract/content-documents.ts';
-import type { Profile } from '../content/site-content.ts';
+import type { OwnerProject, Profile } from '../content/site-content.ts';
 import { escapeHtml } from '../../render/html.ts';
 import { renderMarkdown } from '../content/markdown.ts';
 import { markdownParagraphs } from './plain-text.ts';
@@ -11,6 +11,7 @@ import { absoluteUrl, githubProfileUrl, PAGES, resolveContentUrl, sitePath } fro
 import { ASSETS, renderLayout } from './layout.ts';
 import { profileHeaderHtml } from './profile-header.ts';
 import { validityAttributes } from '../../render/age.ts';
+import { projectCardHtml } from '../../render/project-card.ts';
 import { markdownText } from '../../lib/markdown-text.ts';
 import type { Resume } from '../content/resume.ts';
 import { currentRole, RESUME_TITLE } from './resume.ts';
@@ -107,25 +108,45 @@ export function personJsonLd(ctx: BuildContext, profile: Profile, resume: Resume
 /** An unavailable figure's note: no snapshot, so no time of one (its body says why). */
 const NO_SNAPSHOT = 'This build published no snapshot of it.';
 
-export function homeHtml(ctx: BuildContext, profile: Profile, resume: Resume | null = null): string {
+/** The owner's projects of site/projects.yaml as cards (render/project-card.ts), or nothing. */
+export function ownerProjectsHtml(projects: readonly OwnerProject[]): string {
+  if (projects.length === 0) return '';
+  return `<ul class="projects owner-projects" aria-label="More projects">${projects
+    .map((p) => projectCardHtml({ name: p.title, href: p.url, description: p.description }))
+    .join('')}</ul>`;
+}
+
+/**
+ * The home page: the person (picture, name, role, links), then their work (the datasets whose home
+ * section is `work`, the projects, with the owner's own projects.yaml after them), then the live data,
+ * then About. `ownerProjects` are site/projects.yaml's (docs/site.md#projectsyaml).
+ */
+export function homeHtml(
+  ctx: BuildContext,
+  profile: Profile,
+  resume: Resume | null = null,
+  ownerProjects: readonly OwnerProject[] = [],
+): string {
   const { config } = ctx;
   const snapshot = `Snapshot taken when this site was built (${new Date(ctx.nowMs).toISOString().slice(0, 16).replace('T', ' ')} UTC).`;
-  // A missing snapshot has no path to link or for the page script to request (a 404 on a static host).
-  const figure = (
-    id: string,
-    title: string,
-    apiPath: string,
-    payload: unknown,
-    body: string,
-    after: string,
-    attributes = '',
-  ) =>
-    `<figure class="card" id="${id}-preview" data-preview="${id}"${payload === null ? '' : ` data-source="${escapeHtml(sitePath(config.siteUrl, apiPath))}"${validityAttributes(payload)}`}${attributes}>
-<h2>${title}</h2>
-<div data-preview-body>${body}</div>
-${after}
-<p class="note" data-preview-status>${payload === null ? NO_SNAPSHOT : `${snapshot} API: <a href="${escapeHtml(sitePath(config.siteUrl, apiPath))}"><code>${apiPath}</code></a>`}</p>
-</figure>`;
+  const figure = ({ resource, home, view }: BuildContext['datasets'][number], more = ''): string => {
+    const payload = ctx.payloads.get(resource.id) ?? null;
+    const apiPath = resource.v1.path;
+    const api = `API: <a href="${escapeHtml(sitePath(config.siteUrl, apiPath))}"><code>${apiPath}</code></a>`;
+    // A work section is the build's snapshot alone; a live one is refetched by the page script from its
+    // path. A missing snapshot has no path to link or request (a 404 on a static host), and claims no time.
+    const status = payload === null ? NO_SNAPSHOT : `${snapshot} ${api}`;
+    const source =
+      payload === null || home.work ? '' : ` data-source="${escapeHtml(sitePath(config.siteUrl, apiPath))}"`;
+    const validity = payload === null ? '' : validityAttributes(payload);
+    return `<figure class="card${home.work ? ' work' : ''}" id="${resource.id}-preview" data-preview="${resource.id}"${source}${validity}${home.attributes?.(ctx, payload) ?? ''}>
+<h2>${home.title(ctx)}</h2>
+<div data-preview-body>${view.body(payload)}</div>
+${more}${home.after(ctx, payload)}
+<p class="note" data-preview-status>${status}</p>
+</figure>
+`;
+  };
   const links = profileLinks(ctx, profile, resume).map((l) => ({
     label: l.label,
     href: l.url.startsWith(config.siteUrl)
@@ -139,6 +160,16 @@ ${after}
       ? ''
       : `<p class="role">${role === null ? '' : `${escapeHtml(role.text)} · `}<a href="${escapeHtml(sitePath(config.siteUrl, PAGES.resume.path))}">${RESUME_TITLE}</a></p>\n`;
   const avatar = ctx.avatar ?? null;
+  const work = ctx.datasets.filter((d) => d.home.work);
+  const live = ctx.datasets.filter((d) => !d.home.work);
+  const owned = ownerProjectsHtml(ownerProjects);
+  // The owner's own projects go with the first work figure, or stand alone when no dataset is work.
+  const workHtml =
+    work.length === 0
+      ? owned === ''
+        ? ''
+        : `<section class="work" aria-labelledby="projects-heading"><h2 id="projects-heading">Projects</h2>\n${owned}\n</section>\n`
+      : `<section class="work" aria-label="Projects">\n${work.map((d, i) => figure(d, i === 0 && owned !== '' ? `${owned}\n` : '')).join('')}</section>\n`;
   const main = `${profileHeaderHtml({
     name: profile.name,
     tagline: config.site.tagline,
@@ -148,13 +179,8 @@ ${after}
     avatarSrc: avatar === null ? '' : sitePath(config.siteUrl, avatar.path),
     links,
   })}
-<section class="preview" aria-label="Portfolio preview">
-${ctx.datasets
-  .map(({ resource, home, view }) => {
-    const payload = ctx.payloads.get(resource.id) ?? null;
-    return `${figure(resource.id, home.title(ctx), resource.v1.path, payload, view.body(payload), home.after(ctx, payload), home.attributes?.(ctx, payload))}\n`;
-  })
-  .join('')}</section>
+${workHtml}<section class="preview" aria-label="Live data">
+${live.map((d) => figure(d)).join('')}</section>
 <section aria-labelledby="about"><h2 id="about">About</h2>
 ${renderMarkdown(profile.about)}
 </section>`;
@@ -175,9 +201,14 @@ ${renderMarkdown(profile.about)}
 }
 
 /** The home page and its twin; `resume` is the published résumé (publishedResume), when the owner has one. */
-export function renderHome(ctx: BuildContext, profile: Profile, resume: Resume | null = null): Artifact[] {
+export function renderHome(
+  ctx: BuildContext,
+  profile: Profile,
+  resume: Resume | null = null,
+  ownerProjects: readonly OwnerProject[] = [],
+): Artifact[] {
   return [
-    { file: PAGES.home.htmlFile, body: homeHtml(ctx, profile, resume) },
+    { file: PAGES.home.htmlFile, body: homeHtml(ctx, profile, resume, ownerProjects) },
     { file: PAGES.home.markdownFile, body: homeMarkdown(ctx, profile, resume) },
   ];
 }

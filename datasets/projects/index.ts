@@ -74,8 +74,10 @@ export function projectsDataset(): Dataset<GitHubProjects> {
         `<p class="disclaimer">${
           ctx.simulated
             ? `Source: ${escapeHtml(SIMULATED_PROJECTS_SOURCE)}.`
-            : `The ${payload?.selection === 'popular' ? 'popular' : 'pinned'} repositories of <a href="${escapeHtml(githubProfileUrl(ctx.config.githubAccount))}">${escapeHtml(ctx.config.githubAccount)}</a> on GitHub, read when this site was built.`
+            : `The ${payload?.selection === 'popular' ? 'popular' : 'pinned'} repositories of <a href="${escapeHtml(githubProfileUrl(ctx.config.githubAccount))}">${escapeHtml(ctx.config.githubAccount)}</a> on GitHub.`
         }</p>`,
+      // The owner's work: after the person, before the live data (docs/site.md).
+      work: true,
     },
     example: (payload) => ({ json: JSON.stringify(payload, null, 2), note: 'A real snapshot from this build.' }),
     prose: (config: Config) => ({

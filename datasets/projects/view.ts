@@ -1,11 +1,12 @@
 // The projects' figure on the home page (drawn by the build, redrawn by the page script:
-// render/dataset-view.ts): one HTML card per repository, each a link to it on GitHub, with its
-// description as text, its language and colour, its stars and forks. Every upstream string is escaped:
-// a description of `<one>` reads `<one>`.
+// render/dataset-view.ts): one HTML card per repository (render/project-card.ts), each a link to it on
+// GitHub, with its description as text, its language and colour, its stars and forks. Every upstream
+// string is escaped: a description of `<one>` reads `<one>`.
 import type { GitHubProject, GitHubProjects } from '../../domain/projects.ts';
 import type { HomeView } from '../../render/dataset-view.ts';
 import { formatCount } from '../../render/format.ts';
 import { escapeHtml } from '../../render/html.ts';
+import { projectCardHtml } from '../../render/project-card.ts';
 
 /** "pinned repositories" or "popular repositories", as the profile names the section. */
 export function selectionWords(payload: GitHubProjects): string {
@@ -20,16 +21,16 @@ function projectHtml(p: GitHubProject): string {
     p.language === null
       ? ''
       : // The colour as an SVG fill: the pages' CSP allows no style attribute (contract/content-security-policy.ts).
-        `<span class="project-language"><svg class="language-dot" width="10" height="10" viewBox="0 0 10 10" aria-hidden="true"><circle cx="5" cy="5" r="5"${p.languageColor === null ? '' : ` fill="${escapeHtml(p.languageColor)}"`}/></svg> ${escapeHtml(p.language)}</span>`;
-  return (
-    `<li class="project"><a class="project-link" href="${escapeHtml(p.url)}">` +
-    `<strong class="project-name">${escapeHtml(p.name)}</strong></a>` +
-    `<span class="project-owner">${escapeHtml(p.owner)}</span>` +
-    (p.description === null ? '' : `<p class="project-description">${escapeHtml(p.description)}</p>`) +
-    `<p class="project-meta">${language}` +
-    `<span class="project-stars">${escapeHtml(plural(p.stars, 'star'))}</span> ` +
-    `<span class="project-forks">${escapeHtml(plural(p.forks, 'fork'))}</span></p></li>`
-  );
+        `<span class="project-language"><svg class="language-dot" width="10" height="10" viewBox="0 0 10 10" aria-hidden="true"><circle cx="5" cy="5" r="5"${p.languageColor === null ? '' : ` fill="${escapeHtml(p.languageColor)}"`}/></svg> ${escapeHtml(p.language)}</span> `;
+  return projectCardHtml({
+    name: p.name,
+    href: p.url,
+    owner: p.owner,
+    description: p.description,
+    metaHtml:
+      `${language}<span class="project-stars">${escapeHtml(plural(p.stars, 'star'))}</span> ` +
+      `<span class="project-forks">${escapeHtml(plural(p.forks, 'fork'))}</span>`,
+  });
 }
 
 function projectsBodyHtml(payload: GitHubProjects | null): string {

@@ -67,8 +67,11 @@ function start(): void {
   startReadouts();
   // Swallow anything unexpected too (a figure of no known dataset among them): a preview refresh is never
   // worth an error on the reader's console.
-  for (const figure of Array.from(document.querySelectorAll<HTMLElement>('[data-preview]')))
-    void redraw(figure).catch(() => undefined);
+  for (const figure of Array.from(document.querySelectorAll<HTMLElement>('[data-preview]'))) {
+    // A figure without a source (the owner's work, drawn by the build alone) is only judged by its validity.
+    if (figure.dataset.source) void redraw(figure).catch(() => undefined);
+    else showFreshness(figure, builtFreshness(figure, Date.now()));
+  }
 }
 
 if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);

@@ -9,7 +9,8 @@ import { browserAvailability, launchChromium } from '../helpers/browser.ts';
 import { sharedSite, TEST_SITE_CLOCK } from '../helpers/site-dist.ts';
 import { startServeHandler, type StaticServer } from '../helpers/site-serve.ts';
 import { DESKTOP } from '../helpers/site-browser.ts';
-import { DEFAULT_SERVICE } from '../../datasets/registry.ts';
+import { datasets } from '../../datasets/registry.ts';
+import { DEFAULT_SERVICE_OPTIONS } from '../../contract/service.ts';
 
 const availability = browserAvailability();
 const DAY = 86_400_000;
@@ -32,9 +33,12 @@ describe.runIf(availability.available || availability.mustFail)('a home page rea
     const context = await browser.newContext({ viewport: DESKTOP, javaScriptEnabled });
     await context.clock.setFixedTime(nowMs);
     const page = await context.newPage();
-    // Every API answer awaited: the script has judged what it fetched before the page is read.
+    // Every API answer awaited: the script has judged what it fetched before the page is read (it fetches
+    // the live data, not the owner's work: the projects are the build's snapshot).
     const fetched = javaScriptEnabled
-      ? DEFAULT_SERVICE.resources.map((r) => page.waitForResponse((res) => res.url().endsWith(r.v1.path)))
+      ? datasets(DEFAULT_SERVICE_OPTIONS)
+          .filter((d) => !d.home.work)
+          .map(({ resource }) => page.waitForResponse((res) => res.url().endsWith(resource.v1.path)))
       : [];
     await page.goto(`${server.url}/`);
     await Promise.all(fetched);

@@ -1,0 +1,27 @@
+// A project as a card of the home page: its name, a link to it (the card's one link, which the stylesheet
+// stretches over the whole card, so that Tab reaches each card once and its name is the link's name), its
+// description as text and a line of facts. Drawn alike for a GitHub repository (datasets/projects/view.ts)
+// and for a project of the owner's site/projects.yaml (builders/pages/home.ts). Every text is escaped: a
+// description of `<one>` reads `<one>`. Pure and dependency-free: the page script carries it.
+import { escapeHtml } from './html.ts';
+
+export interface ProjectCard {
+  name: string;
+  /** The absolute URL the card links to. */
+  href: string;
+  /** The repository's owner, said under its name; none for the owner's own. */
+  owner?: string;
+  description: string | null;
+  /** The facts' line (language, stars, forks), HTML; none for the owner's own. */
+  metaHtml?: string;
+}
+
+export function projectCardHtml({ name, href, owner, description, metaHtml }: ProjectCard): string {
+  return (
+    `<li class="project"><a class="project-link" href="${escapeHtml(href)}"><strong class="project-name">${escapeHtml(name)}</strong></a>` +
+    (owner === undefined ? '' : `<span class="project-owner">${escapeHtml(owner)}</span>`) +
+    (description === null ? '' : `<p class="project-description">${escapeHtml(description)}</p>`) +
+    (metaHtml === undefined ? '' : `<p class="project-meta">${metaHtml}</p>`) +
+    '</li>'
+  );
+}

@@ -1,0 +1,172 @@
+// The home page leads with the person (docs/site.md#the-home-page): the header (picture, name, role,
+// links), then their projects as cards of HTML (the GitHub ones, then site/projects.yaml's), then the live
+// data. The projects are the build's snapshot: the page script fetches nothing for them. The order, Tab
+// and the page's weight in Chromium are test/slow/home-page.test.ts's.
+import { describe, expect, it } from 'vitest';
+import { pathToFileURL } from 'node:url';
+import { DomUtils, parseDocument } from 'htmlparser2';
+import type { ChildNode, Element } from 'domhandler';
+import { buildSite, FIXTURE_SITE, sharedSite } from './helpers/site-dist.ts';
+import type { GitHubProjects } from '../domain/projects.ts';
+import { loadContent } from '../builders/content/site-content.ts';
+
+const PROJECTS_PATH = 'api/v1/github-projects';
+
+/**
+ * The elements under `root` that match `selector`: a chain of simple selectors (`section.work
+ * li.project`), each a tag, classes and `[attribute]` or `[attribute="value"]` tests, or several such
+ * chains separated by commas. Enough for these pages, without a selector engine among the dependencies.
+ */
+function selectAll(selector: string, root: ChildNode | ChildNode[]): Element[] {
+  const simple = (part: string) => {
+    const tag = /^[a-z][a-z0-9]*/.exec(part)?.[0];
+    const classes = [...part.matchAll(/\.([\w-]+)/g)].map((m) => m[1]!);
+    const attributes = [...part.matchAll(/\[([\w-]+)(?:([\^]?=)"([^"]*)")?\]/g)];
+    return (el: Element) =>
+      (tag === undefined || el.name === tag) &&
+      classes.every((c) => (el.attribs.class ?? '').split(/\s+/).includes(c)) &&
+      attributes.every(([, name, op, value]) => {
+        const v = el.attribs[name!];
+        return v !== undefined && (op === undefined || (op === '=' ? v === value : v.startsWith(value!)));
+      });
+  };
+  const nodes = Array.isArray(root) ? root : [root];
+  const found = new Set<Element>();
+  for (const chain of selector.split(',')) {
+    let scope = nodes;
+    let matched: Element[] = [];
+    for (const part of chain.trim().split(/\s+/)) {
+      matched = DomUtils.findAll(simple(part), scope);
+      scope = matched;
+    }
+    for (const el of matched) found.add(el);
+  }
+  return [...found];
+}
+const selectOne = (selector: string, root: ChildNode | ChildNode[]): Element | null =>
+  selectAll(selector, root)[0] ?? null;
+const textContent = (el: ChildNode) => DomUtils.textContent(el);
+const getAttributeValue = (el: Element, name: string) => DomUtils.getAttributeValue(el, name);
+
+function page(html: string) {
+  const doc = parseDocument(html);
+  const one = (selector: string) => selectOne(selector, doc.children);
+  const all = (selector: string) => selectAll(selector, doc.children);
+  return { doc, one, all };
+}
+
+describe('the home page of the shared build', () => {
+  it('puts the person first, then the projects, then the live data, then About', async () => {
+    const html = await sharedSite().read('index.html');
+    const at = (needle: string) => {
+      const i = html.indexOf(needle);
+      expect(i, needle).toBeGreaterThan(-1);
+      return i;
+    };
+    const person = at('<h1');
+    const projects = at('<section class="work"');
+    const live = at('<section class="preview" aria-label="Live data">');
+    const about = at('<h2 id="about">');
+    expect(person).toBeLessThan(projects);
+    expect(projects).toBeLessThan(live);
+    expect(live).toBeLessThan(about);
+    const { one, all } = page(html);
+    // every live figure is in the live section, the projects alone in the work section
+    expect(all('section.work [data-preview]').map((f) => getAttributeValue(f, 'data-preview'))).toEqual(['projects']);
+    expect(all('section.preview [data-preview]').map((f) => getAttributeValue(f, 'data-preview'))).toEqual([
+      'market',
+      'contributions',
+      'streak',
+    ]);
+    expect(one('section.preview [data-preview="projects"]')).toBeNull();
+  });
+
+  it('draws a card per project, each linking to https://github.com/<owner>/<name>, then the owner projects.yaml', async () => {
+    const site = sharedSite();
+    const payload = await site.json<GitHubProjects>(PROJECTS_PATH);
+    expect(payload.projects.length).toBeGreaterThan(1);
+    const { all } = page(await site.read('index.html'));
+    const cards = all('section.work li.project');
+    const owned = loadContent(pathToFileURL(FIXTURE_SITE)).ownerProjects;
+    expect(owned.length).toBeGreaterThan(0);
+    expect(cards).toHaveLength(payload.projects.length + owned.length);
+    const hrefs = cards.map((card) => {
+      const links = selectAll('a[href]', card.children);
+      // one link per card: Tab reaches each card once
+      expect(links).toHaveLength(1);
+      return getAttributeValue(links[0]!, 'href');
+    });
+    expect(hrefs).toEqual([
+      ...payload.projects.map((p) => `https://github.com/${p.owner}/${p.name}`),
+      ...owned.map((p) => p.url),
+    ]);
+    // a GitHub card: name, owner, description as text, language with its colour, stars and forks
+    for (const [i, p] of payload.projects.entries()) {
+      const card = cards[i]!;
+      const text = (selector: string) => {
+        const found = selectOne(selector, card.children);
+        return found === null ? null : textContent(found);
+      };
+      expect(text('.project-name')).toBe(p.name);
+      expect(text('.project-owner')).toBe(p.owner);
+      expect(text('.project-description')).toBe(p.description);
+      expect(text('.project-stars')).toMatch(/^[\d,]+ stars?$/);
+      expect(text('.project-forks')).toMatch(/^[\d,]+ forks?$/);
+      expect(text('.project-language')?.trim() ?? null).toBe(p.language);
+      if (p.languageColor !== null)
+        expect(getAttributeValue(selectOne('.language-dot circle', card.children)!, 'fill')).toBe(p.languageColor);
+    }
+    // the owner's: title and description, no language, stars or forks
+    for (const [i, p] of owned.entries()) {
+      const card = cards[payload.projects.length + i]!;
+      expect(textContent(selectOne('.project-name', card.children)!)).toBe(p.title);
+      expect(selectOne('.project-meta, .project-owner', card.children)).toBeNull();
+    }
+  });
+
+  it('shows a description of <one> as text, with no element of it', async () => {
+    const html = await sharedSite().read('index.html');
+    expect(html).toContain('Reads &lt;one&gt; tag at a time &amp; never backtracks.');
+    expect(html).not.toContain('<one>');
+    const { all } = page(html);
+    expect(all('one')).toHaveLength(0);
+  });
+
+  it("gives the page script nothing to fetch for the projects, and keeps the live figures' sources", async () => {
+    const { one } = page(await sharedSite().read('index.html'));
+    expect(getAttributeValue(one('[data-preview="projects"]')!, 'data-source')).toBeUndefined();
+    expect(getAttributeValue(one('[data-preview="market"]')!, 'data-source')).toBe('/api/v1/mon-price');
+  });
+});
+
+describe('the projects section of other builds', () => {
+  it('GitHub down: says the projects are unavailable and claims no time; the owner projects stay', async () => {
+    const site = await buildSite({ setup: (fake) => (fake.projects.mode = 'down') });
+    try {
+      expect(site.result.code).toBe(1);
+      const { one, all } = page(await site.read('index.html'));
+      const figure = one('[data-preview="projects"]')!;
+      expect(textContent(figure)).toMatch(/Projects unavailable\./);
+      expect(textContent(selectOne('[data-preview-status]', figure.children)!)).toBe(
+        'This build published no snapshot of it.',
+      );
+      for (const attribute of ['data-source', 'data-as-of', 'data-valid-until'])
+        expect(getAttributeValue(figure, attribute), attribute).toBeUndefined();
+      expect(textContent(figure)).not.toMatch(/As of|UTC/);
+      expect(all('section.work li.project')).toHaveLength(2);
+      expect(all('section.work a[href^="https://github.com/"]')).toHaveLength(0);
+    } finally {
+      await site.close();
+    }
+  });
+
+  it('a demo build says its projects are simulated', async () => {
+    const site = await buildSite({ env: { DEMO_SIMULATED: '1' } });
+    try {
+      const { one } = page(await site.read('index.html'));
+      expect(textContent(one('[data-preview="projects"]')!)).toMatch(/simulated profile \(npm run demo\), not GitHub/);
+    } finally {
+      await site.close();
+    }
+  });
+});
