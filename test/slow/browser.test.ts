@@ -10,8 +10,7 @@ import { DEFAULT_MARKET_WS_URL } from '../../lib/config.ts';
 
 /** The shared build is the default deployment's: its pages subscribe to Coinbase Exchange's feed. */
 const DEFAULT_POLICY = contentSecurityPolicy(DEFAULT_MARKET_WS_URL);
-import { datasets, DEFAULT_SERVICE } from '../../datasets/registry.ts';
-import { DEFAULT_SERVICE_OPTIONS } from '../../contract/service.ts';
+import { datasets, DEFAULT_SERVICE, DEFAULT_SERVICE_OPTIONS } from '../../datasets/registry.ts';
 import type { SiteFiles } from '../helpers/site-dist.ts';
 import type { StaticServer } from '../helpers/site-serve.ts';
 import { availability, DESKTOP, PHONE, SCHEMES, SCREENSHOT_DIR, siteInBrowser } from '../helpers/site-browser.ts';
