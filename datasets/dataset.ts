@@ -108,9 +108,9 @@ export interface HomeSection<P> {
   /**
    * The owner's work rather than live data (the projects): shown after the person and before the live
    * data, as the build drew it (the page script fetches nothing for it: the page is rebuilt as often as
-   * the data change).
+   * the data change), and said current, "as of" its `asOf`, for `validForMs` after it.
    */
-  work?: true;
+  work?: { validForMs: number };
 }
 
 export interface Dataset<P = unknown> {

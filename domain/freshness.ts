@@ -16,7 +16,7 @@ const DAY_MS = 86_400_000;
 export interface Freshness {
   /** When its data were read, at the earliest. */
   asOfMs: number;
-  /** When it stops being valid: the payload's `nextRefreshAt`, or its `asOf` plus MARKET_REUSE_MAX_MS. */
+  /** When it stops being valid: the payload's `nextRefreshAt`, or its `asOf` plus MARKET_REUSE_MAX_MS (or as asked). */
   validUntilMs: number;
   /** `validUntilMs` has passed: the site that published it has stopped refreshing it. */
   stale: boolean;
@@ -29,9 +29,10 @@ export interface Freshness {
  * it) is valid until then, and its data were read during the day that ends there (about 24 hours long; a
  * daylight-saving day is an hour shorter or longer, which an age in days or hours does not show). A
  * payload with only an `asOf` (the market) is valid for MARKET_REUSE_MAX_MS after it, the bound the
- * build's `--previous` rule republishes it within (domain/reuse.ts). Anything else: null, no claim.
+ * build's `--previous` rule republishes it within (domain/reuse.ts), or for `validMs` when its dataset
+ * says so (the projects' home section: their own `--previous` bound). Anything else: null, no claim.
  */
-export function freshness(payload: unknown, nowMs: number): Freshness | null {
+export function freshness(payload: unknown, nowMs: number, validMs = MARKET_REUSE_MAX_MS): Freshness | null {
   if (payload === null || typeof payload !== 'object') return null;
   const { nextRefreshAt, asOf } = payload as { nextRefreshAt?: unknown; asOf?: unknown };
   let asOfMs: number;
@@ -41,7 +42,7 @@ export function freshness(payload: unknown, nowMs: number): Freshness | null {
     asOfMs = validUntilMs - DAY_MS;
   } else if (typeof asOf === 'string') {
     asOfMs = Date.parse(asOf);
-    validUntilMs = asOfMs + MARKET_REUSE_MAX_MS;
+    validUntilMs = asOfMs + validMs;
   } else return null;
   return freshnessBetween(asOfMs, validUntilMs, nowMs);
 }

@@ -32,9 +32,10 @@ export function staleSentence(f: Freshness): string {
 /**
  * A figure's `data-as-of` and `data-valid-until` (ISO instants) from the build's payload: the page script
  * compares them with the reader's clock even when it cannot fetch the API (site/scripts/staleness.ts).
+ * `validMs`: how long an `asOf`-only payload stays current, when its dataset says (domain/freshness.ts).
  */
-export function validityAttributes(payload: unknown): string {
-  const f = freshness(payload, 0);
+export function validityAttributes(payload: unknown, validMs?: number): string {
+  const f = freshness(payload, 0, validMs);
   if (f === null) return '';
   const iso = (ms: number) => escapeHtml(new Date(ms).toISOString());
   return ` data-as-of="${iso(f.asOfMs)}" data-valid-until="${iso(f.validUntilMs)}"`;

@@ -32,6 +32,17 @@ describe('freshness', () => {
     expect(freshness(market, asOf - 1000)!.ageMs).toBe(0);
   });
 
+  it("an asOf-only payload is valid for its dataset's window when one is given (the projects' 7 days)", () => {
+    const asOf = Date.parse(market.asOf);
+    expect(freshness(market, asOf + 5 * HOUR, 7 * DAY)).toMatchObject({ stale: false, validUntilMs: asOf + 7 * DAY });
+    expect(freshness(market, asOf + 7 * DAY, 7 * DAY)!.stale).toBe(true);
+    expect(validityAttributes(market, 7 * DAY)).toBe(
+      ` data-as-of="${new Date(asOf).toISOString()}" data-valid-until="${new Date(asOf + 7 * DAY).toISOString()}"`,
+    );
+    // a window never moves a calendar's end: it is its nextRefreshAt
+    expect(freshness(calendar, 0, 7 * DAY)!.validUntilMs).toBe(NEXT_MIDNIGHT);
+  });
+
   it('claims nothing of a payload that says neither, or an instant that is not one', () => {
     for (const payload of [null, 1, 'x', {}, { asOf: 'yesterday' }, { nextRefreshAt: 7 }, { nextRefreshAt: 'soon' }])
       expect(freshness(payload, 0), JSON.stringify(payload)).toBeNull();

@@ -1,13 +1,14 @@
 // The home page leads with the person (docs/site.md#the-home-page): the header (picture, name, role,
 // links), then their projects as cards of HTML (the GitHub ones, then site/projects.yaml's), then the live
-// data. The projects are the build's snapshot: the page script fetches nothing for them. The order, Tab
-// and the page's weight in Chromium are test/slow/home-page.test.ts's.
+// data. The projects are the build's snapshot, said "as of" its time and current for as long as --previous
+// may republish it (7 days), not stale after the market's 3 hours; the page script fetches nothing for
+// them. The order, Tab and the page's weight in Chromium are test/slow/home-page.test.ts's.
 import { describe, expect, it } from 'vitest';
 import { pathToFileURL } from 'node:url';
 import { DomUtils, parseDocument } from 'htmlparser2';
 import type { ChildNode, Element } from 'domhandler';
 import { buildSite, FIXTURE_SITE, sharedSite } from './helpers/site-dist.ts';
-import type { GitHubProjects } from '../domain/projects.ts';
+import { PROJECTS_REUSE_MAX_MS, type GitHubProjects } from '../domain/projects.ts';
 import { loadContent } from '../builders/content/site-content.ts';
 
 const PROJECTS_PATH = 'api/v1/github-projects';
@@ -132,10 +133,23 @@ describe('the home page of the shared build', () => {
     expect(all('one')).toHaveLength(0);
   });
 
-  it("gives the page script nothing to fetch for the projects, and keeps the live figures' sources", async () => {
-    const { one } = page(await sharedSite().read('index.html'));
-    expect(getAttributeValue(one('[data-preview="projects"]')!, 'data-source')).toBeUndefined();
-    expect(getAttributeValue(one('[data-preview="market"]')!, 'data-source')).toBe('/api/v1/mon-price');
+  it('says the projects "as of" their time, current for 7 days, and gives the page script nothing to fetch', async () => {
+    const site = sharedSite();
+    const payload = await site.json<GitHubProjects>(PROJECTS_PATH);
+    const { one } = page(await site.read('index.html'));
+    const figure = one('[data-preview="projects"]')!;
+    expect(getAttributeValue(figure, 'data-source')).toBeUndefined();
+    const asOf = Date.parse(payload.asOf);
+    expect(getAttributeValue(figure, 'data-as-of')).toBe(new Date(asOf).toISOString());
+    expect(getAttributeValue(figure, 'data-valid-until')).toBe(new Date(asOf + PROJECTS_REUSE_MAX_MS).toISOString());
+    const status = textContent(selectOne('[data-preview-status]', figure.children)!);
+    expect(status).toBe(`As of ${payload.asOf.slice(0, 16).replace('T', ' ')} UTC. API: /api/v1/github-projects`);
+    expect(status).not.toMatch(/stale|Snapshot taken/);
+    // the live figures keep their source and the market's three hours
+    const market = one('[data-preview="market"]')!;
+    expect(getAttributeValue(market, 'data-source')).toBe('/api/v1/mon-price');
+    const marketAsOf = Date.parse(getAttributeValue(market, 'data-as-of')!);
+    expect(Date.parse(getAttributeValue(market, 'data-valid-until')!) - marketAsOf).toBe(3 * 3_600_000);
   });
 });
 

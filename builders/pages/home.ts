@@ -11,6 +11,8 @@ import { absoluteUrl, githubProfileUrl, PAGES, resolveContentUrl, sitePath } fro
 import { ASSETS, renderLayout } from './layout.ts';
 import { profileHeaderHtml } from './profile-header.ts';
 import { validityAttributes } from '../../render/age.ts';
+import { freshness } from '../../domain/freshness.ts';
+import { formatInstant } from '../../render/format.ts';
 import { projectCardHtml } from '../../render/project-card.ts';
 import { markdownText } from '../../lib/markdown-text.ts';
 import type { Resume } from '../content/resume.ts';
@@ -133,12 +135,19 @@ export function homeHtml(
     const payload = ctx.payloads.get(resource.id) ?? null;
     const apiPath = resource.v1.path;
     const api = `API: <a href="${escapeHtml(sitePath(config.siteUrl, apiPath))}"><code>${apiPath}</code></a>`;
-    // A work section is the build's snapshot alone; a live one is refetched by the page script from its
-    // path. A missing snapshot has no path to link or request (a 404 on a static host), and claims no time.
-    const status = payload === null ? NO_SNAPSHOT : `${snapshot} ${api}`;
+    const asOf = freshness(payload, 0)?.asOfMs;
+    // A work section is the build's snapshot, said "as of" its time (it is current for as long as its
+    // dataset says, its --previous bound); a live one is refetched by the page script from its path. A
+    // missing snapshot has no path to link or request (a 404 on a static host), and claims no time.
+    const status =
+      payload === null
+        ? NO_SNAPSHOT
+        : home.work && asOf !== undefined
+          ? `As of ${formatInstant(new Date(asOf).toISOString())}. ${api}`
+          : `${snapshot} ${api}`;
     const source =
       payload === null || home.work ? '' : ` data-source="${escapeHtml(sitePath(config.siteUrl, apiPath))}"`;
-    const validity = payload === null ? '' : validityAttributes(payload);
+    const validity = payload === null ? '' : validityAttributes(payload, home.work?.validForMs);
     return `<figure class="card${home.work ? ' work' : ''}" id="${resource.id}-preview" data-preview="${resource.id}"${source}${validity}${home.attributes?.(ctx, payload) ?? ''}>
 <h2>${home.title(ctx)}</h2>
 <div data-preview-body>${view.body(payload)}</div>

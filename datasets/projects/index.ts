@@ -3,7 +3,7 @@
 // about it is declared here, its upstream included (source.ts).
 import type { Config } from '../../lib/config.ts';
 import { CACHE_CONTROL, CONSTANTS, type DataResource } from '../../contract/service.ts';
-import { MAX_PROJECTS, projectsReuse, type GitHubProjects } from '../../domain/projects.ts';
+import { MAX_PROJECTS, PROJECTS_REUSE_MAX_MS, projectsReuse, type GitHubProjects } from '../../domain/projects.ts';
 import { escapeHtml } from '../../render/html.ts';
 import { githubProfileUrl } from '../../contract/pages.ts';
 import { view } from './view.ts';
@@ -76,8 +76,10 @@ export function projectsDataset(): Dataset<GitHubProjects> {
             ? `Source: ${escapeHtml(SIMULATED_PROJECTS_SOURCE)}.`
             : `The ${payload?.selection === 'popular' ? 'popular' : 'pinned'} repositories of <a href="${escapeHtml(githubProfileUrl(ctx.config.githubAccount))}">${escapeHtml(ctx.config.githubAccount)}</a> on GitHub.`
         }</p>`,
-      // The owner's work: after the person, before the live data (docs/site.md).
-      work: true,
+      // The owner's work: after the person, before the live data (docs/site.md). Read hourly, but a list
+      // of repositories changes slowly: current for as long as --previous may republish it
+      // (docs/data-rules.md#projects), said "as of" its time, not stale after the market's 3 h.
+      work: { validForMs: PROJECTS_REUSE_MAX_MS },
     },
     example: (payload) => ({ json: JSON.stringify(payload, null, 2), note: 'A real snapshot from this build.' }),
     prose: (config: Config) => ({

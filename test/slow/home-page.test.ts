@@ -1,7 +1,8 @@
 // The home page in Chromium (issues 43 and 44, docs/site.md#the-home-page): the person first, then the
 // projects, then the live data; every GitHub project a card linking to https://github.com/<owner>/<name>,
-// reached by Tab one card after the other; a description of `<one>` shown as the text "<one>"; and the
-// page's weight: at most 40 KB brotli in at most 8 requests, the favicon included and
+// reached by Tab one card after the other; a description of `<one>` shown as the text "<one>"; the
+// projects "as of" their time, not stale after three hours, stale after seven days (the reader's clock
+// injected); and the page's weight: at most 40 KB brotli in at most 8 requests, the favicon included and
 // the owner's picture aside. The shared site, built from test/fixtures/site/ at TEST_SITE_CLOCK.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { availability, DESKTOP, siteInBrowser } from '../helpers/site-browser.ts
 import { TEST_SITE_CLOCK } from '../helpers/site-dist.ts';
 import type { GitHubProjects } from '../../domain/projects.ts';
 
+const HOUR = 3_600_000;
 /** Issue 44's budget for the home page, the owner's picture aside. */
 const MAX_REQUESTS = 8;
 const MAX_BROTLI_BYTES = 40 * 1024;
@@ -109,6 +111,32 @@ describe.runIf(availability.available || availability.mustFail)('the home page i
       expect(outline).toBe('solid');
     } finally {
       await context.close();
+    }
+  });
+
+  it('says the projects "as of" their time five hours on, and stale eight days on (the reader\'s clock)', async () => {
+    const payload = await projects();
+    const asOf = Date.parse(payload.asOf);
+    const figure = '[data-preview="projects"]';
+    const later = await home(asOf + 5 * HOUR);
+    try {
+      // the market, three hours valid, is stale by then: the check can fail
+      await expect.poll(() => later.page.locator('[data-preview="market"] [data-stale-notice]').count()).toBe(1);
+      expect(await later.page.locator(`${figure} [data-stale-notice]`).count()).toBe(0);
+      const status = await later.page.locator(`${figure} [data-preview-status]`).innerText();
+      expect(status).toContain(`As of ${payload.asOf.slice(0, 16).replace('T', ' ')} UTC`);
+      expect(status).not.toMatch(/stale|stopped/i);
+    } finally {
+      await later.context.close();
+    }
+    const week = await home(asOf + 8 * 24 * HOUR);
+    try {
+      await expect.poll(() => week.page.locator(`${figure} [data-stale-notice]`).count()).toBe(1);
+      expect(await week.page.locator(`${figure} [data-stale-notice]`).innerText()).toMatch(
+        /^These data are 8 days old: the site stopped refreshing them/,
+      );
+    } finally {
+      await week.context.close();
     }
   });
 
