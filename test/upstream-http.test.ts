@@ -122,6 +122,15 @@ describe('market client', () => {
     expect(s.seen).toHaveLength(1);
   });
 
+  it('sends nothing when the program stops while its first request is still loading the client', async () => {
+    const s = await scripted([json(200, TICKER)]);
+    const lifetime = new AbortController();
+    const first = coinbaseClient(s.url, 'MON-USD', { ...http(), signal: lifetime.signal }).ticker();
+    lifetime.abort();
+    await expect(first).rejects.toThrow(/not sent: the program is stopping/);
+    expect(s.seen).toHaveLength(0);
+  });
+
   it('keeps its connections to the provider open between requests (a pool, not one TCP connection per ticker)', async () => {
     const s = await scripted([json(200, TICKER)]);
     const client = coinbaseClient(s.url, 'MON-USD', http());

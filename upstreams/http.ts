@@ -108,11 +108,19 @@ export function upstreamClient(
       },
     });
   let client: Promise<KyInstance> | undefined;
+  /** The client and ky's module once loaded: later requests take them without waiting a turn. */
+  let loaded: { ky: KyInstance; kyErrors: typeof import('ky') } | undefined;
   return async (url, get) => {
     if (lifetime?.aborted) throw new UpstreamError(upstream, `GET ${url} not sent: ${STOPPED}`);
     // Loaded before the deadline starts: the first request must not spend its time loading modules.
-    client ??= loadKy().then(create);
-    const [ky, kyErrors] = await Promise.all([client, loadKy()]);
+    if (loaded === undefined) {
+      client ??= loadKy().then(create);
+      const [ky, kyErrors] = await Promise.all([client, loadKy()]);
+      loaded ??= { ky, kyErrors };
+      // The program may have begun to stop while ky loaded.
+      if (lifetime?.aborted) throw new UpstreamError(upstream, `GET ${url} not sent: ${STOPPED}`);
+    }
+    const { ky, kyErrors } = loaded;
     const what = `GET ${url}`;
     const deadlineMs = Date.now() + timeoutMs;
     // One signal for the whole exchange: it aborts the connection, the waits and the body alike. Its
