@@ -75,6 +75,23 @@ export interface DataResource {
   schemaWords?: Readonly<Record<string, string>>;
 }
 
+/**
+ * A dataset's two operations and its snapshot files, from its path's last segment and its operations' name
+ * (docs/api.md#versioning): `/api/v1/<slug>` (`getV1<Name>`) and the unversioned alias `/api/<slug>`
+ * (`get<Name>`), the same JSON payload at both.
+ */
+export function dataPaths(
+  slug: string,
+  name: string,
+): Pick<DataResource, 'contentType' | 'v1' | 'alias' | 'snapshotFiles'> {
+  return {
+    contentType: JSON_CONTENT_TYPE,
+    v1: { path: `/api/v1/${slug}`, operationId: `getV1${name}`, alias: false },
+    alias: { path: `/api/${slug}`, operationId: `get${name}`, alias: true },
+    snapshotFiles: [`api/v1/${slug}`, `api/${slug}`],
+  };
+}
+
 /** A dataset's CLI command: `--json` prints the payload, whose top-level members are listed. */
 export interface DataCommand {
   name: string;

@@ -7,7 +7,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from './helpers/run.ts';
 import { datasets } from '../datasets/registry.ts';
-import { DEFAULT_SERVICE_OPTIONS } from '../datasets/registry.ts';
+import { DEFAULT_SERVICE, DEFAULT_SERVICE_OPTIONS } from '../datasets/registry.ts';
 import type { PictureModule, ViewModule } from '../render/dataset-view.ts';
 
 const PRODUCT = ['lib', 'contract', 'domain', 'upstreams', 'render', 'datasets', 'builders', 'gateway', 'cli', 'site'];
@@ -41,9 +41,57 @@ function comparisons(text: string, id: string): string[] {
 }
 
 describe('datasets are modules', () => {
-  // The one test that pins the list: adding a dataset changes this line, and every other test iterates the registry.
-  it('the registry holds the market, the calendar, the streak and the projects', () => {
+  // The one test that pins the list: adding a dataset changes it, and every other test iterates the registry
+  // (test/dataset-rules.test.ts checks what each must have). Its published names are the contract: pinned here too.
+  it('the registry holds the market, the calendar, the streak and the projects, under their published names', () => {
     expect(IDS).toEqual(['market', 'contributions', 'streak', 'projects']);
+    expect(
+      DEFAULT_SERVICE.resources.map((r) => [
+        r.id,
+        r.v1.path,
+        r.v1.operationId,
+        r.alias.path,
+        r.alias.operationId,
+        r.command.name,
+        r.card,
+      ]),
+    ).toEqual([
+      ['market', '/api/v1/mon-price', 'getV1MonPrice', '/api/mon-price', 'getMonPrice', 'price', 'mon-price'],
+      [
+        'contributions',
+        '/api/v1/github-contributions',
+        'getV1GithubContributions',
+        '/api/github-contributions',
+        'getGithubContributions',
+        'contributions',
+        'github-contributions',
+      ],
+      [
+        'streak',
+        '/api/v1/github-streak',
+        'getV1GithubStreak',
+        '/api/github-streak',
+        'getGithubStreak',
+        'streak',
+        'github-streak',
+      ],
+      [
+        'projects',
+        '/api/v1/github-projects',
+        'getV1GithubProjects',
+        '/api/github-projects',
+        'getGithubProjects',
+        'projects',
+        'github-projects',
+      ],
+    ]);
+    // The cards are listed calendar first, as they were first published (serve.json, _headers).
+    expect([...new Set(DEFAULT_SERVICE.cards.map((c) => c.resource))]).toEqual([
+      'contributions',
+      'market',
+      'streak',
+      'projects',
+    ]);
   });
 
   it('finds a comparison where there is one (the reader is not blind)', () => {

@@ -36,16 +36,10 @@ afterAll(async () => {
   site.close();
 });
 
-const BINDING_OPERATION_IDS: Record<string, string> = {
-  '/api/mon-price': 'getMonPrice',
-  '/api/v1/mon-price': 'getV1MonPrice',
-  '/api/github-contributions': 'getGithubContributions',
-  '/api/v1/github-contributions': 'getV1GithubContributions',
-  '/api/github-streak': 'getGithubStreak',
-  '/api/v1/github-streak': 'getV1GithubStreak',
-  '/api/github-projects': 'getGithubProjects',
-  '/api/v1/github-projects': 'getV1GithubProjects',
-};
+/** Every data path and its operationId, from the registry (test/dataset-modules.test.ts pins them). */
+const BINDING_OPERATION_IDS: Record<string, string> = Object.fromEntries(
+  DEFAULT_SERVICE.resources.flatMap((r) => [r.alias, r.v1].map((op) => [op.path, op.operationId])),
+);
 
 /** Follows a local `#/components/...` reference. */
 const derefIn =
@@ -124,16 +118,9 @@ describe.each(['gateway', 'static'] as const)('/openapi.json for the %s host', (
   });
 
   it('declares each snapshot example once and references it from the alias and the v1 path', () => {
-    for (const [path, name] of [
-      ['/api/mon-price', 'MarketDataSnapshot'],
-      ['/api/v1/mon-price', 'MarketDataSnapshot'],
-      ['/api/github-contributions', 'GitHubContributionsSnapshot'],
-      ['/api/v1/github-contributions', 'GitHubContributionsSnapshot'],
-      ['/api/github-streak', 'GitHubStreakSnapshot'],
-      ['/api/v1/github-streak', 'GitHubStreakSnapshot'],
-      ['/api/github-projects', 'GitHubProjectsSnapshot'],
-      ['/api/v1/github-projects', 'GitHubProjectsSnapshot'],
-    ]) {
+    for (const [path, name] of DEFAULT_SERVICE.resources.flatMap((r) =>
+      [r.alias, r.v1].map((op) => [op.path, `${r.schema}Snapshot`]),
+    )) {
       expect(doc.paths[path!].get.responses['200'].content['application/json'].examples.snapshot).toEqual({
         $ref: `#/components/examples/${name}`,
       });

@@ -3,6 +3,8 @@
 // calls, tool errors carrying problem documents, one quota shared with the HTTP data routes, and the
 // transport's answers to other methods, preflights and oversized bodies.
 
+import { DEFAULT_SERVICE } from '../datasets/registry.ts';
+import type { SchemaName } from '../contract/service.ts';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   Client as ClientV2,
@@ -14,7 +16,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { createValidator, loadSchemas } from '../contract/schemas.ts';
-import { selfContainedSchema } from '../contract/mcp-tools.ts';
+import { dataTools, selfContainedSchema } from '../contract/mcp-tools.ts';
 import { noCalls, type FakeUpstreams } from '../tools/fakes/upstreams.ts';
 import { shareUpstreams } from './helpers/shared-upstreams.ts';
 import { get, startTestGateway, type DistFixture, type TestGateway } from './helpers/gateway.ts';
@@ -26,16 +28,10 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 const validator = createValidator();
 const schemas = loadSchemas();
 const DOCUMENTED_INPUT_SCHEMA = { type: 'object', properties: {}, required: [], additionalProperties: false };
-const TOOLS = {
-  getV1MonPrice: 'MarketData',
-  getMonPrice: 'MarketData',
-  getV1GithubContributions: 'GitHubContributions',
-  getGithubContributions: 'GitHubContributions',
-  getV1GithubStreak: 'GitHubStreak',
-  getGithubStreak: 'GitHubStreak',
-  getV1GithubProjects: 'GitHubProjects',
-  getGithubProjects: 'GitHubProjects',
-} as const;
+/** Each tool's payload schema, one tool per data operation of the registry (test/dataset-modules.test.ts pins them). */
+const TOOLS: Record<string, SchemaName> = Object.fromEntries(
+  dataTools(DEFAULT_SERVICE).map((t) => [t.name, t.resource.schema]),
+);
 
 // 12:00 in Toronto on 2026-11-22: far from the calendar's midnight boundary.
 const START = Date.parse('2026-11-22T17:00:00.000Z');
@@ -138,7 +134,7 @@ describe('MCP 2026-07-28 with the official v2 client, pinned to that revision', 
       expect(tools.map((t) => t.name).sort()).toEqual(Object.keys(TOOLS).sort());
       for (const tool of tools) {
         expect(tool.inputSchema).toEqual(DOCUMENTED_INPUT_SCHEMA);
-        expect(tool.outputSchema).toEqual(selfContainedSchema(TOOLS[tool.name as keyof typeof TOOLS], schemas));
+        expect(tool.outputSchema).toEqual(selfContainedSchema(TOOLS[tool.name]!, schemas));
       }
       const result = (await client.callTool({ name: 'getV1GithubContributions', arguments: {} })) as {
         isError?: boolean;
@@ -178,7 +174,7 @@ describe('MCP endpoint with the SDK client', () => {
       const ajv = new Ajv2020({ strict: false });
       addFormats(ajv);
       for (const tool of tools) {
-        const schema = TOOLS[tool.name as keyof typeof TOOLS];
+        const schema = TOOLS[tool.name]!;
         expect(tool.inputSchema).toEqual(DOCUMENTED_INPUT_SCHEMA);
         expect(tool.outputSchema).toEqual(selfContainedSchema(schema, schemas));
         expect(tool.outputSchema!.title).toBe(schema);

@@ -68,25 +68,24 @@ describe('the status rules', () => {
     simulated: false,
   });
   const market = { asOf: '2026-11-23T13:00:00Z' };
-  const calendar = { nextRefreshAt: '2026-11-24T00:00:00-05:00' };
-  const projects = { asOf: '2026-11-23T14:30:00Z' };
+  /** Every registered dataset fresh, with the shared build's payload, but for `changed`. */
+  const everyFresh = async (changed: Record<string, { outcome: DatasetOutcome; payload?: unknown }>) => {
+    const registered = datasets(DEFAULT_SERVICE_OPTIONS);
+    const payloads = new Map<string, unknown>();
+    for (const { resource } of registered) {
+      const payload =
+        resource.id in changed ? changed[resource.id]!.payload : await sharedSite().json(resource.snapshotFiles[0]!);
+      if (payload !== undefined) payloads.set(resource.id, payload);
+    }
+    const outcomes = new Map<string, DatasetOutcome>(
+      registered.map(({ resource }) => [resource.id, changed[resource.id]?.outcome ?? { state: 'fresh' }]),
+    );
+    return ctx(outcomes, payloads);
+  };
 
-  it('reused: its age; missing: its reason and when last available; the badge says the worst', () => {
+  it('reused: its age; missing: its reason and when last available; the badge says the worst', async () => {
     const status = statusDocument(
-      ctx(
-        new Map<string, DatasetOutcome>([
-          ['market', { state: 'reused', ageMs: 2 * 3_600_000 }],
-          ['contributions', { state: 'fresh' }],
-          ['streak', { state: 'fresh' }],
-          ['projects', { state: 'fresh' }],
-        ]),
-        new Map<string, unknown>([
-          ['market', market],
-          ['contributions', calendar],
-          ['streak', calendar],
-          ['projects', projects],
-        ]),
-      ),
+      await everyFresh({ market: { outcome: { state: 'reused', ageMs: 2 * 3_600_000 }, payload: market } }),
       [],
     );
     expect(status.nextRunAt).toBeNull();
@@ -94,19 +93,11 @@ describe('the status rules', () => {
     expect(statusBadge(status)).toEqual({ schemaVersion: 1, label: 'data', message: '2 h old', color: 'yellow' });
 
     const missing = statusDocument(
-      ctx(
-        new Map<string, DatasetOutcome>([
-          ['market', { state: 'missing', reason: 'coinbase: HTTP 503', lastAvailableMs: Date.parse(market.asOf) }],
-          ['contributions', { state: 'fresh' }],
-          ['streak', { state: 'fresh' }],
-          ['projects', { state: 'fresh' }],
-        ]),
-        new Map<string, unknown>([
-          ['contributions', calendar],
-          ['streak', calendar],
-          ['projects', projects],
-        ]),
-      ),
+      await everyFresh({
+        market: {
+          outcome: { state: 'missing', reason: 'coinbase: HTTP 503', lastAvailableMs: Date.parse(market.asOf) },
+        },
+      }),
       [],
     );
     expect(missing.datasets[0]).toEqual({

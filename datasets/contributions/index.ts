@@ -3,7 +3,7 @@
 // midnight there. Everything the service says and does about it is declared here.
 import type { Config } from '../../lib/config.ts';
 import { DEFAULT_TIME_ZONE } from '../../lib/service-defaults.ts';
-import { CACHE_CONTROL, CONSTANTS, type DataResource } from '../../contract/service.ts';
+import { CACHE_CONTROL, CONSTANTS, dataPaths, type DataResource } from '../../contract/service.ts';
 import type { GitHubContributions } from '../../domain/contributions.ts';
 import { calendarReuse } from '../../domain/reuse.ts';
 import { formatDays } from '../../render/format.ts';
@@ -26,10 +26,7 @@ export function contributionsResource(timeZone: string): DataResource {
     title: 'Contribution calendar',
     summary: `Rolling 365-day public contribution calendar of one GitHub account, in ${timeZone}.`,
     schema: 'GitHubContributions',
-    contentType: 'application/json',
-    v1: { path: '/api/v1/github-contributions', operationId: 'getV1GithubContributions', alias: false },
-    alias: { path: '/api/github-contributions', operationId: 'getGithubContributions', alias: true },
-    snapshotFiles: ['api/v1/github-contributions', 'api/github-contributions'],
+    ...dataPaths('github-contributions', 'GithubContributions'),
     cache: 'until-midnight',
     problem: {
       detail: 'The contribution source gave no usable answer for the current calendar window.',

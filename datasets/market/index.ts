@@ -4,7 +4,7 @@
 import { liveFeedUrl, type Config } from '../../lib/config.ts';
 import { markdownText } from '../../lib/markdown-text.ts';
 import { DEFAULT_MARKET_PRODUCT } from '../../lib/service-defaults.ts';
-import { CACHE_CONTROL, CONSTANTS, productNames, type DataResource } from '../../contract/service.ts';
+import { CACHE_CONTROL, CONSTANTS, dataPaths, productNames, type DataResource } from '../../contract/service.ts';
 import type { MarketData } from '../../domain/market.ts';
 import { marketReuse } from '../../domain/reuse.ts';
 import { formatDays } from '../../render/format.ts';
@@ -29,10 +29,7 @@ export function marketResource(product: string): DataResource {
     title: 'Market preview',
     summary: `${product}: seven days of hourly closes plus the live ticker, in USD. Not financial advice.`,
     schema: 'MarketData',
-    contentType: 'application/json',
-    v1: { path: `/api/v1/${slug}-price`, operationId: `getV1${name}Price`, alias: false },
-    alias: { path: `/api/${slug}-price`, operationId: `get${name}Price`, alias: true },
-    snapshotFiles: [`api/v1/${slug}-price`, `api/${slug}-price`],
+    ...dataPaths(`${slug}-price`, `${name}Price`),
     cache: 'per-request',
     problem: {
       detail: 'The market-data provider gave no usable answer to this request.',

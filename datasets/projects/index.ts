@@ -2,7 +2,7 @@
 // else popular, with exact stars and forks, read at most once an hour. Everything the service says and does
 // about it is declared here, its upstream included (source.ts).
 import type { Config } from '../../lib/config.ts';
-import { CACHE_CONTROL, CONSTANTS, type DataResource } from '../../contract/service.ts';
+import { CACHE_CONTROL, CONSTANTS, dataPaths, type DataResource } from '../../contract/service.ts';
 import { MAX_PROJECTS, PROJECTS_REUSE_MAX_MS, projectsReuse, type GitHubProjects } from '../../domain/projects.ts';
 import { escapeHtml } from '../../render/html.ts';
 import { githubProfileUrl } from '../../contract/pages.ts';
@@ -17,10 +17,7 @@ export const projectsResource: DataResource = {
   title: 'Projects',
   summary: `The GitHub repositories the account pins on its profile (else its most-starred own public repositories), at most ${MAX_PROJECTS}, with exact stars and forks.`,
   schema: 'GitHubProjects',
-  contentType: 'application/json',
-  v1: { path: '/api/v1/github-projects', operationId: 'getV1GithubProjects', alias: false },
-  alias: { path: '/api/github-projects', operationId: 'getGithubProjects', alias: true },
-  snapshotFiles: ['api/v1/github-projects', 'api/github-projects'],
+  ...dataPaths('github-projects', 'GithubProjects'),
   cache: 'hourly',
   problem: {
     detail: 'GitHub gave no usable list of the repositories on the profile.',

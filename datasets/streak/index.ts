@@ -4,7 +4,7 @@
 // when the calendar is. Everything the service says and does about it is declared here.
 import type { Config } from '../../lib/config.ts';
 import { DEFAULT_TIME_ZONE } from '../../lib/service-defaults.ts';
-import { CONSTANTS, type DataResource } from '../../contract/service.ts';
+import { CONSTANTS, dataPaths, type DataResource } from '../../contract/service.ts';
 import type { GitHubContributions } from '../../domain/contributions.ts';
 import { buildStreak, type GitHubStreak } from '../../domain/streak.ts';
 import { escapeHtml } from '../../render/html.ts';
@@ -22,10 +22,7 @@ export function streakResource(timeZone: string): DataResource {
     title: 'Contribution streak',
     summary: `Current and longest contribution streaks of one GitHub account, derived from its contribution calendar in ${timeZone}.`,
     schema: 'GitHubStreak',
-    contentType: 'application/json',
-    v1: { path: '/api/v1/github-streak', operationId: 'getV1GithubStreak', alias: false },
-    alias: { path: '/api/github-streak', operationId: 'getGithubStreak', alias: true },
-    snapshotFiles: ['api/v1/github-streak', 'api/github-streak'],
+    ...dataPaths('github-streak', 'GithubStreak'),
     cache: 'until-midnight',
     problem,
     toolText: `Returns the current and longest contribution streaks of one fixed GitHub account, derived from its contribution calendar over the rolling ${CONSTANTS.contributionDays}-day window in ${timeZone} (kept until the next midnight there), with the rest days that neither break nor count in a streak.`,
