@@ -9,7 +9,26 @@ import type { Picture } from '../lib/image-type.ts';
 export interface Artifact {
   /** Path relative to dist/, with forward slashes, e.g. "api/index.json". */
   file: string;
+  body: string | Uint8Array | StagedBody;
+}
+
+/**
+ * Bytes a generator put in the build's staging folder (BuildContext.staging) rather than keep in memory
+ * until the build writes them: the preview pictures, 40 kB each, 130 MB for 3,000 writings
+ * (docs/performance.md#content-at-scale-issue-41). The build reads them back as it writes the file.
+ */
+export interface StagedBody {
+  /** The file in the staging folder. */
+  staged: string;
+}
+
+/** An artifact whose bytes are in memory (what the build writes beside it: its compressed copies). */
+export interface InMemoryArtifact extends Artifact {
   body: string | Uint8Array;
+}
+
+export function isStaged(body: Artifact['body']): body is StagedBody {
+  return typeof body === 'object' && 'staged' in body;
 }
 
 export interface BuildContext {
@@ -29,6 +48,11 @@ export interface BuildContext {
   contentDir?: URL;
   /** The owner's theme and accent (site.json), both variants: every page and card is drawn in it. */
   look: Look;
+  /**
+   * A folder of this build's own, removed when the build ends, where a generator may stage large bytes
+   * (StagedBody); none: they are kept in memory (a test rendering the site without writing it).
+   */
+  staging?: string;
   /** The owner's picture as the site publishes it, when there is one (builders/avatar.ts). */
   avatar?: PublishedAvatar | null;
   /** What this build did for each dataset (status.json, the unavailable cards); none: every payload is fresh. */

@@ -4,7 +4,8 @@
 // 2 a configuration or usage error, or a mistake in the site's content; 70 an internal error (lib/run-main.ts).
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -18,7 +19,13 @@ import { createValidator, loadSchemas, SchemaValidationError } from '../contract
 import { EXIT_INTERNAL_ERROR, processIo, type MainIo } from '../lib/run-main.ts';
 import { httpOptions } from '../upstreams/http.ts';
 import type { Dataset } from '../datasets/dataset.ts';
-import type { Artifact, DatasetOutcome, PublishedAvatar } from './artifact.ts';
+import {
+  isStaged,
+  type Artifact,
+  type DatasetOutcome,
+  type InMemoryArtifact,
+  type PublishedAvatar,
+} from './artifact.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import { renderCli } from './cli-artifact.ts';
 import { compressedArtifacts, copyFiles, getsCopies } from './compressed-artifacts.ts';
@@ -262,40 +269,53 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
     outcomes,
     look,
     avatar,
+    // The preview pictures wait here, not in memory, until they are written (builders/pages/sharing.ts).
+    staging: await mkdtemp(join(tmpdir(), 'build-staging-')),
   };
-  const [site, cli] = await Promise.all([renderSite(context, content), renderCli(context)]);
-  artifacts.push(...site, ...cli);
-  // Compressed on the thread pool while the files themselves are written.
-  const compressing = compressedArtifacts(artifacts);
-  compressing.catch(() => undefined); // awaited below; a failed write must not leave it unhandled
   /** Every file written, with the hash of the bytes written: the record `--if-stale` checks. */
   const hashes = new Map<string, string>();
+  let copies: InMemoryArtifact[];
+  try {
+    copies = await renderAndWrite();
+  } finally {
+    await rm(context.staging, { recursive: true, force: true });
+  }
 
-  for (const artifact of artifacts) {
-    const target = resolve(options.outDir, artifact.file);
-    if (!target.startsWith(resolve(options.outDir) + '/'))
-      throw new Error(`artifact path escapes the output folder: ${artifact.file}`);
-    // An earlier build's .br/.gz beside this file would be served in its place by gzip_static hosts until the
-    // new copies land (or for good, if this build dies first): they go before the file changes.
-    if (getsCopies(artifact.file)) {
-      await Promise.all(copyFiles(artifact.file).map((copy) => rm(resolve(options.outDir, copy), { force: true })));
+  async function renderAndWrite(): Promise<InMemoryArtifact[]> {
+    const [site, cli] = await Promise.all([renderSite(context, content), renderCli(context)]);
+    artifacts.push(...site, ...cli);
+    // Compressed on the thread pool while the files themselves are written.
+    const compressing = compressedArtifacts(artifacts);
+    compressing.catch(() => undefined); // awaited below; a failed write must not leave it unhandled
+
+    for (const artifact of artifacts) {
+      const target = resolve(options.outDir, artifact.file);
+      if (!target.startsWith(resolve(options.outDir) + '/'))
+        throw new Error(`artifact path escapes the output folder: ${artifact.file}`);
+      // An earlier build's .br/.gz beside this file would be served in its place by gzip_static hosts until the
+      // new copies land (or for good, if this build dies first): they go before the file changes.
+      if (getsCopies(artifact.file)) {
+        await Promise.all(copyFiles(artifact.file).map((copy) => rm(resolve(options.outDir, copy), { force: true })));
+      }
+      const body = isStaged(artifact.body) ? await readFile(artifact.body.staged) : artifact.body;
+      await writeFileAtomic(target, body);
+      hashes.set(artifact.file, fileHash(body));
+      const bytes = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+      log(
+        `  ${join(options.outDir, artifact.file).padEnd(44)} ${formatSize(bytes).padStart(9)}  ${Math.round(performance.now() - started)} ms`,
+      );
     }
-    await writeFileAtomic(target, artifact.body);
-    hashes.set(artifact.file, fileHash(artifact.body));
-    const bytes = typeof artifact.body === 'string' ? Buffer.byteLength(artifact.body) : artifact.body.byteLength;
-    log(
-      `  ${join(options.outDir, artifact.file).padEnd(44)} ${formatSize(bytes).padStart(9)}  ${Math.round(performance.now() - started)} ms`,
-    );
+    const copies = await compressing;
+    for (const copy of copies) {
+      await writeFileAtomic(resolve(options.outDir, copy.file), copy.body);
+      hashes.set(copy.file, fileHash(copy.body));
+    }
+    if (copies.length)
+      log(
+        `  ${`compressed copies beside them (.br, .gz): ${copies.length} files`.padEnd(44)} ${formatSize(copies.reduce((n, c) => n + c.body.length, 0)).padStart(9)}  ${Math.round(performance.now() - started)} ms`,
+      );
+    return copies;
   }
-  const copies = await compressing;
-  for (const copy of copies) {
-    await writeFileAtomic(resolve(options.outDir, copy.file), copy.body);
-    hashes.set(copy.file, fileHash(copy.body));
-  }
-  if (copies.length)
-    log(
-      `  ${`compressed copies beside them (.br, .gz): ${copies.length} files`.padEnd(44)} ${formatSize(copies.reduce((n, c) => n + c.body.length, 0)).padStart(9)}  ${Math.round(performance.now() - started)} ms`,
-    );
   const written = [...artifacts, ...copies].map((a) => a.file);
   const { removed, foreign } = await pruneStale(
     options.outDir,

@@ -11,7 +11,7 @@ import {
 } from '../lib/compressed-copies.ts';
 import { contentTypeFor, isCompressible } from '../contract/content-types.ts';
 import { isSnapshotFile } from '../contract/service.ts';
-import type { Artifact } from './artifact.ts';
+import { isStaged, type Artifact, type InMemoryArtifact } from './artifact.ts';
 
 const HOST_CONFIG_FILES = new Set(['serve.json', '_headers', '_redirects', '.nojekyll']);
 const CODINGS: readonly CompressedCoding[] = ['br', 'gzip'];
@@ -52,7 +52,7 @@ function copiesOf(body: Uint8Array): Promise<CompressedCopies> {
 export const COMPRESSING_AT_ONCE = 8;
 
 /** The copies of `artifacts` worth keeping (smaller than the file), as artifacts of their own. */
-export async function compressedArtifacts(artifacts: readonly Artifact[]): Promise<Artifact[]> {
+export async function compressedArtifacts(artifacts: readonly Artifact[]): Promise<InMemoryArtifact[]> {
   const compressible = artifacts.filter(({ file }) => getsCopies(file));
   const compressed: CompressedCopies[] = new Array(compressible.length);
   let next = 0;
@@ -60,7 +60,9 @@ export async function compressedArtifacts(artifacts: readonly Artifact[]): Promi
     Array.from({ length: Math.min(COMPRESSING_AT_ONCE, compressible.length) }, async () => {
       while (next < compressible.length) {
         const i = next++;
-        const { body } = compressible[i]!;
+        const { file, body } = compressible[i]!;
+        // Only pictures are staged (builders/pages/sharing.ts), and a PNG gets no copies.
+        if (isStaged(body)) throw new Error(`${file}: a staged file cannot be compressed`);
         compressed[i] = await copiesOf(typeof body === 'string' ? Buffer.from(body) : body);
       }
     }),

@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { decodeHTML } from 'entities';
 import { describe, expect, it } from 'vitest';
-import { drawPng } from '../builders/pages/rasterise.ts';
+import { drawPng, pngsOf } from '../builders/pages/rasterise.ts';
 import { icoOf } from '../builders/pages/sharing.ts';
 import { jsonLdText } from '../builders/pages/layout.ts';
 import { iconSvg, initials, sharePalette, shareImageSvg } from '../render/share-image.ts';
@@ -136,6 +136,17 @@ describe('the pictures are drawn with the fonts of the registry, the same bytes 
   it('two draws of one SVG give the same bytes', () => {
     const svg = shareImageSvg(text, palette);
     expect(Buffer.compare(drawPng(svg), drawPng(svg))).toBe(0);
+  });
+
+  it("the build's pictures, drawn two at a time off this thread, are drawPng's bytes, in order", async () => {
+    // Titles of this test alone, so that no picture comes from the memo of another test's build.
+    const svgs = ['one', 'two', 'three', 'four', 'two'].map((t) =>
+      shareImageSvg({ ...text, title: `pngsOf ${t} ${process.pid}` }, palette),
+    );
+    const pngs = await pngsOf(svgs);
+    expect(pngs).toHaveLength(5);
+    pngs.forEach((png, i) => expect(Buffer.compare(png, drawPng(svgs[i]!)), `picture ${i}`).toBe(0));
+    expect(Buffer.compare(pngs[1]!, pngs[2]!)).not.toBe(0);
   });
 
   it("the machine's fonts are never used: a family it has draws as the registry's Inter", () => {

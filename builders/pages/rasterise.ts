@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { setImmediate as turn } from 'node:timers/promises';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { Resvg, type ResvgRenderOptions } from '@resvg/resvg-js';
+import { Resvg, renderAsync, type ResvgRenderOptions } from '@resvg/resvg-js';
 import { SHARE_FONT_FAMILY } from '../../render/share-image.ts';
 
 const require = createRequire(import.meta.url);
@@ -44,37 +44,69 @@ export function pngOf(svg: string): Uint8Array {
   const made = MADE.get(svg);
   if (made !== undefined) return made;
   const png = drawPng(svg);
-  if (MADE.size >= MAX_MADE) MADE.clear();
-  MADE.set(svg, png);
+  remember(svg, png);
   return png;
 }
 
+function remember(svg: string, png: Uint8Array): void {
+  if (MADE.size >= MAX_MADE) MADE.clear();
+  MADE.set(svg, png);
+}
+
 /**
- * Each Resvg and RenderedImage holds megabytes in native memory (the parsed fonts, a 1200 x 630 pixmap)
- * behind a JS object of a few bytes, which V8 does not count (resvg-js 2.6 tells it nothing), so V8 never
- * sees a reason to collect them, and their finalisers run only once the event loop turns. A build of 300
- * writings peaked at 1.29 GB for its 300 preview pictures; with a full collection and a turn every
- * COLLECT_EVERY pictures, the same build stays near its size without pictures (docs/performance.md).
- * V8's `gc()` is reached at run time (`--expose-gc` set, then read from a fresh context), so no program
- * needs a flag for it.
+ * Each RenderedImage holds its 1200 x 630 pixmap (3 MB) in native memory behind a JS object of a few bytes,
+ * which V8 does not count (resvg-js 2.6 tells it nothing), so V8 never sees a reason to collect it, and
+ * its finaliser runs only once the event loop turns. A build of 300 writings peaked at 1.29 GB for its 300
+ * preview pictures. Every COLLECT_EVERY pictures a collection of the young generation (where those objects
+ * die: each lives for one picture) and a turn return that memory; a full collection did as well, at a cost
+ * that grew with the heap (the pages of every writing): 3,000 writings took 9 s more CPU
+ * (docs/performance.md#content-at-scale-issue-41). V8's `gc()` is reached at run time (`--expose-gc` set,
+ * then read from a fresh context), so no program needs a flag for it.
  */
 const COLLECT_EVERY = 16;
-let collect: (() => void) | undefined;
+let collect: ((options: { type: 'minor' | 'major' }) => void) | undefined;
 
-/** pngOf(svg) for each of `svgs`, in order, returning native memory to the system as it goes. */
-export async function pngsOf(svgs: readonly string[]): Promise<Uint8Array[]> {
-  const pngs: Uint8Array[] = [];
+/**
+ * How many pictures are drawn at once. A picture is about 20 ms of CPU: half parsing the SVG, laying out
+ * its text and rasterising it, which resvg's `renderAsync` does on libuv's threads, and half encoding the
+ * PNG, which `asPng` does on this thread. With two in flight, one is rasterised while the other is
+ * encoded, so the pictures take both cores (docs/performance.md#content-at-scale-issue-41); the bytes are
+ * `drawPng`'s (the same code in resvg, a test compares them).
+ */
+const DRAWING_AT_ONCE = 2;
+
+/**
+ * pngOf(svg) for each of `svgs`, in order, drawn DRAWING_AT_ONCE at a time, returning native memory as it
+ * goes; each handed to `keep` as it is drawn, and what `keep` gives for it returned (the PNG itself, or
+ * where the build staged it).
+ */
+export async function pngsOf<T = Uint8Array>(
+  svgs: readonly string[],
+  keep: (png: Uint8Array, i: number) => T | Promise<T> = (png) => png as T,
+): Promise<T[]> {
+  const pngs: T[] = new Array<T>(svgs.length);
+  let next = 0;
   let drawn = 0;
-  for (const svg of svgs) {
-    if (!MADE.has(svg)) drawn++;
-    pngs.push(pngOf(svg));
-    if (drawn === COLLECT_EVERY) {
-      drawn = 0;
-      collect ??= (setFlagsFromString('--expose-gc'), runInNewContext('gc') as () => void);
-      collect();
-      await turn();
+  const lane = async () => {
+    while (next < svgs.length) {
+      const i = next++;
+      const svg = svgs[i]!;
+      const made = MADE.get(svg);
+      if (made !== undefined) {
+        pngs[i] = await keep(made, i);
+        continue;
+      }
+      const png = new Uint8Array((await renderAsync(svg, OPTIONS)).asPng());
+      remember(svg, png);
+      pngs[i] = await keep(png, i);
+      if (++drawn % COLLECT_EVERY === 0) {
+        collect ??= (setFlagsFromString('--expose-gc'), runInNewContext('gc') as typeof collect);
+        collect!({ type: 'minor' });
+        await turn();
+      }
     }
-  }
+  };
+  await Promise.all(Array.from({ length: DRAWING_AT_ONCE }, lane));
   return pngs;
 }
 

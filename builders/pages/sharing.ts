@@ -3,8 +3,10 @@
 // 192 and 512 pixel PNGs) and web manifest. The pictures are drawn from the pages' own og:title and
 // og:description, read back from the HTML the build made, so a picture can never name another title than
 // the page it stands for.
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { decodeHTML } from 'entities';
-import type { Artifact, BuildContext } from '../artifact.ts';
+import type { Artifact, BuildContext, StagedBody } from '../artifact.ts';
 import { SITE_ICONS, sitePath } from '../../contract/pages.ts';
 import { SIMULATED_NOTICE_TITLE } from '../../lib/simulated.ts';
 import { iconSvg, sharePalette, shareImageSvg } from '../../render/share-image.ts';
@@ -55,8 +57,20 @@ export async function shareImageArtifacts(ctx: BuildContext, pages: readonly Sha
       palette,
     ),
   );
-  const pngs = await pngsOf(svgs);
-  return pages.map((p, i) => ({ file: p.file, body: pngs[i]! }));
+  // Staged as each is drawn, when the build has a staging folder: 3,000 pictures held until written were
+  // 130 MB (docs/performance.md#content-at-scale-issue-41).
+  const { staging } = ctx;
+  const bodies = await pngsOf<Uint8Array | StagedBody>(
+    svgs,
+    staging === undefined
+      ? (png) => png
+      : async (png, i) => {
+          const staged = join(staging, `picture-${i}.png`);
+          await writeFile(staged, png);
+          return { staged };
+        },
+  );
+  return pages.map((p, i) => ({ file: p.file, body: bodies[i]! }));
 }
 
 /**
