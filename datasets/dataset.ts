@@ -108,9 +108,10 @@ export interface HomeSection<P> {
   /**
    * The owner's work rather than live data (the projects): shown after the person and before the live
    * data, as the build drew it (the page script fetches nothing for it: the page is rebuilt as often as
-   * the data change), and said current, "as of" its `asOf`, for `validForMs` after it.
+   * the data change), and said current, "as of" its `asOf`, for `validForMs` after it. `markdown` is the
+   * same list in the home page's Markdown twin (/index.md), whose readers are agents and feeds.
    */
-  work?: { validForMs: number };
+  work?: { validForMs: number; markdown(payload: P): string };
 }
 
 export interface Dataset<P = unknown> {

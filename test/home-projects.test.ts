@@ -125,6 +125,25 @@ describe('the home page of the shared build', () => {
     }
   });
 
+  it("lists the projects in the home page's Markdown twin, in the page's order, each linked, descriptions as text", async () => {
+    const site = sharedSite();
+    const payload = await site.json<GitHubProjects>(PROJECTS_PATH);
+    const twin = await site.read('index.md');
+    const owned = loadContent(pathToFileURL(FIXTURE_SITE)).ownerProjects;
+    const section = twin.slice(twin.indexOf('## Projects'), twin.indexOf('## About'));
+    expect(twin.indexOf('## Projects')).toBeGreaterThan(twin.indexOf(`# `));
+    const items = section.split('\n').filter((l) => l.startsWith('- '));
+    expect(items).toHaveLength(payload.projects.length + owned.length);
+    for (const [i, p] of payload.projects.entries()) {
+      expect(items[i]).toContain(`](https://github.com/${p.owner}/${p.name})`);
+      expect(items[i]).toMatch(/\([^()]*[\d,]+ stars?, [\d,]+ forks?\)$/);
+    }
+    for (const [i, p] of owned.entries()) expect(items[payload.projects.length + i]).toContain(`](${p.url})`);
+    // an upstream's <one> is escaped for Markdown: it renders as text, never as an element
+    expect(section).toContain('Reads \\<one\\> tag at a time \\& never backtracks.');
+    expect(section).not.toMatch(/(?<!\\)<one/);
+  });
+
   it('shows a description of <one> as text, with no element of it', async () => {
     const html = await sharedSite().read('index.html');
     expect(html).toContain('Reads &lt;one&gt; tag at a time &amp; never backtracks.');
@@ -169,6 +188,10 @@ describe('the projects section of other builds', () => {
       expect(textContent(figure)).not.toMatch(/As of|UTC/);
       expect(all('section.work li.project')).toHaveLength(2);
       expect(all('section.work a[href^="https://github.com/"]')).toHaveLength(0);
+      const twin = await site.read('index.md');
+      const section = twin.slice(twin.indexOf('## Projects'), twin.indexOf('## About'));
+      expect(section).toMatch(/^## Projects\n\nProjects unavailable: This build published no snapshot of it\.\n\n- \[/);
+      expect(section).not.toContain('](https://github.com/');
     } finally {
       await site.close();
     }

@@ -70,7 +70,7 @@ describe('a normal build', () => {
     expect(files).not.toContain('404.md');
   });
 
-  it('/index.md is the profile: name, tagline, location, github keys; # name, tagline, the current role, ## About, ## Links', async () => {
+  it('/index.md is the profile: name, tagline, location, github keys; # name, tagline, the current role, ## Projects, ## About, ## Links', async () => {
     const md = await site.read('index.md');
     const fields = frontMatter(md);
     expect(fields).toMatchObject({
@@ -81,7 +81,7 @@ describe('a normal build', () => {
     expect(fields.tagline).toMatch(/Software engineer/);
     const body = md.replace(/^---\n[\s\S]*?\n---\n/, '');
     expect(body).toMatch(
-      /^\n# Ada Park\n\nSoftware engineer[^\n]+\n\nStaff Software Engineer at Northwind Transit Data · \[Résumé\]\(https:\/\/ada\.example\.org\/resume\)\n\n## About\n\n[\s\S]+\n## Links\n\n(- \[[^\]]+\]\(https?:\/\/[^)]+\)\n)+$/,
+      /^\n# Ada Park\n\nSoftware engineer[^\n]+\n\nStaff Software Engineer at Northwind Transit Data · \[Résumé\]\(https:\/\/ada\.example\.org\/resume\)\n\n## Projects\n\n[\s\S]+\n## About\n\n[\s\S]+\n## Links\n\n(- \[[^\]]+\]\(https?:\/\/[^)]+\)\n)+$/,
     );
   });
 

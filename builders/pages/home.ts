@@ -43,7 +43,36 @@ export function isProfileElsewhere(siteUrl: string, url: string): boolean {
   return !url.startsWith(`${siteUrl}/`) && url !== siteUrl;
 }
 
-export function homeMarkdown(ctx: BuildContext, profile: Profile, resume: Resume | null = null): string {
+/** An unavailable figure's note: no snapshot, so no time of one (its body says why). */
+const NO_SNAPSHOT = 'This build published no snapshot of it.';
+
+/**
+ * The twin's work sections, in the page's order: each work dataset's list (or that it is unavailable), the
+ * owner's projects.yaml after the first, or alone under "Projects" when no dataset is work.
+ */
+function workMarkdown(ctx: BuildContext, ownerProjects: readonly OwnerProject[]): string[] {
+  const owned = ownerProjects
+    .map(
+      (p) =>
+        `- [${markdownText(p.title)}](${p.url})${p.description === null ? '' : `: ${markdownText(p.description)}`}`,
+    )
+    .join('\n');
+  const work = ctx.datasets.filter((d) => d.home.work);
+  if (work.length === 0) return owned === '' ? [] : ['## Projects', owned];
+  return work.flatMap(({ resource, home }, i) => {
+    const payload = ctx.payloads.get(resource.id) ?? null;
+    const list =
+      payload === null ? `${markdownText(resource.title)} unavailable: ${NO_SNAPSHOT}` : home.work!.markdown(payload);
+    return [`## ${markdownText(resource.title)}`, list, ...(i === 0 && owned !== '' ? [owned] : [])];
+  });
+}
+
+export function homeMarkdown(
+  ctx: BuildContext,
+  profile: Profile,
+  resume: Resume | null = null,
+  ownerProjects: readonly OwnerProject[] = [],
+): string {
   const { config } = ctx;
   const links = profileLinks(ctx, profile, resume).map((l) => `- [${l.label}](${l.url})`);
   const role = resume === null ? null : currentRole(resume);
@@ -63,6 +92,7 @@ export function homeMarkdown(ctx: BuildContext, profile: Profile, resume: Resume
       ...(role === null
         ? []
         : [`${markdownText(role.text)} · [${RESUME_TITLE}](${absoluteUrl(config.siteUrl, PAGES.resume.path)})`]),
+      ...workMarkdown(ctx, ownerProjects),
       '## About',
       profile.about,
       '## Links',
@@ -106,9 +136,6 @@ export function personJsonLd(ctx: BuildContext, profile: Profile, resume: Resume
       .map((l) => l.url),
   };
 }
-
-/** An unavailable figure's note: no snapshot, so no time of one (its body says why). */
-const NO_SNAPSHOT = 'This build published no snapshot of it.';
 
 /** The owner's projects of site/projects.yaml as cards (render/project-card.ts), or nothing. */
 export function ownerProjectsHtml(projects: readonly OwnerProject[]): string {
@@ -218,6 +245,6 @@ export function renderHome(
 ): Artifact[] {
   return [
     { file: PAGES.home.htmlFile, body: homeHtml(ctx, profile, resume, ownerProjects) },
-    { file: PAGES.home.markdownFile, body: homeMarkdown(ctx, profile, resume) },
+    { file: PAGES.home.markdownFile, body: homeMarkdown(ctx, profile, resume, ownerProjects) },
   ];
 }

@@ -11,6 +11,7 @@ import { picture } from './picture.ts';
 import type { Dataset } from '../dataset.ts';
 import { projectsCard, repositoryCard, repositoryCardName, SIMULATED_PROJECTS_SOURCE } from './card.ts';
 import { projectsUpstream } from './source.ts';
+import { projectsMarkdown } from './markdown.ts';
 
 export const projectsResource: DataResource = {
   id: 'projects',
@@ -76,7 +77,7 @@ export function projectsDataset(): Dataset<GitHubProjects> {
       // The owner's work: after the person, before the live data (docs/site.md). Read hourly, but a list
       // of repositories changes slowly: current for as long as --previous may republish it
       // (docs/data-rules.md#projects), said "as of" its time, not stale after the market's 3 h.
-      work: { validForMs: PROJECTS_REUSE_MAX_MS },
+      work: { validForMs: PROJECTS_REUSE_MAX_MS, markdown: projectsMarkdown },
     },
     example: (payload) => ({ json: JSON.stringify(payload, null, 2), note: 'A real snapshot from this build.' }),
     prose: (config: Config) => ({
