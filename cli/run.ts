@@ -246,7 +246,7 @@ function dataCommand(name: string): (inv: Invoked) => Promise<Output> {
       ...output(value, (term, payload) =>
         notice ? withNotice(term, simulated, picture(term, payload, simulated)) : picture(term, payload, simulated),
       ),
-      ...staleWarning(resource.title, value, inv.nowMs),
+      ...staleWarning(resource.title, value, inv.nowMs, resource.validForMs),
     };
   };
 }

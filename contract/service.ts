@@ -69,6 +69,12 @@ export interface DataResource {
   /** The zone whose next midnight ends an `until-midnight` answer (CALENDAR_TIME_ZONE). */
   timeZone?: string;
   /**
+   * How long a payload with only an `asOf` stays current after it (domain/freshness.ts): its `--previous`
+   * bound. Absent: the market's three hours. The page, the CLI, the MCP tools and status.json all read it,
+   * so one snapshot is current or stale alike wherever it is read.
+   */
+  validForMs?: number;
+  /**
    * Words of the committed schemas (written for the defaults) this deployment says otherwise: the default
    * product or zone → the configured one (contract/schemas.ts, loadSchemas).
    */

@@ -108,10 +108,10 @@ export interface HomeSection<P> {
   /**
    * The owner's work rather than live data (the projects): shown after the person and before the live
    * data, as the build drew it (the page script fetches nothing for it: the page is rebuilt as often as
-   * the data change), and said current, "as of" its `asOf`, for `validForMs` after it. `markdown` is the
-   * same list in the home page's Markdown twin (/index.md), whose readers are agents and feeds.
+   * the data change), and said current, "as of" its `asOf`, for its resource's `validForMs` after it.
+   * `markdown` is the same list in the home page's Markdown twin (/index.md), read by agents and feeds.
    */
-  work?: { validForMs: number; markdown(payload: P): string };
+  work?: { markdown(payload: P): string };
 }
 
 export interface Dataset<P = unknown> {

@@ -54,8 +54,8 @@ function coveredDay(payload: unknown): { date: string; timeZone: string } | null
  * second after a fetch); for the rest (the market), its age from its `asOf` and until when it is valid;
  * once its validity has passed, the stale sentence. Null for a payload that says neither.
  */
-export function ageSentence(payload: unknown, nowMs: number): string | null {
-  const f = freshness(payload, nowMs);
+export function ageSentence(payload: unknown, nowMs: number, validMs?: number): string | null {
+  const f = freshness(payload, nowMs, validMs);
   if (f === null) return null;
   if (f.stale) return staleSentence(f);
   const until = formatInstant(new Date(f.validUntilMs).toISOString());
@@ -68,9 +68,10 @@ export function ageSentence(payload: unknown, nowMs: number): string | null {
 /**
  * The CLI's stderr line for a snapshot past its validity, without its program prefix: the data are still
  * printed on stdout and the exit status stays 0 (they are what the site publishes), but a script or a
- * person reading them as current is told otherwise. Nothing for a valid snapshot.
+ * person reading them as current is told otherwise. Nothing for a valid snapshot. `validMs`: the
+ * dataset's own validity (DataResource.validForMs), as in ageSentence.
  */
-export function staleWarning(title: string, payload: unknown, nowMs: number): { warning?: string } {
-  const f = freshness(payload, nowMs);
+export function staleWarning(title: string, payload: unknown, nowMs: number, validMs?: number): { warning?: string } {
+  const f = freshness(payload, nowMs, validMs);
   return f?.stale ? { warning: `stale ${title.toLowerCase()}: ${staleSentence(f)}` } : {};
 }

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run, type Io } from '../cli/run.ts';
 import type { SchemaSet } from '../cli/schema-check.ts';
 import type { GitHubContributions } from '../domain/contributions.ts';
+import { PROJECTS_REUSE_MAX_MS } from '../domain/projects.ts';
 import { sharedSite, TEST_SITE_CLOCK } from './helpers/site-dist.ts';
 import { startServeHandler, type StaticServer } from './helpers/site-serve.ts';
 
@@ -75,5 +76,13 @@ describe('a data command reading a snapshot', () => {
     expect((await cli(['contributions'], calendarEnd)).stderr).toMatch(
       /stale contribution calendar: These data are 1 day old/,
     );
+  });
+
+  it('the projects are current for their own 7 days (the page says so too), not the market three hours', async () => {
+    const projects = await sharedSite().json<{ asOf: string }>('api/v1/github-projects');
+    const end = Date.parse(projects.asOf) + PROJECTS_REUSE_MAX_MS;
+    expect((await cli(['projects'], Date.parse(projects.asOf) + 5 * 3_600_000)).stderr).toBe('');
+    expect((await cli(['projects'], end - 1)).stderr).toBe('');
+    expect((await cli(['projects'], end)).stderr).toMatch(/stale projects: These data are 7 days old/);
   });
 });

@@ -6,6 +6,7 @@ import type { Status, StatusBadge } from '../contract/payload-types.ts';
 import { createValidator } from '../contract/schemas.ts';
 import { DISCOVERY } from '../contract/service.ts';
 import { DEFAULT_SERVICE, datasets } from '../datasets/registry.ts';
+import { PROJECTS_REUSE_MAX_MS } from '../domain/projects.ts';
 import { DEFAULT_SERVICE_OPTIONS } from '../datasets/registry.ts';
 import { nextRunMs, publishSchedule, statusBadge, statusDocument } from '../builders/discovery/status.ts';
 import type { DatasetOutcome } from '../builders/artifact.ts';
@@ -32,6 +33,9 @@ describe('the shared build', () => {
     const market = status.datasets.find((d) => d.id === 'market')!;
     expect(Date.parse(market.validUntil!) - Date.parse(market.asOf!)).toBe(3 * 3_600_000);
     expect(market.ageSeconds).toBeLessThan(3600);
+    // the projects are current for their own --previous bound, as the page and the CLI say
+    const projects = status.datasets.find((d) => d.id === 'projects')!;
+    expect(Date.parse(projects.validUntil!) - Date.parse(projects.asOf!)).toBe(PROJECTS_REUSE_MAX_MS);
   });
 
   it('status-badge.json is a shields.io endpoint badge saying fresh on the build date', async () => {

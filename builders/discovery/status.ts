@@ -27,7 +27,7 @@ export function statusDocument(
     datasets: ctx.datasets.map(({ resource }) => {
       const entry = { id: resource.id, title: resource.title };
       const outcome = ctx.outcomes?.get(resource.id) ?? { state: 'fresh' as const };
-      const f = freshness(ctx.payloads.get(resource.id), ctx.nowMs);
+      const f = freshness(ctx.payloads.get(resource.id), ctx.nowMs, resource.validForMs);
       if (outcome.state === 'missing' || f === null)
         return {
           ...entry,

@@ -174,7 +174,7 @@ export function homeHtml(
           : `${snapshot} ${api}`;
     const source =
       payload === null || home.work ? '' : ` data-source="${escapeHtml(sitePath(config.siteUrl, apiPath))}"`;
-    const validity = payload === null ? '' : validityAttributes(payload, home.work?.validForMs);
+    const validity = payload === null ? '' : validityAttributes(payload, resource.validForMs);
     return `<figure class="card${home.work ? ' work' : ''}" id="${resource.id}-preview" data-preview="${resource.id}"${source}${validity}${home.attributes?.(ctx, payload) ?? ''}>
 <h2>${home.title(ctx)}</h2>
 <div data-preview-body>${view.body(payload)}</div>

@@ -28,6 +28,9 @@ export const projectsResource: DataResource = {
   card: 'github-projects',
   cardOrder: 4,
   cardFolder: 'repos',
+  // A list of repositories changes slowly: current for as long as --previous may republish it
+  // (docs/data-rules.md#projects), not stale after the market's 3 h.
+  validForMs: PROJECTS_REUSE_MAX_MS,
   phrase: 'the GitHub projects of the account',
   command: {
     name: 'projects',
@@ -74,10 +77,9 @@ export function projectsDataset(): Dataset<GitHubProjects> {
             ? `Source: ${escapeHtml(SIMULATED_PROJECTS_SOURCE)}.`
             : `The ${payload?.selection === 'popular' ? 'popular' : 'pinned'} repositories of <a href="${escapeHtml(githubProfileUrl(ctx.config.githubAccount))}">${escapeHtml(ctx.config.githubAccount)}</a> on GitHub.`
         }</p>`,
-      // The owner's work: after the person, before the live data (docs/site.md). Read hourly, but a list
-      // of repositories changes slowly: current for as long as --previous may republish it
-      // (docs/data-rules.md#projects), said "as of" its time, not stale after the market's 3 h.
-      work: { validForMs: PROJECTS_REUSE_MAX_MS, markdown: projectsMarkdown },
+      // The owner's work: after the person, before the live data (docs/site.md), said "as of" its time
+      // and current for the resource's validForMs.
+      work: { markdown: projectsMarkdown },
     },
     example: (payload) => ({ json: JSON.stringify(payload, null, 2), note: 'A real snapshot from this build.' }),
     prose: (config: Config) => ({

@@ -201,7 +201,7 @@ export function mcpRoute(deps: McpDeps): McpRoute {
     // Registered datasets only are listed, and each has its route; its bytes are the text.
     const current = await live.get(resource.id)!.current();
     // A second text block says how old the data are (domain/freshness.ts), which the JSON leaves to the reader.
-    const age = ageSentence(current.payload, deps.now());
+    const age = ageSentence(current.payload, deps.now(), resource.validForMs);
     return {
       content: [
         { type: 'text', text: text(current.body) },
