@@ -249,6 +249,19 @@ describe('a cluster node that never tells its state', () => {
   });
 });
 
+describe('a cluster node that never sends its slot map', () => {
+  it('is given up as at the connect deadline, not as ioredis\'s bare "timeout" of the slot-map refresh', async () => {
+    const answer = asClusterNode(() => 'ok', counting);
+    const silent = await fakeRedis((command, fake) =>
+      command[0] === 'CLUSTER' && command[1] === 'SLOTS' ? undefined : answer(command, fake),
+    );
+    const lines: string[] = [];
+    const s = store(silent.url, lines, OPENING);
+    await s.ready(20_000);
+    expect(lines).toEqual([`quota store 127.0.0.1:${silent.port} unavailable: no connection within 300 ms`]);
+  });
+});
+
 describe('a standalone Redis that accepts connections and never answers', () => {
   it('the opening is given up at the connect deadline, said once, and retried', async () => {
     const f = await fakeRedis(() => undefined);

@@ -223,10 +223,21 @@ export function linkOpener(target: RedisTarget, timing: { connectTimeoutMs: numb
         clearTimeout(deadline);
         const lastError = attempts.at(-1)?.current?.lastError;
         for (const attempt of attempts) abandon(attempt);
-        // A failure this file stated (a cap it enforced) is said as it is; the rest by its class.
+        // A failure this file stated (a cap it enforced) is said as it is; the rest by its class. ioredis's
+        // slot-map refresh has half the connect deadline (clusterClientOptions) and says only "timeout"
+        // when it runs out: that is this opening's deadline too, said as the deadline timer says it, so
+        // one silent node gives one line whichever of the two timers a loaded machine fires first.
         const stated =
           error instanceof HandshakeError ? error : lastError instanceof HandshakeError ? lastError : undefined;
-        reject(stated ?? new HandshakeError(`no connection (${describeStoreError(lastError ?? error)})`));
+        const timedOut = lastError instanceof Error && lastError.message === 'timeout';
+        reject(
+          stated ??
+            new HandshakeError(
+              timedOut
+                ? `no connection within ${connectTimeoutMs} ms`
+                : `no connection (${describeStoreError(lastError ?? error)})`,
+            ),
+        );
       };
       const deadline = setTimeout(
         () => giveUp(new HandshakeError(`no connection within ${connectTimeoutMs} ms`)),
