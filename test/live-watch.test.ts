@@ -97,8 +97,13 @@ describe('price --watch on an injected clock', () => {
     expect(f.state.sockets.length).toBeGreaterThan(3);
     expect(w.stderr().split('\n')).toHaveLength(2);
     // The feed answers again: said once, then its ticks are printed.
+    // The next attempt comes within the longest backoff (60 s, jittered below it); a socket open for 30 s
+    // without a message is closed and opened again, so wait for one that is open now, whatever the jitter.
     f.state.behaviour = 'stay-open';
-    await vi.advanceTimersByTimeAsync(120_000);
+    const refused = f.state.sockets.length;
+    const answering = () => f.state.sockets.length > refused && !f.state.sockets.at(-1)!.closed;
+    for (let s = 0; s < 120 && !answering(); s++) await vi.advanceTimersByTimeAsync(1_000);
+    expect(answering()).toBe(true);
     const socket = f.state.sockets.at(-1)!;
     socket.receive(ticker('0.0311', new Date(Date.now()).toISOString()));
     expect(w.stderr().split('\n').slice(1)).toEqual([
