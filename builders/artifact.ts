@@ -1,4 +1,5 @@
 // What every generator hands the build: files for dist/, relative paths, never written by the generator itself.
+import { createHash } from 'node:crypto';
 import type { Config } from '../lib/config.ts';
 import type { Validator } from '../contract/schemas.ts';
 import { narrowedTables, type DataResourceId, type ServiceTables } from '../contract/service.ts';
@@ -15,11 +16,16 @@ export interface Artifact {
 /**
  * Bytes a generator put in the build's staging folder (BuildContext.staging) rather than keep in memory
  * until the build writes them: the preview pictures, 40 kB each, 130 MB for 3,000 writings
- * (docs/performance.md#content-at-scale-issue-41). The build reads them back as it writes the file.
+ * (docs/performance.md#content-at-scale-issue-41). The build copies the file into place, never reading it
+ * back: what it records of the bytes was taken when they were staged.
  */
 export interface StagedBody {
   /** The file in the staging folder. */
   staged: string;
+  /** fileHash of its bytes. */
+  hash: string;
+  /** Its size in bytes. */
+  size: number;
 }
 
 /** An artifact whose bytes are in memory (what the build writes beside it: its compressed copies). */
@@ -96,4 +102,9 @@ export function publishedDatasets(ctx: Pick<BuildContext, 'datasets' | 'outcomes
 export function publishedService(ctx: Pick<BuildContext, 'datasets' | 'outcomes' | 'service'>): ServiceTables {
   const published = new Set(publishedDatasets(ctx).map((d) => d.resource.id));
   return narrowedTables(ctx.service, (r) => published.has(r.id));
+}
+
+/** A file's bytes as the record keeps them: SHA-256, 32 hex digits. */
+export function fileHash(body: string | Uint8Array): string {
+  return createHash('sha256').update(body).digest('hex').slice(0, 32);
 }

@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile, realpath, rm, rmdir, stat } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fileHash } from './artifact.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 
 /** The repository root: this module runs as builders/prune.ts or bundled as .build/build.mjs, one level down either way. */
@@ -82,11 +83,6 @@ export async function previousBuild(outDir: string): Promise<BuildRecord> {
   } catch {
     return { files: new Set(), hashes: undefined, identity: undefined, builtAtMs: undefined };
   }
-}
-
-/** A file's bytes as the record keeps them: SHA-256, 32 hex digits. */
-export function fileHash(body: string | Uint8Array): string {
-  return createHash('sha256').update(body).digest('hex').slice(0, 32);
 }
 
 /**

@@ -6,7 +6,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { decodeHTML } from 'entities';
-import type { Artifact, BuildContext, StagedBody } from '../artifact.ts';
+import { fileHash, type Artifact, type BuildContext, type StagedBody } from '../artifact.ts';
 import { SITE_ICONS, sitePath } from '../../contract/pages.ts';
 import { SIMULATED_NOTICE_TITLE } from '../../lib/simulated.ts';
 import { iconSvg, sharePalette, shareImageSvg } from '../../render/share-image.ts';
@@ -67,7 +67,7 @@ export async function shareImageArtifacts(ctx: BuildContext, pages: readonly Sha
       : async (png, i) => {
           const staged = join(staging, `picture-${i}.png`);
           await writeFile(staged, png);
-          return { staged };
+          return { staged, hash: fileHash(png), size: png.byteLength };
         },
   );
   return pages.map((p, i) => ({ file: p.file, body: bodies[i]! }));
