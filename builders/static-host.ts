@@ -202,6 +202,9 @@ export function headersFile(site: StaticSite, files: string[]): string {
  * not grow with the writings or the projects. A splat also matches the folder's other files (a twin, a
  * compressed copy), so a group is folded only when no other rule under its folder sets one of its header
  * names: hosts join two rules' values of one header with a comma, which would garble a type or a policy.
+ * (Netlify's splat also matches the bare folder path, `/writings`, the index page's clean URL, whose own rule
+ * carries the same page headers: it gets each value twice, `P, P`, which a browser reads as `P`: two
+ * identical policies enforce one, and Referrer-Policy takes its last token. Cloudflare's does not.)
  * `splat` is the host's any-path pattern: `*` in `_headers` (it spans `/`), `**` in serve.json (minimatch).
  */
 export function foldFolders(rules: readonly HeaderRule[], splat: '*' | '**'): HeaderRule[] {

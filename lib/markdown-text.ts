@@ -11,3 +11,17 @@
 export function markdownText(text: string): string {
   return text.replace(/[\r\n]+/g, ' ').replace(/[\\`*_[\]<>&!#|~(){}]/g, (c) => `\\${c}`);
 }
+
+/**
+ * A URL as a Markdown link destination that ends where it should: whitespace and the characters that
+ * would close it or open another (`(`, `)`, `<`, `>`) percent-encoded, so that an owner's or an
+ * upstream's URL holding `)[x](javascript:…)` stays one link to one address.
+ */
+export function markdownDestination(url: string): string {
+  return url.replace(/[\s()<>]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+}
+
+/** A Markdown link whose text renders as exactly `text` (markdownText) and whose target is `url`. */
+export function markdownLink(text: string, url: string): string {
+  return `[${markdownText(text)}](${markdownDestination(url)})`;
+}

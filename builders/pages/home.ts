@@ -14,7 +14,7 @@ import { validityAttributes } from '../../render/age.ts';
 import { freshness } from '../../domain/freshness.ts';
 import { formatInstant } from '../../render/format.ts';
 import { projectCardHtml } from '../../render/project-card.ts';
-import { markdownText } from '../../lib/markdown-text.ts';
+import { markdownLink, markdownText } from '../../lib/markdown-text.ts';
 import type { Resume } from '../content/resume.ts';
 import { currentRole, RESUME_TITLE } from './resume.ts';
 
@@ -52,10 +52,7 @@ const NO_SNAPSHOT = 'This build published no snapshot of it.';
  */
 function workMarkdown(ctx: BuildContext, ownerProjects: readonly OwnerProject[]): string[] {
   const owned = ownerProjects
-    .map(
-      (p) =>
-        `- [${markdownText(p.title)}](${p.url})${p.description === null ? '' : `: ${markdownText(p.description)}`}`,
-    )
+    .map((p) => `- ${markdownLink(p.title, p.url)}${p.description === null ? '' : `: ${markdownText(p.description)}`}`)
     .join('\n');
   const work = ctx.datasets.filter((d) => d.home.work);
   if (work.length === 0) return owned === '' ? [] : ['## Projects', owned];
@@ -74,7 +71,7 @@ export function homeMarkdown(
   ownerProjects: readonly OwnerProject[] = [],
 ): string {
   const { config } = ctx;
-  const links = profileLinks(ctx, profile, resume).map((l) => `- [${l.label}](${l.url})`);
+  const links = profileLinks(ctx, profile, resume).map((l) => `- ${markdownLink(l.label, l.url)}`);
   const role = resume === null ? null : currentRole(resume);
   return twin(
     {

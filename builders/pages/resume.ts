@@ -7,7 +7,7 @@ import type { Artifact, BuildContext } from '../artifact.ts';
 import { publishedResume, type LoadedResume, type Resume } from '../content/resume.ts';
 import { renderMarkdown } from '../content/markdown.ts';
 import { twin } from '../content/twins.ts';
-import { markdownText } from '../../lib/markdown-text.ts';
+import { markdownDestination, markdownLink, markdownText } from '../../lib/markdown-text.ts';
 import { absoluteUrl, PAGES, RESUME_DOCUMENT, sitePath } from '../../contract/pages.ts';
 import { escapeHtml } from '../../render/html.ts';
 import { renderLayout } from './layout.ts';
@@ -17,9 +17,7 @@ export const RESUME_TITLE = 'Résumé';
 /** Text as Markdown that renders as exactly that text (lib/markdown-text.ts). */
 const t = markdownText;
 
-/** A link destination: the characters that would end or break one are percent-encoded (the URL was checked http(s)). */
-const destination = (url: string) => url.replace(/[\s()<>]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-const link = (text: string, url: string | undefined) => (url ? `[${t(text)}](${destination(url)})` : t(text));
+const link = (text: string, url: string | undefined) => (url ? markdownLink(text, url) : t(text));
 
 /** A period as the site writes dates: `2022-03 – present`, `2017-06-12 – 2022-02-28`, or one date. */
 export function period(start: string | undefined, end: string | undefined, open = 'present'): string {
@@ -144,7 +142,7 @@ function basicsBlock(r: Resume): string[] {
   const where = join([b.location?.city, b.location?.region, b.location?.countryCode], ', ');
   const contact = join([
     where ? t(where) : undefined,
-    b.email ? `[${t(b.email)}](mailto:${destination(b.email)})` : undefined,
+    b.email ? `[${t(b.email)}](mailto:${markdownDestination(b.email)})` : undefined,
     b.phone ? t(b.phone) : undefined,
     b.url ? link(b.url.replace(/^https?:\/\//, '').replace(/\/$/, ''), b.url) : undefined,
   ]);

@@ -1,7 +1,7 @@
 // The projects in the home page's Markdown twin (/index.md): one list item a repository, its name linked,
 // its description and its figures as text. Every upstream string goes through markdownText, so a
 // description cannot open a link, HTML or emphasis.
-import { markdownText } from '../../lib/markdown-text.ts';
+import { markdownLink, markdownText } from '../../lib/markdown-text.ts';
 import type { GitHubProjects } from '../../domain/projects.ts';
 
 const count = (n: number, one: string) => `${n.toLocaleString('en-US')} ${one}${n === 1 ? '' : 's'}`;
@@ -12,7 +12,7 @@ export function projectsMarkdown(payload: GitHubProjects): string {
     .map((p) => {
       const facts = [p.language, count(p.stars, 'star'), count(p.forks, 'fork')].filter((f) => f !== null);
       const description = p.description === null ? '' : `: ${markdownText(p.description)}`;
-      return `- [${markdownText(`${p.owner}/${p.name}`)}](${p.url})${description} (${markdownText(facts.join(', '))})`;
+      return `- ${markdownLink(`${p.owner}/${p.name}`, p.url)}${description} (${markdownText(facts.join(', '))})`;
     })
     .join('\n');
 }
