@@ -240,6 +240,14 @@ describe('the contribution cache', () => {
     const stock = sourcesOf(loadConfig({})).get('contributions')!;
     return { ...stock, fetch: async (nowMs) => stock.shared!.payload(await days(nowMs), nowMs) };
   };
+  it('refuses a kept policy whose source says nothing of how long to keep, rather than ask every time', () => {
+    const stock = sourcesOf(loadConfig({})).get('contributions')!;
+    const { keptUntil: _, ...unkept } = stock;
+    expect(() => calendarRoute(unkept, () => 0)).toThrow(
+      'contributions: its cache policy is until-midnight, but its source declares no keptUntil',
+    );
+  });
+
   /** A source that counts calls and answers every date of the window asked about. */
   function countingSource() {
     const state = { calls: 0, fail: false };

@@ -30,15 +30,15 @@ const STOPPED = 'the program is stopping';
 /** An error answer is read only for its `message`; a few KiB is plenty. */
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
-/**
- * The longest wait an upstream's Retry-After can impose: the market route stops asking the provider until
- * then, so a broken or hostile value (years ahead) must not silence it until the process restarts.
- */
 /** The rules of every upstream request of a program, from its configuration; `signal`: the program's lifetime. */
 export function httpOptions(config: Config, signal?: AbortSignal): HttpOptions {
   return { userAgent: userAgent(config.siteUrl), timeoutMs: config.upstreamTimeoutMs, signal };
 }
 
+/**
+ * The longest wait an upstream's Retry-After can impose: the market route stops asking the provider until
+ * then, so a broken or hostile value (years ahead) must not silence it until the process restarts.
+ */
 export const MAX_RETRY_AFTER_MS = 3_600_000;
 
 /** Retry-After as milliseconds (RFC 9110: delay-seconds or an HTTP-date), at most an hour, or undefined. */

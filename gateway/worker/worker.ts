@@ -134,8 +134,11 @@ export default {
 export class CalendarDay extends CalendarDayObject {
   private own: Sources | undefined;
   protected sources(): Sources {
-    const config = configOf(this.env as Env);
-    this.own ??= connectSources(datasets(config), config, httpOptions(config));
+    // Connected once for the object's life: the configuration is read at its first reading, not at each.
+    if (this.own === undefined) {
+      const config = configOf(this.env as Env);
+      this.own = connectSources(datasets(config), config, httpOptions(config));
+    }
     return this.own;
   }
 }

@@ -37,7 +37,11 @@ export function keptRoute(
   /** Whether requests share a fetch in flight (GatewayDeps.sharedFetches); the answer is shared either way. */
   shared = true,
 ): KeptRoute {
-  const keptUntil = source.keptUntil ?? ((_: unknown, fetchedAtMs: number) => fetchedAtMs);
+  // A kept policy without a keeping rule would ask the upstream on every request: a declaration mistake,
+  // said when the gateway starts, not found in its upstream's bill.
+  const { keptUntil } = source;
+  if (keptUntil === undefined)
+    throw new Error(`${resource.id}: its cache policy is ${resource.cache}, but its source declares no keptUntil`);
   let cached: KeptAnswer | undefined;
   const flight = singleFlight<KeptAnswer>(shared);
 
