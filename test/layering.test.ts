@@ -66,7 +66,7 @@ const INNER: Record<string, string[]> = {
     'gateway/quota',
     'gateway/http',
   ],
-  builders: ['builders/artifact.ts', 'builders/content', 'builders/discovery', 'builders/pages'],
+  builders: ['builders/artifact.ts', 'builders/pictures', 'builders/content', 'builders/discovery', 'builders/pages'],
 };
 
 const RULES: Record<string, string[]> = {

@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { decodeHTML } from 'entities';
 import { describe, expect, it } from 'vitest';
-import { drawPng, pngsOf } from '../builders/pages/rasterise.ts';
+import { drawPng, pngsOf } from '../builders/pictures/rasterise.ts';
 import { icoOf } from '../builders/pages/sharing.ts';
 import { jsonLdText } from '../builders/pages/layout.ts';
 import { iconSvg, initials, sharePalette, shareImageSvg } from '../render/share-image.ts';
@@ -138,15 +138,26 @@ describe('the pictures are drawn with the fonts of the registry, the same bytes 
     expect(Buffer.compare(drawPng(svg), drawPng(svg))).toBe(0);
   });
 
-  it("the build's pictures, drawn two at a time off this thread, are drawPng's bytes, in order", async () => {
+  it.each([
+    ['on this thread, two at a time', {}],
+    ['on drawing threads of their own, as a large build draws them', { threadsFrom: 1 }],
+  ])("the build's pictures, drawn %s, are drawPng's bytes, in order", async (_, options) => {
     // Titles of this test alone, so that no picture comes from the memo of another test's build.
     const svgs = ['one', 'two', 'three', 'four', 'two'].map((t) =>
-      shareImageSvg({ ...text, title: `pngsOf ${t} ${process.pid}` }, palette),
+      shareImageSvg({ ...text, title: `pngsOf ${t} ${JSON.stringify(options)} ${process.pid}` }, palette),
     );
-    const pngs = await pngsOf(svgs);
+    const kept: number[] = [];
+    const pngs = await pngsOf(svgs, (png, i) => (kept.push(i), png), options);
     expect(pngs).toHaveLength(5);
     pngs.forEach((png, i) => expect(Buffer.compare(png, drawPng(svgs[i]!)), `picture ${i}`).toBe(0));
     expect(Buffer.compare(pngs[1]!, pngs[2]!)).not.toBe(0);
+    expect(kept.sort()).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it('an SVG resvg cannot read fails the drawing with its reason, on the drawing threads too', async () => {
+    const svgs = [shareImageSvg({ ...text, title: `pngsOf bad ${process.pid}` }, palette), '<svg'];
+    await expect(pngsOf(svgs, undefined, { threadsFrom: 1 })).rejects.toThrow(/a preview picture was not drawn: .+/);
+    await expect(pngsOf(['<svg'])).rejects.toThrow();
   });
 
   it("the machine's fonts are never used: a family it has draws as the registry's Inter", () => {

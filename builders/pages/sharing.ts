@@ -10,7 +10,7 @@ import { fileHash, type Artifact, type BuildContext, type StagedBody } from '../
 import { SITE_ICONS, sitePath } from '../../contract/pages.ts';
 import { SIMULATED_NOTICE_TITLE } from '../../lib/simulated.ts';
 import { iconSvg, sharePalette, shareImageSvg } from '../../render/share-image.ts';
-import { outlinedSvg, pngOf, pngsOf } from './rasterise.ts';
+import { outlinedSvg, pngOf, pngsOf } from '../pictures/rasterise.ts';
 
 /** What a page's preview picture says and where it goes. */
 export interface SharedPage {
