@@ -19,17 +19,10 @@ import { createValidator, loadSchemas, SchemaValidationError } from '../contract
 import { EXIT_INTERNAL_ERROR, processIo, type MainIo } from '../lib/run-main.ts';
 import { httpOptions } from '../upstreams/http.ts';
 import type { Dataset } from '../datasets/dataset.ts';
-import {
-  fileHash,
-  isStaged,
-  type Artifact,
-  type DatasetOutcome,
-  type InMemoryArtifact,
-  type PublishedAvatar,
-} from './artifact.ts';
+import { fileHash, isStaged, type Artifact, type DatasetOutcome, type PublishedAvatar } from './artifact.ts';
 import { copyFileAtomic, writeFileAtomic } from './atomic-write.ts';
 import { renderCli } from './cli-artifact.ts';
-import { compressedArtifacts, copyFiles, getsCopies } from './compressed-artifacts.ts';
+import { COMPRESSING_AT_ONCE, copiesOfArtifact, copyFiles, getsCopies } from './compressed-artifacts.ts';
 import {
   changedSinceBuilt,
   identityChanges,
@@ -274,55 +267,81 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
   };
   /** Every file written, with the hash of the bytes written: the record `--if-stale` checks. */
   const hashes = new Map<string, string>();
-  let copies: InMemoryArtifact[];
+  let files: string[];
+  let copies: string[];
   try {
-    copies = await renderAndWrite();
+    ({ files, copies } = await renderAndWrite());
   } finally {
     await rm(context.staging, { recursive: true, force: true });
   }
 
-  async function renderAndWrite(): Promise<InMemoryArtifact[]> {
-    const [site, cli] = await Promise.all([renderSite(context, content), renderCli(context)]);
-    artifacts.push(...site, ...cli);
-    // Compressed on the thread pool while the files themselves are written.
-    const compressing = compressedArtifacts(artifacts);
-    compressing.catch(() => undefined); // awaited below; a failed write must not leave it unhandled
-
-    for (const artifact of artifacts) {
-      const target = resolve(options.outDir, artifact.file);
-      if (!target.startsWith(resolve(options.outDir) + '/'))
-        throw new Error(`artifact path escapes the output folder: ${artifact.file}`);
-      // An earlier build's .br/.gz beside this file would be served in its place by gzip_static hosts until the
-      // new copies land (or for good, if this build dies first): they go before the file changes.
-      if (getsCopies(artifact.file)) {
-        await Promise.all(copyFiles(artifact.file).map((copy) => rm(resolve(options.outDir, copy), { force: true })));
-      }
-      const { body } = artifact;
-      if (isStaged(body)) {
-        // A staged picture is copied, never read back: 3,000 of them read were 120 MB of buffers to collect.
-        await copyFileAtomic(body.staged, target);
-        hashes.set(artifact.file, body.hash);
-      } else {
-        await writeFileAtomic(target, body);
-        hashes.set(artifact.file, fileHash(body));
-      }
-      const bytes = isStaged(body) ? body.size : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
-      log(
-        `  ${join(options.outDir, artifact.file).padEnd(44)} ${formatSize(bytes).padStart(9)}  ${Math.round(performance.now() - started)} ms`,
-      );
-    }
-    const copies = await compressing;
-    for (const copy of copies) {
-      await writeFileAtomic(resolve(options.outDir, copy.file), copy.body);
-      hashes.set(copy.file, fileHash(copy.body));
-    }
+  async function renderAndWrite(): Promise<{ files: string[]; copies: string[] }> {
+    // Each artifact leaves the queue as it is written, so that its body can be collected while the rest
+    // are: 3,000 writings' pages are 40 MB of text.
+    const queue: Array<Artifact | undefined> = [
+      ...artifacts.splice(0),
+      ...(await Promise.all([renderSite(context, content), renderCli(context)])).flat(),
+    ];
+    const files = queue.map((a) => a!.file);
+    const placed: Array<Array<{ file: string; hash: string; bytes: number }>> = new Array(queue.length);
+    let next = 0;
+    // A few at once, each compressed as it is written: as many as may be compressing at once.
+    await Promise.all(
+      Array.from({ length: Math.min(COMPRESSING_AT_ONCE, queue.length) }, async () => {
+        while (next < queue.length) {
+          const i = next++;
+          const artifact = queue[i]!;
+          queue[i] = undefined;
+          placed[i] = await place(artifact);
+        }
+      }),
+    );
+    // The record in the artifacts' order, whatever order the writes ended in.
+    for (const { file, hash } of placed.flat()) hashes.set(file, hash);
+    const copies = placed.flatMap((files) => files.slice(1));
     if (copies.length)
       log(
-        `  ${`compressed copies beside them (.br, .gz): ${copies.length} files`.padEnd(44)} ${formatSize(copies.reduce((n, c) => n + c.body.length, 0)).padStart(9)}  ${Math.round(performance.now() - started)} ms`,
+        `  ${`compressed copies beside them (.br, .gz): ${copies.length} files`.padEnd(44)} ${formatSize(copies.reduce((n, c) => n + c.bytes, 0)).padStart(9)}  ${Math.round(performance.now() - started)} ms`,
       );
-    return copies;
+    return { files, copies: copies.map((c) => c.file) };
   }
-  const written = [...artifacts, ...copies].map((a) => a.file);
+
+  /**
+   * Writes one artifact, then its compressed copies beside it (made on the thread pool, written as soon as
+   * made and then dropped: 3,000 writings' copies held until the end were 35 MB): the file first, then each
+   * copy, with the hash of the bytes written.
+   */
+  async function place(artifact: Artifact): Promise<Array<{ file: string; hash: string; bytes: number }>> {
+    const target = resolve(options.outDir, artifact.file);
+    if (!target.startsWith(resolve(options.outDir) + '/'))
+      throw new Error(`artifact path escapes the output folder: ${artifact.file}`);
+    // An earlier build's .br/.gz beside this file would be served in its place by gzip_static hosts until the
+    // new copies land (or for good, if this build dies first): they go before the file changes.
+    if (getsCopies(artifact.file)) {
+      await Promise.all(copyFiles(artifact.file).map((copy) => rm(resolve(options.outDir, copy), { force: true })));
+    }
+    const { body } = artifact;
+    let hash: string;
+    if (isStaged(body)) {
+      // A staged picture is copied, never read back: 3,000 of them read were 120 MB of buffers to collect.
+      await copyFileAtomic(body.staged, target);
+      hash = body.hash;
+    } else {
+      await writeFileAtomic(target, body);
+      hash = fileHash(body);
+    }
+    const bytes = isStaged(body) ? body.size : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+    log(
+      `  ${join(options.outDir, artifact.file).padEnd(44)} ${formatSize(bytes).padStart(9)}  ${Math.round(performance.now() - started)} ms`,
+    );
+    const written = [{ file: artifact.file, hash, bytes }];
+    for (const copy of await copiesOfArtifact(artifact)) {
+      await writeFileAtomic(resolve(options.outDir, copy.file), copy.body);
+      written.push({ file: copy.file, hash: fileHash(copy.body), bytes: Buffer.byteLength(copy.body) });
+    }
+    return written;
+  }
+  const written = [...files, ...copies];
   const { removed, foreign } = await pruneStale(
     options.outDir,
     (await previousBuild(options.outDir)).files,
@@ -339,7 +358,7 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
   if (foreign.length)
     log(`  not written by a build, left in place and published with the rest: ${oneLine(nameList(foreign), 2000)}`);
   log(
-    `built ${artifacts.length} files in ${Math.round(performance.now() - started)} ms${failures.length ? `, ${failures.length} upstream(s) failed` : ''}${reused.length ? `, ${reused.length} previous snapshot(s) republished` : ''}`,
+    `built ${files.length} files in ${Math.round(performance.now() - started)} ms${failures.length ? `, ${failures.length} upstream(s) failed` : ''}${reused.length ? `, ${reused.length} previous snapshot(s) republished` : ''}`,
   );
   const exitCode = internalErrors.length ? EXIT_INTERNAL_ERROR : failures.length > reused.length ? 1 : 0;
   return { exitCode, failures, reused, files: written };

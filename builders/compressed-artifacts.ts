@@ -26,21 +26,39 @@ export function getsCopies(file: string): boolean {
 /**
  * The copies of bodies compressed before in this process, by content: a file the same as in an earlier
  * build (the tests run dozens of builds; the pages, the CLI and the assets rarely change between them) is
- * not compressed again. Bounded: past the bound it starts over.
+ * not compressed again. Bounded by the bytes of the bodies it stands for: past the bound it starts over, so
+ * that one large build (3,000 writings: 40 MB of text) does not keep every copy it made until it ends.
  */
 const SEEN = new Map<string, Promise<CompressedCopies>>();
-const SEEN_BOUND = 4096;
+const SEEN_BOUND_BYTES = 8 * 1024 * 1024;
+let seenBytes = 0;
 
 function copiesOf(body: Uint8Array): Promise<CompressedCopies> {
   const key = createHash('sha256').update(body).digest('base64');
   let copies = SEEN.get(key);
   if (copies === undefined) {
-    if (SEEN.size >= SEEN_BOUND) SEEN.clear();
+    if (seenBytes + body.length > SEEN_BOUND_BYTES) {
+      SEEN.clear();
+      seenBytes = 0;
+    }
     copies = compressedCopiesAsync(body);
     SEEN.set(key, copies);
+    seenBytes += body.length;
     copies.catch(() => SEEN.delete(key));
   }
   return copies;
+}
+
+/** The copies of `artifact` worth keeping (smaller than the file), as artifacts of their own; none if it gets none. */
+export async function copiesOfArtifact({ file, body }: Artifact): Promise<InMemoryArtifact[]> {
+  if (!getsCopies(file)) return [];
+  // Only pictures are staged (builders/pages/sharing.ts), and a PNG gets no copies.
+  if (isStaged(body)) throw new Error(`${file}: a staged file cannot be compressed`);
+  const compressed = await copiesOf(typeof body === 'string' ? Buffer.from(body) : body);
+  return CODINGS.flatMap((coding) => {
+    const copy = compressed[coding];
+    return copy === undefined ? [] : [{ file: file + COMPRESSED_SUFFIX[coding], body: copy }];
+  });
 }
 
 /**
@@ -51,28 +69,19 @@ function copiesOf(body: Uint8Array): Promise<CompressedCopies> {
  */
 export const COMPRESSING_AT_ONCE = 8;
 
-/** The copies of `artifacts` worth keeping (smaller than the file), as artifacts of their own. */
+/** The copies of `artifacts` worth keeping, in their order (the build writes its own as it goes: build.ts). */
 export async function compressedArtifacts(artifacts: readonly Artifact[]): Promise<InMemoryArtifact[]> {
-  const compressible = artifacts.filter(({ file }) => getsCopies(file));
-  const compressed: CompressedCopies[] = new Array(compressible.length);
+  const copies: InMemoryArtifact[][] = new Array(artifacts.length);
   let next = 0;
   await Promise.all(
-    Array.from({ length: Math.min(COMPRESSING_AT_ONCE, compressible.length) }, async () => {
-      while (next < compressible.length) {
+    Array.from({ length: Math.min(COMPRESSING_AT_ONCE, artifacts.length) }, async () => {
+      while (next < artifacts.length) {
         const i = next++;
-        const { file, body } = compressible[i]!;
-        // Only pictures are staged (builders/pages/sharing.ts), and a PNG gets no copies.
-        if (isStaged(body)) throw new Error(`${file}: a staged file cannot be compressed`);
-        compressed[i] = await copiesOf(typeof body === 'string' ? Buffer.from(body) : body);
+        copies[i] = await copiesOfArtifact(artifacts[i]!);
       }
     }),
   );
-  return compressible.flatMap(({ file }, i) =>
-    CODINGS.flatMap((coding) => {
-      const copy = compressed[i]![coding];
-      return copy === undefined ? [] : [{ file: file + COMPRESSED_SUFFIX[coding], body: copy }];
-    }),
-  );
+  return copies.flat();
 }
 
 /** The copies the build may have written beside `file`: removed with it when it is not written again. */
