@@ -49,12 +49,29 @@ function copiesOf(body: Uint8Array): Promise<CompressedCopies> {
   return copies;
 }
 
+/**
+ * Bodies past this size are compressed one at a time. Each compression holds its encoder's memory, a few
+ * megabytes for a small page and tens of megabytes for a large file; a site of 3,000 writings has six
+ * files of 0.3 to 8 MB (its feeds, llms-full.txt, the sitemap), which the build reached together, and
+ * compressing them at once was the build's peak memory.
+ */
+const LARGE_BYTES = 256 * 1024;
+/** The large compression in progress, which the next one waits for. */
+let largeTurn: Promise<unknown> = Promise.resolve();
+
 /** The copies of `artifact` worth keeping (smaller than the file), as artifacts of their own; none if it gets none. */
 export async function copiesOfArtifact({ file, body }: Artifact): Promise<InMemoryArtifact[]> {
   if (!getsCopies(file)) return [];
   // Only pictures are staged (builders/pages/sharing.ts), and a PNG gets no copies.
   if (isStaged(body)) throw new Error(`${file}: a staged file cannot be compressed`);
-  const compressed = await copiesOf(typeof body === 'string' ? Buffer.from(body) : body);
+  const compress = () => copiesOf(typeof body === 'string' ? Buffer.from(body) : body);
+  let compressed: CompressedCopies;
+  if ((typeof body === 'string' ? body.length : body.byteLength) < LARGE_BYTES) compressed = await compress();
+  else {
+    const turn = largeTurn.then(compress);
+    largeTurn = turn.catch(() => undefined);
+    compressed = await turn;
+  }
   return CODINGS.flatMap((coding) => {
     const copy = compressed[coding];
     return copy === undefined ? [] : [{ file: file + COMPRESSED_SUFFIX[coding], body: copy }];
