@@ -33,7 +33,13 @@ export async function payloadTypes() {
     );
   }
   const text = `${BANNER}\n\n${parts.join('\n')}`;
-  return prettier.format(text, { ...(await prettier.resolveConfig(TYPES_FILE)), filepath: TYPES_FILE });
+  const config = await prettier.resolveConfig(TYPES_FILE);
+  // Prettier looks for a plugin named by its package (.prettierrc.json) from the working folder up:
+  // resolved from this file instead, the generator runs the same from any folder.
+  const plugins = config?.plugins?.map((plugin) =>
+    typeof plugin === 'string' ? fileURLToPath(import.meta.resolve(plugin)) : plugin,
+  );
+  return prettier.format(text, { ...config, ...(plugins && { plugins }), filepath: TYPES_FILE });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
