@@ -1,10 +1,47 @@
 // The core's BodyCodec on Node: SHA-256 from node:crypto for strong ETags, brotli and gzip from
 // node:zlib (lib/compressed-copies.ts, the build's own rules) for the compressed copies.
 import { createHash } from 'node:crypto';
-import { compressedCopies } from '../../lib/compressed-copies.ts';
+import {
+  compressedCopies,
+  MIN_COMPRESSED_BYTES,
+  type CompressedCopies,
+  type CompressOptions,
+} from '../../lib/compressed-copies.ts';
 import type { BodyCodec } from '../core/http/representation.ts';
+
+/**
+ * The copies made before in this process, by the body's SHA-256 and the brotli quality. A gateway
+ * compresses at start the files it generates (its /openapi.json, about 50 kB at brotli quality 5, 13 ms)
+ * and any file of dist/ without the build's copies; the tests start hundreds of gateways in one process
+ * on the same few sites, and compressing the same /openapi.json again at each start was seconds of CPU.
+ * The copies are a function of those bytes and that quality alone, and nothing changes a copy once made
+ * (it is only ever written to sockets). Bounded by the copies' bytes (and a little per entry, for bodies
+ * whose copies were not worth keeping): past the bound it starts over.
+ */
+const MADE = new Map<string, CompressedCopies>();
+const MADE_BOUND_BYTES = 16 * 1024 * 1024;
+const ENTRY_BYTES = 128;
+let madeBytes = 0;
+
+function copiesOf(body: Uint8Array, options: CompressOptions): CompressedCopies {
+  // A body too small to compress costs nothing to look at again.
+  if (body.length < MIN_COMPRESSED_BYTES) return compressedCopies(body, options);
+  const key = `${options.brotliQuality ?? ''}:${createHash('sha256').update(body).digest('base64')}`;
+  let copies = MADE.get(key);
+  if (copies === undefined) {
+    copies = compressedCopies(body, options);
+    const bytes = ENTRY_BYTES + (copies.br?.length ?? 0) + (copies.gzip?.length ?? 0);
+    if (madeBytes + bytes > MADE_BOUND_BYTES) {
+      MADE.clear();
+      madeBytes = 0;
+    }
+    MADE.set(key, copies);
+    madeBytes += bytes;
+  }
+  return copies;
+}
 
 export const NODE_CODEC: BodyCodec = {
   tag: (body) => createHash('sha256').update(body).digest('base64url').slice(0, 27),
-  compress: (body, options) => compressedCopies(body, options),
+  compress: (body, options) => copiesOf(body, options),
 };
