@@ -4,9 +4,9 @@
 // 2 a configuration or usage error, or a mistake in the site's content; 70 an internal error (lib/run-main.ts).
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadConfig, readSiteFile, SITE_FILE_URL, type Config } from '../lib/config.ts';
@@ -265,6 +265,17 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
     // The preview pictures wait here, not in memory, until they are written (builders/pages/sharing.ts).
     staging: await mkdtemp(join(tmpdir(), 'build-staging-')),
   };
+  /** The files dist/ held before this build wrote (relative paths), read once before the first write. */
+  let present: ReadonlySet<string> = new Set();
+  /** Each folder of dist/ this build writes into, made once. */
+  const folders = new Map<string, Promise<unknown>>();
+  const folderOf = (file: string) => {
+    const folder = dirname(file);
+    let made = folders.get(folder);
+    if (made === undefined) folders.set(folder, (made = mkdir(folder, { recursive: true })));
+    return made;
+  };
+
   /** Every file written, with the hash of the bytes written: the record `--if-stale` checks. */
   const hashes = new Map<string, string>();
   let files: string[];
@@ -283,6 +294,9 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
       ...(await Promise.all([renderSite(context, content), renderCli(context)])).flat(),
     ];
     const files = queue.map((a) => a!.file);
+    // What dist/ holds before this build writes: only a copy an earlier build may have left is removed
+    // (a fresh dist/ of 3,000 writings saved 18,000 removals of files that were not there).
+    present = await filesIn(options.outDir);
     const placed: Array<Array<{ file: string; hash: string; bytes: number }>> = new Array(queue.length);
     let next = 0;
     // A few at once, each compressed as it is written: as many as may be compressing at once.
@@ -318,16 +332,22 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
     // An earlier build's .br/.gz beside this file would be served in its place by gzip_static hosts until the
     // new copies land (or for good, if this build dies first): they go before the file changes.
     if (getsCopies(artifact.file)) {
-      await Promise.all(copyFiles(artifact.file).map((copy) => rm(resolve(options.outDir, copy), { force: true })));
+      await Promise.all(
+        copyFiles(artifact.file)
+          .filter((copy) => present.has(copy))
+          .map((copy) => rm(resolve(options.outDir, copy), { force: true })),
+      );
     }
     const { body } = artifact;
     let hash: string;
+    const made = { folderMade: true };
+    await folderOf(target);
     if (isStaged(body)) {
       // A staged picture is copied, never read back: 3,000 of them read were 120 MB of buffers to collect.
-      await copyFileAtomic(body.staged, target);
+      await copyFileAtomic(body.staged, target, made);
       hash = body.hash;
     } else {
-      await writeFileAtomic(target, body);
+      await writeFileAtomic(target, body, made);
       hash = fileHash(body);
     }
     const bytes = isStaged(body) ? body.size : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
@@ -336,7 +356,7 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
     );
     const written = [{ file: artifact.file, hash, bytes }];
     for (const copy of await copiesOfArtifact(artifact)) {
-      await writeFileAtomic(resolve(options.outDir, copy.file), copy.body);
+      await writeFileAtomic(resolve(options.outDir, copy.file), copy.body, made);
       written.push({ file: copy.file, hash: fileHash(copy.body), bytes: Buffer.byteLength(copy.body) });
     }
     return written;
@@ -362,6 +382,17 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
   );
   const exitCode = internalErrors.length ? EXIT_INTERNAL_ERROR : failures.length > reused.length ? 1 : 0;
   return { exitCode, failures, reused, files: written };
+}
+
+/** Every file under `dir` (links included, folders not), relative with forward slashes; none if it does not exist. */
+async function filesIn(dir: string): Promise<Set<string>> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return [];
+    throw error;
+  });
+  return new Set(
+    entries.filter((e) => !e.isDirectory()).map((e) => relative(dir, join(e.parentPath, e.name)).split(sep).join('/')),
+  );
 }
 
 /** The one stderr line of a setting that cannot be used: the variable or file, the field and why (lib/errors.ts). */
