@@ -66,19 +66,21 @@ function remember(svg: string, png: Uint8Array): void {
  * Each RenderedImage holds its 1200 x 630 pixmap (3 MB) in native memory behind a JS object of a few bytes,
  * which V8 does not count (resvg-js 2.6 tells it nothing), so V8 never sees a reason to collect it, and
  * its finaliser runs only once the event loop turns. A build of 300 writings peaked at 1.29 GB for its 300
- * preview pictures. Every COLLECT_EVERY pictures a collection of the young generation (where those objects
- * die: each lives for one picture) and a turn return that memory; a full collection did as well, at a cost
- * that grew with the heap (docs/performance.md#content-at-scale-issue-41). V8's `gc()` is reached at run
- * time (`--expose-gc` set, then read from a fresh context), so no program needs a flag for it.
+ * preview pictures. On this thread (drawHere), every COLLECT_EVERY pictures a collection of the young
+ * generation (where those objects die: each lives for one picture) and a turn return that memory; a full
+ * collection did as well, at a cost that grew with the heap (docs/performance.md#content-at-scale-issue-41).
+ * The drawing threads do the same after every picture (DRAWER). V8's `gc()` is reached at run time
+ * (`--expose-gc` set, then read from a fresh context), so no program needs a flag for it.
  */
 const COLLECT_EVERY = 16;
 let collect: ((options: { type: 'minor' | 'major' }) => void) | undefined;
 
 /**
- * How many pictures are drawn at once. A picture is about 20 ms of CPU: a third parsing the SVG, laying out
- * its text and rasterising it, two thirds encoding the PNG (`asPng`, a deflate). A build with many pictures
- * draws them whole on this many threads of their own (DRAWER below), so that they take every core while
- * this thread only hands out SVGs and stages PNGs (docs/performance.md#content-at-scale-issue-41).
+ * How many drawing threads a build with many pictures starts: one per core, at most 4. A picture is about
+ * 16 ms of CPU (parsing the SVG, laying out its text, rasterising it, then png.ts's encoding), all of it on
+ * its thread, so that the pictures take every core while this thread only hands out SVGs and stages PNGs
+ * (docs/performance.md#content-at-scale-issue-41). Each thread is an isolate with its own copy of resvg's
+ * fonts and allocator arena: more than 4 would cost memory for little time.
  */
 const DRAWING_AT_ONCE = Math.max(1, Math.min(4, availableParallelism()));
 
