@@ -312,7 +312,7 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
     );
     // The record in the artifacts' order, whatever order the writes ended in.
     for (const { file, hash } of placed.flat()) hashes.set(file, hash);
-    const copies = placed.flatMap((files) => files.slice(1));
+    const copies = placed.flatMap((written) => written.slice(1));
     if (copies.length)
       log(
         `  ${`compressed copies beside them (.br, .gz): ${copies.length} files`.padEnd(44)} ${formatSize(copies.reduce((n, c) => n + c.bytes, 0)).padStart(9)}  ${Math.round(performance.now() - started)} ms`,

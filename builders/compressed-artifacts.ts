@@ -2,10 +2,11 @@
 // nginx (`gzip_static`, `brotli_static`), other static hosts and the gateway serve compressed bytes
 // without compressing anything per request or at start. Host configuration files are not served, so
 // they get none; the extension-less data snapshots are compressed as the JSON they are.
-import { createHash } from 'node:crypto';
 import {
   COMPRESSED_SUFFIX,
   compressedCopiesAsync,
+  contentKey,
+  ContentMemo,
   type CompressedCoding,
   type CompressedCopies,
 } from '../lib/compressed-copies.ts';
@@ -29,24 +30,19 @@ export function getsCopies(file: string): boolean {
  * not compressed again. Bounded by the bytes of the bodies it stands for: past the bound it starts over, so
  * that one large build (3,000 writings: 40 MB of text) does not keep every copy it made until it ends.
  */
-const SEEN = new Map<string, Promise<CompressedCopies>>();
-const SEEN_BOUND_BYTES = 8 * 1024 * 1024;
-let seenBytes = 0;
+const SEEN = new ContentMemo<Promise<CompressedCopies>>(8 * 1024 * 1024);
 
 function copiesOf(body: Uint8Array): Promise<CompressedCopies> {
-  const key = createHash('sha256').update(body).digest('base64');
-  let copies = SEEN.get(key);
-  if (copies === undefined) {
-    if (seenBytes + body.length > SEEN_BOUND_BYTES) {
-      SEEN.clear();
-      seenBytes = 0;
-    }
-    copies = compressedCopiesAsync(body);
-    SEEN.set(key, copies);
-    seenBytes += body.length;
-    copies.catch(() => SEEN.delete(key));
-  }
-  return copies;
+  const key = contentKey(body);
+  return SEEN.get(
+    key,
+    () => {
+      const copies = compressedCopiesAsync(body);
+      copies.catch(() => SEEN.delete(key));
+      return copies;
+    },
+    () => body.length,
+  );
 }
 
 /**

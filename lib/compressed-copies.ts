@@ -2,6 +2,7 @@
 // them beside the file (`x.br`, `x.gz`: what nginx's brotli_static and gzip_static serve, and what the
 // gateway loads instead of compressing at start); the gateway computes them itself only for bodies it
 // makes while serving, and for a dist/ whose copies are missing or do not match.
+import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import {
   brotliCompress,
@@ -87,3 +88,44 @@ export function decodesTo(coding: CompressedCoding, copy: Uint8Array, body: Uint
     return false;
   }
 }
+
+/**
+ * What was made before in this process from a body, by its content (the caller's key: the body's SHA-256,
+ * and whatever else the result depends on), bounded by a count of bytes: past the bound it starts over.
+ * The build's copies (builders/compressed-artifacts.ts) and the gateway's (gateway/http/node-codec.ts) are
+ * remembered so: the tests run dozens of builds and hundreds of gateways on the same few sites, and one
+ * large build must not keep every copy it made.
+ */
+export class ContentMemo<V> {
+  readonly #made = new Map<string, V>();
+  readonly #maxBytes: number;
+  #bytes = 0;
+
+  constructor(maxBytes: number) {
+    this.#maxBytes = maxBytes;
+  }
+
+  /** The value remembered for `key`, else `make()`'s, remembered as `bytes(value)` bytes. */
+  get(key: string, make: () => V, bytes: (value: V) => number): V {
+    const had = this.#made.get(key);
+    if (had !== undefined) return had;
+    const value = make();
+    const size = bytes(value);
+    if (this.#bytes + size > this.#maxBytes) {
+      this.#made.clear();
+      this.#bytes = 0;
+    }
+    this.#made.set(key, value);
+    this.#bytes += size;
+    return value;
+  }
+
+  /** Forgets `key` (a value that turned out to be a failure). */
+  delete(key: string): void {
+    this.#made.delete(key);
+  }
+}
+
+/** The key of a body for a ContentMemo: its SHA-256, after `prefix`. */
+export const contentKey = (body: Uint8Array, prefix = ''): string =>
+  `${prefix}${createHash('sha256').update(body).digest('base64')}`;

@@ -3,6 +3,8 @@
 import { createHash } from 'node:crypto';
 import {
   compressedCopies,
+  contentKey,
+  ContentMemo,
   MIN_COMPRESSED_BYTES,
   type CompressedCopies,
   type CompressOptions,
@@ -18,27 +20,18 @@ import type { BodyCodec } from '../core/http/representation.ts';
  * (it is only ever written to sockets). Bounded by the copies' bytes (and a little per entry, for bodies
  * whose copies were not worth keeping): past the bound it starts over.
  */
-const MADE = new Map<string, CompressedCopies>();
-const MADE_BOUND_BYTES = 16 * 1024 * 1024;
+const MADE = new ContentMemo<CompressedCopies>(16 * 1024 * 1024);
+/** What an entry costs beside its copies (a body whose copies were not worth keeping still takes room). */
 const ENTRY_BYTES = 128;
-let madeBytes = 0;
 
 function copiesOf(body: Uint8Array, options: CompressOptions): CompressedCopies {
   // A body too small to compress costs nothing to look at again.
   if (body.length < MIN_COMPRESSED_BYTES) return compressedCopies(body, options);
-  const key = `${options.brotliQuality ?? ''}:${createHash('sha256').update(body).digest('base64')}`;
-  let copies = MADE.get(key);
-  if (copies === undefined) {
-    copies = compressedCopies(body, options);
-    const bytes = ENTRY_BYTES + (copies.br?.length ?? 0) + (copies.gzip?.length ?? 0);
-    if (madeBytes + bytes > MADE_BOUND_BYTES) {
-      MADE.clear();
-      madeBytes = 0;
-    }
-    MADE.set(key, copies);
-    madeBytes += bytes;
-  }
-  return copies;
+  return MADE.get(
+    contentKey(body, `${options.brotliQuality ?? ''}:`),
+    () => compressedCopies(body, options),
+    (copies) => ENTRY_BYTES + (copies.br?.length ?? 0) + (copies.gzip?.length ?? 0),
+  );
 }
 
 export const NODE_CODEC: BodyCodec = {
