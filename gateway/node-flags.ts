@@ -13,4 +13,18 @@
 // connection that closes (ConnResetException). 1,024 clients that each pipeline 200 requests leave
 // 400,000 of them: in a CPU profile of that attack they were 35 % of the gateway's time (3.7 of 10 s),
 // and with `--stack-trace-limit=0` 0.4 s.
-export const GATEWAY_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4', '--stack-trace-limit=0'];
+//
+// No allocation-site pretenuring: V8 counts, per allocation site, how many of its objects a collection
+// finds alive, and past 85 % allocates that site's objects straight in the old generation. A full
+// collection that runs while requests are in flight (one comes with the first seconds of load) finds
+// every object of those requests alive, and 17 of node's request sites were tenured at once. From then
+// on each request's first objects were born old and kept the young ones they point to alive until the
+// next full collection: a megabyte promoted per scavenge, a full collection every 300 ms, and a fifth
+// of the snapshot route's throughput, in most processes but not all (the bench's figure depended on
+// which one it started). Without it, nothing of a finished request is promoted and the throughput is
+// the same in every process (docs/performance.md#v8-pretenuring-issue-42).
+export const GATEWAY_NODE_FLAGS: readonly string[] = [
+  '--max-semi-space-size=4',
+  '--stack-trace-limit=0',
+  '--no-allocation-site-pretenuring',
+];
