@@ -243,7 +243,6 @@ export async function startGateway(config: Config, options: GatewayOptions): Pro
       clearTimeout(grace);
       upstreamLifetime.abort();
       await store?.close();
-      log.flush();
       await Promise.all([stdoutWriter?.drain(), stderrWriter?.drain()]);
     })();
     return closed;

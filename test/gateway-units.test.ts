@@ -1,3 +1,7 @@
+import { closeSync, openSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DEFAULT_SERVICE } from '../datasets/registry.ts';
 import { dataResource } from '../contract/service.ts';
 // The gateway's pure pieces without sockets: path decoding, Accept-Encoding, If-None-Match, content
@@ -14,6 +18,7 @@ import { calendarWindow } from '../domain/calendar.ts';
 import { forwardedClient } from '../gateway/quota/client-identity.ts';
 import { acceptedCodings } from '../gateway/core/http/content-coding.ts';
 import { accessLog } from '../gateway/http/access-log.ts';
+import { fdWriter } from '../gateway/http/log-writer.ts';
 import { oneLine } from '../lib/one-line.ts';
 import { throttledLines } from '../gateway/http/error-lines.ts';
 import { contentTypeFor } from '../contract/content-types.ts';
@@ -346,7 +351,6 @@ describe('the access log line', () => {
       () => Date.UTC(2026, 10, 23, 7, 0, 0, 250),
     );
     for (const entry of entries) log.record(entry);
-    log.flush();
     return out.join('');
   };
 
@@ -355,6 +359,15 @@ describe('the access log line', () => {
       { method: 'GET', path: '/api/v1/mon-price', status: 200, durationMs: 0.123456, quota: '-' as const },
       { method: 'GET', path: '/say "hi"\\there', status: 404, durationMs: 1, quota: '-' as const, aborted: true },
       { method: 'HEAD', path: '/fünke\u0001\u2028.txt', status: 200, durationMs: 12.005, quota: 'allowed' as const },
+      // The text around the time and the duration is kept while lines repeat it: each field that
+      // changes alone must still be written anew.
+      { method: 'HEAD', path: '/fünke\u0001\u2028.txt', status: 200, durationMs: 3, quota: 'allowed' as const },
+      { method: 'HEAD', path: '/fünke\u0001\u2028.txt', status: 304, durationMs: 3, quota: 'allowed' as const },
+      { method: 'GET', path: '/fünke\u0001\u2028.txt', status: 304, durationMs: 3, quota: 'allowed' as const },
+      { method: 'GET', path: '/', status: 304, durationMs: 3, quota: 'allowed' as const },
+      { method: 'GET', path: '/', status: 304, durationMs: 3, quota: 'limited' as const },
+      { method: 'GET', path: '/', status: 304, durationMs: 3, quota: 'limited' as const, aborted: true },
+      { method: 'GET', path: '/', status: 304, durationMs: 3, quota: 'limited' as const, aborted: false },
     ];
     const expected = entries.map(
       (e) =>
@@ -380,6 +393,52 @@ describe('the access log line', () => {
       .map((l) => JSON.parse(l) as { method: string; path: string });
     expect(line!.method).toHaveLength(32);
     expect(line!.path).toBe(`/${'a'.repeat(255)}…`);
+  });
+});
+
+describe('the log writer', () => {
+  const withFile = async (run: (fd: number) => Promise<void>) => {
+    const dir = await mkdtemp(join(tmpdir(), 'log-writer-'));
+    const file = join(dir, 'log');
+    const fd = openSync(file, 'w');
+    try {
+      await run(fd);
+    } finally {
+      closeSync(fd);
+    }
+    const text = await readFile(file, 'utf8');
+    await rm(dir, { recursive: true });
+    return text;
+  };
+
+  it('writes every line whole and in order, multi-byte text and a line larger than its buffer included', async () => {
+    const lines = [
+      ...Array.from({ length: 3000 }, (_, i) => `{"n":${i},"path":"/fünke/✓/${'😀'.repeat(i % 7)}"}\n`),
+      `${'x'.repeat(200_000)}\n`,
+      'last\n',
+    ];
+    const text = await withFile(async (fd) => {
+      const writer = fdWriter(fd);
+      for (const line of lines) writer.write(line);
+      await writer.drain(5000);
+    });
+    expect(text).toBe(lines.join(''));
+  });
+
+  it('drops what passes its bound, counts it, and says so once the reader takes output again', async () => {
+    const text = await withFile(async (fd) => {
+      const writer = fdWriter(fd, 100);
+      for (let i = 0; i < 10; i++) writer.write(`line ${i} ${'.'.repeat(20)}\n`);
+      await writer.drain(5000);
+    });
+    const written = text.trimEnd().split('\n');
+    // 27 bytes a line: three fit in 100, the seven after them are dropped and counted.
+    expect(written.slice(0, 3)).toEqual([0, 1, 2].map((i) => `line ${i} ${'.'.repeat(20)}`));
+    expect(JSON.parse(written[3]!)).toEqual({
+      warning: 'access log lines dropped while the reader was slow',
+      count: 7,
+    });
+    expect(written).toHaveLength(4);
   });
 });
 
