@@ -4,6 +4,7 @@
 // The browser and the spawned cli.mjs are test/slow/live-feed.test.ts.
 import { serviceTables } from '../datasets/registry.ts';
 import { readFileSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentSecurityPolicy, feedOrigin } from '../contract/service.ts';
 import { headersFile, serveJson } from '../builders/static-host.ts';
@@ -146,5 +147,63 @@ describe('price --watch in process', () => {
     const w = watch(['contributions', '--watch']);
     expect(await w.code).toBe(2);
     expect(w.stderr()).toMatch(/^cli\.mjs: --watch works only with price\n/);
+  });
+});
+
+describe('the fake feed closes what its clients close', () => {
+  let feed: FakeFeed;
+  beforeAll(async () => {
+    feed = await startFakeFeed();
+  });
+  afterAll(() => feed?.close());
+
+  /** A raw client past the WebSocket handshake: the fake has counted it open. */
+  async function upgraded(options: { allowHalfOpen: boolean }): Promise<Socket> {
+    const { port } = new URL(feed.url.replace(/^ws/, 'http'));
+    const socket = connect({ port: Number(port), host: '127.0.0.1', allowHalfOpen: options.allowHalfOpen });
+    socket.write(
+      'GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
+        'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
+    );
+    await new Promise<void>((resolve, reject) => {
+      let head = '';
+      const onData = (chunk: Buffer) => {
+        head += chunk.toString('latin1');
+        if (!head.includes('\r\n\r\n')) return;
+        socket.off('data', onData);
+        if (head.startsWith('HTTP/1.1 101')) resolve();
+        else reject(new Error(`no upgrade: ${head}`));
+      };
+      socket.on('data', onData);
+      socket.once('error', reject);
+    });
+    return socket;
+  }
+
+  it('a client that half-closes right after the handshake (a browser context closed) is no longer open', async () => {
+    const socket = await upgraded({ allowHalfOpen: false });
+    expect(feed.open).toBe(1);
+    const closed = new Promise((resolve) => socket.once('close', resolve));
+    socket.end();
+    await expect.poll(() => feed.open, { timeout: 5_000 }).toBe(0);
+    await closed; // the feed closed its side too
+  });
+
+  it('after a client-initiated close, a client that keeps its side open is cut off', async () => {
+    const socket = await upgraded({ allowHalfOpen: true });
+    const frames: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => frames.push(chunk));
+    const ended = new Promise((resolve) => socket.once('end', resolve));
+    // A masked close frame with code 1000 (RFC 6455 §5.5.1); the client then never closes its side.
+    const mask = Buffer.from([1, 2, 3, 4]);
+    const code = Buffer.from([0x03, 0xe8]);
+    socket.write(Buffer.concat([Buffer.from([0x88, 0x82]), mask, code.map((b, i) => b ^ mask[i % 4]!)]));
+    try {
+      await ended; // the feed's close frame, then its FIN
+      expect(Buffer.concat(frames).subarray(0, 4)).toEqual(Buffer.from([0x88, 0x02, 0x03, 0xe8]));
+      await expect.poll(() => feed.open, { timeout: 5_000 }).toBe(0);
+    } finally {
+      socket.destroy();
+    }
   });
 });

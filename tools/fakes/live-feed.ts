@@ -197,7 +197,10 @@ export async function startFakeFeed(options: FakeFeedOptions = {}): Promise<Fake
           client.closing = true;
           client.socket.write(frame(OPCODE.close, payload.subarray(0, 2)));
         }
+        // RFC 6455 §7.1.1: after the closing handshake the server closes the TCP connection first; a
+        // client that keeps its side open is cut off.
         client.socket.end();
+        setTimeout(() => client.socket.destroy(), 1000).unref();
         return;
       }
       if (opcode === OPCODE.ping) {
@@ -242,6 +245,10 @@ export async function startFakeFeed(options: FakeFeedOptions = {}): Promise<Fake
     clients.add(client);
     feed.connections++;
     socket.on('data', (chunk: Buffer) => onData(client, chunk));
+    // node:http's sockets are half-open (a peer's FIN leaves this side open), and an upgraded one stays so:
+    // a browser context closed right after the handshake sent FIN and nothing more, and the fake counted
+    // that socket open for ever. A feed closes its side when the client has closed its own.
+    socket.on('end', () => socket.end());
     socket.on('error', () => socket.destroy());
     socket.on('close', () => clients.delete(client));
   });
