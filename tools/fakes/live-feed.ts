@@ -117,6 +117,8 @@ export async function startFakeFeed(options: FakeFeedOptions = {}): Promise<Fake
     if (feed.silent) return;
     for (const c of clients) if (c.subscribed) send(c, text);
   };
+  /** A client that has not closed its side a second after the feed's close is cut off. */
+  const cutOffLater = (client: Client) => setTimeout(() => client.socket.destroy(), 1000).unref();
   const closeClient = (client: Client, code: number) => {
     if (client.closing) return;
     client.closing = true;
@@ -124,7 +126,7 @@ export async function startFakeFeed(options: FakeFeedOptions = {}): Promise<Fake
     payload.writeUInt16BE(code);
     if (!client.socket.destroyed) client.socket.write(frame(OPCODE.close, payload));
     // The client answers with its own close frame; a client that does not is cut off.
-    setTimeout(() => client.socket.destroy(), 1000).unref();
+    cutOffLater(client);
   };
 
   const onMessage = (client: Client, text: string) => {
@@ -200,7 +202,7 @@ export async function startFakeFeed(options: FakeFeedOptions = {}): Promise<Fake
         // RFC 6455 §7.1.1: after the closing handshake the server closes the TCP connection first; a
         // client that keeps its side open is cut off.
         client.socket.end();
-        setTimeout(() => client.socket.destroy(), 1000).unref();
+        cutOffLater(client);
         return;
       }
       if (opcode === OPCODE.ping) {
