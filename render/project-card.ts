@@ -4,6 +4,13 @@
 // and for a project of the owner's site/projects.yaml (builders/pages/home.ts). Every text is escaped: a
 // description of `<one>` reads `<one>`. Pure and dependency-free: the page script carries it.
 import { escapeHtml } from './html.ts';
+import { clip } from './text-width.ts';
+
+/**
+ * The most of a description a project's card shows, on a page or in an SVG card's <desc>, in characters:
+ * GitHub sets no bound (the payload keeps it whole), the CLI shows as much (datasets/projects/picture.ts).
+ */
+export const MAX_SHOWN_DESCRIPTION = 500;
 
 export interface ProjectCard {
   name: string;
@@ -20,7 +27,9 @@ export function projectCardHtml({ name, href, owner, description, metaHtml }: Pr
   return (
     `<li class="project"><a class="project-link" href="${escapeHtml(href)}"><strong class="project-name">${escapeHtml(name)}</strong></a>` +
     (owner === undefined ? '' : `<span class="project-owner">${escapeHtml(owner)}</span>`) +
-    (description === null ? '' : `<p class="project-description">${escapeHtml(description)}</p>`) +
+    (description === null
+      ? ''
+      : `<p class="project-description">${escapeHtml(clip(description, MAX_SHOWN_DESCRIPTION))}</p>`) +
     (metaHtml === undefined ? '' : `<p class="project-meta">${metaHtml}</p>`) +
     '</li>'
   );

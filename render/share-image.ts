@@ -5,7 +5,7 @@
 // named here is the one drawn, never the machine's.
 import { contrastRatio, type Look } from './themes.ts';
 import { escapeHtml } from './html.ts';
-import { ellipsize, wrapText } from './text-width.ts';
+import { clampLines, ellipsize } from './text-width.ts';
 
 /** The colours of the owner's look that these pictures use (builders/pages/share-images.ts picks them). */
 export interface SharePalette {
@@ -62,16 +62,6 @@ const TITLE_LINE = 80;
 const SUBTITLE_SIZE = 32;
 const SUBTITLE_LINE = 42;
 
-/** At most `max` lines of `text` in `width`; the last one ends in "…" when the text goes on. */
-function lines(text: string, width: number, size: number, max: number, bold = false): string[] {
-  const all = wrapText(text.replace(/\s+/g, ' ').trim(), width, size * (bold ? 1.15 : 1));
-  if (all.length <= max) return all.map((l) => ellipsize(l, width, size, bold));
-  const kept = all.slice(0, max);
-  kept[max - 1] = ellipsize(`${kept[max - 1]} ${all[max]}`, width, size, bold);
-  if (!kept[max - 1]!.endsWith('…')) kept[max - 1] = `${kept[max - 1]}…`;
-  return kept;
-}
-
 const textElement = (x: number, y: number, size: number, fill: string, content: string, weight = 400) =>
   `<text x="${x}" y="${y}" font-family="${SHARE_FONT_FAMILY}" font-size="${size}" font-weight="${weight}" fill="${fill}">${escapeHtml(content)}</text>`;
 
@@ -79,8 +69,8 @@ const textElement = (x: number, y: number, size: number, fill: string, content: 
 export function shareImageSvg(text: ShareImageText, palette: SharePalette): string {
   const { width, height } = SHARE_IMAGE_SIZE;
   const inner = width - 2 * MARGIN;
-  const title = lines(text.title, inner, TITLE_SIZE, 3, true);
-  const subtitle = lines(text.subtitle, inner, SUBTITLE_SIZE, title.length > 2 ? 1 : 2);
+  const title = clampLines(text.title, inner, TITLE_SIZE, 3, true);
+  const subtitle = clampLines(text.subtitle, inner, SUBTITLE_SIZE, title.length > 2 ? 1 : 2);
   const titleTop = 230;
   const subtitleTop = titleTop + (title.length - 1) * TITLE_LINE + 64;
   const parts = [

@@ -5,8 +5,9 @@ import type { GitHubProject, GitHubProjects } from '../../domain/projects.ts';
 import { formatCount, formatInstant } from '../../render/format.ts';
 import type { ChartTheme } from '../../render/charts/theme.ts';
 import { frame, PAD, SIMULATED, SMALL_FONT_SIZE, SMALL_LINE, text, TITLE_FONT_SIZE } from '../../render/card.ts';
-import { ellipsize, wrapText } from '../../render/text-width.ts';
+import { clampLines, clip, ellipsize, wrapText } from '../../render/text-width.ts';
 import { escapeHtml } from '../../render/html.ts';
+import { MAX_SHOWN_DESCRIPTION } from '../../render/project-card.ts';
 import { plural, selectionWords } from './view.ts';
 
 /** Where a demo's projects come from, named wherever a real card names GitHub. */
@@ -86,14 +87,14 @@ export function repositoryCard(
   const width = 400;
   const asOf = formatInstant(payload.asOf);
   const top = simulated ? 48 : 32;
-  const described = wrapText(project.description ?? 'No description', width - 2 * PAD, 12).slice(0, 3);
+  const described = clampLines(project.description ?? 'No description', width - 2 * PAD, 12, 3);
   const metaY = top + 24 + described.length * 16;
   const foot = wrapText(footer(payload, asOf, simulated), width - 2 * PAD, SMALL_FONT_SIZE, ' · ');
   const footTop = metaY + 24;
   const height = footTop + (foot.length - 1) * SMALL_LINE + 12;
   const title = `${project.owner}/${project.name} on GitHub`;
   const desc =
-    `${simulated ? `${SIMULATED}. ` : ''}${project.owner}/${project.name}: ${project.description ?? 'no description'}. ` +
+    `${simulated ? `${SIMULATED}. ` : ''}${project.owner}/${project.name}: ${project.description === null ? 'no description' : clip(project.description, MAX_SHOWN_DESCRIPTION)}. ` +
     `${[project.language, plural(project.stars, 'star'), plural(project.forks, 'fork')].filter((w) => w !== null).join(', ')}. ` +
     `Source: ${simulated ? SIMULATED_PROJECTS_SOURCE : `GitHub profile of ${payload.username}`}. As of ${asOf}.`;
   const body =
@@ -104,11 +105,7 @@ export function repositoryCard(
       `font-size="${TITLE_FONT_SIZE}" font-weight="600" fill="${theme.text}"`,
     ) +
     (simulated ? text(PAD, 44, SIMULATED, `fill="${theme.down}"`) : '') +
-    described
-      .map((line, i) =>
-        text(PAD, top + 16 + i * 16, i === 2 && described.length === 3 ? ellipsize(line, width - 2 * PAD, 12) : line),
-      )
-      .join('') +
+    described.map((line, i) => text(PAD, top + 16 + i * 16, line)).join('') +
     metaLine(project, PAD, metaY, theme) +
     foot.map((line, i) => text(PAD, footTop + i * SMALL_LINE, line, 'font-size="11"')).join('');
   return frame({ width, height, title, desc, theme, body });

@@ -1,8 +1,10 @@
 // The projects in the home page's Markdown twin (/index.md): one list item a repository, its name linked,
 // its description and its figures as text. Every upstream string goes through markdownText, so a
-// description cannot open a link, HTML or emphasis.
+// description cannot open a link, HTML or emphasis; it is shortened as the page shows it (render/project-card.ts).
 import { markdownLink, markdownText } from '../../lib/markdown-text.ts';
 import type { GitHubProjects } from '../../domain/projects.ts';
+import { MAX_SHOWN_DESCRIPTION } from '../../render/project-card.ts';
+import { clip } from '../../render/text-width.ts';
 
 const count = (n: number, one: string) => `${n.toLocaleString('en-US')} ${one}${n === 1 ? '' : 's'}`;
 
@@ -11,7 +13,7 @@ export function projectsMarkdown(payload: GitHubProjects): string {
   return payload.projects
     .map((p) => {
       const facts = [p.language, count(p.stars, 'star'), count(p.forks, 'fork')].filter((f) => f !== null);
-      const description = p.description === null ? '' : `: ${markdownText(p.description)}`;
+      const description = p.description === null ? '' : `: ${markdownText(clip(p.description, MAX_SHOWN_DESCRIPTION))}`;
       return `- ${markdownLink(`${p.owner}/${p.name}`, p.url)}${description} (${markdownText(facts.join(', '))})`;
     })
     .join('\n');
