@@ -78,6 +78,12 @@ const SITE_FILE_FIELDS: Record<Exclude<keyof SiteFile, 'theme' | 'accent'>, stri
   language: 'the language of the pages, such as en',
 };
 
+/**
+ * The longest each text field may be, in characters (docs/site.md#how-long-a-text-may-be): far past any
+ * name or line a page shows, and a bound the owner can read before a page, a feed or a picture is drawn.
+ */
+export const SITE_FILE_BOUNDS = { title: 100, tagline: 300, author: 100 } as const;
+
 /** A BCP 47 language tag in its common shape: `en`, `fr-CA`, `zh-Hant-TW`. */
 const LANGUAGE_TAG = /^[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*$/;
 
@@ -111,6 +117,10 @@ export function readSiteFile(url: URL = SITE_FILE_URL, name = 'site/site.json'):
     if (value === undefined) throw new ConfigError(name, `"${field}" is missing; add it: ${meaning}`);
     if (typeof value !== 'string' || value.trim() === '')
       throw new ConfigError(name, `"${field}" must be a non-empty string: ${meaning}`);
+    const max = (SITE_FILE_BOUNDS as Record<string, number>)[field];
+    const length = max === undefined ? 0 : [...value].length;
+    if (max !== undefined && length > max)
+      throw new ConfigError(name, `"${field}" is ${length} characters long, more than ${max}; shorten it`);
   }
   const site = fields as unknown as SiteFile;
   origin(`${name} "siteUrl"`, site.siteUrl);

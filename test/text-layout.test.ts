@@ -2,7 +2,10 @@
 // docs/site.md#how-long-a-text-may-be): a repository's description has no length limit upstream, and the
 // owner's titles none but the bounds the build sets. Proven by counting the characters measured
 // (measuredCharacters), never by a timing.
-import { describe, expect, it } from 'vitest';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clampLines, clip, ellipsize, measuredCharacters, textWidth, wrapText } from '../render/text-width.ts';
 import { sharePalette, shareImageSvg } from '../render/share-image.ts';
 import { DEFAULT_LOOK } from '../render/themes.ts';
@@ -11,6 +14,20 @@ import { projectCardHtml, MAX_SHOWN_DESCRIPTION } from '../render/project-card.t
 import { CARD_MAX_BYTES } from '../render/card.ts';
 import { LIGHT } from '../render/charts/theme.ts';
 import type { GitHubProjects } from '../domain/projects.ts';
+import { dataResource } from '../contract/service.ts';
+import { DEFAULT_SERVICE } from '../datasets/registry.ts';
+import { defaultProjects } from '../tools/fakes/projects.ts';
+import { startFakeUpstreams, type FakeUpstreams } from '../tools/fakes/upstreams.ts';
+import { contentCopy } from './helpers/hostile-content.ts';
+import { upstreamEnv } from './helpers/run.ts';
+import {
+  FIXTURE_SITE,
+  listFiles,
+  runBuild,
+  runBuildMain,
+  TEST_SITE_CLOCK,
+  TEST_SITE_URL,
+} from './helpers/site-dist.ts';
 
 const LONG = 200_000;
 /** Every shape a long text takes: one word, words, blanks between, wide letters, pairs of UTF-16 units. */
@@ -128,5 +145,96 @@ describe('the pictures and cards of a 200,000-character text', () => {
     for (const card of cards) expect(Buffer.byteLength(card)).toBeLessThan(CARD_MAX_BYTES);
     const html = projectCardHtml({ name: project.name, href: project.url, description: long });
     expect(html.length).toBeLessThan(MAX_SHOWN_DESCRIPTION * 10);
+  });
+});
+
+describe('the build, against the fakes', () => {
+  let fake: FakeUpstreams;
+  let base: string;
+  beforeAll(async () => {
+    fake = await startFakeUpstreams({ now: () => TEST_SITE_CLOCK });
+    base = await mkdtemp(join(tmpdir(), 'long-text-'));
+  });
+  afterAll(async () => {
+    await fake?.close();
+    await rm(base, { recursive: true, force: true });
+  });
+
+  const env = (more: Record<string, string> = {}) => ({
+    ...upstreamEnv(fake.url),
+    SITE_URL: TEST_SITE_URL,
+    UPSTREAM_TIMEOUT_MS: '20000',
+    SOURCE_DATE_EPOCH: String(TEST_SITE_CLOCK / 1000),
+    ...more,
+  });
+
+  /** A build whose first pinned repository has `description`, and the characters its layout measured. */
+  async function buildDescribed(name: string, description: string, more: Record<string, string> = {}) {
+    fake.projects = defaultProjects('octocat');
+    fake.projects.pinned[0]!.description = description;
+    const dir = join(base, name);
+    const before = measuredCharacters();
+    const result = await runBuild(dir, env(more));
+    return { dir, result, work: measuredCharacters() - before };
+  }
+
+  it.each([
+    ['the profile page', 100_000, {}],
+    ['GraphQL', 200_000, { GITHUB_TOKEN: 'test-token' }],
+  ])(
+    'a %s description of %i characters: exit 0, whole in the payload, laid out as a short one is',
+    async (source, length, more) => {
+      const short = await buildDescribed(`short-${length}`, 'A short description.', more);
+      expect(short.result.code, short.result.stderr).toBe(0);
+      const long = 'word '.repeat(length / 5).trim();
+      const b = await buildDescribed(`long-${length}`, long, more);
+      expect(b.result.code, b.result.stderr).toBe(0);
+      const payload = JSON.parse(
+        await readFile(join(b.dir, dataResource(DEFAULT_SERVICE, 'projects').snapshotFiles[0]!), 'utf8'),
+      ) as GitHubProjects;
+      expect(payload.projects[0]!.description).toBe(long);
+      // The layout of every card and picture costs a few lines' more, never a measure per character.
+      expect(b.work - short.work).toBeLessThan(20_000);
+      const cards = (await listFiles(b.dir)).filter((f) => f.startsWith('cards/') && f.endsWith('.svg'));
+      expect(cards.length).toBeGreaterThan(4);
+      for (const card of cards) expect((await stat(join(b.dir, card))).size, card).toBeLessThan(CARD_MAX_BYTES);
+      // The home page shows the description's first MAX_SHOWN_DESCRIPTION characters (render/project-card.ts).
+      const home = async (dir: string) => (await readFile(join(dir, 'index.html'), 'utf8')).length;
+      expect((await home(b.dir)) - (await home(short.dir))).toBeLessThan(MAX_SHOWN_DESCRIPTION * 2);
+    },
+  );
+
+  it.each([
+    ['site.json', 'title', (site: string) => site.replace('"title": "', `"title": "${'W'.repeat(20_000)}`)],
+    [
+      'writings/midnight-in-toronto.md',
+      'title',
+      (writing: string) => writing.replace(/^title: /m, `title: ${'word '.repeat(4_000)}`),
+    ],
+    [
+      'writings/midnight-in-toronto.md',
+      'summary',
+      (writing: string) => writing.replace(/^summary: /m, `summary: ${'word '.repeat(4_000)}`),
+    ],
+    ['profile.md', 'name', (profile: string) => profile.replace(/^name: /m, `name: ${'W'.repeat(20_000)}`)],
+  ])('a 20,000-character %s %s: exit 2 naming the file and the field, nothing written', async (file, field, edit) => {
+    const original = await readFile(join(FIXTURE_SITE, file), 'utf8');
+    const edited = edit(original);
+    expect(edited).not.toBe(original);
+    const content = await contentCopy({ [file]: edited });
+    try {
+      fake.resetCalls();
+      const out = join(base, `bound-${file.replace(/\W/g, '-')}-${field}`);
+      const result = await runBuildMain(['--out', out], env(), { content: content.dir });
+      expect(result.code, result.stderr).toBe(2);
+      const lines = result.stderr.trimEnd().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain(file.replace(/^.*\//, ''));
+      expect(lines[0]).toMatch(new RegExp(`"${field}" is \\d+ characters long, more than \\d+; shorten it`));
+      expect(lines[0]!.length).toBeLessThan(400);
+      await expect(stat(out)).rejects.toThrow(/ENOENT/);
+    } finally {
+      await content.close();
+    }
   });
 });

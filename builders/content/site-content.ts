@@ -103,6 +103,14 @@ function text(data: Record<string, unknown>, key: string, file: string, field: s
   return value.trim();
 }
 
+/** A one-line text of at most `max` characters. */
+function bounded(data: Record<string, unknown>, key: string, file: string, field: string, max: number): string {
+  const value = text(data, key, file, field);
+  if ([...value].length > max)
+    throw new ContentError(file, `"${field}" is ${[...value].length} characters long, more than ${max}; shorten it`);
+  return value;
+}
+
 /** A list field of `data`: absent is empty; anything but a list is refused. */
 function list(data: Record<string, unknown>, key: string, file: string, field: string = key): unknown[] {
   const value = data[key];
@@ -151,8 +159,8 @@ function percentEncoded(char: string): string {
 export function parseProfile(source: string, file = 'profile.md'): Profile {
   const { data, body } = splitFrontMatter(source, file);
   return {
-    name: text(data, 'name', file),
-    location: text(data, 'location', file),
+    name: bounded(data, 'name', file, 'name', TEXT_BOUNDS.name),
+    location: bounded(data, 'location', file, 'location', TEXT_BOUNDS.location),
     ...(data.avatar === undefined || data.avatar === null ? {} : { avatar: text(data, 'avatar', file) }),
     links: list(data, 'links', file).map((l, i) => {
       const field = `links[${i}]`;
@@ -181,6 +189,12 @@ export function parseSkills(source: string, file = 'skills.yaml'): SkillGroup[] 
   });
 }
 
+/**
+ * The longest text of each field a page, a feed or a share picture shows, in characters
+ * (docs/site.md#how-long-a-text-may-be); a longer one is the owner's to shorten (exit 2).
+ */
+export const TEXT_BOUNDS = { name: 100, location: 100, writingTitle: 200, writingSummary: 500 } as const;
+
 /** site/projects.yaml: the file, and its bounds (a home page of cards, not a catalogue). */
 export const PROJECTS_FILE = 'projects.yaml';
 export const MAX_OWNER_PROJECTS = 12;
@@ -197,14 +211,6 @@ function onlyFields(entry: Record<string, unknown>, known: readonly string[], fi
       file,
       `${where === '' ? '' : `"${where}" `}has no field ${JSON.stringify(unknown.slice(0, 40))}; the fields are ${known.join(', ')}`,
     );
-}
-
-/** A one-line text of at most `max` characters. */
-function bounded(data: Record<string, unknown>, key: string, file: string, field: string, max: number): string {
-  const value = text(data, key, file, field);
-  if ([...value].length > max)
-    throw new ContentError(file, `"${field}" is ${[...value].length} characters long, more than ${max}; shorten it`);
-  return value;
 }
 
 /**
@@ -259,7 +265,13 @@ export function parseWriting(source: string, file: string): Writing | null {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(`${date}T00:00:00Z`))) {
     throw new ContentError(file, '"date" must be a date written YYYY-MM-DD');
   }
-  return { slug, title: text(data, 'title', file), date, summary: text(data, 'summary', file), body };
+  return {
+    slug,
+    title: bounded(data, 'title', file, 'title', TEXT_BOUNDS.writingTitle),
+    date,
+    summary: bounded(data, 'summary', file, 'summary', TEXT_BOUNDS.writingSummary),
+    body,
+  };
 }
 
 /**
