@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imageTypeOf } from '../lib/image-type.ts';
 import { profileIcon, profileSiteOf, PROFILE_SITES } from '../builders/pages/profile-links.ts';
 import { AVATAR_PNG, noCalls, startFakeUpstreams, type FakeUpstreams } from '../tools/fakes/upstreams.ts';
-import { TINY_PNG } from '../tools/fakes/avatar.ts';
+import { pngClaiming, TINY_PNG } from '../tools/fakes/avatar.ts';
 import { upstreamEnv } from './helpers/run.ts';
 import { runBuild, sharedSite, TEST_SITE_CLOCK } from './helpers/site-dist.ts';
 import { contentCopy, profileWithLinks } from './helpers/hostile-content.ts';
@@ -149,6 +149,11 @@ describe('builds with a picture and profile links', () => {
       /site\/notes\.txt is not a PNG, JPEG or WebP picture \(read by its bytes\)$/,
     ],
     ['gone.png', {}, /site\/gone\.png is missing$/],
+    [
+      'bomb.png',
+      { 'bomb.png': pngClaiming(30_000, 30_000) },
+      /site\/bomb\.png is 30000 × 30000 pixels, more than 8192 a side or 50 megapixels in all; make it smaller$/,
+    ],
     ['../site.json', {}, /must be github or the name of a picture file in site\//],
   ])('avatar: %s is exit 2, one line naming it, nothing fetched or written', async (avatar, extra, reason) => {
     fake.resetCalls();
@@ -194,6 +199,7 @@ describe('builds with a picture and profile links', () => {
     ['missing', /answered 404/],
     ['not-image', /the answer is not a PNG, JPEG or WebP picture/],
     ['insecure', /redirected to http:\/\/avatars\.example, not https; not followed/],
+    ['huge', /: the picture is 30000 × 30000 pixels, more than 8192 a side or 50 megapixels in all; the pages/],
   ] as const)(
     'a GitHub picture that cannot be fetched (%s): one stderr line, the pages without it, exit 0',
     async (mode, reason) => {

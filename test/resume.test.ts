@@ -2,7 +2,7 @@
 // the npm registry, one line for the first fault; /resume, /resume.md and /resume.json from the fixture's
 // full document; what is withheld unless the owner opts in; the home page's role, link and rel="me" links.
 import { readFileSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +10,7 @@ import { parseResume, publishedResume, resumeSchema, type Resume } from '../buil
 import { currentRole, period, resumeMarkdownBody } from '../builders/pages/resume.ts';
 import { noCalls, startFakeUpstreams, type FakeUpstreams } from '../tools/fakes/upstreams.ts';
 import { contentCopy } from './helpers/hostile-content.ts';
-import { avatarPng, TINY_PNG } from '../tools/fakes/avatar.ts';
+import { avatarPng, pngClaiming, TINY_PNG } from '../tools/fakes/avatar.ts';
 import { FIXTURE_SITE, runBuild, sharedSite, TEST_SITE_URL } from './helpers/site-dist.ts';
 import { upstreamEnv } from './helpers/run.ts';
 
@@ -256,9 +256,11 @@ describe("basics.image is the owner's picture when profile.md names no avatar", 
     image: string,
     files: Record<string, string> = {},
     pictures: Record<string, Uint8Array> = {},
+    links: Record<string, string> = {},
   ) {
     const content = await contentCopy({ 'resume.json': withFixture((r) => (r.basics!.image = image)), ...files });
     for (const [name, bytes] of Object.entries(pictures)) await writeFile(join(content.dir, name), bytes);
+    for (const [name, target] of Object.entries(links)) await symlink(target, join(content.dir, name));
     const outDir = join(base, `out-${Math.random().toString(36).slice(2)}`);
     const result = await runBuild(
       outDir,
@@ -311,6 +313,38 @@ describe("basics.image is the owner's picture when profile.md names no avatar", 
       expect(lines[0]).toMatch(reason);
     } finally {
       await built.close();
+    }
+  });
+
+  it.each([
+    [
+      'a picture claiming 30,000 × 30,000 pixels',
+      'bomb.png',
+      /: site\/bomb\.png is 30000 × 30000 pixels, more than 8192 a side or 50 megapixels in all; make it smaller$/,
+    ],
+  ])('%s: exit 2, one line naming resume.json and /basics/image, nothing of it in dist/', async (_, image, reason) => {
+    const outside = await mkdtemp(join(tmpdir(), 'outside-site-'));
+    await writeFile(join(outside, 'me.png'), TINY_PNG);
+    fake.resetCalls();
+    const built = await buildWithImage(
+      image,
+      {},
+      { 'bomb.png': pngClaiming(30_000, 30_000) },
+      { 'me.png': join(outside, 'me.png') },
+    );
+    try {
+      expect(built.result.code, built.result.stderr).toBe(2);
+      const lines = built.result.stderr.trimEnd().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(
+        new RegExp(`^build: the site's content needs a fix: resume\\.json /basics/image "${image}"`),
+      );
+      expect(lines[0]).toMatch(reason);
+      expect(noCalls(fake.calls), JSON.stringify(fake.calls)).toBe(true);
+      await expect(readdir(built.outDir)).rejects.toThrow(/ENOENT/);
+    } finally {
+      await built.close();
+      await rm(outside, { recursive: true, force: true });
     }
   });
 

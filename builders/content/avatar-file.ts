@@ -1,9 +1,11 @@
 // The owner's picture as profile.md names it (docs/site.md#the-owners-picture): `avatar: github`, which the
-// build fetches, or a PNG, JPEG or WebP file in site/, read here and checked by its bytes and size. A file
-// that is missing, outside site/, too large or not such a picture is a ContentError naming it (exit 2).
+// build fetches, or a PNG, JPEG or WebP file in site/, read here and checked by its bytes, its size and the
+// pixels its header claims. A file that is missing, outside site/, too large or not such a picture is a
+// ContentError naming it (exit 2).
 import { readFileSync, statSync } from 'node:fs';
 import { ContentError } from '../../lib/errors.ts';
 import { imageTypeOf, MAX_AVATAR_BYTES, type Picture } from '../../lib/image-type.ts';
+import { pictureSizeFault } from '../../lib/image-size.ts';
 import type { PublishedAvatar } from '../artifact.ts';
 
 export type AvatarSource =
@@ -53,6 +55,8 @@ function pictureFile(dir: URL, avatar: string, where: string): AvatarSource {
   const type = imageTypeOf(bytes);
   if (type === null)
     throw new ContentError(where, `site/${avatar} is not a PNG, JPEG or WebP picture (read by its bytes)`);
+  const fault = pictureSizeFault(bytes);
+  if (fault !== null) throw new ContentError(where, `site/${avatar} ${fault}; make it smaller`);
   return { kind: 'file', name: avatar, picture: { bytes, type } };
 }
 

@@ -42,3 +42,23 @@ export function avatarPng(size = 96, paper = [0xdd, 0xf4, 0xff], ink = [0x21, 0x
 
 /** The picture the fakes serve and the tests give as a file. */
 export const TINY_PNG = avatarPng();
+
+/**
+ * A PNG whose header claims `width` × `height` pixels, about `bytes` long: its IHDR, then an IDAT of stored
+ * (uncompressed) zlib blocks of zeros, a valid stream that holds far fewer rows than it claims. A
+ * 30,000 × 30,000 one is the decompression bomb a browser would decode into 3.6 GB.
+ */
+export function pngClaiming(width: number, height: number, bytes = 109 * 1024): Uint8Array {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  return new Uint8Array(
+    Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      chunk('IHDR', header),
+      chunk('IDAT', deflateSync(Buffer.alloc(bytes), { level: 0 })),
+      chunk('IEND', Buffer.alloc(0)),
+    ]),
+  );
+}

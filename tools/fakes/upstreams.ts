@@ -5,7 +5,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { DateTime } from 'luxon';
-import { TINY_PNG } from './avatar.ts';
+import { pngClaiming, TINY_PNG } from './avatar.ts';
 import {
   calendarWeeks,
   candleRows,
@@ -114,6 +114,8 @@ export const HTML_CALENDAR_FAILURE_MODES: readonly GithubMode[] = [
 const AVATAR_PATH = '/avatars/u/583231';
 /** The account's picture: a real PNG (tools/fakes/avatar.ts). */
 export const AVATAR_PNG = Buffer.from(TINY_PNG);
+/** The picture of the `huge` mode: 109 KB that claim 30,000 × 30,000 pixels. */
+const HUGE_PNG = Buffer.from(pngClaiming(30_000, 30_000));
 
 export interface FakeUpstreamOptions {
   /**
@@ -162,9 +164,10 @@ export interface FakeUpstreams {
   /**
    * The account's picture, `GET /<account>.png` (docs/upstreams.md#the-owners-picture): as github.com, a
    * redirect to the picture host (here the fake itself, `/avatars/u/<id>`), then the PNG. `missing` answers
-   * 404; `not-image` answers the redirect with an HTML page; `insecure` redirects to an http host elsewhere.
+   * 404; `not-image` answers the redirect with an HTML page; `insecure` redirects to an http host elsewhere;
+   * `huge` answers a 109 KB PNG that claims 30,000 × 30,000 pixels.
    */
-  avatar: { mode: 'ok' | 'missing' | 'not-image' | 'insecure'; requests: number };
+  avatar: { mode: 'ok' | 'missing' | 'not-image' | 'insecure' | 'huge'; requests: number };
   /** The profile's projects (tools/fakes/projects.ts): what the page, GraphQL's projects query and REST answer. */
   projects: FakeProjects;
   /** The fake's clock. */
@@ -521,8 +524,9 @@ export async function startFakeUpstreams(options: FakeUpstreamOptions = {}): Pro
           res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
           return res.end('<!doctype html><title>Not a picture</title>');
         }
-        res.writeHead(200, { 'content-type': 'image/png', 'content-length': AVATAR_PNG.length });
-        return res.end(AVATAR_PNG);
+        const png = state.avatar.mode === 'huge' ? HUGE_PNG : AVATAR_PNG;
+        res.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length });
+        return res.end(png);
       }
       const repository = /^\/repos\/([^/]+)\/([^/]+)$/.exec(url.pathname);
       if (repository && req.method === 'GET')
