@@ -4,7 +4,8 @@
 // line and left out; a missing or non-picture file is exit 2 naming it; the known profile sites' icons and
 // rel="me"; the head script and the toggle on every page, no inline script. Chromium reads them in
 // test/slow/themes-browser.test.ts.
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imageTypeOf } from '../lib/image-type.ts';
@@ -170,6 +171,35 @@ describe('builds with a picture and profile links', () => {
       await expect(readdir(built.outDir)).rejects.toThrow(/ENOENT/);
     } finally {
       await built.close();
+    }
+  });
+
+  it.each([
+    ['me.png', 'a link to a picture elsewhere'],
+    ['pictures/me.png', 'a picture in a linked folder'],
+    ['pictures/inner/me.png', 'a picture below a linked folder'],
+  ])('avatar: %s, %s out of site/: exit 2 naming it, nothing of it in dist/', async (avatar) => {
+    fake.resetCalls();
+    const outside = await mkdtemp(join(tmpdir(), 'outside-site-'));
+    const content = await contentCopy({ 'profile.md': profileWith(avatar) });
+    try {
+      await mkdir(join(outside, 'inner'));
+      await writeFile(join(outside, 'me.png'), TINY_PNG);
+      await writeFile(join(outside, 'inner', 'me.png'), TINY_PNG);
+      if (avatar === 'me.png') await symlink(join(outside, 'me.png'), join(content.dir, 'me.png'));
+      else await symlink(outside, join(content.dir, 'pictures'));
+      const outDir = join(content.dir, 'dist');
+      const env = { ...upstreamEnv(fake.url), SOURCE_DATE_EPOCH: String(TEST_SITE_CLOCK / 1000) };
+      const result = await runBuild(outDir, env, { content: content.dir });
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toBe(
+        `build: the site's content needs a fix: profile.md "avatar" ${JSON.stringify(avatar)}: site/${avatar} resolves to a file outside site/ (a symbolic link); copy the file into site/ instead\n`,
+      );
+      expect(noCalls(fake.calls), JSON.stringify(fake.calls)).toBe(true);
+      await expect(readdir(outDir)).rejects.toThrow(/ENOENT/);
+    } finally {
+      await content.close();
+      await rm(outside, { recursive: true, force: true });
     }
   });
 

@@ -318,6 +318,11 @@ describe("basics.image is the owner's picture when profile.md names no avatar", 
 
   it.each([
     [
+      'a link out of site/',
+      'me.png',
+      /: site\/me\.png resolves to a file outside site\/ \(a symbolic link\); copy the file into site\/ instead$/,
+    ],
+    [
       'a picture claiming 30,000 × 30,000 pixels',
       'bomb.png',
       /: site\/bomb\.png is 30000 × 30000 pixels, more than 8192 a side or 50 megapixels in all; make it smaller$/,

@@ -7,6 +7,7 @@ import { ContentError } from '../../lib/errors.ts';
 import { imageTypeOf, MAX_AVATAR_BYTES, type Picture } from '../../lib/image-type.ts';
 import { pictureSizeFault } from '../../lib/image-size.ts';
 import type { PublishedAvatar } from '../artifact.ts';
+import { assertInsideSite } from './site-files.ts';
 
 export type AvatarSource =
   | { kind: 'file'; name: string; picture: Picture }
@@ -18,10 +19,11 @@ export type AvatarSource =
 /** A name of a file in site/: relative, plain segments, no dot-file or `..` (no path out of the folder). */
 const FILE_NAME = /^(?:[A-Za-z0-9_-][A-Za-z0-9._-]*\/)*[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
 
-export function avatarSource(dir: URL, avatar: string | undefined): AvatarSource {
+/** profile.md's `avatar:`; `root` is site/'s real path (site-files.ts). */
+export function avatarSource(dir: URL, root: string, avatar: string | undefined): AvatarSource {
   if (avatar === undefined) return null;
   if (avatar === 'github') return { kind: 'github' };
-  return pictureFile(dir, avatar, `profile.md "avatar" ${JSON.stringify(avatar.slice(0, 80))}`);
+  return pictureFile(dir, root, avatar, `profile.md "avatar" ${JSON.stringify(avatar.slice(0, 80))}`);
 }
 
 /**
@@ -29,23 +31,27 @@ export function avatarSource(dir: URL, avatar: string | undefined): AvatarSource
  * URL, fetched at build time like `avatar: github`, or a picture file in site/ checked like `avatar:`; an
  * empty string is no picture. Any other URL is a ContentError naming resume.json and the pointer.
  */
-export function resumeImageSource(dir: URL, image: string | undefined): AvatarSource {
+export function resumeImageSource(dir: URL, root: string, image: string | undefined): AvatarSource {
   if (image === undefined || image.trim() === '') return null;
   const where = `resume.json /basics/image ${JSON.stringify(image.slice(0, 80))}`;
   if (/^https:\/\//i.test(image)) return { kind: 'url', url: image };
   if (/^[a-z][a-z0-9+.-]*:/i.test(image) || image.startsWith('/'))
     throw new ContentError(where, 'expected an https URL or the name of a picture file in site/ (such as me.png)');
-  return pictureFile(dir, image, where);
+  return pictureFile(dir, root, image, where);
 }
 
-/** A PNG, JPEG or WebP file in site/ named `name`, checked by its bytes; `where` names it in a refusal. */
-function pictureFile(dir: URL, avatar: string, where: string): AvatarSource {
+/**
+ * A PNG, JPEG or WebP file in site/ named `name`, within site/ with links followed, checked by its bytes;
+ * `where` names it in a refusal.
+ */
+function pictureFile(dir: URL, root: string, avatar: string, where: string): AvatarSource {
   if (!FILE_NAME.test(avatar) || avatar.split('/').some((part) => part.startsWith('.')))
     throw new ContentError(where, 'must be github or the name of a picture file in site/ (such as me.png)');
   const url = new URL(avatar.split('/').map(encodeURIComponent).join('/'), dir);
   const size = statSync(url, { throwIfNoEntry: false });
   if (size === undefined) throw new ContentError(where, `site/${avatar} is missing`);
   if (!size.isFile()) throw new ContentError(where, `site/${avatar} is not a file`);
+  assertInsideSite(root, url, where, `site/${avatar} `);
   if (size.size > MAX_AVATAR_BYTES)
     throw new ContentError(
       where,

@@ -3,9 +3,7 @@
 // `draft: true` is dropped here, at the edge, so no generator downstream can publish it by mistake.
 // Every mistake in the content is a ContentError naming the file and what to fix (the build exits 2):
 // the owner's, never a bug. What content may hold is in docs/site.md#what-content-may-contain.
-import { readdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
-import { sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
 import { SITE_FILE_URL } from '../../lib/config.ts';
 import { firstUnseen } from '../../lib/unicode.ts';
 import { ContentError } from '../../lib/errors.ts';
@@ -14,6 +12,7 @@ import { isPublishableLink } from './sanitize.ts';
 import { parseContentYaml } from './yaml.ts';
 import { parseResume, RESUME_FILE, type LoadedResume } from './resume.ts';
 import { avatarSource, resumeImageSource, type AvatarSource } from './avatar-file.ts';
+import { assertInsideSite, siteRoot } from './site-files.ts';
 
 export { ContentError };
 
@@ -320,17 +319,12 @@ function renderable(body: string, file: string): string {
  * writings/ (none when the folder is absent: git keeps no empty folder). Throws a ContentError for any file that is missing, too large or wrong.
  */
 export function loadContent(dir: URL = SITE_DIR): SiteContent {
-  const root = realpathSync(fileURLToPath(dir));
+  const root = siteRoot(dir);
   const readBounded = (name: string, url: URL, size: Stats) => {
     if (!size.isFile()) throw new ContentError(name, 'is not a file');
     // A symbolic link (or a linked folder) to a file elsewhere would publish it: a page, its twin, the
-    // feeds and llms-full.txt. What the site publishes is what site/ holds.
-    const real = realpathSync(url);
-    if (!real.startsWith(`${root}${sep}`))
-      throw new ContentError(
-        name,
-        'resolves to a file outside site/ (a symbolic link); copy the file into site/ instead',
-      );
+    // feeds and llms-full.txt.
+    assertInsideSite(root, url, name);
     if (size.size > MAX_CONTENT_FILE_BYTES)
       throw new ContentError(name, `is ${size.size} bytes, more than ${MAX_CONTENT_FILE_BYTES}; shorten it`);
     return ownerText(readFileSync(url, 'utf8'), name);
@@ -372,6 +366,7 @@ export function loadContent(dir: URL = SITE_DIR): SiteContent {
       ? []
       : parseOwnerProjects(readBounded(PROJECTS_FILE, projectsUrl, projectsSize), PROJECTS_FILE);
   // The owner's picture: profile.md's `avatar:`, else the résumé's `basics.image`.
-  const avatar = avatarSource(dir, profile.avatar) ?? resumeImageSource(dir, resume?.document.basics?.image);
+  const avatar =
+    avatarSource(dir, root, profile.avatar) ?? resumeImageSource(dir, root, resume?.document.basics?.image);
   return { profile, skills, ownerProjects, writings: sortWritings(writings), resume, avatar };
 }

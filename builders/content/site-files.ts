@@ -1,0 +1,25 @@
+// The one rule for every file of site/ the build reads (its content files, the owner's picture, the
+// résumé's basics.image): the file, symbolic links followed, must lie under site/'s own real path. A link
+// to a file elsewhere would publish it (a page, a feed, dist/assets/), and what the site publishes is what
+// site/ holds (docs/site.md#what-content-may-contain).
+import { realpathSync } from 'node:fs';
+import { sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ContentError } from '../../lib/errors.ts';
+
+/** site/ (or `dir`) as its real path, links followed: what every file read must lie under. */
+export function siteRoot(dir: URL): string {
+  return realpathSync(fileURLToPath(dir));
+}
+
+/**
+ * Throws a ContentError naming `where` unless `url`, an existing file, resolves under `root` (siteRoot).
+ * `shown` is how the line names the file, before what is wrong with it (`site/me.png `).
+ */
+export function assertInsideSite(root: string, url: URL, where: string, shown = ''): void {
+  if (!realpathSync(url).startsWith(`${root}${sep}`))
+    throw new ContentError(
+      where,
+      `${shown}resolves to a file outside site/ (a symbolic link); copy the file into site/ instead`,
+    );
+}
