@@ -4,13 +4,27 @@
 // and for a project of the owner's site/projects.yaml (builders/pages/home.ts). Every text is escaped: a
 // description of `<one>` reads `<one>`. Pure and dependency-free: the page script carries it.
 import { escapeHtml } from './html.ts';
-import { clip } from './text-width.ts';
 
 /**
  * The most of a description a project's card shows, on a page or in an SVG card's <desc>, in characters:
  * GitHub sets no bound (the payload keeps it whole), the CLI shows as much (datasets/projects/picture.ts).
  */
 export const MAX_SHOWN_DESCRIPTION = 500;
+
+/**
+ * `description` as a card shows it: at most MAX_SHOWN_DESCRIPTION characters (code points), ended with "…"
+ * when it goes on, read no further than that.
+ */
+export function shownDescription(description: string): string {
+  let count = 0;
+  let end = 0;
+  for (const c of description) {
+    if (++count >= MAX_SHOWN_DESCRIPTION && end + c.length < description.length)
+      return `${description.slice(0, end).trimEnd()}…`;
+    end += c.length;
+  }
+  return description;
+}
 
 export interface ProjectCard {
   name: string;
@@ -27,9 +41,7 @@ export function projectCardHtml({ name, href, owner, description, metaHtml }: Pr
   return (
     `<li class="project"><a class="project-link" href="${escapeHtml(href)}"><strong class="project-name">${escapeHtml(name)}</strong></a>` +
     (owner === undefined ? '' : `<span class="project-owner">${escapeHtml(owner)}</span>`) +
-    (description === null
-      ? ''
-      : `<p class="project-description">${escapeHtml(clip(description, MAX_SHOWN_DESCRIPTION))}</p>`) +
+    (description === null ? '' : `<p class="project-description">${escapeHtml(shownDescription(description))}</p>`) +
     (metaHtml === undefined ? '' : `<p class="project-meta">${metaHtml}</p>`) +
     '</li>'
   );

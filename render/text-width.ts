@@ -124,17 +124,3 @@ export function clampLines(text: string, width: number, size: number, max: numbe
   if (!kept[max - 1]!.endsWith(ELLIPSIS)) kept[max - 1] = `${kept[max - 1]}${ELLIPSIS}`;
   return kept;
 }
-
-/**
- * `text` cut to at most `max` characters (code points), ended with "…" when it goes on: where a text is
- * shown whole but an upstream's has no bound (a card's <desc>, a page's project card), read no further.
- */
-export function clip(text: string, max: number): string {
-  let count = 0;
-  let end = 0;
-  for (const c of text) {
-    if (++count >= max && end + c.length < text.length) return `${text.slice(0, end).trimEnd()}${ELLIPSIS}`;
-    end += c.length;
-  }
-  return text;
-}

@@ -1,8 +1,7 @@
-// The pixels a picture claims, read from hand-made headers of the five types (lib/image-size.ts), and the
+// The pixels a picture claims, read from hand-made headers of the five types (lib/image-type.ts), and the
 // bound the site holds every picture to: at most 8,192 pixels a side and 50 megapixels.
 import { describe, expect, it } from 'vitest';
-import { MAX_PICTURE_PIXELS, MAX_PICTURE_SIDE, pictureSize, pictureSizeFault } from '../lib/image-size.ts';
-import { imageTypeOf } from '../lib/image-type.ts';
+import { imageTypeOf, MAX_PICTURE_PIXELS, MAX_PICTURE_SIDE, pictureSize, pictureSizeFault } from '../lib/image-type.ts';
 import { avatarPng, pngClaiming, TINY_PNG } from '../tools/fakes/avatar.ts';
 
 const bytes = (...parts: Array<number[] | string | Uint8Array>) =>

@@ -6,11 +6,11 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clampLines, clip, ellipsize, measuredCharacters, textWidth, wrapText } from '../render/text-width.ts';
+import { clampLines, ellipsize, measuredCharacters, textWidth, wrapText } from '../render/text-width.ts';
 import { sharePalette, shareImageSvg } from '../render/share-image.ts';
 import { DEFAULT_LOOK } from '../render/themes.ts';
 import { projectsCard, repositoryCard } from '../datasets/projects/card.ts';
-import { projectCardHtml, MAX_SHOWN_DESCRIPTION } from '../render/project-card.ts';
+import { MAX_SHOWN_DESCRIPTION, projectCardHtml, shownDescription } from '../render/project-card.ts';
 import { CARD_MAX_BYTES } from '../render/card.ts';
 import { LIGHT } from '../render/charts/theme.ts';
 import type { GitHubProjects } from '../domain/projects.ts';
@@ -46,7 +46,7 @@ function measured(work: () => unknown): number {
   return measuredCharacters() - before;
 }
 
-describe('ellipsize, wrapText, clampLines and clip read no further than the line they fill', () => {
+describe('ellipsize, wrapText and clampLines read no further than the line they fill', () => {
   it.each(SHAPES)('%s: 200,000 characters cost what 2,000 of them cost', (_, shape) => {
     const text = shape(LONG);
     const short = shape(2_000);
@@ -57,7 +57,6 @@ describe('ellipsize, wrapText, clampLines and clip read no further than the line
       (t) => clampLines(t, 368, 12, 3),
       (t) => wrapText(t, 400, 12, ' ', 3),
       (t) => wrapText(t, 400, 12, ' · ', 3),
-      (t) => clip(t, MAX_SHOWN_DESCRIPTION),
     ];
     for (const layout of layouts) {
       const work = measured(() => layout(text));
@@ -95,11 +94,14 @@ describe('ellipsize, wrapText, clampLines and clip read no further than the line
           expect(wrapText(text, 120, 12, separator, max)).toEqual(wrapText(text, 120, 12, separator).slice(0, max));
   });
 
-  it('clip: at most the bound in characters, "…" only when cut', () => {
-    expect(clip('abc', 3)).toBe('abc');
-    expect(clip('abcd', 3)).toBe('ab…');
-    expect(clip('😀😀😀😀', 3)).toBe('😀😀…');
-    expect([...clip('x'.repeat(LONG), MAX_SHOWN_DESCRIPTION)]).toHaveLength(MAX_SHOWN_DESCRIPTION);
+  it('a shown description: at most MAX_SHOWN_DESCRIPTION characters, "…" only when cut', () => {
+    const exact = '😀'.repeat(MAX_SHOWN_DESCRIPTION);
+    expect(shownDescription(exact)).toBe(exact);
+    expect(shownDescription(`${exact}x`)).toBe(`${'😀'.repeat(MAX_SHOWN_DESCRIPTION - 1)}…`);
+    expect(shownDescription(`${'a'.repeat(MAX_SHOWN_DESCRIPTION - 2)} bcd`)).toBe(
+      `${'a'.repeat(MAX_SHOWN_DESCRIPTION - 2)}…`,
+    );
+    expect([...shownDescription('x'.repeat(LONG))]).toHaveLength(MAX_SHOWN_DESCRIPTION);
   });
 });
 

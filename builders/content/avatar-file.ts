@@ -4,8 +4,7 @@
 // ContentError naming it (exit 2).
 import { readFileSync, statSync } from 'node:fs';
 import { ContentError } from '../../lib/errors.ts';
-import { imageTypeOf, MAX_AVATAR_BYTES, type Picture } from '../../lib/image-type.ts';
-import { pictureSizeFault } from '../../lib/image-size.ts';
+import { imageTypeOf, MAX_AVATAR_BYTES, pictureSizeFault, type Picture } from '../../lib/image-type.ts';
 import type { PublishedAvatar } from '../artifact.ts';
 import { assertInsideSite } from './site-files.ts';
 

@@ -5,9 +5,9 @@ import type { GitHubProject, GitHubProjects } from '../../domain/projects.ts';
 import { formatCount, formatInstant } from '../../render/format.ts';
 import type { ChartTheme } from '../../render/charts/theme.ts';
 import { frame, PAD, SIMULATED, SMALL_FONT_SIZE, SMALL_LINE, text, TITLE_FONT_SIZE } from '../../render/card.ts';
-import { clampLines, clip, ellipsize, wrapText } from '../../render/text-width.ts';
+import { clampLines, ellipsize, wrapText } from '../../render/text-width.ts';
 import { escapeHtml } from '../../render/html.ts';
-import { MAX_SHOWN_DESCRIPTION } from '../../render/project-card.ts';
+import { shownDescription } from '../../render/project-card.ts';
 import { plural, selectionWords } from './view.ts';
 
 /** Where a demo's projects come from, named wherever a real card names GitHub. */
@@ -94,7 +94,7 @@ export function repositoryCard(
   const height = footTop + (foot.length - 1) * SMALL_LINE + 12;
   const title = `${project.owner}/${project.name} on GitHub`;
   const desc =
-    `${simulated ? `${SIMULATED}. ` : ''}${project.owner}/${project.name}: ${project.description === null ? 'no description' : clip(project.description, MAX_SHOWN_DESCRIPTION)}. ` +
+    `${simulated ? `${SIMULATED}. ` : ''}${project.owner}/${project.name}: ${project.description === null ? 'no description' : shownDescription(project.description)}. ` +
     `${[project.language, plural(project.stars, 'star'), plural(project.forks, 'fork')].filter((w) => w !== null).join(', ')}. ` +
     `Source: ${simulated ? SIMULATED_PROJECTS_SOURCE : `GitHub profile of ${payload.username}`}. As of ${asOf}.`;
   const body =

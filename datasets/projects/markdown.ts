@@ -3,8 +3,7 @@
 // description cannot open a link, HTML or emphasis; it is shortened as the page shows it (render/project-card.ts).
 import { markdownLink, markdownText } from '../../lib/markdown-text.ts';
 import type { GitHubProjects } from '../../domain/projects.ts';
-import { MAX_SHOWN_DESCRIPTION } from '../../render/project-card.ts';
-import { clip } from '../../render/text-width.ts';
+import { shownDescription } from '../../render/project-card.ts';
 
 const count = (n: number, one: string) => `${n.toLocaleString('en-US')} ${one}${n === 1 ? '' : 's'}`;
 
@@ -13,7 +12,7 @@ export function projectsMarkdown(payload: GitHubProjects): string {
   return payload.projects
     .map((p) => {
       const facts = [p.language, count(p.stars, 'star'), count(p.forks, 'fork')].filter((f) => f !== null);
-      const description = p.description === null ? '' : `: ${markdownText(clip(p.description, MAX_SHOWN_DESCRIPTION))}`;
+      const description = p.description === null ? '' : `: ${markdownText(shownDescription(p.description))}`;
       return `- ${markdownLink(`${p.owner}/${p.name}`, p.url)}${description} (${markdownText(facts.join(', '))})`;
     })
     .join('\n');
