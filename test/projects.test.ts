@@ -10,7 +10,7 @@ import { DEFAULT_SERVICE } from '../datasets/registry.ts';
 import { buildProjects, collapsedText, projectsReuse, type GitHubProjects } from '../domain/projects.ts';
 import { parsePageCount, parseProfileHtml } from '../datasets/projects/profile-page.ts';
 import { parseProjectsAnswer } from '../datasets/projects/graphql.ts';
-import { renderProfileHtml } from '../tools/fakes/projects.ts';
+import { renderProfileHtml, signInPage } from '../tools/fakes/projects.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../tools/fakes/upstreams.ts';
 import { UpstreamError } from '../lib/errors.ts';
 import { upstreamEnv } from './helpers/run.ts';
@@ -174,6 +174,32 @@ describe('the profile page', () => {
       selection: 'popular',
       items: [],
     });
+    // Entities decoded and whitespace collapsed, across the page's elements, as a browser shows it.
+    expect(
+      parseProfileHtml('<div><strong>octocat</strong> doesn&rsquo;t have\n  any public repositories yet.</div>').items,
+    ).toEqual([]);
+  });
+
+  const SENTENCE = 'octocat doesn’t have any public repositories yet.';
+  it.each([
+    ['an HTML comment', `<!-- <p>${SENTENCE}</p> -->`],
+    ['a script', `<script>var s = "${SENTENCE}";</script>`],
+    ['a style', `<style>p::after { content: "${SENTENCE}"; }</style>`],
+    ['an attribute', `<input placeholder="${SENTENCE}"><p data-empty="${SENTENCE}"></p>`],
+    ['a template', `<template><p>${SENTENCE}</p></template>`],
+    ['the title', `<head><title>${SENTENCE}</title></head>`],
+    ['a hidden element', `<div hidden><p>${SENTENCE}</p></div>`],
+    ['a noscript', `<noscript>${SENTENCE}</noscript>`],
+    ['the sign-in page', signInPage('octocat')],
+  ])('reads the no-repository sentence only where the page shows it: not in %s', (_, html) => {
+    expect(() => parseProfileHtml(`<html><body><h1>Sign in to GitHub</h1>${html}</body></html>`)).toThrow(
+      /no "Pinned" or "Popular repositories" section found \(markup changed\?\)/,
+    );
+    // The same page with the sentence shown after the unseen part is an account with no repository.
+    expect(parseProfileHtml(`<html><body>${html}<p>${SENTENCE}</p></body></html>`)).toEqual({
+      selection: 'popular',
+      items: [],
+    });
   });
 
   it('GraphQL: pinned nodes (a gist as {}) else the popular ones', () => {
@@ -232,6 +258,20 @@ describe('the build', () => {
       expect(JSON.parse(await none.read(V1))).toEqual({ ...EXPECTED, selection: 'popular', projects: [] });
     },
   );
+
+  it('the sign-in page where the profile should be: exit 1, no projects snapshot, the other datasets written', async () => {
+    const b = await buildWith('sign-in', (f) => (f.projects.page = signInPage('octocat')));
+    expect(b.result.code).toBe(1);
+    expect(b.result.stderr.trimEnd().split('\n')).toContainEqual(
+      'build: projects not written: github-profile: no "Pinned" or "Popular repositories" section found (markup changed?)',
+    );
+    const files = await b.files();
+    expect(files).not.toContain(V1);
+    expect(files).not.toContain(ALIAS);
+    for (const other of DEFAULT_SERVICE.resources.filter((r) => r.id !== PROJECTS.id))
+      expect(files).toContain(other.snapshotFiles[0]);
+    expect(fake.calls.profile).toBe(1);
+  });
 
   it.each([[{}], [{ GITHUB_TOKEN: 'test-token' }]])(
     'a hostile owner: exit 1, no projects snapshot, the other datasets written, no trace of the markup (%j)',
