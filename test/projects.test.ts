@@ -303,7 +303,7 @@ describe('the build', () => {
       'cards/github-projects-dark.svg',
       ...EXPECTED.projects.flatMap((p) => [
         `cards/repos/${p.owner.toLowerCase()}/${p.name.toLowerCase()}.svg`,
-        `cards/repos/${p.owner.toLowerCase()}/${p.name.toLowerCase()}-dark.svg`,
+        `cards/repos-dark/${p.owner.toLowerCase()}/${p.name.toLowerCase()}.svg`,
       ]),
     ];
     for (const card of cards) {
@@ -317,6 +317,37 @@ describe('the build', () => {
     const parser = await b.read('cards/repos/octocat/tiny-parser.svg');
     expect(parser).toContain('Reads &lt;one&gt; tag at a time &amp; never backtracks.');
     expect(parser).not.toContain('<one>');
+  });
+
+  it('repositories foo and foo-dark pinned: four card files, each holding its own repository', async () => {
+    const repo = (name: string, description: string) => ({
+      owner: 'octocat',
+      name,
+      description,
+      language: null,
+      stars: 1,
+      forks: 0,
+    });
+    const b = await buildWith('foo-dark', (f) => {
+      f.projects.pinned = [repo('foo', 'The repository foo.'), repo('foo-dark', 'The repository foo-dark.')];
+      f.projects.gist = false;
+    });
+    expect(b.result.code, b.result.stderr).toBe(0);
+    const cards = (await b.files()).filter((f) => /^cards\/repos(-dark)?\/.*\.svg$/.test(f));
+    expect(cards.sort()).toEqual([
+      'cards/repos-dark/octocat/foo-dark.svg',
+      'cards/repos-dark/octocat/foo.svg',
+      'cards/repos/octocat/foo-dark.svg',
+      'cards/repos/octocat/foo.svg',
+    ]);
+    for (const card of cards) {
+      const name = /\/([^/]+)\.svg$/.exec(card)![1]!;
+      const svg = await b.read(card);
+      expect(svg, card).toContain(`The repository ${name}.`);
+      expect(svg, card).not.toContain(`The repository ${name === 'foo' ? 'foo-dark' : 'foo'}.`);
+    }
+    // The dark card is drawn in the dark variant: it differs from the light one of the same repository.
+    expect(await b.read('cards/repos-dark/octocat/foo.svg')).not.toBe(await b.read('cards/repos/octocat/foo.svg'));
   });
 
   it('GitHub down with --previous: the projects snapshot is republished unchanged', async () => {

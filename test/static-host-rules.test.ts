@@ -24,7 +24,7 @@ function filesOf(writings: number, projects: number): string[] {
     ...pages.flatMap((p) => [`${p}.html`, `${p}.md`]),
     '404.html',
     ...Array.from({ length: writings }, (_, i) => [`writings/w${i}.html`, `writings/w${i}.md`]).flat(),
-    ...Array.from({ length: projects }, (_, i) => [`cards/repos/o/p${i}.svg`, `cards/repos/o/p${i}-dark.svg`]).flat(),
+    ...Array.from({ length: projects }, (_, i) => [`cards/repos/o/p${i}.svg`, `cards/repos-dark/o/p${i}.svg`]).flat(),
   ];
 }
 
@@ -89,7 +89,7 @@ describe('_headers at scale', () => {
   it("gives every project's card the card type, cache rule and policy, once each", () => {
     const rules = parseHeaders(headersFile(SITE, filesOf(500, 6)));
     const projects = DEFAULT_SERVICE.resources.find((r) => r.cardFolder !== undefined)!;
-    for (const file of ['/cards/repos/o/p0.svg', '/cards/repos/o/p5-dark.svg'])
+    for (const file of ['/cards/repos/o/p0.svg', '/cards/repos-dark/o/p5.svg'])
       expect(headersFor(rules, file)).toEqual({
         'Access-Control-Allow-Origin': '*',
         'X-Content-Type-Options': 'nosniff',
@@ -117,5 +117,6 @@ describe('serve.json at scale', () => {
     const json = serveJson(SITE, filesOf(500, 6)) as { headers: Array<{ source: string }> };
     expect(json.headers.length).toBeLessThanOrEqual(50);
     expect(json.headers.map((h) => h.source)).toContain('/cards/repos/o/**');
+    expect(json.headers.map((h) => h.source)).toContain('/cards/repos-dark/o/**');
   });
 });
