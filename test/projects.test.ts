@@ -104,6 +104,9 @@ describe('the payload rule', () => {
     expect(collapsedText('a\u0001b\u001b[31m')).toBe('a b [31m');
     expect(collapsedText('   ')).toBeNull();
     expect(collapsedText(undefined)).toBeNull();
+    // The bidi controls (Trojan Source), zero-width space, word joiner and BOM an upstream sends: dropped.
+    expect(collapsedText('abc\u202Egnp.exe\u202C \u2066x\u2069\u200b\u200e\u061c\u2060\ufeff')).toBe('abcgnp.exe x');
+    expect(collapsedText('\u202e\u202d')).toBeNull();
   });
 
   it('builds the URL from owner and name, keeps a colour only as # and six hex digits, and refuses a hostile item', () => {
@@ -256,6 +259,27 @@ describe('the build', () => {
       const none = await buildWith('none', (f) => (f.projects.mode = 'no-repos'), more);
       expect(none.result.code, none.result.stderr).toBe(0);
       expect(JSON.parse(await none.read(V1))).toEqual({ ...EXPECTED, selection: 'popular', projects: [] });
+    },
+  );
+
+  it.each([[{}], [{ GITHUB_TOKEN: 'test-token' }]])(
+    'U+202E and the other bidi controls in an upstream description or language never reach the payload (%j)',
+    async (more) => {
+      const b = await buildWith(
+        `bidi-${Object.keys(more).length}`,
+        (f) => {
+          f.projects.pinned[0]!.description = 'My first\u202E repository\u2066 on GitHub!\u2069';
+          f.projects.pinned[0]!.language = { name: 'Py\u202Dthon', color: '#3572A5' };
+        },
+        more,
+      );
+      expect(b.result.code, b.result.stderr).toBe(0);
+      const text = await b.read(V1);
+      expect(text).not.toMatch(/[\u202a-\u202e\u2066-\u2069]|\\u202[a-e]|\\u206[6-9]/i);
+      expect((JSON.parse(text) as GitHubProjects).projects[0]).toMatchObject({
+        description: 'My first repository on GitHub!',
+        language: 'Python',
+      });
     },
   );
 
