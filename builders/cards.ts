@@ -3,7 +3,7 @@
 // module (datasets/*/card.ts) with the very functions that draw the home page's charts (render/charts/).
 // A dataset whose snapshot is missing gets an "unavailable" card at the same paths
 // (render/unavailable-card.ts): no number, but never a broken image in a README that embeds it.
-import type { CardRef } from '../contract/service.ts';
+import { folderCardFile, type CardRef } from '../contract/service.ts';
 import type { Artifact, BuildContext } from './artifact.ts';
 import { unavailableCard } from '../render/unavailable-card.ts';
 
@@ -38,10 +38,11 @@ export function renderCards(ctx: BuildContext): Artifact[] {
   });
   const more = ctx.datasets.flatMap((dataset) => {
     const payload = ctx.payloads.get(dataset.resource.id);
-    if (payload === undefined || dataset.moreCards === undefined) return [];
+    const folder = dataset.resource.cardFolder;
+    if (payload === undefined || dataset.moreCards === undefined || folder === undefined) return [];
     return dataset.moreCards(payload).flatMap(({ name, draw }) =>
       (['light', 'dark'] as const).map((scheme) => ({
-        file: `cards/${name}${scheme === 'dark' ? '-dark' : ''}.svg`,
+        file: folderCardFile(folder, scheme, name),
         body: draw(ctx.look[scheme], ctx),
       })),
     );

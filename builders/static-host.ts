@@ -5,7 +5,6 @@
 import { liveFeedUrl, type Config } from '../lib/config.ts';
 import {
   API_INDEX,
-  CACHE_CONTROL,
   CARD_RESPONSE_HEADERS,
   COMMON_RESPONSE_HEADERS,
   type ServiceTables,
@@ -14,6 +13,8 @@ import {
 } from '../contract/service.ts';
 import { feedPolicyOptions, pageResponseHeaders } from '../contract/content-security-policy.ts';
 import type { Artifact } from './artifact.ts';
+import { contentTypeFor, hostTypeDiffers } from '../contract/content-types.ts';
+import { DEFAULT_FILE_CACHE_CONTROL, fileCacheControl } from '../contract/cache-rules.ts';
 import { absoluteUrl, CONTENT_DOCUMENTS, PAGES } from '../contract/pages.ts';
 
 export interface HeaderRule {
@@ -35,55 +36,35 @@ export interface StaticSite {
   service: ServiceTables;
 }
 
+/**
+ * Every rule but the cache's (cacheRules, from contract/cache-rules.ts): the types a host would not guess,
+ * the cards' policy and the catalog's Link.
+ */
 export function headerRules({ config, service }: StaticSite, files: string[]): HeaderRule[] {
   const rules: HeaderRule[] = [];
   for (const resource of service.resources) {
-    const cacheControl = CACHE_CONTROL.staticSnapshot(resource.cache);
     // Extension-less snapshots: without a rule a static host guesses no type (or octet-stream).
     for (const file of resource.snapshotFiles)
-      rules.push({
-        path: `/${file}`,
-        headers: { 'Content-Type': resource.contentType, 'Cache-Control': cacheControl },
-      });
+      rules.push({ path: `/${file}`, headers: { 'Content-Type': resource.contentType } });
   }
-  // The cards: an SVG type every host knows, but the cache rule of the data they picture.
+  // The cards: an SVG type every host knows, and the cards' own policy.
   const written = new Set(files);
   for (const card of service.cards.filter((c) => written.has(c.file)))
-    rules.push({
-      path: card.path,
-      headers: {
-        'Content-Type': card.contentType,
-        'Cache-Control': CACHE_CONTROL.card(card.cache),
-        ...CARD_RESPONSE_HEADERS,
-      },
-    });
+    rules.push({ path: card.path, headers: { 'Content-Type': card.contentType, ...CARD_RESPONSE_HEADERS } });
   // Each item's card (the projects' one per repository): written or not by this build's payload.
   for (const file of files.filter((f) => folderCardResource(service, f) !== undefined).sort())
-    rules.push({
-      path: `/${file}`,
-      headers: {
-        'Content-Type': 'image/svg+xml',
-        'Cache-Control': CACHE_CONTROL.card(folderCardResource(service, file)!.cache),
-        ...CARD_RESPONSE_HEADERS,
-      },
-    });
-  rules.push({
-    path: `/${API_INDEX.file}`,
-    headers: { 'Content-Type': API_INDEX.contentType, 'Cache-Control': CACHE_CONTROL.apiIndex },
-  });
+    rules.push({ path: `/${file}`, headers: { 'Content-Type': 'image/svg+xml', ...CARD_RESPONSE_HEADERS } });
+  rules.push({ path: `/${API_INDEX.file}`, headers: { 'Content-Type': API_INDEX.contentType } });
   for (const doc of Object.values(DISCOVERY)) {
     if (doc.file.endsWith('.md')) continue; // every twin gets the Markdown rule below
-    const headers: Record<string, string> = { 'Content-Type': doc.contentType };
-    // Same rule as the gateway: documents revalidate with their ETag, so a redeploy shows at once.
-    headers['Cache-Control'] = CACHE_CONTROL.static;
-    rules.push({ path: `/${doc.file}`, headers });
+    rules.push({ path: `/${doc.file}`, headers: { 'Content-Type': doc.contentType } });
   }
   // The feeds' types are not what a host guesses from `.json` and `.atom`; the other two are named alike.
   for (const doc of Object.values(CONTENT_DOCUMENTS).filter((d) => written.has(d.file)))
-    rules.push({
-      path: `/${doc.file}`,
-      headers: { 'Content-Type': doc.contentType, 'Cache-Control': CACHE_CONTROL.static },
-    });
+    rules.push({ path: `/${doc.file}`, headers: { 'Content-Type': doc.contentType } });
+  // Types the hosts' own tables name otherwise than the gateway (contract/content-types.ts).
+  for (const file of files.filter(hostTypeDiffers).sort())
+    rules.push({ path: `/${file}`, headers: { 'Content-Type': contentTypeFor(file) } });
   for (const file of files.filter((f) => f.endsWith('.md')).sort())
     rules.push({ path: `/${file}`, headers: { 'Content-Type': MARKDOWN_CONTENT_TYPE } });
   // RFC 9727 §3: the api-catalog relation lets a client find the catalog from the publisher's home page,
@@ -92,6 +73,59 @@ export function headerRules({ config, service }: StaticSite, files: string[]): H
   for (const file of [PAGES.home.htmlFile, API_INDEX.file, DISCOVERY.apiCatalog.file])
     rules.push({ path: `/${file}`, headers: { Link: catalogLink } });
   return rules;
+}
+
+/**
+ * The files the rules are for: the site's (`files`, what renderSite wrote) and the snapshots, which the
+ * build writes beside them (each dataset's, whether or not this build publishes it: a rule for a file that
+ * is not there matches nothing).
+ */
+function ruledFiles(service: ServiceTables, files: readonly string[]): string[] {
+  return [...new Set([...service.resources.flatMap((r) => r.snapshotFiles), ...files])];
+}
+
+/** Every path a static host answers from `files`: each file's own, a page's clean URL, and `/api` for the index. */
+function servedPaths(files: readonly string[]): Array<{ path: string; file: string }> {
+  return files.flatMap((file) => {
+    const own = { path: `/${file}`, file };
+    const clean = requestPath(own.path);
+    const more = file === API_INDEX.file ? [{ path: API_INDEX.path, file }] : [];
+    return [own, ...(clean === undefined ? [] : [{ path: clean, file }]), ...more];
+  });
+}
+
+/**
+ * The cache rule of every path of `files` (contract/cache-rules.ts, the gateway's), for `_headers`, where
+ * every rule that matches a path applies and two values of one header are joined: so each path is matched
+ * by exactly one Cache-Control rule. A folder whose every path (its subfolders' included) has one value is
+ * one splat rule (`/writings/*`, `/og/*`, `/cards/repos/*`), so the count does not grow with the
+ * writings or the projects; the other paths have a rule each.
+ */
+export function cacheRules(service: ServiceTables, files: string[]): HeaderRule[] {
+  const entries = servedPaths(ruledFiles(service, files)).map(({ path, file }) => ({
+    path,
+    value: fileCacheControl(service, file),
+  }));
+  const rule = (path: string, value: string): HeaderRule => ({ path, headers: { 'Cache-Control': value } });
+  const fold = (folder: string, under: typeof entries): HeaderRule[] => {
+    const values = new Set(under.map((e) => e.value));
+    if (folder !== '/' && values.size === 1) return [rule(`${folder}*`, under[0]!.value)];
+    const out: HeaderRule[] = [];
+    const folders = new Map<string, typeof entries>();
+    for (const e of under) {
+      const rest = e.path.slice(folder.length);
+      const slash = rest.indexOf('/');
+      // A folder's own clean URL (`/dir/` for dir/index.html) is in the folder: `/dir/*` matches it.
+      if (slash < 0) out.push(rule(e.path, e.value));
+      else {
+        const sub = `${folder}${rest.slice(0, slash + 1)}`;
+        folders.set(sub, [...(folders.get(sub) ?? []), e]);
+      }
+    }
+    for (const [sub, inner] of [...folders].sort(([a], [b]) => a.localeCompare(b))) out.push(...fold(sub, inner));
+    return out;
+  };
+  return fold('/', entries);
 }
 
 /**
@@ -129,8 +163,18 @@ export function rewrites(service: ServiceTables): Rewrite[] {
  */
 export function serveJson(site: StaticSite, files: string[]): Record<string, unknown> {
   const { config } = site;
+  // serve applies every matching rule in order, a later value of one header replacing an earlier one: the
+  // default cache rule comes first, for every file, and each file whose rule differs names its own after.
+  const merged = new Map<string, Record<string, string>>();
+  for (const r of headerRules(site, files).filter((r) => !r.path.endsWith('.md')))
+    merged.set(r.path, { ...merged.get(r.path), ...r.headers });
+  for (const file of ruledFiles(site.service, files)) {
+    const value = fileCacheControl(site.service, file);
+    if (value !== DEFAULT_FILE_CACHE_CONTROL)
+      merged.set(`/${file}`, { ...merged.get(`/${file}`), 'Cache-Control': value });
+  }
   const rules = foldFolders(
-    headerRules(site, files).filter((r) => !r.path.endsWith('.md')),
+    [...merged].map(([path, headers]) => ({ path, headers })),
     '**',
   );
   const toServe = (r: HeaderRule) => ({
@@ -142,6 +186,13 @@ export function serveJson(site: StaticSite, files: string[]): Record<string, unk
     directoryListing: false,
     rewrites: rewrites(site.service).map((r) => ({ source: r.from, destination: r.to })),
     headers: [
+      // `**` skips dot-paths, so /.well-known/ needs its own rule for the common headers and the cache's.
+      ...['**', '/.well-known/**'].map((source) => ({
+        source,
+        headers: Object.entries({ ...COMMON_RESPONSE_HEADERS, 'Cache-Control': DEFAULT_FILE_CACHE_CONTROL }).map(
+          ([key, value]) => ({ key, value }),
+        ),
+      })),
       ...rules.map(toServe),
       { source: '**/*.md', headers: [{ key: 'Content-Type', value: MARKDOWN_CONTENT_TYPE }] },
       // One glob for every page (pageRules), like the twins.
@@ -152,11 +203,6 @@ export function serveJson(site: StaticSite, files: string[]): Record<string, unk
           value,
         })),
       },
-      // `**` skips dot-paths, so /.well-known/ needs its own rule for the common headers.
-      ...['**', '/.well-known/**'].map((source) => ({
-        source,
-        headers: Object.entries(COMMON_RESPONSE_HEADERS).map(([key, value]) => ({ key, value })),
-      })),
     ],
   };
 }
@@ -180,16 +226,16 @@ export function headersFile(site: StaticSite, files: string[]): string {
     ...rules,
     ...cleanUrls,
     { path: API_INDEX.path, headers: index.headers },
+    // Already one rule per path, folded by folder where a folder shares one value.
+    ...cacheRules(site.service, files),
   ];
-  // One block per path: a page's own rule (the home page's Link) and its page rule become one.
-  const merged = new Map<string, Record<string, string>>();
-  for (const r of all) merged.set(r.path, { ...merged.get(r.path), ...r.headers });
-  return `${[
-    ...foldFolders(
-      [...merged].map(([path, headers]) => ({ path, headers })),
-      '*',
-    ),
-  ]
+  // One block per path: a page's own rule (the home page's Link), its page rule and its cache rule become one.
+  const byPath = (list: readonly HeaderRule[]) => {
+    const merged = new Map<string, Record<string, string>>();
+    for (const r of list) merged.set(r.path, { ...merged.get(r.path), ...r.headers });
+    return [...merged].map(([path, headers]) => ({ path, headers }));
+  };
+  return `${byPath(foldFolders(byPath(all), '*'))
     .map((r) => [r.path, r.headers] as const)
     .map(([path, headers]) => [path, ...Object.entries(headers).map(([k, v]) => `  ${k}: ${v}`)].join('\n'))
     .join('\n\n')}\n`;

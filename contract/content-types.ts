@@ -51,6 +51,15 @@ export function contentTypeFor(file: string): string {
   return BY_EXTENSION[name.slice(dot + 1).toLowerCase()] ?? 'application/octet-stream';
 }
 
+/**
+ * Files whose type a static host's own table names otherwise than BY_EXTENSION: Cloudflare's asset
+ * router sends `.ico` as `image/vnd.microsoft.icon` and `serve` the manifest with a charset. The
+ * static-host rules name these files' types (builders/static-host.ts), so every host sends the gateway's.
+ */
+export function hostTypeDiffers(file: string): boolean {
+  return /\.(?:ico|webmanifest)$/.test(file);
+}
+
 /** Types worth compressing: text, JSON, XML, JavaScript and SVG. Images and fonts are compressed already. */
 export function isCompressible(contentType: string): boolean {
   const type = contentType.split(';', 1)[0]!.trim();

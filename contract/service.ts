@@ -58,7 +58,10 @@ export interface DataResource {
   toolText: string;
   /** The name of its light and dark cards under cards/ (`<card>.svg`, `<card>-dark.svg`). */
   card: string;
-  /** The folder under cards/ of the cards drawn per item of its payload (`repos`: one per repository), if any. */
+  /**
+   * The folder under cards/ of the cards drawn per item of its payload (`repos`: one per repository), if
+   * any; the dark ones are in `<cardFolder>-dark/` (folderCardFile).
+   */
   cardFolder?: string;
   /** How a sentence listing the datasets names it: "a GitHub contribution calendar". */
   phrase: string;
@@ -229,12 +232,25 @@ const card = (resource: DataResource, scheme: CardScheme): CardRef => {
 };
 
 /**
- * The resource whose per-item cards hold `file` (`cards/<cardFolder>/….svg`, DataResource.cardFolder), if
- * any: such a card is served and cached like the resource's own cards.
+ * Where an item's card is (docs/api.md#published-paths): `cards/<folder>/<name>.svg`, and the dark one in a
+ * folder of its own, `cards/<folder>-dark/<name>.svg`, so that no name's light card is another's dark one
+ * (`foo-dark.svg` beside `foo.svg` was both).
+ */
+export function folderCardFile(folder: string, scheme: CardScheme, name: string): string {
+  return `cards/${folder}${scheme === 'dark' ? '-dark' : ''}/${name}.svg`;
+}
+
+/**
+ * The resource whose per-item cards hold `file` (`cards/<cardFolder>/….svg` or `cards/<cardFolder>-dark/….svg`,
+ * DataResource.cardFolder), if any: such a card is served and cached like the resource's own cards.
  */
 export function folderCardResource(service: ServiceTables, file: string): DataResource | undefined {
   if (!file.endsWith('.svg')) return undefined;
-  return service.resources.find((r) => r.cardFolder !== undefined && file.startsWith(`cards/${r.cardFolder}/`));
+  return service.resources.find(
+    (r) =>
+      r.cardFolder !== undefined &&
+      (file.startsWith(`cards/${r.cardFolder}/`) || file.startsWith(`cards/${r.cardFolder}-dark/`)),
+  );
 }
 
 /**

@@ -129,8 +129,9 @@ export interface Dataset<P = unknown> {
   /** The card (a whole SVG document) of the build's payload. */
   card(payload: P, theme: ChartTheme, ctx: Pick<SiteContext, 'nowMs' | 'simulated'>): string;
   /**
-   * More cards drawn from the payload, each at `cards/<name>.svg` and `<name>-dark.svg` (the projects' one
-   * per repository); `name` lies under `cards/<resource.cardFolder>/`. Absent: the one card only.
+   * More cards drawn from the payload (the projects' one per repository), each at
+   * `cards/<resource.cardFolder>/<name>.svg` and, dark, `cards/<resource.cardFolder>-dark/<name>.svg`
+   * (contract/service.ts, folderCardFile). Absent: the one card only.
    */
   moreCards?(
     payload: P,

@@ -1,6 +1,7 @@
 // Pure GitHubProjects builder (docs/data-rules.md#projects): (repositories as either GitHub source read
 // them, the build's time) → payload, and when a previous projects snapshot may stand in for a fresh one.
 import { UpstreamError, type UpstreamName } from '../lib/errors.ts';
+import { withoutInvisible } from '../lib/unicode.ts';
 import type { GitHubProject, GitHubProjects } from '../contract/payload-types.ts';
 import type { Reuse } from './reuse.ts';
 
@@ -31,9 +32,13 @@ export interface RepositoryItem {
 
 export type Selection = GitHubProjects['selection'];
 
-/** Whitespace (and any control character, which no XML card could hold) collapsed and trimmed; null when nothing is left. */
+/**
+ * Whitespace (and any control character, which no XML card could hold) collapsed and trimmed, and the
+ * invisible bidi and zero-width characters dropped (lib/unicode.ts: U+202E would turn the text around in
+ * every page, card and terminal that shows it); null when nothing is left.
+ */
 export function collapsedText(text: string | null | undefined): string | null {
-  const collapsed = (text ?? '')
+  const collapsed = withoutInvisible(text ?? '')
     .replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();

@@ -13,6 +13,17 @@ const CONTROL_BUT_LINES = '\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x7f-\\x9f';
 /** The invisible formatting characters above, plus the word joiner and the BOM. */
 const INVISIBLE = `${INVISIBLE_FORMATTING.source.slice(1, -1)}\\u2060\\ufeff`;
 
+const INVISIBLE_ALL = new RegExp(`[${INVISIBLE}]`, 'g');
+
+/**
+ * `text` without the invisible formatting characters above (the bidi controls, zero-width space, word
+ * joiner, BOM): for upstream text at the edge where it enters (a repository's description), which is
+ * published as it comes otherwise. The owner's text is refused instead (firstUnseen).
+ */
+export function withoutInvisible(text: string): string {
+  return text.replace(INVISIBLE_ALL, '');
+}
+
 const UNSEEN_LINE = new RegExp(`[${CONTROL}${INVISIBLE}]`);
 const UNSEEN_TEXT = new RegExp(`[${CONTROL_BUT_LINES}${INVISIBLE}]`);
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseTrustProxy } from '../gateway/quota/ip-ranges.ts';
 import { clientIdentity } from '../gateway/quota/client-identity.ts';
 import { quotaKey } from '../lib/client-address.ts';
-import { connectingIp } from '../gateway/worker/front.ts';
+import { codedAnswerHeaders, connectingIp } from '../gateway/worker/front.ts';
 import { UpstreamError } from '../lib/errors.ts';
 import { oneLine } from '../lib/one-line.ts';
 import { get, SECRET, startTestGateway, type TestGateway } from './helpers/gateway.ts';
@@ -101,6 +101,31 @@ describe('quota keys', () => {
     ['203.0.113.9', '203.0.113.9'],
   ])('%s counts against %s', (address, key) => {
     expect(quotaKey(address)).toBe(key);
+  });
+
+  it("start:edge's front door gives a compressed answer Vary: Accept-Encoding and a tag of its own", () => {
+    const identity = { 'content-type': 'text/html; charset=utf-8', etag: '"f0dd51"' };
+    expect(codedAnswerHeaders(identity)).toEqual(identity);
+    expect(codedAnswerHeaders({ ...identity, 'content-encoding': 'gzip' })).toEqual({
+      ...identity,
+      'content-encoding': 'gzip',
+      vary: 'Accept-Encoding',
+      etag: '"f0dd51-gzip"',
+    });
+    expect(codedAnswerHeaders({ ...identity, 'content-encoding': 'br', vary: 'Origin' })).toMatchObject({
+      vary: 'Origin, Accept-Encoding',
+      etag: '"f0dd51-br"',
+    });
+    // Already said, or no strong tag to rename: left as it is.
+    expect(codedAnswerHeaders({ 'content-encoding': 'gzip', vary: 'accept-encoding', etag: 'W/"x"' })).toEqual({
+      'content-encoding': 'gzip',
+      vary: 'accept-encoding',
+      etag: 'W/"x"',
+    });
+    expect(codedAnswerHeaders({ 'content-encoding': 'gzip' })).toEqual({
+      'content-encoding': 'gzip',
+      vary: 'Accept-Encoding',
+    });
   });
 
   it("start:edge's front door believes a CF-Connecting-IP only from a TRUST_PROXY peer", () => {

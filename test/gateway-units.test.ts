@@ -39,13 +39,24 @@ describe('decodePath', () => {
     ['/with%20space.txt', '/with space.txt'],
     ['/api/v1/mon%2Dprice', '/api/v1/mon-price'],
     ['/.well-known/api-catalog', '/.well-known/api-catalog'],
+    // RFC 3986 §5.2.4's dot segments removed, `%2e` read as ".", never above the root (as a Worker's URL parser does).
+    ['/api/v1/./github-projects', '/api/v1/github-projects'],
+    ['/api/v1/%2E/github-projects', '/api/v1/github-projects'],
+    ['/api/x/../v1/mon-price', '/api/v1/mon-price'],
+    ['/%2e%2e/x', '/x'],
+    ['/a/%2E%2E', '/'],
+    ['/.%2e/x', '/x'],
+    ['/%2e/x', '/x'],
+    ['/a/b/.', '/a/b/'],
+    ['/a/b/..', '/a/'],
+    ['/../../../x', '/x'],
+    ['/a//./b', '/a//b'],
+    ['/.well-known/../.env', '/.env'],
+    ['/.hidden/..x', '/.hidden/..x'],
   ])('%s → %s', (raw, decoded) => expect(decodePath(raw)).toBe(decoded));
 
   it.each([
-    '/%2e%2e/x',
-    '/a/%2E%2E',
-    '/.%2e/x',
-    '/%2e/x',
+    '/%2e%2e%2fx',
     '/a%2fb',
     '/a%2Fb',
     '/a%5cb',

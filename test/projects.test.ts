@@ -10,7 +10,7 @@ import { DEFAULT_SERVICE } from '../datasets/registry.ts';
 import { buildProjects, collapsedText, projectsReuse, type GitHubProjects } from '../domain/projects.ts';
 import { parsePageCount, parseProfileHtml } from '../datasets/projects/profile-page.ts';
 import { parseProjectsAnswer } from '../datasets/projects/graphql.ts';
-import { renderProfileHtml } from '../tools/fakes/projects.ts';
+import { renderProfileHtml, signInPage } from '../tools/fakes/projects.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../tools/fakes/upstreams.ts';
 import { UpstreamError } from '../lib/errors.ts';
 import { upstreamEnv } from './helpers/run.ts';
@@ -104,6 +104,9 @@ describe('the payload rule', () => {
     expect(collapsedText('a\u0001b\u001b[31m')).toBe('a b [31m');
     expect(collapsedText('   ')).toBeNull();
     expect(collapsedText(undefined)).toBeNull();
+    // The bidi controls (Trojan Source), zero-width space, word joiner and BOM an upstream sends: dropped.
+    expect(collapsedText('abc\u202Egnp.exe\u202C \u2066x\u2069\u200b\u200e\u061c\u2060\ufeff')).toBe('abcgnp.exe x');
+    expect(collapsedText('\u202e\u202d')).toBeNull();
   });
 
   it('builds the URL from owner and name, keeps a colour only as # and six hex digits, and refuses a hostile item', () => {
@@ -174,6 +177,32 @@ describe('the profile page', () => {
       selection: 'popular',
       items: [],
     });
+    // Entities decoded and whitespace collapsed, across the page's elements, as a browser shows it.
+    expect(
+      parseProfileHtml('<div><strong>octocat</strong> doesn&rsquo;t have\n  any public repositories yet.</div>').items,
+    ).toEqual([]);
+  });
+
+  const SENTENCE = 'octocat doesn’t have any public repositories yet.';
+  it.each([
+    ['an HTML comment', `<!-- <p>${SENTENCE}</p> -->`],
+    ['a script', `<script>var s = "${SENTENCE}";</script>`],
+    ['a style', `<style>p::after { content: "${SENTENCE}"; }</style>`],
+    ['an attribute', `<input placeholder="${SENTENCE}"><p data-empty="${SENTENCE}"></p>`],
+    ['a template', `<template><p>${SENTENCE}</p></template>`],
+    ['the title', `<head><title>${SENTENCE}</title></head>`],
+    ['a hidden element', `<div hidden><p>${SENTENCE}</p></div>`],
+    ['a noscript', `<noscript>${SENTENCE}</noscript>`],
+    ['the sign-in page', signInPage('octocat')],
+  ])('reads the no-repository sentence only where the page shows it: not in %s', (_, html) => {
+    expect(() => parseProfileHtml(`<html><body><h1>Sign in to GitHub</h1>${html}</body></html>`)).toThrow(
+      /no "Pinned" or "Popular repositories" section found \(markup changed\?\)/,
+    );
+    // The same page with the sentence shown after the unseen part is an account with no repository.
+    expect(parseProfileHtml(`<html><body>${html}<p>${SENTENCE}</p></body></html>`)).toEqual({
+      selection: 'popular',
+      items: [],
+    });
   });
 
   it('GraphQL: pinned nodes (a gist as {}) else the popular ones', () => {
@@ -234,6 +263,41 @@ describe('the build', () => {
   );
 
   it.each([[{}], [{ GITHUB_TOKEN: 'test-token' }]])(
+    'U+202E and the other bidi controls in an upstream description or language never reach the payload (%j)',
+    async (more) => {
+      const b = await buildWith(
+        `bidi-${Object.keys(more).length}`,
+        (f) => {
+          f.projects.pinned[0]!.description = 'My first\u202E repository\u2066 on GitHub!\u2069';
+          f.projects.pinned[0]!.language = { name: 'Py\u202Dthon', color: '#3572A5' };
+        },
+        more,
+      );
+      expect(b.result.code, b.result.stderr).toBe(0);
+      const text = await b.read(V1);
+      expect(text).not.toMatch(/[\u202a-\u202e\u2066-\u2069]|\\u202[a-e]|\\u206[6-9]/i);
+      expect((JSON.parse(text) as GitHubProjects).projects[0]).toMatchObject({
+        description: 'My first repository on GitHub!',
+        language: 'Python',
+      });
+    },
+  );
+
+  it('the sign-in page where the profile should be: exit 1, no projects snapshot, the other datasets written', async () => {
+    const b = await buildWith('sign-in', (f) => (f.projects.page = signInPage('octocat')));
+    expect(b.result.code).toBe(1);
+    expect(b.result.stderr.trimEnd().split('\n')).toContainEqual(
+      'build: projects not written: github-profile: no "Pinned" or "Popular repositories" section found (markup changed?)',
+    );
+    const files = await b.files();
+    expect(files).not.toContain(V1);
+    expect(files).not.toContain(ALIAS);
+    for (const other of DEFAULT_SERVICE.resources.filter((r) => r.id !== PROJECTS.id))
+      expect(files).toContain(other.snapshotFiles[0]);
+    expect(fake.calls.profile).toBe(1);
+  });
+
+  it.each([[{}], [{ GITHUB_TOKEN: 'test-token' }]])(
     'a hostile owner: exit 1, no projects snapshot, the other datasets written, no trace of the markup (%j)',
     async (more) => {
       const hostile = '"><script>alert(1)</script>';
@@ -263,7 +327,7 @@ describe('the build', () => {
       'cards/github-projects-dark.svg',
       ...EXPECTED.projects.flatMap((p) => [
         `cards/repos/${p.owner.toLowerCase()}/${p.name.toLowerCase()}.svg`,
-        `cards/repos/${p.owner.toLowerCase()}/${p.name.toLowerCase()}-dark.svg`,
+        `cards/repos-dark/${p.owner.toLowerCase()}/${p.name.toLowerCase()}.svg`,
       ]),
     ];
     for (const card of cards) {
@@ -277,6 +341,37 @@ describe('the build', () => {
     const parser = await b.read('cards/repos/octocat/tiny-parser.svg');
     expect(parser).toContain('Reads &lt;one&gt; tag at a time &amp; never backtracks.');
     expect(parser).not.toContain('<one>');
+  });
+
+  it('repositories foo and foo-dark pinned: four card files, each holding its own repository', async () => {
+    const repo = (name: string, description: string) => ({
+      owner: 'octocat',
+      name,
+      description,
+      language: null,
+      stars: 1,
+      forks: 0,
+    });
+    const b = await buildWith('foo-dark', (f) => {
+      f.projects.pinned = [repo('foo', 'The repository foo.'), repo('foo-dark', 'The repository foo-dark.')];
+      f.projects.gist = false;
+    });
+    expect(b.result.code, b.result.stderr).toBe(0);
+    const cards = (await b.files()).filter((f) => /^cards\/repos(-dark)?\/.*\.svg$/.test(f));
+    expect(cards.sort()).toEqual([
+      'cards/repos-dark/octocat/foo-dark.svg',
+      'cards/repos-dark/octocat/foo.svg',
+      'cards/repos/octocat/foo-dark.svg',
+      'cards/repos/octocat/foo.svg',
+    ]);
+    for (const card of cards) {
+      const name = /\/([^/]+)\.svg$/.exec(card)![1]!;
+      const svg = await b.read(card);
+      expect(svg, card).toContain(`The repository ${name}.`);
+      expect(svg, card).not.toContain(`The repository ${name === 'foo' ? 'foo-dark' : 'foo'}.`);
+    }
+    // The dark card is drawn in the dark variant: it differs from the light one of the same repository.
+    expect(await b.read('cards/repos-dark/octocat/foo.svg')).not.toBe(await b.read('cards/repos/octocat/foo.svg'));
   });
 
   it('GitHub down with --previous: the projects snapshot is republished unchanged', async () => {

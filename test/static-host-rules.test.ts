@@ -8,6 +8,7 @@ import { CARD_RESPONSE_HEADERS, CACHE_CONTROL } from '../contract/service.ts';
 import { feedPolicyOptions, pageResponseHeaders } from '../contract/content-security-policy.ts';
 import { liveFeedUrl } from '../lib/config.ts';
 import { headersFile, serveJson } from '../builders/static-host.ts';
+import { fileCacheControl } from '../contract/cache-rules.ts';
 import { DEFAULT_SERVICE } from '../datasets/registry.ts';
 import { gatewayConfig } from './helpers/gateway.ts';
 
@@ -23,8 +24,26 @@ function filesOf(writings: number, projects: number): string[] {
     ...DEFAULT_SERVICE.cards.map((c) => c.file),
     ...pages.flatMap((p) => [`${p}.html`, `${p}.md`]),
     '404.html',
-    ...Array.from({ length: writings }, (_, i) => [`writings/w${i}.html`, `writings/w${i}.md`]).flat(),
-    ...Array.from({ length: projects }, (_, i) => [`cards/repos/o/p${i}.svg`, `cards/repos/o/p${i}-dark.svg`]).flat(),
+    ...Array.from({ length: writings }, (_, i) => [
+      `writings/w${i}.html`,
+      `writings/w${i}.md`,
+      `og/writings/w${i}.png`,
+    ]).flat(),
+    ...pages.map((p) => `og/${p}.png`),
+    'assets/site.css',
+    'assets/preview.js',
+    'assets/avatar.png',
+    'icons/icon-192.png',
+    'icons/icon-512.png',
+    'favicon.ico',
+    'favicon.svg',
+    'manifest.webmanifest',
+    'resume.json',
+    'robots.txt',
+    'api/index.json',
+    'openapi.json',
+    '.well-known/api-catalog',
+    ...Array.from({ length: projects }, (_, i) => [`cards/repos/o/p${i}.svg`, `cards/repos-dark/o/p${i}.svg`]).flat(),
   ];
 }
 
@@ -89,7 +108,7 @@ describe('_headers at scale', () => {
   it("gives every project's card the card type, cache rule and policy, once each", () => {
     const rules = parseHeaders(headersFile(SITE, filesOf(500, 6)));
     const projects = DEFAULT_SERVICE.resources.find((r) => r.cardFolder !== undefined)!;
-    for (const file of ['/cards/repos/o/p0.svg', '/cards/repos/o/p5-dark.svg'])
+    for (const file of ['/cards/repos/o/p0.svg', '/cards/repos-dark/o/p5.svg'])
       expect(headersFor(rules, file)).toEqual({
         'Access-Control-Allow-Origin': '*',
         'X-Content-Type-Options': 'nosniff',
@@ -112,10 +131,39 @@ describe('_headers at scale', () => {
   });
 });
 
+describe('_headers: the cache rule of every file', () => {
+  it("gives every file, at its path and its clean URL, the gateway's Cache-Control exactly once", () => {
+    const files = filesOf(500, 6);
+    const rules = parseHeaders(headersFile(SITE, files));
+    const paths = files.flatMap((file) => {
+      const clean = file.endsWith('.html') ? [`/${file.slice(0, -'.html'.length)}`] : [];
+      return [[`/${file}`, file] as const, ...clean.map((p) => [p === '/index' ? '/' : p, file] as const)];
+    });
+    paths.push(['/api', 'api/index.json']);
+    for (const [path, file] of paths) {
+      // Two matching rules would join their values ("a, b"): one value means one rule.
+      expect(headersFor(rules, path)['Cache-Control'], path).toBe(fileCacheControl(DEFAULT_SERVICE, file));
+    }
+    // What the rule says of each kind of file (contract/cache-rules.ts), read by the gateway too.
+    expect(fileCacheControl(DEFAULT_SERVICE, 'assets/site.css')).toBe(CACHE_CONTROL.static);
+    expect(fileCacheControl(DEFAULT_SERVICE, 'og/writings/w1.png')).toBe(CACHE_CONTROL.static);
+    expect(fileCacheControl(DEFAULT_SERVICE, 'api/index.json')).toBe(CACHE_CONTROL.apiIndex);
+    const projects = DEFAULT_SERVICE.resources.find((r) => r.cardFolder !== undefined)!;
+    expect(fileCacheControl(DEFAULT_SERVICE, 'cards/repos-dark/o/p1.svg')).toBe(CACHE_CONTROL.card(projects.cache));
+  });
+
+  it("names the gateway's type for the files whose type a host would name otherwise (the favicon, the manifest)", () => {
+    const rules = parseHeaders(headersFile(SITE, filesOf(2, 1)));
+    expect(headersFor(rules, '/favicon.ico')['Content-Type']).toBe('image/x-icon');
+    expect(headersFor(rules, '/manifest.webmanifest')['Content-Type']).toBe('application/manifest+json');
+  });
+});
+
 describe('serve.json at scale', () => {
   it('holds at most 50 header rules with 500 writings and 6 projects', () => {
     const json = serveJson(SITE, filesOf(500, 6)) as { headers: Array<{ source: string }> };
     expect(json.headers.length).toBeLessThanOrEqual(50);
     expect(json.headers.map((h) => h.source)).toContain('/cards/repos/o/**');
+    expect(json.headers.map((h) => h.source)).toContain('/cards/repos-dark/o/**');
   });
 });

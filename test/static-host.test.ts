@@ -4,7 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_INDEX_LINK, CACHE_CONTROL, contentSecurityPolicy } from '../contract/service.ts';
 import { DEFAULT_MARKET_WS_URL } from '../lib/config.ts';
 import { DEFAULT_SERVICE } from '../datasets/registry.ts';
-import { sharedSite, type SiteFiles } from './helpers/site-dist.ts';
+import { sharedSite, TEST_SITE_CLOCK, type SiteFiles } from './helpers/site-dist.ts';
+import { fileCacheControl } from '../contract/cache-rules.ts';
+import { servablePath } from '../gateway/core/http/static-table.ts';
+import { startFakeUpstreams } from '../tools/fakes/upstreams.ts';
+import { get as gatewayGet, startTestGateway } from './helpers/gateway.ts';
 import { startServeCli, type StaticServer } from './helpers/site-serve.ts';
 
 /** The shared build is the default deployment's: its pages subscribe to Coinbase Exchange's feed. */
@@ -132,6 +136,51 @@ describe('serve dist (the real serve package)', () => {
   });
 });
 
+describe('one cache rule for every file, on serve and on the gateway', () => {
+  it("serve dist sends every published file with the gateway's Cache-Control (contract/cache-rules.ts)", async () => {
+    const clock = () => TEST_SITE_CLOCK;
+    const fake = await startFakeUpstreams({ now: clock });
+    const gw = await startTestGateway(fake.url, site.dir, {}, { now: clock });
+    try {
+      // The files a host publishes: not the compressed copies (served as the Content-Encoding of their
+      // file) nor the host configuration and dot-files, which no host serves (servablePath).
+      const files = (await site.files()).filter((f) => !/\.(?:br|gz)$/.test(f) && servablePath(f));
+      expect(files.length).toBeGreaterThan(40);
+      const checked = new Set<string>();
+      for (const file of files) {
+        // serve answers a page's file name with a redirect to its clean URL: the page is asked there.
+        const path = file === 'index.html' ? '/' : `/${file.endsWith('.html') ? file.slice(0, -5) : file}`;
+        const [served, gateway] = await Promise.all([get(path), gatewayGet(gw.url, path)]);
+        expect(served.status, path).toBe(200);
+        expect(gateway.status, path).toBe(200);
+        const rule = fileCacheControl(DEFAULT_SERVICE, file);
+        expect(served.headers.get('cache-control'), path).toBe(rule);
+        const snapshot = DEFAULT_SERVICE.resources.find((r) => r.snapshotFiles.includes(file));
+        if (snapshot === undefined) expect(gateway.headers['cache-control'], path).toBe(rule);
+        // A data path is answered live by the gateway: the static rule, but for the calendar's s-maxage to
+        // its next midnight, which no fixed header can say.
+        else if (snapshot.cache === 'until-midnight')
+          expect(gateway.headers['cache-control'], path).toMatch(
+            /^public, max-age=0, s-maxage=\d+, stale-while-revalidate=300$/,
+          );
+        else expect(gateway.headers['cache-control'], path).toBe(rule);
+        checked.add(file.split('/')[0]!.replace(/^[^/]*\.(\w+)$/, '*.$1'));
+      }
+      // Every kind of file was among them: pages, assets, share pictures, icons, cards and the rest.
+      for (const kind of ['assets', 'og', 'icons', 'cards', 'api', 'writings', '*.html', '*.ico', '*.json'])
+        expect(checked, kind).toContain(kind);
+      // The favicon's type is the gateway's on every host (Cloudflare's own table names another).
+      for (const path of ['/favicon.ico', '/manifest.webmanifest']) {
+        const [served, gateway] = await Promise.all([get(path), gatewayGet(gw.url, path)]);
+        expect(served.headers.get('content-type'), path).toBe(gateway.headers['content-type']);
+      }
+    } finally {
+      await gw.close();
+      await fake.close();
+    }
+  });
+});
+
 describe('Netlify / Cloudflare Pages / GitHub Pages files', () => {
   it('_headers gives the extension-less snapshots, /api and the catalog their types and cache rules', async () => {
     const text = await site.read('_headers');
@@ -161,8 +210,10 @@ describe('Netlify / Cloudflare Pages / GitHub Pages files', () => {
     expect(blocks.get('/.well-known/api-catalog')?.['Content-Type']).toBe(
       'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"',
     );
-    // the same revalidate-on-use rule the gateway sends for discovery documents
-    expect(blocks.get('/.well-known/api-catalog')?.['Cache-Control']).toBe(CACHE_CONTROL.static);
+    // the same revalidate-on-use rule the gateway sends for discovery documents, one rule for the folder
+    // (builders/static-host.ts cacheRules), which the catalog's own block does not repeat
+    expect(blocks.get('/.well-known/*')?.['Cache-Control']).toBe(CACHE_CONTROL.static);
+    expect(blocks.get('/.well-known/api-catalog')?.['Cache-Control']).toBeUndefined();
     expect(blocks.get('/developers.md')?.['Content-Type']).toBe('text/markdown; charset=utf-8');
     // every path: the gateway's common headers
     expect(blocks.get('/*')).toEqual({ 'Access-Control-Allow-Origin': '*', 'X-Content-Type-Options': 'nosniff' });

@@ -111,7 +111,11 @@ export function repositoryCard(
   return frame({ width, height, title, desc, theme, body });
 }
 
-/** A repository's card name under cards/ (owner and name lower-cased, docs/api.md#published-paths). */
+/**
+ * A repository's card name in its folder, `<owner>/<name>` lower-cased (docs/api.md#published-paths): the
+ * light card is `cards/repos/<owner>/<name>.svg`, the dark one `cards/repos-dark/<owner>/<name>.svg`, so
+ * no repository's card lands on another's (`foo-dark` included).
+ */
 export function repositoryCardName(project: GitHubProject): string {
-  return `repos/${project.owner.toLowerCase()}/${project.name.toLowerCase()}`;
+  return `${project.owner.toLowerCase()}/${project.name.toLowerCase()}`;
 }

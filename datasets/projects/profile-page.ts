@@ -29,8 +29,17 @@ export interface ProfileSection {
   items: ProfileItem[];
 }
 
-/** The sentence of a profile with no public repository (GitHub writes a typographic apostrophe). */
-const NO_REPOSITORIES = /doesn(?:’|&rsquo;|&#8217;|&#x2019;|')t have any public repositories yet\./;
+/**
+ * The sentence of a profile with no public repository (GitHub writes a typographic apostrophe), as the
+ * page shows it: read from its visible text, entities decoded and whitespace collapsed.
+ */
+const NO_REPOSITORIES = /doesn[’']t have any public repositories yet\./;
+
+/**
+ * Elements whose text a browser does not show: a sentence there (a sign-in page's comment, a script's
+ * string, a template) is not what the page says. Comments and attribute values never reach the text.
+ */
+const UNSEEN_ELEMENTS = new Set(['head', 'title', 'script', 'style', 'template', 'noscript']);
 
 /** "2,612" → 2612; "12.3k", "1.2m" → abbreviated; anything else undefined. */
 export function parsePageCount(text: string): PageCount | undefined {
@@ -79,6 +88,10 @@ export function parseProfileHtml(html: string): ProfileSection {
   let item: OpenItem | undefined;
   let capture: Capture | undefined;
   let open = 0;
+  /** The depth of the unseen element the parser is in (UNSEEN_ELEMENTS, or one with `hidden`), if any. */
+  let unseenAt: number | undefined;
+  /** The visible text, for the no-repository sentence; only kept while no section was found. */
+  const visible: string[] = [];
   let failure: UpstreamError | undefined;
   const fail = (message: string) => {
     failure ??= new UpstreamError('github-profile', message);
@@ -113,6 +126,7 @@ export function parseProfileHtml(html: string): ProfileSection {
         if (parser.endIndex - parser.startIndex > MAX_TAG_LENGTH)
           return fail(`a tag longer than ${MAX_TAG_LENGTH} characters (markup changed?)`);
         if (++open > MAX_OPEN_ELEMENTS) return fail(`elements nested more than ${MAX_OPEN_ELEMENTS} deep`);
+        if (unseenAt === undefined && (UNSEEN_ELEMENTS.has(name) || 'hidden' in attributes)) unseenAt = open;
         if (capture !== undefined) {
           if (name === 'svg') capture.svg++;
           return;
@@ -146,6 +160,7 @@ export function parseProfileHtml(html: string): ProfileSection {
       },
       ontext(text) {
         if (capture !== undefined && capture.svg === 0) capture.parts.push(text);
+        if (unseenAt === undefined && selection === undefined) visible.push(text);
       },
       onclosetag(name) {
         if (capture !== undefined) {
@@ -161,6 +176,7 @@ export function parseProfileHtml(html: string): ProfileSection {
           item = undefined;
           finish(done);
         }
+        if (open === unseenAt) unseenAt = undefined;
         open--;
       },
     },
@@ -169,8 +185,10 @@ export function parseProfileHtml(html: string): ProfileSection {
   parser.end(html);
   if (failure !== undefined) throw failure;
   if (selection === undefined) {
-    // No section: an account with no public repository says so; anything else is a page we do not know.
-    if (items.length === 0 && NO_REPOSITORIES.test(html)) return { selection: 'popular', items: [] };
+    // No section: an account with no public repository says so where the page shows it; anything else
+    // (a sign-in page whose only such sentence sits in a comment) is a page we do not know.
+    if (items.length === 0 && NO_REPOSITORIES.test(visible.join('').replace(/\s+/g, ' ')))
+      return { selection: 'popular', items: [] };
     throw new UpstreamError('github-profile', 'no "Pinned" or "Popular repositories" section found (markup changed?)');
   }
   return { selection, items };

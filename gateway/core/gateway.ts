@@ -37,7 +37,7 @@ import {
   type Representation,
   type Variant,
 } from './http/representation.ts';
-import { decodePath, isApiPath, rawPath } from './http/request-path.ts';
+import { decodePath, hasDotSegment, isApiPath, rawPath, removeDotSegments } from './http/request-path.ts';
 import { COMMON_HEADERS } from './http/common-headers.ts';
 import type { StaticEntry, StaticTable } from './http/static-table.ts';
 import {
@@ -197,7 +197,7 @@ function route(ctx: Context, req: CoreRequest, client: ClientOf, body: BodyOf): 
   const raw = rawPath(req.url);
   let path = raw;
   let found = ctx.routes.get(path);
-  if (found === undefined && path.includes('%')) {
+  if (found === undefined && (path.includes('%') || path.includes('/.'))) {
     const decoded = decodePath(path);
     if (decoded !== null) {
       path = decoded;
@@ -208,8 +208,11 @@ function route(ctx: Context, req: CoreRequest, client: ClientOf, body: BodyOf): 
   const readable = method === 'GET' || method === 'HEAD';
   if (found === undefined) return notFound(ctx, req, path);
   // Only the plain path reaches the endpoint: an encoded form is not where a client posts its messages.
+  // Its dot segments aside, which a Worker's URL parser removes before the Worker sees the request.
   if (found.kind === 'mcp')
-    return raw === MCP_ENDPOINT.path ? ctx.mcp.handle(req, client, body) : notFound(ctx, req, path);
+    return (hasDotSegment(raw) ? removeDotSegments(raw) : raw) === MCP_ENDPOINT.path
+      ? ctx.mcp.handle(req, client, body)
+      : notFound(ctx, req, path);
   if (found.kind === 'data') {
     if (!readable) return wrongMethod(ctx, req, true);
     return serveData(ctx, req, client, found.resource);

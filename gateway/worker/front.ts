@@ -32,10 +32,40 @@ export function connectingIp(peer: string, header: string | string[] | undefined
   return isIP(claimed) === 0 ? address : claimed;
 }
 
+/** The conditional request fields, whose entity tags may be a coded answer's (codedAnswerHeaders). */
+const CONDITIONS = new Set(['if-none-match', 'if-match', 'if-range']);
+/** A coded answer's tag: the identity tag with the coding after it, as the Node gateway writes them. */
+const CODED_TAG = /"([^"]*)-(?:gzip|br)"/g;
+
 function forwardedHeaders(headers: IncomingHttpHeaders, client: string): IncomingHttpHeaders {
   const out: IncomingHttpHeaders = {};
-  for (const [name, value] of Object.entries(headers)) if (!HOP_BY_HOP.has(name)) out[name] = value;
+  for (const [name, value] of Object.entries(headers)) {
+    if (HOP_BY_HOP.has(name)) continue;
+    // The Worker and the asset router know the identity tags: a coded one is asked for as its identity's.
+    out[name] = CONDITIONS.has(name) && typeof value === 'string' ? value.replace(CODED_TAG, '"$1"') : value;
+  }
   out['cf-connecting-ip'] = client;
+  return out;
+}
+
+/**
+ * The headers of an answer workerd compressed. miniflare compresses as Cloudflare's edge does (gzip or
+ * br for a compressible type the client accepts), but leaves the answer's `Vary` and its strong ETag as
+ * they were, so a cache would hand the gzip bytes to a client that cannot read them, under the tag of
+ * other bytes (RFC 9110 §8.8.3: a strong tag names one representation). A coded answer says it varies by
+ * `Accept-Encoding` (RFC 9110 §12.5.5) and carries a tag of its own, the identity tag with the coding after
+ * it (`"t-gzip"`), as the Node gateway's do; a request naming that tag is forwarded with the identity's.
+ * Answers without a coding are left as they are.
+ */
+export function codedAnswerHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  const coding = headers['content-encoding'];
+  if (coding !== 'gzip' && coding !== 'br') return headers;
+  const out: IncomingHttpHeaders = { ...headers };
+  const vary = typeof headers.vary === 'string' ? headers.vary : '';
+  if (!/(?:^|,)\s*(?:accept-encoding|\*)\s*(?:,|$)/i.test(vary))
+    out.vary = vary === '' ? 'Accept-Encoding' : `${vary}, Accept-Encoding`;
+  const etag = headers.etag;
+  if (typeof etag === 'string' && /^"[^"]*"$/.test(etag)) out.etag = `${etag.slice(0, -1)}-${coding}"`;
   return out;
 }
 
@@ -69,7 +99,7 @@ export async function startFrontDoor(
       (answer) => {
         const headers: IncomingHttpHeaders = {};
         for (const [name, value] of Object.entries(answer.headers)) if (!HOP_BY_HOP.has(name)) headers[name] = value;
-        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, headers);
+        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, codedAnswerHeaders(headers));
         answer.pipe(res);
         answer.on('error', () => res.destroy());
       },

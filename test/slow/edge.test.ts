@@ -44,6 +44,14 @@ const STATIC_PATHS = [
   '/openapi.json',
   '/status.json',
   '/api',
+  // Every kind of published file, with the gateway's cache rule and type from _headers (contract/cache-rules.ts).
+  '/favicon.ico',
+  '/manifest.webmanifest',
+  '/assets/site.css',
+  '/og/index.png',
+  '/icons/icon-192.png',
+  '/cards/repos/octocat/tiny-parser.svg',
+  '/cards/repos-dark/octocat/tiny-parser.svg',
 ];
 /** What a static file's answer must share with the Node gateway's. */
 const PARITY = [
@@ -190,6 +198,39 @@ describe('npm run start:edge', () => {
       expect(again.body.length).toBe(0);
     },
   );
+
+  it.each([
+    ['/api/v1/./github-projects', 200],
+    ['/api/v1/%2E/github-projects', 200],
+    ['/api/%2e%2e/openapi.json', 200],
+    ['/cards/./mon-price.svg', 200],
+    ['/cards/../developers', 200],
+    ['/api/v1/github-projects/.', 404],
+    ['/../.env', 404],
+  ])('answers %s as the Node gateway does: dot segments removed (RFC 3986 §5.2.4)', async (path, status) => {
+    const [a, b] = await Promise.all([get(node.url, path), get(edge.url, path)]);
+    expect(a.status, path).toBe(status);
+    expect(b.status, path).toBe(status);
+    expect(b.headers['content-type'], path).toBe(a.headers['content-type']);
+  });
+
+  it('gives a compressed answer Vary: Accept-Encoding and an ETag of its own, and 304 for that tag', async () => {
+    for (const path of ['/', '/assets/site.css', '/no/such/page', '/api/v1/github-contributions']) {
+      const plain = await get(edge.url, path);
+      const coded = await get(edge.url, path, { headers: { 'Accept-Encoding': 'gzip' } });
+      expect(coded.headers['content-encoding'], path).toBe('gzip');
+      expect(coded.headers.vary, path).toMatch(/(?:^|,\s*)Accept-Encoding(?:,|$)/i);
+      expect(plain.headers['content-encoding'], path).toBeUndefined();
+      expect(coded.headers.etag, path).toBeDefined();
+      expect(coded.headers.etag, path).not.toBe(plain.headers.etag);
+      if (plain.status === 200) {
+        const again = await get(edge.url, path, {
+          headers: { 'Accept-Encoding': 'gzip', 'If-None-Match': coded.headers.etag! },
+        });
+        expect(again.status, path).toBe(304);
+      }
+    }
+  });
 
   it("answers an unknown page from the Worker, with the Node gateway's 404 page", async () => {
     const [a, b] = await Promise.all([get(node.url, '/no/such/page'), get(edge.url, '/no/such/page')]);

@@ -195,3 +195,27 @@ export function repositoryJson(projects: FakeProjects, owner: string, name: stri
     forks_count: repo.forks,
   };
 }
+
+/**
+ * A sign-in page where the profile should be (GitHub asks a crawler to sign in): no projects section,
+ * and the no-repository sentence only where a browser does not show it (a comment, a script, a style, an
+ * attribute, a template, the title, a `hidden` element). It is not an empty account: the markup changed.
+ */
+export function signInPage(account: string): string {
+  const sentence = `${escape(account)} doesn’t have any public repositories yet.`;
+  return `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><meta name="description" content="${sentence}">
+<title>Sign in to GitHub · ${sentence}</title>
+<style>.blankslate::after { content: "${sentence}"; }</style>
+<script>window.emptyProfile = "${sentence}";</script></head>
+<body class="logged-out session-authentication"><div class="application-main"><main>
+<!-- <div class="blankslate"><p>${sentence}</p></div> -->
+<div class="auth-form px-3" id="login"><h1>Sign in to GitHub</h1>
+<form action="/session" method="post"><label for="login_field">Username or email address</label>
+<input type="text" name="login" id="login_field" placeholder="${sentence}">
+<input type="submit" name="commit" value="Sign in"></form>
+<template id="empty-profile"><p>${sentence}</p></template>
+<p hidden>${sentence}</p>
+<noscript><p>${sentence}</p></noscript>
+</div></main></div></body></html>`;
+}

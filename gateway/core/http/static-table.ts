@@ -12,6 +12,7 @@ import {
 } from '../../../contract/service.ts';
 import { feedPolicyOptions, pageResponseHeaders } from '../../../contract/content-security-policy.ts';
 import { contentTypeFor } from '../../../contract/content-types.ts';
+import { fileCacheControl } from '../../../contract/cache-rules.ts';
 import { isApiPath } from './request-path.ts';
 import {
   notModifiedHeaders,
@@ -90,8 +91,8 @@ export function staticTable(
   /** Headers of every HTML page, whose policy names the deployment's live feed (lib/config.ts liveFeedUrl). */
   const pageHeaders: readonly string[] = Object.entries(pageResponseHeaders(feedPolicyOptions(feedUrl))).flat();
   const SNAPSHOT_FILES = new Set(service.resources.flatMap((r) => r.snapshotFiles));
-  /** The cards picture a snapshot: they are cached like the data they show (CACHE_CONTROL.card). */
-  const CARD_FILES = new Map(service.cards.map((c) => [c.file, c]));
+  /** The cards, which carry the cards' policy (CARD_RESPONSE_HEADERS). */
+  const CARD_FILES = new Set(service.cards.map((c) => c.file));
   const byPath = new Map<string, SiteFile>();
   for (const f of files) if (servablePath(f.file)) byPath.set(f.file, f);
 
@@ -100,14 +101,10 @@ export function staticTable(
   const entryFor = (f: SiteFile): StaticEntry => {
     let entry = entries.get(f.file);
     if (entry === undefined) {
-      const card = CARD_FILES.get(f.file) ?? folderCardResource(service, f.file);
-      const cacheControl =
-        f.file === API_INDEX.file
-          ? CACHE_CONTROL.apiIndex
-          : card
-            ? CACHE_CONTROL.card(card.cache)
-            : CACHE_CONTROL.static;
-      entry = prepareEntry(codec, f, cacheControl, isApiPath(`/${f.file}`), pageHeaders, !!card);
+      const card = CARD_FILES.has(f.file) || folderCardResource(service, f.file) !== undefined;
+      // The static hosts' files carry the same value (contract/cache-rules.ts).
+      const cacheControl = fileCacheControl(service, f.file);
+      entry = prepareEntry(codec, f, cacheControl, isApiPath(`/${f.file}`), pageHeaders, card);
       entries.set(f.file, entry);
     }
     return entry;
