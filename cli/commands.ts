@@ -43,7 +43,7 @@ const { feed: FEED, profile: PROFILE, skills: SKILLS } = CONTENT_DOCUMENTS;
 const SIMULATED_FLAG_READ = `${API_INDEX.path} (only its \`simulated\` flag: a demo's output opens with a notice)`;
 
 /** The projects command lists the owner's own after GitHub's (text only: --json prints the payload). */
-const OWNER_PROJECTS_READ = `${PROFILE.path} (only its \`projects\`, listed after the payload's; not in --json)`;
+const OWNER_PROJECTS_READ = `${PROFILE.path} (only its \`ownerProjects\`, listed after the payload's; not in --json)`;
 /** `--watch` follows the feed the site names, whatever site --base-url points at. */
 const LIVE_FEED_READ = `${API_INDEX.path} with --watch (its \`liveFeed\`: the feed the site's pages follow)`;
 
@@ -78,7 +78,7 @@ const DOCUMENT_COMMANDS: readonly CommandSpec[] = [
       { name: 'description', type: 'string', description: 'the page description' },
       { name: 'about', type: 'string[]', description: 'paragraphs of the About section, plain text' },
       {
-        name: 'projects',
+        name: 'ownerProjects',
         type: '{title, url, description}[]',
         description: 'the owner projects the home page lists after the GitHub ones',
       },

@@ -53,7 +53,7 @@ export function renderProfile(term: Terminal, p: Profile): string[] {
 }
 
 /** The owner's own projects (site/projects.yaml, from /profile.json) after the GitHub ones, as the home page lists them. */
-export function renderOwnerProjects(term: Terminal, projects: NonNullable<Profile['projects']>): string[] {
+export function renderOwnerProjects(term: Terminal, projects: NonNullable<Profile['ownerProjects']>): string[] {
   if (projects.length === 0) return [];
   const out = ['', heading(term, 'More projects')];
   for (const p of projects) {

@@ -298,10 +298,10 @@ function dataCommand(name: string): (inv: Invoked) => Promise<Output> {
   };
 }
 
-/** /profile.json's `projects` (site/projects.yaml); none when the profile cannot be read or has none. */
-async function ownerProjects(inv: Invoked): Promise<NonNullable<Profile['projects']>> {
+/** /profile.json's `ownerProjects` (site/projects.yaml); none when the profile cannot be read or has none. */
+async function ownerProjects(inv: Invoked): Promise<NonNullable<Profile['ownerProjects']>> {
   try {
-    return (await read<Profile>(inv, PROFILE.path, PROFILE.schema)).value.projects ?? [];
+    return (await read<Profile>(inv, PROFILE.path, PROFILE.schema)).value.ownerProjects ?? [];
   } catch (error) {
     if (error instanceof SiteError || error instanceof UnexpectedBody) return [];
     throw error;

@@ -37,7 +37,7 @@ export interface ProfileDocument {
   /** The résumé's current role, as the home page shows it; absent without one. */
   role?: string;
   /** site/projects.yaml's projects (absent on a site built before they were published here). */
-  projects?: Array<{ title: string; url: string; description: string | null }>;
+  ownerProjects?: Array<{ title: string; url: string; description: string | null }>;
   links: Array<{ label: string; url: string }>;
 }
 

@@ -592,7 +592,7 @@ export interface Profile {
    *
    * @maxItems 100
    */
-  projects?: {
+  ownerProjects?: {
     /**
      * The project.
      */

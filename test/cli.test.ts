@@ -207,7 +207,7 @@ describe.each([
       'description',
       'about',
       'role',
-      'projects',
+      'ownerProjects',
       'links',
     ]);
     expect(Array.isArray(doc.about) && Array.isArray(doc.links)).toBe(true);
@@ -224,8 +224,8 @@ describe.each([
 
   it('projects lists what the home page lists: the GitHub projects, then those of projects.yaml', async () => {
     const owned = (
-      await distJson<{ projects: Array<{ title: string; url: string; description: string | null }> }>(PROFILE.file)
-    ).projects;
+      await distJson<{ ownerProjects: Array<{ title: string; url: string; description: string | null }> }>(PROFILE.file)
+    ).ownerProjects;
     expect(owned.length).toBeGreaterThan(0);
     const text = await run(['projects'], { COLUMNS: '80' });
     expect(text.stderr).toBe('');

@@ -116,7 +116,7 @@ export function profileDocument(
     description: config.site.tagline,
     about: markdownParagraphs(profile.about),
     ...(role ? { role } : {}),
-    projects: ownerProjects.map((p) => ({ title: p.title, url: p.url, description: p.description })),
+    ownerProjects: ownerProjects.map((p) => ({ title: p.title, url: p.url, description: p.description })),
     links: profileLinks(ctx, profile, resume),
   };
 }
