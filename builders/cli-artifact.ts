@@ -10,7 +10,6 @@ import { DISCOVERY, type SchemaName, type ServiceTables } from '../contract/serv
 import { DEFAULT_SERVICE } from '../datasets/registry.ts';
 import { loadSchemas, type JsonSchema } from '../contract/schemas.ts';
 import type { Artifact, BuildContext } from './artifact.ts';
-import { DEFAULT_MARKET_WS_URL, liveFeedUrl } from '../lib/config.ts';
 
 // Both builders/cli-artifact.ts and its bundle .build/build.mjs sit one folder below the repository root.
 const ENTRY = fileURLToPath(new URL('../cli/main.ts', import.meta.url));
@@ -21,7 +20,7 @@ export async function renderCli(ctx: BuildContext): Promise<Artifact[]> {
   return [
     {
       file: DISCOVERY.cli.file,
-      body: await bundleCli(ctx.config.siteUrl, ctx.service, undefined, liveFeedUrl(ctx.config)),
+      body: await bundleCli(ctx.config.siteUrl, ctx.service),
     },
   ];
 }
@@ -56,7 +55,6 @@ export async function bundleCli(
   defaultBaseUrl: string,
   service: ServiceTables = DEFAULT_SERVICE,
   schemas = cliSchemas(loadSchemas(service)),
-  feedUrl: string | null = service.resources.some((r) => r.command.watch) ? DEFAULT_MARKET_WS_URL : null,
 ): Promise<string> {
   const define = {
     __CLI_DEFAULT_BASE_URL__: JSON.stringify(defaultBaseUrl),
@@ -77,8 +75,6 @@ export async function bundleCli(
         })),
       }),
     ),
-    // The live feed `price --watch` subscribes to (cli/live/watch.ts), or null (MARKET_WS_URL=off).
-    __CLI_FEED_URL__: JSON.stringify(feedUrl),
     // A string of JSON, parsed once at start: a JSON literal is also the cheapest form for V8 to load.
     __CLI_SCHEMAS__: JSON.stringify(JSON.stringify(schemas)),
   };

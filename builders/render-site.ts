@@ -85,7 +85,7 @@ async function renderTexts(
   const feed = jsonFeed(ctx, content.writings);
   // What the site shows of the owner's résumé: the published part only (no phone or references unless opted in).
   const resume = content.resume === null ? null : publishedResume(content.resume);
-  const profile = profileDocument(ctx, content.profile, resume);
+  const profile = profileDocument(ctx, content.profile, resume, content.ownerProjects);
   const skillGroups = skillsDocument(ctx, content.skills);
   ctx.validator.validate(CONTENT_DOCUMENTS.feed.schema, feed);
   ctx.validator.validate(CONTENT_DOCUMENTS.profile.schema, profile);

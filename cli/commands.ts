@@ -5,7 +5,7 @@
 // (contract/service.ts), the content documents from the page table (contract/pages.ts, `CONTENT_DOCUMENTS`).
 // Both modules import nothing, so the bundled cli.mjs stays dependency-free.
 import { API_INDEX, DISCOVERY, type ServiceTables } from '../contract/service.ts';
-import { CONTENT_DOCUMENTS } from '../contract/pages.ts';
+import { CONTENT_DOCUMENTS, RESUME_DOCUMENT } from '../contract/pages.ts';
 
 /** A document command's name, or a dataset's (`price`, `contributions`: datasets/). */
 export type CommandName = string;
@@ -42,21 +42,58 @@ const { feed: FEED, profile: PROFILE, skills: SKILLS } = CONTENT_DOCUMENTS;
 /** A demo site's API index says `simulated: true`; the commands that show its data open with a notice then. */
 const SIMULATED_FLAG_READ = `${API_INDEX.path} (only its \`simulated\` flag: a demo's output opens with a notice)`;
 
+/** The projects command lists the owner's own after GitHub's (text only: --json prints the payload). */
+const OWNER_PROJECTS_READ = `${PROFILE.path} (only its \`ownerProjects\`, listed after the payload's; not in --json)`;
+/** `--watch` follows the feed the site names, whatever site --base-url points at. */
+const LIVE_FEED_READ = `${API_INDEX.path} with --watch (its \`liveFeed\`: the feed the site's pages follow)`;
+
+/** JSON Resume's sections besides `basics` (jsonresume.org), each published when the owner's document has it. */
+const RESUME_SECTIONS = [
+  'work',
+  'volunteer',
+  'education',
+  'awards',
+  'certificates',
+  'publications',
+  'skills',
+  'languages',
+  'interests',
+  'references',
+  'projects',
+];
+
 const DOCUMENT_COMMANDS: readonly CommandSpec[] = [
   {
     name: 'profile',
     synopsis: 'profile',
-    summary: 'Read the profile: name, tagline, location, about and links.',
+    summary: 'Read the profile: name, role, tagline, location, about and links.',
     reads: [PROFILE.path, SIMULATED_FLAG_READ],
     json: [
       { name: 'url', type: 'string', description: 'the profile page (HTML)' },
       { name: 'name', type: 'string', description: 'the person' },
+      { name: 'role', type: 'string?', description: "the résumé's current role; absent without a résumé" },
       { name: 'tagline', type: 'string', description: 'one-line description' },
       { name: 'location', type: 'string', description: 'where they are' },
       { name: 'github', type: 'string', description: 'GitHub profile URL' },
       { name: 'description', type: 'string', description: 'the page description' },
       { name: 'about', type: 'string[]', description: 'paragraphs of the About section, plain text' },
+      {
+        name: 'ownerProjects',
+        type: '{title, url, description}[]',
+        description: 'the owner projects the home page lists after the GitHub ones',
+      },
       { name: 'links', type: '{label, url}[]', description: 'the Links section' },
+    ],
+  },
+  {
+    name: 'resume',
+    synopsis: 'resume',
+    summary: 'Read the résumé: basics, work, education, skills and the other sections.',
+    reads: [`${RESUME_DOCUMENT.path} (JSON Resume; a site without a résumé answers 404)`],
+    // The document exactly as published: JSON Resume's members, those it has.
+    json: [
+      { name: 'basics', type: 'object', description: 'name, label, contact, summary, profiles' },
+      ...RESUME_SECTIONS.map((name) => ({ name, type: 'object[]', description: 'as JSON Resume defines it' })),
     ],
   },
   {
@@ -135,7 +172,12 @@ function dataCommands(service: ServiceTables): CommandSpec[] {
     name: command.name,
     synopsis: command.name,
     summary: command.summary,
-    reads: [v1.path, ...(command.readsSimulated ? [SIMULATED_FLAG_READ] : [])],
+    reads: [
+      v1.path,
+      ...(command.readsSimulated ? [SIMULATED_FLAG_READ] : []),
+      ...(command.listsOwnerProjects ? [OWNER_PROJECTS_READ] : []),
+      ...(command.watch ? [LIVE_FEED_READ] : []),
+    ],
     json: command.json,
   }));
 }
@@ -179,7 +221,10 @@ export const OPTIONS: readonly OptionSpec[] = [
     flag: '--base-url <url>',
     summary: 'read this site instead of the default; a path prefix and a trailing slash are fine',
   },
-  { flag: '--timeout <seconds>', summary: 'give up on a request after this long (default 10)' },
+  {
+    flag: '--timeout <seconds>',
+    summary: 'give up on a request after this long (default 10); a wait past 2 s is said on stderr',
+  },
   { flag: '--help, -h', summary: "print this help, or after a command that command's; with --json, as JSON" },
   { flag: '--version', summary: 'print the version of cli.mjs and its default site' },
 ];
@@ -195,7 +240,7 @@ export function optionsOf(service: ServiceTables): OptionSpec[] {
     ...OPTIONS,
     {
       flag: '--watch',
-      summary: `${watched.join(', ')} only: after the picture, one line per live tick of the site's feed until Ctrl-C (exit 0); with --json, one {"product", "price", "time"} object a line; needs Node 22 or later`,
+      summary: `${watched.join(', ')} only: after the picture, one line per live tick of the feed the site names (its API index's liveFeed) until Ctrl-C (exit 0); with --json, one {"product", "price", "time"} object a line; needs Node 22 or later`,
     },
   ];
 }
@@ -214,7 +259,7 @@ export const EXIT_STATUSES = [
   {
     code: 2,
     meaning:
-      'usage error: unknown command or option, missing option value (usage on stderr); --watch on a Node without WebSocket or a site with no live feed (one line)',
+      'usage error: unknown command or option, missing option value (usage on stderr); --watch on a Node without WebSocket or a site whose API index names no live feed (one line)',
   },
 ] as const;
 

@@ -1,4 +1,4 @@
-// The site's content as the CLI reads it: /profile.json, /skills.json and the writings' JSON Feed
+// The site's content as the CLI reads it: /profile.json, /skills.json, /resume.json and the writings' JSON Feed
 // (contract/pages.ts CONTENT_DOCUMENTS), already checked against their schemas (schema-check.ts) when they
 // reach this module. Pure: documents in, the values the commands print out.
 import type { FeedItem, JsonFeed } from '../contract/content-documents.ts';
@@ -59,4 +59,15 @@ export function writingsOf(feed: JsonFeed): { url: string; writings: WritingEntr
 export function writingOf(feed: JsonFeed, slug: string): Writing | null {
   const item = feed.items.find((i) => slugOf(i.url) === slug);
   return item ? { ...entryOf(item), text: item.content_text, html: item.content_html } : null;
+}
+
+/**
+ * /resume.json, the owner's JSON Resume document. The CLI carries no JSON Resume schema (the build validated
+ * the document against it): a document that is no object is refused, and of the rest the renderer shows only
+ * the strings it expects; --json prints the document as it is.
+ */
+export function resumeOf(value: unknown): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new UnexpectedBody('a JSON Resume document is a JSON object');
+  return value as Record<string, unknown>;
 }

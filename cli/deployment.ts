@@ -5,7 +5,6 @@
 // and none of its packages ride along in cli.mjs.
 import { serviceTablesOf, type ServiceTables } from '../contract/service.ts';
 import { DEFAULT_SERVICE } from '../datasets/registry.ts';
-import { DEFAULT_MARKET_WS_URL } from '../lib/service-defaults.ts';
 
 declare const __CLI_SERVICE__: string | undefined;
 
@@ -21,16 +20,3 @@ function unbaked(baked: BakedService): ServiceTables {
 
 export const DEPLOYMENT: ServiceTables =
   typeof __CLI_SERVICE__ === 'string' ? unbaked(JSON.parse(__CLI_SERVICE__) as BakedService) : DEFAULT_SERVICE;
-
-declare const __CLI_FEED_URL__: string | null | undefined;
-
-/**
- * The live feed `price --watch` subscribes to (cli/live/watch.ts), baked in the same way from MARKET_WS_URL;
- * null when the site names none. Unbundled: the default deployment's, Coinbase Exchange's.
- */
-export const FEED_URL: string | null =
-  typeof __CLI_FEED_URL__ === 'undefined'
-    ? DEPLOYMENT.resources.some((r) => r.command.watch)
-      ? DEFAULT_MARKET_WS_URL
-      : null
-    : __CLI_FEED_URL__;

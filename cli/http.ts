@@ -17,7 +17,13 @@ export interface FetchOptions {
   timeoutMs: number;
   accept: string;
   userAgent: string;
+  /** Called once the exchange has waited `waitNoticeMs` without its end: a person is told why nothing shows. */
+  onWait?: (url: string) => void;
+  waitNoticeMs?: number;
 }
+
+/** A wait longer than this is said on stderr (run.ts): a silent site must not leave a terminal silent. */
+export const WAIT_NOTICE_MS = 2_000;
 
 /**
  * Far above any document of the site (the writings' feed and the contract are tens of kB); a larger body
@@ -36,6 +42,17 @@ export function documentUrl(base: URL, path: string): string {
 }
 
 export async function fetchDocument(url: string, options: FetchOptions): Promise<FetchedDocument> {
+  const after = options.waitNoticeMs ?? WAIT_NOTICE_MS;
+  const notice =
+    options.onWait === undefined || options.timeoutMs <= after ? undefined : setTimeout(options.onWait, after, url);
+  try {
+    return await exchange(url, options);
+  } finally {
+    clearTimeout(notice);
+  }
+}
+
+async function exchange(url: string, options: FetchOptions): Promise<FetchedDocument> {
   // One deadline for the whole exchange: connecting, the headers and the body, across redirects.
   const signal = AbortSignal.timeout(options.timeoutMs);
   let current = url;

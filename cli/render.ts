@@ -18,6 +18,7 @@ export function withNotice(term: Terminal, simulated: boolean, lines: string[]):
 
 export function renderProfile(term: Terminal, p: Profile): string[] {
   const out = [heading(term, p.name)];
+  if (p.role) out.push(...wrapIndented(p.role, term.width, ''));
   if (p.tagline) out.push(...wrapIndented(p.tagline, term.width, ''));
   const facts = [
     ['Location', p.location],
@@ -48,6 +49,18 @@ export function renderProfile(term: Terminal, p: Profile): string[] {
         term.width,
       ),
     );
+  return out;
+}
+
+/** The owner's own projects (site/projects.yaml, from /profile.json) after the GitHub ones, as the home page lists them. */
+export function renderOwnerProjects(term: Terminal, projects: NonNullable<Profile['ownerProjects']>): string[] {
+  if (projects.length === 0) return [];
+  const out = ['', heading(term, 'More projects')];
+  for (const p of projects) {
+    out.push(...wrapIndented(style(term, 'bold', p.title), term.width, '  ', '    '));
+    out.push(...wrapIndented(p.url, term.width, '    '));
+    if (p.description) out.push(...wrapIndented(style(term, 'dim', p.description), term.width, '    '));
+  }
   return out;
 }
 
@@ -177,4 +190,82 @@ function originOf(url: string): string | null {
   } catch {
     return null;
   }
+}
+
+// `resume`: JSON Resume's sections as a reader scans them. Only the strings each entry is expected to hold are
+// shown (the rest of the document is --json's).
+type Entry = Record<string, unknown>;
+
+const str = (value: unknown): string => (typeof value === 'string' ? value.trim() : '');
+const entries = (value: unknown): Entry[] =>
+  Array.isArray(value) ? value.filter((v): v is Entry => typeof v === 'object' && v !== null && !Array.isArray(v)) : [];
+const joined = (parts: unknown[], separator: string) => parts.map(str).filter(Boolean).join(separator);
+
+/** `2021-03 – present`: a JSON Resume entry's dates as written (ISO 8601, year to day). */
+const span = (e: Entry) => {
+  const start = str(e.startDate);
+  const end = str(e.endDate);
+  return start || end ? `${start || '?'} – ${end || 'present'}` : '';
+};
+
+/** The sections a reader scans first, each entry a title line, its dates and its summary. */
+const SECTIONS: Array<[string, string, (e: Entry) => string]> = [
+  ['work', 'Work', (e) => joined([e.position, e.name], ', ')],
+  ['volunteer', 'Volunteer', (e) => joined([e.position, e.organization], ', ')],
+  ['education', 'Education', (e) => joined([joined([e.studyType, e.area], ' in '), e.institution], ', ')],
+  ['projects', 'Projects', (e) => str(e.name)],
+  ['awards', 'Awards', (e) => joined([e.title, e.awarder], ', ')],
+  ['certificates', 'Certificates', (e) => joined([e.name, e.issuer], ', ')],
+  ['publications', 'Publications', (e) => joined([e.name, e.publisher], ', ')],
+];
+
+export function renderResume(term: Terminal, r: Entry): string[] {
+  const basics = entries([r.basics])[0] ?? {};
+  const location = entries([basics.location])[0] ?? {};
+  const out = [style(term, 'bold', str(basics.name) || 'Résumé')];
+  if (str(basics.label)) out.push(...wrapIndented(str(basics.label), term.width, ''));
+  const facts = [
+    ['Location', joined([location.city, location.region, location.countryCode], ', ')],
+    ['E-mail', str(basics.email)],
+    ['Phone', str(basics.phone)],
+    ['Web', str(basics.url)],
+    ...entries(basics.profiles).map((p) => [str(p.network) || 'Profile', str(p.url) || str(p.username)]),
+  ].filter(([, v]) => v);
+  if (facts.length)
+    out.push(
+      '',
+      ...table(
+        facts.map(([k, v]) => [style(term, 'dim', k!), v!]),
+        term.width,
+      ),
+    );
+  if (str(basics.summary)) out.push('', ...wrapIndented(str(basics.summary), term.width, '  '));
+  for (const [key, title, head] of SECTIONS) {
+    const list = entries(r[key]).filter((e) => head(e));
+    if (list.length === 0) continue;
+    out.push('', style(term, 'bold', title));
+    for (const e of list) {
+      out.push(...wrapIndented(head(e), term.width, '  ', '    '));
+      const when = span(e) || str(e.date) || str(e.releaseDate);
+      if (when) out.push(`    ${style(term, 'dim', when)}`);
+      const about = str(e.summary) || str(e.description);
+      if (about) out.push(...wrapIndented(about, term.width, '    '));
+    }
+  }
+  const named = (key: string, title: string, detail: (e: Entry) => string) => {
+    const list = entries(r[key]).filter((e) => str(e.name) || str(e.language));
+    if (list.length === 0) return;
+    out.push('', style(term, 'bold', title));
+    out.push(
+      ...table(
+        list.map((e) => [str(e.name) || str(e.language), detail(e)]),
+        term.width,
+      ),
+    );
+  };
+  const keywords = (e: Entry) => (Array.isArray(e.keywords) ? joined(e.keywords, ', ') : '');
+  named('skills', 'Skills', (e) => joined([e.level, keywords(e)], ': '));
+  named('languages', 'Languages', (e) => str(e.fluency));
+  named('interests', 'Interests', keywords);
+  return out;
 }

@@ -2,21 +2,23 @@
 // Every failure arrives here as a value and leaves as exactly one line on stderr.
 import { describeApi, parseCatalog } from './api-docs.ts';
 import { API_INDEX, DISCOVERY, type SchemaName } from '../contract/service.ts';
-import { DEPLOYMENT, FEED_URL } from './deployment.ts';
+import { DEPLOYMENT } from './deployment.ts';
 import { watchFeed, watchUnsupported, type WatchIo } from './live/watch.ts';
 import type { MarketData } from '../domain/market.ts';
-import { CONTENT_DOCUMENTS } from '../contract/pages.ts';
+import { CONTENT_DOCUMENTS, RESUME_DOCUMENT } from '../contract/pages.ts';
 import { PROGRAM } from './commands.ts';
 import { parseArgs, type Invocation } from './args.ts';
-import { writingOf, writingsOf, type JsonFeed, type Profile, type Skills } from './content.ts';
+import { resumeOf, writingOf, writingsOf, type JsonFeed, type Profile, type Skills } from './content.ts';
 import { SiteError, UnexpectedBody, UsageError } from './errors.ts';
 import { commandHelpLines, helpJson, helpLines, usageLines } from './help.ts';
-import { ACCEPT_JSON, documentUrl, fetchDocument, errorLine, type FetchedDocument } from './http.ts';
+import { ACCEPT_JSON, documentUrl, fetchDocument, errorLine, WAIT_NOTICE_MS, type FetchedDocument } from './http.ts';
 import { parseJson, parseJsonObject } from './json-body.ts';
 import {
   renderApi,
   renderCatalog,
+  renderOwnerProjects,
   renderProfile,
+  renderResume,
   renderSkills,
   renderWriting,
   renderWritings,
@@ -40,9 +42,17 @@ export interface Io {
   stderr: { write(text: string): unknown; columns?: number };
   /** The clock a snapshot's age is judged by (domain/freshness.ts); Date.now when absent. */
   now?: () => number;
+  /** How long a request waits before it is said on stderr (http.ts WAIT_NOTICE_MS when absent). */
+  waitNoticeMs?: number;
 }
 
-type Invoked = Extract<Invocation, { kind: 'command' }> & { schemas: SchemaSet; nowMs: number };
+type Invoked = Extract<Invocation, { kind: 'command' }> & {
+  schemas: SchemaSet;
+  nowMs: number;
+  /** Says on stderr, once, that a request has waited `waitNoticeMs`. */
+  onWait: (url: string) => void;
+  waitNoticeMs: number;
+};
 /** `warning`: one stderr line beside the output, which is still printed (exit 0). */
 type Output = { json: unknown; lines: (term: Terminal) => string[]; warning?: string };
 
@@ -95,22 +105,36 @@ export async function run(
       io.nodeVersion ?? 'unknown',
       io.WebSocket === undefined ? globalThis.WebSocket : io.WebSocket,
     );
-    if (unsupported !== null || FEED_URL === null) {
-      io.stderr.write(`${unsupported ?? `${PROGRAM}: --watch: this site names no live feed (MARKET_WS_URL=off)`}\n`);
+    if (unsupported !== null) {
+      io.stderr.write(stderrText(io, unsupported));
       return 2;
     }
   }
+  let waited = false;
+  const inv: Invoked = {
+    ...invocation,
+    schemas,
+    nowMs: (io.now ?? Date.now)(),
+    waitNoticeMs: io.waitNoticeMs ?? WAIT_NOTICE_MS,
+    onWait: (url) => {
+      if (waited) return;
+      waited = true;
+      const limit = invocation.timeoutMs / 1000;
+      io.stderr.write(stderrText(io, `${PROGRAM}: waiting for ${url} (no answer yet; giving up after ${limit} s)`));
+    },
+  };
   try {
-    const nowMs = (io.now ?? Date.now)();
-    if (invocation.watch && invocation.json) return await watch(invocation, io, null);
-    const output = await (COMMANDS[invocation.command] ?? dataCommand(invocation.command))({
-      ...invocation,
-      schemas,
-      nowMs,
-    });
+    // The feed is the one the site names (its API index), so --base-url decides it as every other address.
+    const feed = invocation.watch ? await liveFeedOf(inv) : null;
+    if (invocation.watch && feed === null) {
+      io.stderr.write(stderrText(io, `${PROGRAM}: --watch: ${inv.baseUrl.href} names no live feed in its API index`));
+      return 2;
+    }
+    if (feed !== null && invocation.json) return await watch(invocation, io, feed, null);
+    const output = await (COMMANDS[invocation.command] ?? dataCommand(invocation.command))(inv);
     if (output.warning !== undefined) io.stderr.write(stderrText(io, `${PROGRAM}: warning: ${output.warning}`));
     io.stdout.write(invocation.json ? jsonText(output.json) : `${output.lines(term).join('\n')}\n`);
-    if (invocation.watch) return await watch(invocation, io, output.json as MarketData);
+    if (feed !== null) return await watch(invocation, io, feed, output.json as MarketData);
     return 0;
   } catch (error) {
     if (error instanceof SiteError) {
@@ -135,13 +159,19 @@ function stderrText(io: Io, message: string): string {
 }
 
 /** `--watch`: the live feed after the picture (or alone, with --json), until Ctrl-C. */
-function watch(inv: Extract<Invocation, { kind: 'command' }>, io: Io, market: MarketData | null): Promise<number> {
+function watch(
+  inv: Extract<Invocation, { kind: 'command' }>,
+  io: Io,
+  feedUrl: string,
+  market: MarketData | null,
+): Promise<number> {
   const { product } = DEPLOYMENT.resources.find((r) => r.command.name === inv.command)!.command.watch!;
   return watchFeed(
-    { feedUrl: FEED_URL!, product, json: inv.json, market },
+    { feedUrl, product, json: inv.json, market },
     {
       stdout: io.stdout,
-      stderr: io.stderr,
+      // What it says of the feed fits the terminal too (its URL shortened when a line cannot hold it).
+      stderr: { write: (text: string) => io.stderr.write(stderrText(io, text.replace(/\n$/, ''))) },
       onInterrupt: io.onInterrupt ?? (() => undefined),
       WebSocket: io.WebSocket ?? undefined,
       ...(io.now === undefined ? {} : { now: io.now }),
@@ -156,7 +186,19 @@ function get(inv: Invoked, path: string): Promise<FetchedDocument> {
     timeoutMs: inv.timeoutMs,
     accept: ACCEPT_JSON,
     userAgent: USER_AGENT,
+    onWait: inv.onWait,
+    waitNoticeMs: inv.waitNoticeMs,
   });
+}
+
+/**
+ * The live feed the site names in its API index (`liveFeed`: what its pages subscribe to), or null when it
+ * names none. Only a ws: or wss: URL is followed.
+ */
+async function liveFeedOf(inv: Invoked): Promise<string | null> {
+  const { index } = await readApiIndex(inv);
+  const url = (index.liveFeed as { url?: unknown } | undefined)?.url;
+  return typeof url === 'string' && /^wss?:\/\//.test(url) ? url : null;
 }
 
 /** Parses a fetched body; a body of the wrong shape is an exit-1 failure that names the URL. */
@@ -242,13 +284,28 @@ function dataCommand(name: string): (inv: Invoked) => Promise<Output> {
       notice ? saysSimulated(inv) : false,
       import(`../datasets/${resource.id}/picture.ts`) as Promise<PictureModule>,
     ]);
+    // The owner's own projects, as the home page lists them after GitHub's; text only (--json is the payload).
+    const owned = resource.command.listsOwnerProjects && !inv.json ? await ownerProjects(inv) : [];
     return {
-      ...output(value, (term, payload) =>
-        notice ? withNotice(term, simulated, picture(term, payload, simulated)) : picture(term, payload, simulated),
-      ),
+      ...output(value, (term, payload) => [
+        ...(notice
+          ? withNotice(term, simulated, picture(term, payload, simulated))
+          : picture(term, payload, simulated)),
+        ...renderOwnerProjects(term, printableValue(owned)),
+      ]),
       ...staleWarning(resource.title, value, inv.nowMs, resource.validForMs),
     };
   };
+}
+
+/** /profile.json's `ownerProjects` (site/projects.yaml); none when the profile cannot be read or has none. */
+async function ownerProjects(inv: Invoked): Promise<NonNullable<Profile['ownerProjects']>> {
+  try {
+    return (await read<Profile>(inv, PROFILE.path, PROFILE.schema)).value.ownerProjects ?? [];
+  } catch (error) {
+    if (error instanceof SiteError || error instanceof UnexpectedBody) return [];
+    throw error;
+  }
 }
 
 /** The site's document commands; each dataset's command is dataCommand's (cli/commands.ts lists both). */
@@ -272,6 +329,21 @@ const COMMANDS: Record<string, (inv: Invoked) => Promise<Output>> = {
     const writing = parse(doc, () => writingOf(feed, slug));
     if (writing === null) throw new SiteError(`no published writing "${slug}" in ${doc.url}`, 404);
     return output(writing, renderWriting);
+  },
+
+  async resume(inv) {
+    const doc = await get(inv, RESUME_DOCUMENT.path).catch((error: unknown) => {
+      if (error instanceof SiteError && error.status === 404)
+        throw new SiteError(
+          `${documentUrl(inv.baseUrl, RESUME_DOCUMENT.path)} answered 404: this site publishes no résumé`,
+          404,
+        );
+      throw error;
+    });
+    return output(
+      parse(doc, () => resumeOf(parseJson(doc.text, 'the résumé'))),
+      renderResume,
+    );
   },
 
   async skills(inv) {

@@ -34,6 +34,10 @@ export interface ProfileDocument {
   github: string;
   description: string;
   about: string[];
+  /** The résumé's current role, as the home page shows it; absent without one. */
+  role?: string;
+  /** site/projects.yaml's projects (absent on a site built before they were published here). */
+  ownerProjects?: Array<{ title: string; url: string; description: string | null }>;
   links: Array<{ label: string; url: string }>;
 }
 

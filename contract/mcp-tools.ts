@@ -1,7 +1,7 @@
 // The four data operations as function tools (docs/api.md#endpoints): the operationId is the tool name, the
 // input schema is docs/api.md's empty object, the output schema is the payload's schema from schemas/. Read by
 // the gateway's MCP endpoint and by the documents that describe it.
-import { dataOperationsWord, type DataOperation, type DataResource, type ServiceTables } from './service.ts';
+import { CONSTANTS, dataOperationsWord, type DataOperation, type DataResource, type ServiceTables } from './service.ts';
 import type { JsonSchema } from './schemas.ts';
 
 /**
@@ -74,9 +74,60 @@ export function dataTools(service: ServiceTables): DataTool[] {
 }
 
 /**
+ * MCP 2026-07-28, Caching: a `tools/list` result carries `ttlMs` (how long a client MAY consider it fresh)
+ * and `cacheScope` (`public`: the same for every caller, as here, where nothing depends on who asks).
+ */
+export interface CacheHint {
+  ttlMs: number;
+  cacheScope: 'public' | 'private';
+}
+
+/**
+ * How long one answer of a dataset's tools stays the same for every caller, by its cache policy
+ * (docs/api.md#caching): `per-request` not at all, `hourly` an hour, `until-midnight` until the next
+ * midnight of its zone (`untilMidnightMs`).
+ */
+export function toolValidityMs(resource: DataResource, untilMidnightMs: (timeZone: string) => number): number {
+  if (resource.cache === 'per-request') return 0;
+  if (resource.cache === 'hourly') return CONSTANTS.hourSeconds * 1000;
+  return Math.max(0, untilMidnightMs(resource.timeZone!));
+}
+
+/**
+ * The hint of a `tools/list` result, derived from each listed tool's validity: the list is fresh no longer
+ * than its shortest-lived tool, so a client that keeps the list re-reads it when the first answer changes
+ * (0, immediately stale, wherever a tool is computed per request, as the market's is).
+ */
+export function toolListCacheHint(service: ServiceTables, untilMidnightMs: (timeZone: string) => number): CacheHint {
+  const validities = service.resources.map((r) => toolValidityMs(r, untilMidnightMs));
+  return { ttlMs: validities.length === 0 ? 0 : Math.min(...validities), cacheScope: 'public' };
+}
+
+/**
+ * JSON Schema's nullable `type: ["string", "null"]` as `anyOf: [{type: "string", …}, {type: "null"}]`: the same
+ * values, in the form every MCP client's schema reader accepts (the MCP Inspector warns on a type array). The
+ * node's annotations stay beside `anyOf`; its assertions move into the non-null branch.
+ */
+function nullableAsAnyOf(node: Record<string, unknown>): Record<string, unknown> {
+  const { type } = node;
+  if (!Array.isArray(type) || !type.includes('null')) return node;
+  const others = type.filter((t) => t !== 'null');
+  const annotations: Record<string, unknown> = {};
+  const assertions: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'type') continue;
+    (ANNOTATIONS.has(key) ? annotations : assertions)[key] = value;
+  }
+  const branches = others.map((t) => ({ type: t, ...assertions }));
+  return { ...annotations, anyOf: [...branches, { type: 'null' }] };
+}
+const ANNOTATIONS = new Set(['title', 'description', 'default', 'examples', '$comment', 'deprecated', 'readOnly']);
+
+/**
  * A schema from schemas/ made self-contained for consumers that cannot fetch other files (an MCP
  * `outputSchema`, a tool definition): `$id` and `$schema` dropped (the MCP tool schema's dialect
- * defaults to 2020-12) and each file reference rewritten to an entry of `$defs`.
+ * defaults to 2020-12), each file reference rewritten to an entry of `$defs`, and each nullable type array
+ * written as `anyOf` (nullableAsAnyOf).
  */
 export function selfContainedSchema(name: string, schemas: Map<string, JsonSchema>): Record<string, unknown> {
   const titleById = new Map([...schemas.values()].map((s) => [s.$id, s.title]));
@@ -99,7 +150,7 @@ export function selfContainedSchema(name: string, schemas: Map<string, JsonSchem
       }
       out[key] = rewrite(value);
     }
-    return out;
+    return nullableAsAnyOf(out);
   };
   const root = schemas.get(name);
   if (!root) throw new Error(`no schema named ${name} in schemas/`);

@@ -54,6 +54,23 @@ export interface ApiIndex {
    */
   cli?: string;
   /**
+   * The live market feed the site's pages subscribe to (MARKET_WS_URL); absent when the site names none.
+   */
+  liveFeed?: {
+    /**
+     * The feed's ws: or wss: URL.
+     */
+    url: string;
+    /**
+     * The product whose ticks it carries.
+     */
+    product: string;
+    /**
+     * Its wire format: Coinbase Exchange's public WebSocket feed (subscribe, ticker, heartbeat).
+     */
+    format: 'coinbase-exchange-websocket';
+  };
+  /**
    * The public data routes: each with its explicit v1 path and its stable unversioned alias.
    *
    * @minItems 1
@@ -566,6 +583,29 @@ export interface Profile {
    * The About section as plain-text paragraphs; a link reads `text <url>`.
    */
   about: string[];
+  /**
+   * The role the home page shows under the name: the résumé's current position ("Position at Company"), else its basics.label; absent without a résumé.
+   */
+  role?: string;
+  /**
+   * The owner's own projects the home page lists after the GitHub ones (site/projects.yaml), in its order.
+   *
+   * @maxItems 100
+   */
+  ownerProjects?: {
+    /**
+     * The project.
+     */
+    title: string;
+    /**
+     * Absolute https URL.
+     */
+    url: string;
+    /**
+     * One sentence, or null.
+     */
+    description: string | null;
+  }[];
   /**
    * The Links section, GitHub first.
    */

@@ -110,6 +110,8 @@ export interface DataCommand {
   json: Array<{ name: string; type: string; description: string }>;
   /** Present: `--watch` follows the deployment's live feed of this product after the picture (cli/live/watch.ts). */
   watch?: { product: string };
+  /** true: the picture is followed by the owner's own projects (site/projects.yaml, /profile.json's `ownerProjects`). */
+  listsOwnerProjects?: true;
 }
 
 /**

@@ -36,6 +36,11 @@ export function calendarWindow(nowMs: number, timeZone: string): CalendarWindow 
   };
 }
 
+/** The next midnight in `timeZone` after `nowMs`, in Unix milliseconds (a calendar's refresh boundary). */
+export function nextMidnightMs(nowMs: number, timeZone: string): number {
+  return DateTime.fromMillis(nowMs, { zone: timeZone }).startOf('day').plus({ days: 1 }).toMillis();
+}
+
 /**
  * The s-maxage of a calendar response, docs/data-rules.md: "the whole seconds from the response time to that
  * instant (at least 1)", where the instant is the calendar's `nextRefreshAt`.

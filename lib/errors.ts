@@ -24,7 +24,7 @@ export class UpstreamError extends Error {
   constructor(
     readonly upstream: UpstreamName,
     reason: string,
-    options?: { cause?: unknown; status?: number; retryAfterMs?: number },
+    options?: { cause?: unknown; status?: number; retryAfterMs?: number; detail?: string },
   ) {
     // Reasons quote upstream text; it is sanitised here, where every such text enters a message.
     super(
@@ -33,10 +33,18 @@ export class UpstreamError extends Error {
     );
     this.status = options?.status;
     this.retryAfterMs = options?.retryAfterMs;
+    this.detail = options?.detail;
   }
   readonly status: number | undefined;
+  /** The upstream's own explanation (a JSON error body's `message`), as the reason quotes it. */
+  readonly detail: string | undefined;
   /** How long the upstream asked us to wait (its Retry-After), when it said. */
   readonly retryAfterMs: number | undefined;
+}
+
+/** A GitHub page's 404 for `account`, with what the upstream said of it (the demo's provider says to restart it). */
+export function accountNotFound(account: string, error: UpstreamError): string {
+  return `account "${account}" not found (404)${error.detail === undefined ? '' : `: ${error.detail}`}`;
 }
 
 /**

@@ -419,6 +419,7 @@ describe('the command list', () => {
   it('is every command once, with writings <slug> right after writings', () => {
     expect(commandReference(DEFAULT_SERVICE).map((c) => c.synopsis)).toEqual([
       'profile',
+      'resume',
       'writings',
       'writings <slug>',
       'skills',

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_DOCUMENTS } from '../contract/pages.ts';
-import { MAX_BODY_BYTES } from '../cli/http.ts';
+import { MAX_BODY_BYTES, WAIT_NOTICE_MS } from '../cli/http.ts';
 import { MAX_JSON_DEPTH } from '../cli/json-body.ts';
 import { API_INDEX, DISCOVERY } from '../contract/service.ts';
 import { DEFAULT_SERVICE } from '../datasets/registry.ts';
@@ -127,7 +127,7 @@ describe('the cli.mjs artifact', () => {
     expect(asked.filter((path) => path.endsWith('.md'))).toEqual([]);
   });
 
-  it('starts with a node shebang and stays small (< 82 kB)', async () => {
+  it('starts with a node shebang and stays small (< 89 kB)', async () => {
     const text = await readFile(cli, 'utf8');
     expect(text.startsWith('#!/usr/bin/env node\n')).toBe(true);
     // About 61 kB, plus about 6.5 kB for `price --watch` (the live tick rule with its bounds, its
@@ -135,8 +135,10 @@ describe('the cli.mjs artifact', () => {
     // it cannot reach), about 4 kB for help per command, "did you mean" and each dataset's picture module,
     // and about 2 kB for fitting every line to the terminal (errors wrapped, URLs shortened) and the
     // catalog by relation; about 5 kB for the projects (their picture, their two schemas; never their
-    // upstream, builders/cli-artifact.ts).
-    expect(Buffer.byteLength(text)).toBeLessThan(82_000);
+    // upstream, builders/cli-artifact.ts); about 6.5 kB for the résumé command and its renderer, the
+    // profile's role and the owner's projects (their schema and lines), the live feed read from the site's
+    // API index, and the line that says a wait past 2 s.
+    expect(Buffer.byteLength(text)).toBeLessThan(89_000);
   });
 
   it('imports nothing but Node built-ins (static imports, require and dynamic import, parsed by esbuild)', async () => {
@@ -196,9 +198,62 @@ describe.each([
     expect(text.stdout).not.toMatch(ANSI);
     const doc = json(await run(['profile', '--json']));
     expect(doc.name).toBe(facts.name);
-    expect(Object.keys(doc)).toEqual(['url', 'name', 'tagline', 'location', 'github', 'description', 'about', 'links']);
+    expect(Object.keys(doc)).toEqual([
+      'url',
+      'name',
+      'tagline',
+      'location',
+      'github',
+      'description',
+      'about',
+      'role',
+      'ownerProjects',
+      'links',
+    ]);
     expect(Array.isArray(doc.about) && Array.isArray(doc.links)).toBe(true);
     for (const link of doc.links as Array<{ label: string; url: string }>) expect(text.stdout).toContain(link.url);
+  });
+
+  it("profile shows the role the home page shows (the résumé's current position)", async () => {
+    const text = await run(['profile']);
+    expect(text.code).toBe(0);
+    // test/fixtures/site/resume.json: the work entry with no end date.
+    expect(text.stdout.split('\n')[1]).toBe('Staff Software Engineer at Northwind Transit Data');
+    expect(json(await run(['profile', '--json'])).role).toBe('Staff Software Engineer at Northwind Transit Data');
+  });
+
+  it('projects lists what the home page lists: the GitHub projects, then those of projects.yaml', async () => {
+    const owned = (
+      await distJson<{ ownerProjects: Array<{ title: string; url: string; description: string | null }> }>(PROFILE.file)
+    ).ownerProjects;
+    expect(owned.length).toBeGreaterThan(0);
+    const text = await run(['projects'], { COLUMNS: '80' });
+    expect(text.stderr).toBe('');
+    expect(text.code).toBe(0);
+    const lines = text.stdout.split('\n');
+    const more = lines.indexOf('More projects');
+    expect(more).toBeGreaterThan(lines.findIndex((l) => l.includes(`${fake.projects.pinned[0]!.owner}/`)));
+    for (const p of owned) {
+      expect(text.stdout).toContain(p.title);
+      expect(text.stdout).toContain(p.url);
+    }
+    for (const line of lines) expect([...line].length).toBeLessThanOrEqual(80);
+    // --json stays the payload itself (docs/cli.md).
+    expect(Object.keys(json(await run(['projects', '--json'])))).toEqual(['username', 'selection', 'asOf', 'projects']);
+  });
+
+  it('resume prints the résumé; --json prints /resume.json exactly as published', async () => {
+    const published = await distJson<{ basics: { name: string; label: string }; work: Array<{ position: string }> }>(
+      'resume.json',
+    );
+    const text = await run(['resume'], { COLUMNS: '80' });
+    expect(text.stderr).toBe('');
+    expect(text.code).toBe(0);
+    expect(text.stdout.split('\n').slice(0, 2)).toEqual([published.basics.name, published.basics.label]);
+    for (const w of published.work) expect(text.stdout).toContain(w.position);
+    for (const title of ['Work', 'Education', 'Skills']) expect(text.stdout.split('\n')).toContain(title);
+    for (const line of text.stdout.split('\n')) expect([...line].length).toBeLessThanOrEqual(80);
+    expect(json(await run(['resume', '--json']))).toEqual(published);
   });
 
   it('writings lists every published writing newest first; --json gives slug, title, date, summary, url', async () => {
@@ -307,7 +362,7 @@ describe.each([
 });
 
 describe('failures against the static server', () => {
-  const run = (args: string[]) => runCli([...args, '--base-url', staticSite.url]);
+  const run = (args: string[], env?: Record<string, string>) => runCli([...args, '--base-url', staticSite.url], env);
   const answering = async (path: string, answer: CannedAnswer, work: () => Promise<void>) => {
     staticSite.answers.set(path, answer);
     try {
@@ -483,6 +538,42 @@ describe('failures against the static server', () => {
       const r = await run(['skills', '--timeout', '0.3']);
       expectOneErrorLine(r, 1);
       expect(r.stderr).toContain('timed out');
+    } finally {
+      staticSite.hang.delete(SKILLS.path);
+    }
+  });
+
+  it('a wait past 2 s is said on stderr at once, before the timeout, within COLUMNS; a shorter timeout says only the timeout', async () => {
+    staticSite.hang.add(SKILLS.path);
+    try {
+      const r = await runCli(
+        ['skills', '--timeout', '2.5', '--base-url', staticSite.url],
+        { COLUMNS: '80' },
+        {
+          waitNoticeMs: WAIT_NOTICE_MS,
+        },
+      );
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      const said = r.stderr
+        .trimEnd()
+        .split('\n')
+        .map((l) => l.trim())
+        .join(' ');
+      // The wait first, then the timeout: two messages, each wrapped to the terminal.
+      expect(said).toMatch(
+        /^cli\.mjs: waiting for http:\/\/\S+\/skills\.json \(no answer yet; giving up after 2\.5 s\) cli\.mjs: .*timed out/,
+      );
+      for (const line of r.stderr.trimEnd().split('\n')) expect([...line].length, line).toBeLessThanOrEqual(80);
+      const quick = await runCli(
+        ['skills', '--timeout', '0.3', '--base-url', staticSite.url],
+        {},
+        {
+          waitNoticeMs: WAIT_NOTICE_MS,
+        },
+      );
+      expectOneErrorLine(quick, 1);
+      expect(quick.stderr).not.toContain('waiting for');
     } finally {
       staticSite.hang.delete(SKILLS.path);
     }
@@ -696,6 +787,7 @@ describe('usage', () => {
     const doc = json(r);
     expect((doc.commands as Array<{ name: string }>).map((c) => c.name)).toEqual([
       'profile',
+      'resume',
       'writings',
       'writings <slug>',
       'skills',

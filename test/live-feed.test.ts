@@ -4,7 +4,8 @@
 // The browser and the spawned cli.mjs are test/slow/live-feed.test.ts.
 import { serviceTables } from '../datasets/registry.ts';
 import { readFileSync } from 'node:fs';
-import { connect, type Socket } from 'node:net';
+import { createServer, type Server } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentSecurityPolicy, feedOrigin } from '../contract/service.ts';
 import { headersFile, serveJson } from '../builders/static-host.ts';
@@ -14,6 +15,7 @@ import { cliSchemas } from '../builders/cli-artifact.ts';
 import type { SchemaSet } from '../cli/schema-check.ts';
 import { startFakeFeed, type FakeFeed } from '../tools/fakes/live-feed.ts';
 import { sharedSite } from './helpers/site-dist.ts';
+import { fixtureApiIndex } from './helpers/cli-fixtures.ts';
 
 const FILES = ['index.html', 'developers.html', '404.html'];
 
@@ -57,37 +59,52 @@ describe("the pages' policy names exactly the feed", () => {
 
 describe('price --watch in process', () => {
   let feed: FakeFeed;
+  /** A site whose API index names the fake feed as its live feed, and one whose index names none. */
+  let site: Server;
+  let siteUrl: string;
   beforeAll(async () => {
     feed = await startFakeFeed();
+    site = createServer((req, res) => {
+      const prefix = /^\/(without-feed|unreachable-feed)\//.exec(req.url!)?.[1];
+      const base = `${siteUrl}${prefix ? `/${prefix}` : ''}`;
+      if (!/^(\/[a-z-]+)?\/api\/?$/.test(req.url!)) return res.writeHead(404).end();
+      // A feed nobody listens on, with a path as long as a real one can be: its line must still fit.
+      const url = prefix === 'unreachable-feed' ? `ws://127.0.0.1:9/${'feed/'.repeat(12)}v1` : feed.url;
+      const index = {
+        ...fixtureApiIndex(base),
+        ...(prefix === 'without-feed'
+          ? {}
+          : { liveFeed: { url, product: 'MON-USD', format: 'coinbase-exchange-websocket' } }),
+      };
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(index));
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
   });
-  afterAll(() => feed?.close());
+  afterAll(async () => {
+    await feed?.close();
+    await new Promise((resolve) => site?.close(resolve));
+  });
   const schemas = cliSchemas() as SchemaSet;
 
-  /** run() as cli.mjs calls it, its WebSocket sent to the fake feed, stopped by `interrupt()`. */
-  function watch(args: string[], socket: unknown = WebSocket) {
+  /** run() as cli.mjs calls it, reading `base` (default: the site naming the fake feed), stopped by `interrupt()`. */
+  function watch(args: string[], socket: unknown = WebSocket, base = siteUrl) {
     let stdout = '';
     let stderr = '';
     let interrupt: () => void = () => undefined;
-    const target = feed.url;
-    const Socket =
-      typeof socket === 'function'
-        ? class extends (socket as typeof WebSocket) {
-            constructor() {
-              super(target);
-            }
-          }
-        : socket;
     const code = run(
-      args,
+      [...args, '--base-url', base],
       {
         env: {},
         stdout: { write: (t: string) => (stdout += t) },
         stderr: { write: (t: string) => (stderr += t) },
         onInterrupt: (stop) => (interrupt = stop),
         nodeVersion: 'v20.0.0',
-        WebSocket: Socket as typeof WebSocket,
+        WebSocket: socket as typeof WebSocket,
         // The ticks below are of 2026-11-23: judged by a clock of that day, not today's.
         now: () => Date.parse('2026-11-23T15:11:00Z'),
+        // What is said of a slow site is test/cli.test.ts's; a loaded machine must not add a line here.
+        waitNoticeMs: 60_000,
       },
       'http://127.0.0.1:9',
       'test',
@@ -95,6 +112,49 @@ describe('price --watch in process', () => {
     );
     return { code, stdout: () => stdout, stderr: () => stderr, interrupt: () => interrupt() };
   }
+
+  it('follows the feed the site at --base-url names in its API index, not one baked into cli.mjs', async () => {
+    const before = feed.subscriptions.length;
+    const w = watch(['price', '--watch', '--json']);
+    await feed.waitForSubscriptions(before + 1, 10_000);
+    w.interrupt();
+    expect(await w.code).toBe(0);
+  });
+
+  it('says it cannot reach the feed in lines that fit COLUMNS (80), the long URL shortened', async () => {
+    let stderr = '';
+    let interrupt: () => void = () => undefined;
+    const code = run(
+      ['price', '--watch', '--json', '--base-url', `${siteUrl}/unreachable-feed`],
+      {
+        env: { COLUMNS: '80' },
+        stdout: { write: () => undefined },
+        stderr: { write: (t: string) => (stderr += t) },
+        onInterrupt: (stop) => (interrupt = stop),
+        nodeVersion: 'v24.0.0',
+        WebSocket,
+        waitNoticeMs: 60_000,
+      },
+      'http://127.0.0.1:9',
+      'test',
+      schemas,
+    );
+    await expect.poll(() => stderr, { timeout: 10_000 }).toContain('cannot reach the live feed');
+    interrupt();
+    expect(await code).toBe(0);
+    const lines = stderr.trimEnd().split('\n');
+    for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(80);
+    expect(lines.join(' ')).toMatch(/still trying \(Ctrl-C stops\)$/);
+  });
+
+  it('a site whose API index names no live feed: one line, exit 2, no socket opened', async () => {
+    const before = feed.subscriptions.length;
+    const w = watch(['price', '--watch', '--json'], WebSocket, `${siteUrl}/without-feed`);
+    expect(await w.code).toBe(2);
+    expect(w.stdout()).toBe('');
+    expect(w.stderr()).toBe(`cli.mjs: --watch: ${siteUrl}/without-feed/ names no live feed in its API index\n`);
+    expect(feed.subscriptions.length).toBe(before);
+  });
 
   it('--json: one {product, price, time} line per accepted tick (at most one a second), none for the rest; Ctrl-C exits 0', async () => {
     const before = feed.subscriptions.length;

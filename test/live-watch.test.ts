@@ -115,10 +115,14 @@ describe('price --watch on an injected clock', () => {
     expect(await w.code).toBe(0);
   });
 
-  it('a feed that never opens a socket is said within 10 s, and tried again', async () => {
+  it('a feed that never opens a socket is awaited after 2 s, said within 10 s, and tried again', async () => {
     const f = feed('never-open');
     const w = watch(f.Socket);
-    await vi.advanceTimersByTimeAsync(10_000);
+    await vi.advanceTimersByTimeAsync(1_999);
+    expect(w.stderr()).toBe('');
+    await vi.advanceTimersByTimeAsync(1);
+    expect(w.stderr()).toBe(`cli.mjs: waiting for the live feed ${FEED_URL} (no answer yet)\n`);
+    await vi.advanceTimersByTimeAsync(8_000);
     expect(w.stderr()).toContain(`cannot reach the live feed ${FEED_URL}; still trying`);
     await vi.advanceTimersByTimeAsync(10_000);
     expect(f.state.sockets.length).toBeGreaterThanOrEqual(2);

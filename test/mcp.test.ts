@@ -16,7 +16,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { createValidator, loadSchemas } from '../contract/schemas.ts';
-import { dataTools, selfContainedSchema } from '../contract/mcp-tools.ts';
+import { dataTools, selfContainedSchema, toolListCacheHint } from '../contract/mcp-tools.ts';
+import { serviceTablesOf } from '../contract/service.ts';
 import { noCalls, type FakeUpstreams } from '../tools/fakes/upstreams.ts';
 import { shareUpstreams } from './helpers/shared-upstreams.ts';
 import { get, startTestGateway, type DistFixture, type TestGateway } from './helpers/gateway.ts';
@@ -130,12 +131,15 @@ describe('MCP 2026-07-28 with the official v2 client, pinned to that revision', 
       await client.connect(transport);
       expect(client.getDiscoverResult()).toBeDefined();
       expect(sent[0]!.body).toContain('"server/discover"');
-      const { tools } = await client.listTools();
+      const listed = await client.listTools();
+      const { tools } = listed;
       expect(tools.map((t) => t.name).sort()).toEqual(Object.keys(TOOLS).sort());
       for (const tool of tools) {
         expect(tool.inputSchema).toEqual(DOCUMENTED_INPUT_SCHEMA);
         expect(tool.outputSchema).toEqual(selfContainedSchema(TOOLS[tool.name]!, schemas));
       }
+      // MCP 2026-07-28, Caching: the hint of the shortest-lived tool, the market's (computed per request).
+      expect(listed).toMatchObject({ ttlMs: 0, cacheScope: 'public' });
       const result = (await client.callTool({ name: 'getV1GithubContributions', arguments: {} })) as {
         isError?: boolean;
         structuredContent?: unknown;
@@ -159,6 +163,59 @@ describe('MCP 2026-07-28 with the official v2 client, pinned to that revision', 
       await client.close();
       await gw.close();
     }
+  });
+});
+
+describe('MCP tools/list caching hints and output schemas', () => {
+  const untilMidnight = () => 12 * 3_600_000;
+
+  it('hints the shortest validity of the listed tools: 0 with a market, else the hour of the projects', () => {
+    expect(toolListCacheHint(DEFAULT_SERVICE, untilMidnight)).toEqual({ ttlMs: 0, cacheScope: 'public' });
+    const withoutMarket = serviceTablesOf(DEFAULT_SERVICE.resources.filter((r) => r.cache !== 'per-request'));
+    expect(toolListCacheHint(withoutMarket, untilMidnight)).toEqual({ ttlMs: 3_600_000, cacheScope: 'public' });
+    const calendarOnly = serviceTablesOf(DEFAULT_SERVICE.resources.filter((r) => r.cache === 'until-midnight'));
+    expect(toolListCacheHint(calendarOnly, () => 90_000)).toEqual({ ttlMs: 90_000, cacheScope: 'public' });
+  });
+
+  it('writes no type array in any output schema (the MCP Inspector warns on them) and accepts the same payloads', () => {
+    const typeArrays = (node: unknown, at: string): string[] => {
+      if (node === null || typeof node !== 'object') return [];
+      const here = !Array.isArray(node) && Array.isArray((node as { type?: unknown }).type) ? [at] : [];
+      return [...here, ...Object.entries(node).flatMap(([k, v]) => typeArrays(v, `${at}/${k}`))];
+    };
+    const ajv = new Ajv2020({ strict: false });
+    addFormats(ajv);
+    for (const schema of new Set(Object.values(TOOLS))) {
+      const output = selfContainedSchema(schema, schemas);
+      expect(typeArrays(output, schema)).toEqual([]);
+      const check = ajv.compile(output);
+      // The nullable fields accept their values and null, and nothing else, as the committed schemas do.
+      if (schema === 'GitHubProjects') {
+        const project = {
+          owner: 'octo-org',
+          name: 'hello-world',
+          url: 'https://github.com/octo-org/hello-world',
+          description: null,
+          language: 'Python',
+          languageColor: null,
+          stars: 1,
+          forks: 0,
+        };
+        const payload = { username: 'octocat', selection: 'pinned', asOf: '2026-11-22T17:00:00Z', projects: [project] };
+        expect(check(payload)).toBe(true);
+        expect(check({ ...payload, projects: [{ ...project, description: '' }] })).toBe(false);
+        expect(check({ ...payload, projects: [{ ...project, languageColor: 'red' }] })).toBe(false);
+        expect(check({ ...payload, projects: [{ ...project, language: 7 }] })).toBe(false);
+      }
+    }
+    // The streak's run dates, nullable too, became anyOf with the date format kept in the string branch.
+    const run = (
+      selfContainedSchema('GitHubStreak', schemas).$defs as Record<string, { properties: Record<string, unknown> }>
+    ).GitHubStreakRun!.properties.startDate;
+    expect(run).toEqual({
+      description: expect.any(String),
+      anyOf: [{ type: 'string', format: 'date' }, { type: 'null' }],
+    });
   });
 });
 

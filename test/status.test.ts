@@ -115,13 +115,24 @@ describe('the status rules', () => {
     expect(statusBadge(missing)).toMatchObject({ message: 'market preview unavailable', color: 'red' });
   });
 
-  it('the next run: the first minute a schedule line names, UTC, within two days', () => {
+  it('the next run: the first minute a schedule line names, in its own zone (UTC without one), within two days', () => {
     const schedule = publishSchedule(PUBLISH_WORKFLOW);
-    expect(schedule).toContain('17 * * * *');
+    expect(schedule).toEqual([
+      { cron: '17 * * * *', timeZone: 'UTC' },
+      { cron: '7 0 * * *', timeZone: 'America/Toronto' },
+    ]);
     const at = (iso: string) => new Date(nextRunMs(schedule, Date.parse(iso))!).toISOString();
     expect(at('2026-11-23T15:17:00Z')).toBe('2026-11-23T16:17:00.000Z');
+    // Toronto midnight: 05:07 UTC in winter (EST), 04:07 UTC in summer (EDT).
     expect(at('2026-11-23T04:30:00Z')).toBe('2026-11-23T05:07:00.000Z');
     expect(at('2026-07-01T03:59:59Z')).toBe('2026-07-01T04:07:00.000Z');
+    expect(at('2026-07-01T04:30:00Z')).toBe('2026-07-01T05:17:00.000Z');
+    // A zone a half hour off UTC: its midnight is not on a UTC hour.
+    expect(
+      new Date(
+        nextRunMs([{ cron: '7 0 * * *', timeZone: 'Asia/Kolkata' }], Date.parse('2026-07-01T12:00:00Z'))!,
+      ).toISOString(),
+    ).toBe('2026-07-01T18:37:00.000Z');
     expect(nextRunMs(['0 0 1 * *'], 0)).toBeNull();
     expect(nextRunMs([], 0)).toBeNull();
   });

@@ -14,6 +14,7 @@ import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import { getFileInfo } from 'prettier';
 import { parse } from 'yaml';
+import { forkMinutes, withForkSchedule } from '../tools/fork-schedule.mjs';
 import { ROOT } from './helpers/run.ts';
 
 // ---- a small five-field cron reader (POSIX crontab, as GitHub Actions' `schedule` accepts it) ----
@@ -99,9 +100,9 @@ function parseField(part: string, field: CronField, expr: string): Set<number> {
   return out;
 }
 
-/** Whether the schedule fires at this UTC minute. */
-function cronMatches(cron: Cron, at: DateTime): boolean {
-  const utc = at.toUTC();
+/** Whether the schedule fires at this minute, read in `zone` (a line's `timezone:`; UTC without one). */
+function cronMatches(cron: Cron, at: DateTime, zone = 'UTC'): boolean {
+  const utc = at.setZone(zone);
   const weekday = utc.weekday % 7; // luxon: Monday 1 … Sunday 7; cron: Sunday 0
   const dayOk =
     cron.daysRestricted && cron.weekdaysRestricted
@@ -111,10 +112,10 @@ function cronMatches(cron: Cron, at: DateTime): boolean {
 }
 
 /** The first minute in [from, from + withinMinutes) at which one of the schedules fires. */
-function firstRun(crons: Cron[], from: DateTime, withinMinutes: number): DateTime | undefined {
+function firstRun(crons: Array<Cron & { zone?: string }>, from: DateTime, withinMinutes: number): DateTime | undefined {
   for (let m = 0; m < withinMinutes; m++) {
     const at = from.plus({ minutes: m });
-    if (crons.some((c) => cronMatches(c, at))) return at;
+    if (crons.some((c) => cronMatches(c, at, c.zone))) return at;
   }
   return undefined;
 }
@@ -153,7 +154,10 @@ const PACKAGE = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as {
   allowScripts?: Record<string, boolean>;
 };
 const ci = load('ci.yml');
-const schedules = ((publish.on.schedule ?? []) as Array<{ cron: string }>).map((s) => s.cron);
+const scheduleEntries = (publish.on.schedule ?? []) as Array<{ cron: string; timezone?: string }>;
+const schedules = scheduleEntries.map((s) => s.cron);
+/** Each line parsed, with the zone GitHub reads it in. */
+const zonedSchedules = () => scheduleEntries.map((s) => ({ ...parseCron(s.cron), zone: s.timezone ?? 'UTC' }));
 /** The publish job's build step (it runs `npm run build -- --previous <dir>` and judges its exit status). */
 const buildStep = () => publish.jobs.build!.steps.find((s) => /^npm run build\b/m.test(s.run ?? ''))!;
 const checkStep = () => publish.jobs.build!.steps.find((s) => /^npm run check:dist\b/.test(s.run?.trim() ?? ''))!;
@@ -231,7 +235,7 @@ describe('.github/workflows', () => {
   ])('%s: a scheduled run starts within the hour after Toronto midnight of %s', (_season, date) => {
     const midnight = DateTime.fromISO(`${date}T00:00:00`, { zone: TORONTO });
     expect(midnight.isValid).toBe(true);
-    const all = schedules.map(parseCron);
+    const all = zonedSchedules();
     expect(
       firstRun(all, midnight, WITHIN_MINUTES),
       `no run within ${WITHIN_MINUTES} min of ${midnight.toISO()}`,
@@ -241,6 +245,40 @@ describe('.github/workflows', () => {
     const run = firstRun(daily, midnight, WITHIN_MINUTES);
     expect(run, `no daily run within ${WITHIN_MINUTES} min of ${midnight.toISO()}`).toBeDefined();
     expect(run!.setZone(TORONTO).toISODate()).toBe(date);
+  });
+
+  it("names Toronto midnight by on.schedule's IANA timezone, not by UTC lines for each season", () => {
+    const daily = scheduleEntries.filter((s) => parseCron(s.cron).hours.size < 24);
+    expect(daily).toEqual([{ cron: expect.stringMatching(/^\d{1,2} 0 \* \* \*$/), timezone: TORONTO }]);
+    // Every other line is hourly, in UTC (no zone needed).
+    for (const s of scheduleEntries.filter((e) => !daily.includes(e))) {
+      expect(parseCron(s.cron).hours.size, s.cron).toBe(24);
+      expect(s.timezone).toBeUndefined();
+    }
+    // The midnight line fires at 00:mm in Toronto in both seasons: 05:mm UTC in winter, 04:mm in summer.
+    const cron = { ...parseCron(daily[0]!.cron), zone: TORONTO };
+    const minute = [...cron.minutes][0]!;
+    expect(
+      cronMatches(
+        cron,
+        DateTime.fromObject({ year: 2026, month: 1, day: 15, hour: 5, minute }, { zone: 'UTC' }),
+        TORONTO,
+      ),
+    ).toBe(true);
+    expect(
+      cronMatches(
+        cron,
+        DateTime.fromObject({ year: 2026, month: 7, day: 15, hour: 4, minute }, { zone: 'UTC' }),
+        TORONTO,
+      ),
+    ).toBe(true);
+    expect(
+      cronMatches(
+        cron,
+        DateTime.fromObject({ year: 2026, month: 7, day: 15, hour: 5, minute }, { zone: 'UTC' }),
+        TORONTO,
+      ),
+    ).toBe(false);
   });
 
   it('deploys to Pages only after the build job built, checked and uploaded, with hidden files so /.well-known/ survives', () => {
@@ -526,7 +564,7 @@ describe('the schedule kept alive, content published on push, CI on code only', 
   it('runs the keep-alive job on one daily scheduled run only: never on a push or a manual run', () => {
     expect(keepAlive, 'a keep-alive job in publish.yml').toBeDefined();
     const condition = /^\$\{\{\s*(.*?)\s*\}\}$/.exec(keepAlive!.if ?? '')?.[1];
-    expect(condition).toBe("github.event_name == 'schedule' && github.event.schedule == '7 5 * * *'");
+    expect(condition).toBe("github.event_name == 'schedule' && github.event.schedule == '7 0 * * *'");
     // the schedule it names is one of the workflow's own, a daily one (once a day is enough for 60 days)
     const cron = /github\.event\.schedule == '([^']+)'/.exec(condition!)![1]!;
     expect(schedules).toContain(cron);
@@ -686,5 +724,48 @@ describe('the Worker deployed when a Cloudflare token is set (docs/deploying.md#
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('npm run fork-schedule: minutes of its own for each fork (docs/deploying.md#your-forks-own-minutes)', () => {
+  const text = readFileSync(`${DIR}publish.yml`, 'utf8');
+
+  it('derives both minutes from the repository name: stable, off the busy minutes, apart, spread across forks', () => {
+    const names = Array.from({ length: 200 }, (_, i) => `owner-${i}/portfolio`);
+    for (const name of names) {
+      const { hourly, midnight } = forkMinutes(name);
+      expect(hourly % 5, name).not.toBe(0);
+      expect(midnight % 5, name).not.toBe(0);
+      expect(midnight).toBeGreaterThanOrEqual(1);
+      expect(midnight).toBeLessThanOrEqual(14);
+      expect(hourly).toBeGreaterThan(15);
+      expect(forkMinutes(name.toUpperCase())).toEqual({ hourly, midnight });
+    }
+    // 200 forks land on most of the 35 usable hourly minutes, not on one.
+    expect(new Set(names.map((n) => forkMinutes(n).hourly)).size).toBeGreaterThan(25);
+  });
+
+  it('rewrites the hourly and daily lines, the daily zone and the keep-alive condition, and nothing else', () => {
+    const moved = withForkSchedule(text, { hourly: 43, midnight: 3, zone: 'Europe/Berlin' });
+    const workflow = parse(moved) as Workflow;
+    expect(workflow.on.schedule).toEqual([{ cron: '43 * * * *' }, { cron: '3 0 * * *', timezone: 'Europe/Berlin' }]);
+    expect(workflow.jobs['keep-alive']!.if).toBe(
+      "${{ github.event_name == 'schedule' && github.event.schedule == '3 0 * * *' }}",
+    );
+    // Everything but the schedule is the committed workflow.
+    expect({
+      ...workflow,
+      on: { ...workflow.on, schedule: null },
+      jobs: { ...workflow.jobs, 'keep-alive': null },
+    }).toEqual({
+      ...publish,
+      on: { ...publish.on, schedule: null },
+      jobs: { ...publish.jobs, 'keep-alive': null },
+    });
+    // Without --zone the daily line keeps its zone.
+    expect((parse(withForkSchedule(text, { hourly: 43, midnight: 3 })) as Workflow).on.schedule).toContainEqual({
+      cron: '3 0 * * *',
+      timezone: TORONTO,
+    });
   });
 });

@@ -2,7 +2,7 @@
 // this parser does not recognise is an upstream failure, never a calendar of zeros.
 import { Parser } from 'htmlparser2';
 import type { ContributionDay } from '../domain/contributions.ts';
-import { UpstreamError } from '../lib/errors.ts';
+import { accountNotFound, UpstreamError } from '../lib/errors.ts';
 import { upstreamClient, type HttpOptions } from './http.ts';
 
 /** The real fragment is about 300 KB; a page many times that size is not the calendar. */
@@ -25,7 +25,7 @@ export function githubHtmlClient(webUrl: string, account: string, http: HttpOpti
       html = await get(url, { as: 'text', maxBytes: MAX_CALENDAR_HTML_BYTES });
     } catch (error) {
       if (error instanceof UpstreamError && error.status === 404) {
-        throw new UpstreamError('github-html', `account "${account}" not found (404)`, { cause: error, status: 404 });
+        throw new UpstreamError('github-html', accountNotFound(account, error), { cause: error, status: 404 });
       }
       throw error;
     }

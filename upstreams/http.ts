@@ -275,16 +275,17 @@ function describeFailure(
     const redirected = redirectReason(what, response);
     if (redirected !== undefined) return new UpstreamError(upstream, redirected, { cause: error, status });
     // ky has read the (capped) body: parsed when it was labelled JSON, as text otherwise.
-    let message = '';
+    let detail: string | undefined;
     try {
       const body = (typeof error.data === 'string' ? JSON.parse(error.data) : error.data) as { message?: unknown };
-      if (typeof body?.message === 'string') message = `: ${body.message.slice(0, 200)}`;
+      if (typeof body?.message === 'string') detail = body.message.slice(0, 200);
     } catch {
       // not a (small) JSON error body; the status says enough
     }
-    return new UpstreamError(upstream, `${what} answered ${status}${message}`, {
+    return new UpstreamError(upstream, `${what} answered ${status}${detail === undefined ? '' : `: ${detail}`}`, {
       cause: error,
       status,
+      detail,
       retryAfterMs: retryAfterMs(response.headers.get('retry-after')),
     });
   }

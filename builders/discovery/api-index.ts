@@ -1,6 +1,6 @@
 // GET /api (docs/api.md#discovery): the JSON index of the data routes, the developer page, the contract and
 // `"authentication": "none"`. Generated from the route table; validated against schemas/ApiIndex.
-import type { Config } from '../../lib/config.ts';
+import { liveFeedUrl, type Config } from '../../lib/config.ts';
 import { PROBLEM_TYPES, problemTypeUrl } from '../../contract/problems.ts';
 import {
   CACHE_CONTROL,
@@ -28,6 +28,10 @@ function cacheControlRule(resource: DataResource): string {
 /** The index of `service`'s routes: a build's lists only what it publishes (builders/artifact.ts, publishedService). */
 export function apiIndex(config: Config, simulated = false, service: ServiceTables): Record<string, unknown> {
   const url = (path: string) => absoluteUrl(config.siteUrl, path);
+  // The feed the pages subscribe to, for every other reader of the site (the CLI's `price --watch`): a
+  // client follows the site it is pointed at, never a feed baked into it.
+  const feed = liveFeedUrl(config);
+  const watched = service.resources.find((r) => r.command.watch)?.command.watch;
   return {
     name: `${config.site.title} public data API`,
     // A demo's index says so first, in words and as a flag, so that no reader takes its data for real.
@@ -68,6 +72,9 @@ export function apiIndex(config: Config, simulated = false, service: ServiceTabl
       tools: dataTools(service).map((t) => t.name),
       description: mcpSummary(service),
     },
+    ...(feed !== null && watched !== undefined
+      ? { liveFeed: { url: feed, product: watched.product, format: 'coinbase-exchange-websocket' } }
+      : {}),
     rateLimit: {
       policy: CONSTANTS.rateLimitPolicyName,
       headers: ['RateLimit', 'RateLimit-Policy'],

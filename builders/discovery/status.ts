@@ -6,6 +6,7 @@
 // true at the build's time: a reader compares `validUntil` and `nextRunAt` with its own clock, which is
 // what the home page script and the CLI do with the payloads (domain/freshness.ts).
 import { readFileSync } from 'node:fs';
+import { DateTime } from 'luxon';
 import { parse as parseYaml } from 'yaml';
 import type { Status, StatusBadge } from '../../contract/payload-types.ts';
 import { freshness } from '../../domain/freshness.ts';
@@ -16,7 +17,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 export function statusDocument(
   ctx: Pick<BuildContext, 'nowMs' | 'datasets' | 'payloads' | 'outcomes' | 'simulated'>,
-  schedule: readonly string[],
+  schedule: readonly ScheduleLine[],
 ): Status {
   const next = nextRunMs(schedule, ctx.nowMs);
   return {
@@ -72,40 +73,55 @@ export function statusBadge(status: Status): StatusBadge {
   return { schemaVersion: 1, label: 'data', message: `fresh on ${status.builtAt.slice(0, 10)}`, color: 'brightgreen' };
 }
 
-/** The cron lines of the workflow's `on.schedule`; none when the file is absent (a fork without it). */
-export function publishSchedule(file: URL): string[] {
+/**
+ * One entry of a workflow's `on.schedule`: its cron line and the IANA zone GitHub reads it in (`timezone:`,
+ * UTC when absent). A bare string is a UTC line.
+ */
+export type ScheduleLine = string | { cron: string; timeZone: string };
+
+/** The entries of the workflow's `on.schedule`; none when the file is absent (a fork without it). */
+export function publishSchedule(file: URL): Array<{ cron: string; timeZone: string }> {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch {
     return [];
   }
-  const on = (parseYaml(text) as { on?: { schedule?: Array<{ cron?: unknown }> } } | null)?.on;
-  return (on?.schedule ?? []).map((s) => s.cron).filter((c): c is string => typeof c === 'string');
+  const on = (parseYaml(text) as { on?: { schedule?: Array<{ cron?: unknown; timezone?: unknown }> } } | null)?.on;
+  return (on?.schedule ?? []).flatMap((s) =>
+    typeof s.cron === 'string' ? [{ cron: s.cron, timeZone: typeof s.timezone === 'string' ? s.timezone : 'UTC' }] : [],
+  );
 }
 
 /**
- * The first minute after `afterMs` that one of the cron lines names (UTC, as GitHub Actions reads them),
- * within two days; null when none does. Only the minute and hour fields are read (numbers, lists and
- * `*`); a line that restricts the day, month or weekday is not claimed, so it names no run.
+ * The first minute after `afterMs` that one of the cron lines names (each in its own zone, as GitHub Actions
+ * reads a line with `timezone:`; UTC without), within two days; null when none does. Only the minute and hour
+ * fields are read (numbers, lists and `*`); a line that restricts the day, month or weekday is not claimed, so
+ * it names no run.
  */
-export function nextRunMs(crons: readonly string[], afterMs: number): number | null {
+export function nextRunMs(lines: readonly ScheduleLine[], afterMs: number): number | null {
   const field = (text: string, max: number): Set<number> | null => {
     if (text === '*') return new Set(Array.from({ length: max }, (_, i) => i));
     const values = text.split(',').map(Number);
     return values.every((v) => Number.isInteger(v) && v >= 0 && v < max) ? new Set(values) : null;
   };
-  const rules = crons.flatMap((cron) => {
+  const rules = lines.flatMap((line) => {
+    const { cron, timeZone } = typeof line === 'string' ? { cron: line, timeZone: 'UTC' } : line;
     const [minute, hour, ...rest] = cron.trim().split(/\s+/);
     const minutes = field(minute ?? '', 60);
     const hours = field(hour ?? '', 24);
-    return minutes && hours && rest.length === 3 && rest.every((f) => f === '*') ? [{ minutes, hours }] : [];
+    if (!DateTime.now().setZone(timeZone).isValid) return [];
+    return minutes && hours && rest.length === 3 && rest.every((f) => f === '*') ? [{ minutes, hours, timeZone }] : [];
   });
   if (rules.length === 0) return null;
   const first = Math.floor(afterMs / 60_000) + 1;
   for (let minute = first; minute < first + 2 * 24 * 60; minute++) {
-    const at = new Date(minute * 60_000);
-    if (rules.some((r) => r.minutes.has(at.getUTCMinutes()) && r.hours.has(at.getUTCHours()))) return minute * 60_000;
+    const ms = minute * 60_000;
+    const due = rules.some((r) => {
+      const local = DateTime.fromMillis(ms, { zone: r.timeZone });
+      return r.minutes.has(local.minute) && r.hours.has(local.hour);
+    });
+    if (due) return ms;
   }
   return null;
 }

@@ -99,8 +99,14 @@ export function homeMarkdown(
 }
 
 /** /profile.json (schemas/Profile.schema.json): the home page's facts as data, About as plain text. */
-export function profileDocument(ctx: BuildContext, profile: Profile, resume: Resume | null = null): ProfileDocument {
+export function profileDocument(
+  ctx: BuildContext,
+  profile: Profile,
+  resume: Resume | null = null,
+  ownerProjects: readonly OwnerProject[] = [],
+): ProfileDocument {
   const { config } = ctx;
+  const role = (resume === null ? null : currentRole(resume))?.text || resume?.basics?.label?.trim();
   return {
     url: absoluteUrl(config.siteUrl, PAGES.home.path),
     name: profile.name,
@@ -109,6 +115,8 @@ export function profileDocument(ctx: BuildContext, profile: Profile, resume: Res
     github: githubProfileUrl(config.githubAccount),
     description: config.site.tagline,
     about: markdownParagraphs(profile.about),
+    ...(role ? { role } : {}),
+    ownerProjects: ownerProjects.map((p) => ({ title: p.title, url: p.url, description: p.description })),
     links: profileLinks(ctx, profile, resume),
   };
 }

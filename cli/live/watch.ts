@@ -1,5 +1,5 @@
 // `price --watch` (docs/cli.md#live-prices): after the picture, one line per tick of the live feed the
-// build baked in (cli/deployment.ts FEED_URL) that the rule of domain/live-tick.ts accepts, until Ctrl-C
+// site names in its API index (`liveFeed`, read by cli/run.ts) that the rule of domain/live-tick.ts accepts, until Ctrl-C
 // (exit 0), at most one a second (the latest tick's). With --json, one JSON object a line: {"product",
 // "price", "time"}. Node's own WebSocket client (Node 22 and later), so cli.mjs still imports nothing; the
 // feed is reopened after a close, a refusal or 30 s of silence with the backoff every client of the feed
@@ -52,6 +52,8 @@ export function tickLine(tick: LiveTick, market: MarketData | null, json: boolea
 
 /** A socket that has not opened this long is a feed not reached: said, closed and tried again. */
 export const CONNECT_DEADLINE_MS = 8_000;
+/** A feed that has said nothing this long after the first attempt is said to be awaited (once). */
+export const FEED_WAIT_NOTICE_MS = 2_000;
 /** The CLI prints at most one line a second (docs/upstreams.md#the-live-feed), the latest tick's. */
 const PRINT_MS = 1_000;
 
@@ -81,11 +83,18 @@ export function watchFeed(options: WatchOptions, io: WatchIo): Promise<number> {
   let connectTimer: ReturnType<typeof setTimeout> | undefined;
 
   const say = (line: string) => io.stderr.write(`${PROGRAM}: ${line}\n`);
+  // A feed that has said nothing FEED_WAIT_NOTICE_MS after the first attempt began is said to be awaited,
+  // once: a terminal is not left silent until CONNECT_DEADLINE_MS gives up on the socket.
+  const waitTimer = setTimeout(() => {
+    if (reached === null && !stopped) say(`waiting for the live feed ${feed} (no answer yet)`);
+  }, FEED_WAIT_NOTICE_MS);
   const answered = () => {
+    clearTimeout(waitTimer);
     if (reached === false) say(`the live feed ${feed} answers again; following its ticks`);
     reached = true;
   };
   const notReached = () => {
+    clearTimeout(waitTimer);
     if (reached !== false) say(`cannot reach the live feed ${feed}; still trying (Ctrl-C stops)`);
     reached = false;
   };
@@ -149,6 +158,7 @@ export function watchFeed(options: WatchOptions, io: WatchIo): Promise<number> {
     };
     io.onInterrupt(() => {
       stopped = true;
+      clearTimeout(waitTimer);
       clearTimeout(reconnectTimer);
       clearTimeout(silenceTimer);
       clearTimeout(connectTimer);

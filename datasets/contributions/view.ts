@@ -4,7 +4,7 @@
 import type { GitHubContributions } from '../../domain/contributions.ts';
 import type { HomeView } from '../../render/dataset-view.ts';
 import { formatCount, monthName } from '../../render/format.ts';
-import { renderHeatmap, renderHeatmapLegend } from '../../render/charts/heatmap.ts';
+import { NARROW_LABEL_SIZE, renderHeatmap, renderHeatmapLegend } from '../../render/charts/heatmap.ts';
 import { escapeHtml } from '../../render/html.ts';
 
 /** The members the picture draws, checked before a redraw from an API answer: draw nothing rather than nonsense. */
@@ -59,7 +59,11 @@ export function contributionsBodyHtml(calendar: GitHubContributions | null): str
   return (
     `<div class="chart" data-chart="heatmap">` +
     renderHeatmap(calendar.days, label, { className: 'heatmap heatmap-wide' }) +
-    renderHeatmap(calendar.days, label, { className: 'heatmap heatmap-narrow', bands: 2 }) +
+    renderHeatmap(calendar.days, label, {
+      className: 'heatmap heatmap-narrow',
+      bands: 2,
+      labelSize: NARROW_LABEL_SIZE,
+    }) +
     renderHeatmapLegend() +
     `<p class="chart-readout" data-readout aria-live="polite" hidden>Point at or tap a day, or focus the calendar and use the arrow keys, to read its count.</p>` +
     `</div>` +

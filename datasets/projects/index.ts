@@ -36,6 +36,8 @@ export const projectsResource: DataResource = {
     name: 'projects',
     summary: 'The projects: the pinned (else popular) repositories, with language, stars and forks.',
     readsSimulated: true,
+    // The home page lists the owner's projects.yaml after GitHub's, and so does the command.
+    listsOwnerProjects: true,
     json: [
       { name: 'username', type: 'string', description: 'the GitHub account' },
       { name: 'selection', type: '"pinned" | "popular"', description: 'pinned when the profile pins any' },

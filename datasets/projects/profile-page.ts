@@ -3,7 +3,7 @@
 // page abbreviates (`12.3k`) is read exactly from the REST API; it is never estimated. Anything this parser
 // does not recognise makes the page unusable, never an empty list.
 import { Parser } from 'htmlparser2';
-import { UpstreamError } from '../../lib/errors.ts';
+import { accountNotFound, UpstreamError } from '../../lib/errors.ts';
 import { repositoryFault, type RepositoryItem, type Selection } from '../../domain/projects.ts';
 import { upstreamClient, type HttpOptions } from '../../upstreams/http.ts';
 
@@ -224,7 +224,7 @@ export function githubProfileClient(webUrl: string, apiUrl: string, account: str
       html = await page(`${webUrl}/${encodeURIComponent(account)}`, { as: 'text', maxBytes: MAX_PROFILE_HTML_BYTES });
     } catch (error) {
       if (error instanceof UpstreamError && error.status === 404)
-        throw new UpstreamError('github-profile', `account "${account}" not found (404)`, {
+        throw new UpstreamError('github-profile', accountNotFound(account, error), {
           cause: error,
           status: 404,
         });

@@ -7,11 +7,14 @@
 import type { ContributionDay } from '../../domain/contributions.ts';
 import { escapeHtml } from '../html.ts';
 import { monthName, weekday } from '../format.ts';
+import { textWidth } from '../text-width.ts';
 
 export { weekday };
 import { LIGHT, type ChartTheme } from './theme.ts';
 
-export const HEATMAP = { cell: 11, gap: 2, left: 28, top: 16, bandGap: 10 } as const;
+export const HEATMAP = { cell: 11, gap: 2, left: 28, top: 16, bandGap: 10, fontSize: 9 } as const;
+/** The labels' size in the phone's two-band heatmap (site/styles: `.heatmap-narrow .heatmap-label`). */
+export const NARROW_LABEL_SIZE = 11;
 /** GitHub's light palette for levels 0 to 4. */
 export const LEVEL_COLORS = LIGHT.levels;
 const WEEKDAY_LABELS: Array<[number, string]> = [
@@ -35,8 +38,15 @@ export interface HeatmapLayout {
   labels: Array<{ x: number; y: number; text: string }>;
 }
 
-/** Where each day, month label and weekday label goes, in SVG units, for `bands` rows of weeks. */
-export function heatmapLayout(days: readonly ContributionDay[], bands = 1): HeatmapLayout {
+/**
+ * Where each day, month label and weekday label goes, in SVG units, for `bands` rows of weeks, the labels
+ * drawn at `labelSize`.
+ */
+export function heatmapLayout(
+  days: readonly ContributionDay[],
+  bands = 1,
+  labelSize: number = HEATMAP.fontSize,
+): HeatmapLayout {
   const { cell, gap, left, top, bandGap } = HEATMAP;
   const step = cell + gap;
   const offset = days.length ? weekday(days[0]!.date) : 0;
@@ -71,15 +81,14 @@ export function heatmapLayout(days: readonly ContributionDay[], bands = 1): Heat
     }
     cells.push({ x, y: bandTop + top + row * step, day, level: Math.min(Math.max(Math.trunc(day.level), 0), 4) });
   });
+  const width = left + perBand * step - gap;
+  // A month that begins in a band's last columns (the year ending on 1 December) would run its label past
+  // the picture's edge and be cut ("De"): it ends at the edge instead, still over its own first column.
+  for (const label of labels) label.x = Math.min(label.x, width - textWidth(label.text, labelSize));
   for (let band = 0; band < bands; band++)
     for (const [row, name] of WEEKDAY_LABELS)
       labels.push({ x: 0, y: band * bandHeight + top + row * step + cell - 2, text: name });
-  return {
-    width: left + perBand * step - gap,
-    height: bands * bandHeight - bandGap,
-    cells,
-    labels,
-  };
+  return { width, height: bands * bandHeight - bandGap, cells, labels };
 }
 
 export interface HeatmapOptions {
@@ -90,12 +99,14 @@ export interface HeatmapOptions {
   className?: string;
   /** Where a card places the grid, in its own coordinates. */
   box?: { x: number; y: number };
+  /** The size the labels are drawn at, when a stylesheet sets another than the SVG's own (NARROW_LABEL_SIZE). */
+  labelSize?: number;
 }
 
 export function renderHeatmap(days: readonly ContributionDay[], label: string, options: HeatmapOptions = {}): string {
-  const { bands = 1, theme = LIGHT, detail = true, className = 'heatmap', box } = options;
+  const { bands = 1, theme = LIGHT, detail = true, className = 'heatmap', box, labelSize } = options;
   const { cell } = HEATMAP;
-  const layout = heatmapLayout(days, bands);
+  const layout = heatmapLayout(days, bands, labelSize);
   const labels = layout.labels
     .map((l) => `<text class="heatmap-label" x="${l.x}" y="${l.y}">${escapeHtml(l.text)}</text>`)
     .join('');
@@ -123,7 +134,7 @@ export function renderHeatmap(days: readonly ContributionDay[], label: string, o
   const placement = box ? `x="${box.x}" y="${box.y}" width="${layout.width}" height="${layout.height}" ` : '';
   return (
     `<svg class="${escapeHtml(className)}" ${placement}viewBox="0 0 ${layout.width} ${layout.height}" role="img" aria-label="${escapeHtml(label)}" ` +
-    `data-days="${days.length}" font-size="9" fill="${theme.muted}" xmlns="http://www.w3.org/2000/svg"><title>${escapeHtml(label)}</title>` +
+    `data-days="${days.length}" font-size="${HEATMAP.fontSize}" fill="${theme.muted}" xmlns="http://www.w3.org/2000/svg"><title>${escapeHtml(label)}</title>` +
     `${labels}${grid}</svg>`
   );
 }

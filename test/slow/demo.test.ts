@@ -1,7 +1,11 @@
 // `npm run demo` as a program (docs/configuration.md#commands): it serves every route from simulated data, says so, and
 // Ctrl-C (SIGINT) stops everything it started.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Validator as OpenApiValidator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSiteFile } from '../../lib/config.ts';
@@ -9,6 +13,7 @@ import { API_INDEX, DISCOVERY } from '../../contract/service.ts';
 import { DEFAULT_SERVICE } from '../../datasets/registry.ts';
 import { createValidator } from '../../contract/schemas.ts';
 import { SIMULATED_MARKET_SOURCE, SIMULATED_NOTICE_TITLE, simulatedNoticeMarkdown } from '../../lib/simulated.ts';
+import { DEFAULT_MARKET_WS_URL } from '../../lib/config.ts';
 import { cleanEnv, ROOT } from '../helpers/run.ts';
 import { browserAvailability, launchChromium } from '../helpers/browser.ts';
 
@@ -110,6 +115,49 @@ async function gone(pids: number[], boundMs = 15_000): Promise<number[]> {
   return pids.filter(alive);
 }
 
+/**
+ * Runs a command the demo printed, through a shell as a reader pastes it, with `env` added. Every request
+ * it would send outside loopback goes to a proxy (Node's fetch honours HTTPS_PROXY under NODE_USE_ENV_PROXY)
+ * that records it and refuses it: `asked` lists them.
+ */
+async function runPrinted(
+  command: string,
+  env: Record<string, string>,
+): Promise<{ code: number | null; stderr: string; asked: string[] }> {
+  const asked: string[] = [];
+  const proxy = createServer((req, res) => {
+    asked.push(`${req.method} ${req.url}`);
+    res.writeHead(403).end();
+  });
+  proxy.on('connect', (req, socket) => {
+    asked.push(`CONNECT ${req.url}`);
+    socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  try {
+    return await new Promise((resolve, reject) => {
+      const child = spawn('sh', ['-c', command], {
+        cwd: ROOT,
+        env: cleanEnv({
+          ...env,
+          NODE_USE_ENV_PROXY: '1',
+          HTTP_PROXY: proxyUrl,
+          HTTPS_PROXY: proxyUrl,
+          NO_PROXY: '127.0.0.1,localhost,::1',
+        }),
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr!.on('data', (d: Buffer) => (stderr += d));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stderr, asked }));
+    });
+  } finally {
+    proxy.close();
+  }
+}
+
 let demo: RunningDemo;
 beforeAll(async () => {
   demo = await startDemo(process.execPath, [`${ROOT}.build/demo.mjs`]);
@@ -149,6 +197,42 @@ describe('npm run demo', () => {
     );
     // and how a build of one's own against its provider says so too
     expect(after).toMatch(/To build against it: DEMO_SIMULATED=1 MARKET_API_URL=http:\/\/127\.0\.0\.1:\d+ /);
+  });
+
+  it('prints the one build command that builds against it completely: exit 0, no outside address asked', async () => {
+    const command = /^ {2}To build against it: (.+)$/m.exec(demo.output())?.[1];
+    expect(command).toMatch(/ npm run build$/);
+    const dist = mkdtempSync(join(tmpdir(), 'demo-printed-build-'));
+    try {
+      const built = await runPrinted(command!, { DIST_DIR: dist });
+      expect(built.stderr).not.toMatch(/^build: /m);
+      expect(built.code).toBe(0);
+      expect(built.asked).toEqual([]);
+      // The page's live feed is the demo's, never the real provider's.
+      const home = readFileSync(join(dist, 'index.html'), 'utf8');
+      const feed = /its live feed at (ws:\/\/127\.0\.0\.1:\d+)/.exec(demo.output())?.[1];
+      expect(feed).toBeDefined();
+      expect(home).toContain(feed!);
+      expect(home).not.toContain(new URL(DEFAULT_MARKET_WS_URL).host);
+    } finally {
+      rmSync(dist, { recursive: true, force: true });
+    }
+  });
+
+  it('says to restart it when a build names another account than the one it simulates', async () => {
+    const command = /^ {2}To build against it: (.+)$/m.exec(demo.output())?.[1];
+    const dist = mkdtempSync(join(tmpdir(), 'demo-other-account-'));
+    try {
+      // The same as site/site.json naming another account after the demo started.
+      const built = await runPrinted(command!, { DIST_DIR: dist, GITHUB_ACCOUNT: 'someone-else' });
+      expect(built.code).toBe(1);
+      expect(built.stderr).toMatch(
+        /^build: contribution calendar not written: github-html: account "someone-else" not found \(404\): this demo simulates GitHub account "\S+", not "someone-else": stop it \(Ctrl-C\) and run npm run demo again$/m,
+      );
+      expect(built.asked).toEqual([]);
+    } finally {
+      rmSync(dist, { recursive: true, force: true });
+    }
   });
 
   it('names no real source on any card: the calendar cards say their calendar is simulated', async () => {

@@ -15,6 +15,7 @@ import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import { priceLevel } from '../fakes/data.ts';
 import { startFakeFeed, type FakeFeed } from '../fakes/live-feed.ts';
 import { GATEWAY_NODE_FLAGS } from '../../gateway/node-flags.ts';
+import { demoBuildCommand, restartHint } from './build-command.ts';
 
 const BUILD_DIR = dirname(fileURLToPath(import.meta.url));
 const ROOT = dirname(BUILD_DIR);
@@ -164,7 +165,12 @@ async function main(): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 
-  fake = await startFakeUpstreams({ account, token: DEMO_TOKEN, product: config.marketProduct ?? undefined });
+  fake = await startFakeUpstreams({
+    account,
+    token: DEMO_TOKEN,
+    product: config.marketProduct ?? undefined,
+    unknownAccountHint: restartHint(account),
+  });
   // The fake records every request for tests; a long-running demo must not keep them all.
   const forget = setInterval(() => fake?.resetCalls(), 60_000);
   forget.unref();
@@ -221,7 +227,7 @@ async function main(): Promise<number> {
         '',
         `  Open ${siteUrl}/ : the data on every page are SIMULATED (simulated provider at ${fake!.url}${feed ? `, its live feed at ${feed.url}` : ''}).`,
         // A build of one's own against the provider must say so too: DEMO_SIMULATED labels every output.
-        `  To build against it: DEMO_SIMULATED=1 MARKET_API_URL=${fake!.url} GITHUB_WEB_URL=${fake!.url} npm run build`,
+        `  To build against it: ${demoBuildCommand({ provider: fake!.url, feed: feed?.url ?? null, caller: process.env })}`,
         '  Press Ctrl-C to stop.',
         '',
       ].join('\n'),

@@ -131,6 +131,11 @@ export interface FakeUpstreamOptions {
   slowMs?: number;
   /** The one product the provider lists (default MON-USD); any other answers 404 NotFound, as Coinbase does. */
   product?: string;
+  /**
+   * What a 404 for another account says (the demo's: restart it to simulate that account). Set, the GitHub
+   * pages of an unknown login answer 404 with `{"message": hint}`, which the build's error line quotes.
+   */
+  unknownAccountHint?: (login: string) => string;
 }
 
 export interface RecordedRequest {
@@ -212,6 +217,13 @@ export async function startFakeUpstreams(options: FakeUpstreamOptions = {}): Pro
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
+  };
+
+  /** An unknown login's 404: github.com's HTML page, or the caller's hint as a JSON message. */
+  const unknownAccount = (res: ServerResponse, login: string, html = '<h1>Not Found</h1>') => {
+    if (options.unknownAccountHint !== undefined) return json(res, 404, { message: options.unknownAccountHint(login) });
+    res.writeHead(404, { 'content-type': 'text/html' });
+    res.end(html);
   };
 
   /** Applies a failure mode shared by every endpoint; returns true when it answered. */
@@ -336,10 +348,8 @@ export async function startFakeUpstreams(options: FakeUpstreamOptions = {}): Pro
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
         return res.end(state.projects.page);
       }
-      if (state.projects.mode === 'unknown-account' || login.toLowerCase() !== account.toLowerCase()) {
-        res.writeHead(404, { 'content-type': 'text/html' });
-        return res.end('<h1>Not Found</h1>');
-      }
+      if (state.projects.mode === 'unknown-account' || login.toLowerCase() !== account.toLowerCase())
+        return unknownAccount(res, login);
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(renderProfileHtml(account, state.projects));
     };
@@ -465,10 +475,8 @@ export async function startFakeUpstreams(options: FakeUpstreamOptions = {}): Pro
           res.writeHead(503, { 'content-type': 'text/html' });
           return res.end('<h1>Unicorn!</h1>');
       }
-      if (mode === 'unknown-account' || login.toLowerCase() !== account.toLowerCase()) {
-        res.writeHead(404, { 'content-type': 'text/html' });
-        return res.end('<h1>Not Found</h1>');
-      }
+      if (mode === 'unknown-account' || login.toLowerCase() !== account.toLowerCase())
+        return unknownAccount(res, login);
       // With `from`, the year view; without, the last-year view. Both in UTC dates, ending no later than today.
       const from = url.searchParams.get('from');
       let range: DateRange | undefined;
@@ -496,7 +504,9 @@ export async function startFakeUpstreams(options: FakeUpstreamOptions = {}): Pro
   /** github.com/<account>.png: a 302 to the picture host, as github.com answers (a 404 for an unknown account). */
   const handleAvatar = (res: ServerResponse, login: string) => {
     state.avatar.requests++;
-    if (login.toLowerCase() !== account.toLowerCase() || state.avatar.mode === 'missing') {
+    if (login.toLowerCase() !== account.toLowerCase())
+      return unknownAccount(res, login, '<!doctype html><title>Page not found</title>');
+    if (state.avatar.mode === 'missing') {
       res.writeHead(404, { 'content-type': 'text/html; charset=utf-8' });
       return res.end('<!doctype html><title>Page not found</title>');
     }

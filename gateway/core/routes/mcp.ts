@@ -19,6 +19,8 @@ import {
   FUNCTION_TOOL_INPUT_SCHEMA,
   MCP_MAX_BATCH,
   selfContainedSchema,
+  toolListCacheHint,
+  type CacheHint,
 } from '../../../contract/mcp-tools.ts';
 import type { DataRoute } from './data-routes.ts';
 import { prepareAnswer, type PreparedAnswer, type Problems } from '../http/problem-response.ts';
@@ -27,6 +29,7 @@ import type { BodyOf, ClientOf, CoreRequest, Prepared } from '../http/exchange.t
 import { concat, text, utf8 } from '../http/bytes.ts';
 import { COMMON_HEADERS } from '../http/common-headers.ts';
 import { ageSentence } from '../../../render/age.ts';
+import { nextMidnightMs } from '../../../domain/calendar.ts';
 
 export interface McpDeps {
   /** The deployment's data operations: the tools. */
@@ -184,8 +187,19 @@ export function mcpRoute(deps: McpDeps): McpRoute {
       openWorldHint: true,
     },
   }));
-  /** tools/list never changes: its result is serialised once, here (about 10 KB). */
-  const toolListResult = utf8(JSON.stringify({ tools: toolList }));
+  /**
+   * tools/list never changes but for its caching hint (MCP 2026-07-28, Caching), which counts down to the
+   * next change of a tool's answer: the tools are serialised once, here (about 10 KB), the hint per request.
+   */
+  const toolListHead = utf8(JSON.stringify({ tools: toolList }).slice(0, -1));
+  const toolListHint = (): CacheHint => {
+    const nowMs = deps.now();
+    return toolListCacheHint(deps.service, (zone) => nextMidnightMs(nowMs, zone) - nowMs);
+  };
+  const toolListResult = () => {
+    const { ttlMs, cacheScope } = toolListHint();
+    return concat([toolListHead, utf8(`,"ttlMs":${ttlMs},"cacheScope":${JSON.stringify(cacheScope)}}`)]);
+  };
   const instructions =
     `Read-only public data of ${deps.serverTitle}: ${listPhrase(deps.service.resources.map((r) => r.phrase))}. ` +
     'Every tool takes no arguments; the v1 tools and their unversioned aliases return the same payloads. ' +
@@ -220,7 +234,7 @@ export function mcpRoute(deps: McpDeps): McpRoute {
       { name: deps.serverName, title: deps.serverTitle, version: '1' },
       { capabilities: { tools: {} }, instructions, jsonSchemaValidator: NO_ELICITATION },
     );
-    server.setRequestHandler('tools/list', () => ({ tools: toolList }));
+    server.setRequestHandler('tools/list', () => ({ tools: toolList, ...toolListHint() }));
     server.setRequestHandler('tools/call', async (request): Promise<CallToolResult> => {
       const tool = tools.get(request.params.name);
       // MCP "Tools", error handling: an unknown tool is a protocol error (-32602), not a tool result.
@@ -344,7 +358,7 @@ export function mcpRoute(deps: McpDeps): McpRoute {
         return rpcOk(rpcError(request.id, INVALID_PARAMS), decision);
       const loaded = await loadSdk();
       if (request?.method === 'tools/list' && request.params?._meta === undefined && transportAccepts(req, loaded))
-        return rpcOk(rpcResult(request.id, toolListResult), decision);
+        return rpcOk(rpcResult(request.id, toolListResult()), decision);
       return answerWithSdk(loaded, req, body, message, decision);
     },
   };
