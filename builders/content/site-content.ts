@@ -13,6 +13,7 @@ import { markdownBoundExceeded, renderMarkdown } from './markdown.ts';
 import { isPublishableLink } from './sanitize.ts';
 import { parseContentYaml } from './yaml.ts';
 import { parseResume, RESUME_FILE, type LoadedResume } from './resume.ts';
+import { missingDate } from './calendar-date.ts';
 import { avatarSource, resumeImageSource, type AvatarSource } from './avatar-file.ts';
 
 export { ContentError };
@@ -256,9 +257,10 @@ export function parseWriting(source: string, file: string): Writing | null {
       "the file name is the writing's URL and must be a lower-case slug: letters a-z, digits and single hyphens, such as my-first-post.md; rename it",
     );
   const date = text(data, 'date', file);
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(`${date}T00:00:00Z`))) {
-    throw new ContentError(file, '"date" must be a date written YYYY-MM-DD');
-  }
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new ContentError(file, '"date" must be a date written YYYY-MM-DD');
+  const missing = missingDate(date);
+  if (missing !== null)
+    throw new ContentError(file, `"date" ${JSON.stringify(date)} is not a day of the calendar: ${missing}; fix it`);
   return { slug, title: text(data, 'title', file), date, summary: text(data, 'summary', file), body };
 }
 
