@@ -234,15 +234,15 @@ describe('the published résumé (the fixture: a full JSON Resume document)', ()
   it('the home page shows the current role and links /resume; basics.profiles join the links with rel="me"', async () => {
     const html = await site.read('index.html');
     expect(html).toMatch(
-      /<p class="role">Staff Software Engineer at Northwind Transit Data · <a href="\/resume">Résumé<\/a><\/p>/,
+      /<p class="role"><span class="p-job-title">Staff Software Engineer at Northwind Transit Data<\/span> · <a href="\/resume">Résumé<\/a><\/p>/,
     );
     // each with its icon when its site is known (docs/site.md#profile-links)
     expect(html).toMatch(
-      /<a href="https:\/\/hachyderm\.example\/@ada" rel="me" data-profile-site="mastodon"><svg [^>]+>.*?<\/svg>Mastodon<\/a>/,
+      /<a class="u-url" href="https:\/\/hachyderm\.example\/@ada" rel="me" data-profile-site="mastodon"><svg [^>]+>.*?<\/svg>Mastodon<\/a>/,
     );
-    expect(html).toContain('<a href="https://www.linkedin.example/in/ada-park" rel="me">LinkedIn</a>');
+    expect(html).toContain('<a class="u-url" href="https://www.linkedin.example/in/ada-park" rel="me">LinkedIn</a>');
     expect(html).toMatch(
-      /<a href="https:\/\/github\.com\/octocat" rel="me" data-profile-site="github"><svg [^>]+>.*?<\/svg>GitHub<\/a>/,
+      /<a class="u-url" href="https:\/\/github\.com\/octocat" rel="me" data-profile-site="github"><svg [^>]+>.*?<\/svg>GitHub<\/a>/,
     );
     // A page of the site itself is no profile elsewhere.
     expect(html).toContain('<a href="/writings">Writings</a>');

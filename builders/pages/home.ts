@@ -8,7 +8,7 @@ import { renderMarkdown } from '../content/markdown.ts';
 import { markdownParagraphs } from './plain-text.ts';
 import { twin } from '../content/twins.ts';
 import { absoluteUrl, githubProfileUrl, PAGES, resolveContentUrl, sitePath } from '../../contract/pages.ts';
-import { ASSETS, renderLayout } from './layout.ts';
+import { ASSETS, frameOf, renderLayout } from './layout.ts';
 import { profileHeaderHtml } from './profile-header.ts';
 import { validityAttributes } from '../../render/age.ts';
 import { freshness } from '../../domain/freshness.ts';
@@ -191,7 +191,7 @@ ${more}${home.after(ctx, payload)}
   const roleLine =
     resume === null
       ? ''
-      : `<p class="role">${role === null ? '' : `${escapeHtml(role.text)} · `}<a href="${escapeHtml(sitePath(config.siteUrl, PAGES.resume.path))}">${RESUME_TITLE}</a></p>\n`;
+      : `<p class="role">${role === null ? '' : `<span class="p-job-title">${escapeHtml(role.text)}</span> · `}<a href="${escapeHtml(sitePath(config.siteUrl, PAGES.resume.path))}">${RESUME_TITLE}</a></p>\n`;
   const avatar = ctx.avatar ?? null;
   const work = ctx.datasets.filter((d) => d.home.work);
   const live = ctx.datasets.filter((d) => !d.home.work);
@@ -218,9 +218,7 @@ ${live.map((d) => figure(d)).join('')}</section>
 ${renderMarkdown(profile.about)}
 </section>`;
   return renderLayout({
-    config,
-    simulated: ctx.simulated,
-    nowMs: ctx.nowMs,
+    ...frameOf(ctx),
     page: PAGES.home,
     title: config.site.title,
     description: config.site.tagline,
@@ -229,7 +227,6 @@ ${renderMarkdown(profile.about)}
     scripts: [ASSETS.previewScript],
     ogType: 'profile',
     jsonLd: personJsonLd(ctx, profile, resume),
-    avatar,
   });
 }
 
