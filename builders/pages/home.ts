@@ -60,7 +60,9 @@ function workMarkdown(ctx: BuildContext, ownerProjects: readonly OwnerProject[])
     const payload = ctx.payloads.get(resource.id) ?? null;
     const list =
       payload === null ? `${markdownText(resource.title)} unavailable: ${NO_SNAPSHOT}` : home.work!.markdown(payload);
-    return [`## ${markdownText(resource.title)}`, list, ...(i === 0 && owned !== '' ? [owned] : [])];
+    const mine = i === 0 && owned !== '' ? [owned] : [];
+    // As on the page: with no snapshot, the owner's own projects first, the unavailable note after them.
+    return [`## ${markdownText(resource.title)}`, ...(payload === null ? [...mine, list] : [list, ...mine])];
   });
 }
 
@@ -169,13 +171,21 @@ export function homeHtml(
         : home.work && asOf !== undefined
           ? `As of ${formatInstant(new Date(asOf).toISOString())}. ${api}`
           : `${snapshot} ${api}`;
+    // What the figure holds: with no snapshot, the owner's own projects (`more`) come first and the note that
+    // the rest is unavailable after them, out of their way.
+    const body = `<div data-preview-body>${view.body(payload)}</div>`;
     const source =
       payload === null || home.work ? '' : ` data-source="${escapeHtml(sitePath(config.siteUrl, apiPath))}"`;
     const validity = payload === null ? '' : validityAttributes(payload, resource.validForMs);
     return `<figure class="card${home.work ? ' work' : ''}" id="${resource.id}-preview" data-preview="${resource.id}"${source}${validity}${home.attributes?.(ctx, payload) ?? ''}>
 <h2>${home.title(ctx)}</h2>
-<div data-preview-body>${view.body(payload)}</div>
-${more}${home.after(ctx, payload)}
+${
+  payload === null
+    ? `${more}${body}
+`
+    : `${body}
+${more}`
+}${home.after(ctx, payload)}
 <p class="note" data-preview-status>${status}</p>
 </figure>
 `;
