@@ -63,6 +63,23 @@ export interface BuildContext {
   avatar?: PublishedAvatar | null;
   /** What this build did for each dataset (status.json, the unavailable cards); none: every payload is fresh. */
   outcomes?: ReadonlyMap<DataResourceId, DatasetOutcome>;
+  /** site.json's words for the pages (the header's links, the Writings description), set by renderSite from the content. */
+  pages?: SitePages;
+}
+
+/** One link of every page's header: a page of this site, by its path. */
+export interface HeaderLink {
+  label: string;
+  /** The page's path without the site's base path (`/`, `/writings`). */
+  path: string;
+}
+
+/** What site.json says of the pages beyond the identity (builders/content/site-pages.ts reads it). */
+export interface SitePages {
+  /** The header's links, in order; `/resume` only when the site has a résumé. */
+  header: HeaderLink[];
+  /** The Writings page's description: its lede, meta and share picture, and the feeds' description. */
+  writingsDescription: string;
 }
 
 /** The owner's picture in dist/: `assets/avatar.<png|jpg|webp>`, served by the site itself (img-src 'self'). */

@@ -85,7 +85,7 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
   let content: SiteContent;
   let look: Look;
   try {
-    content = loadContent(options.contentDir);
+    content = loadContent(options.contentDir, config.site);
     look = lookOf(config.site);
   } catch (error) {
     if (error instanceof ContentError) warn(contentErrorLine(error));

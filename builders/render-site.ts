@@ -40,8 +40,10 @@ const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 /** `content`: the site's content when the caller has read it already (build() reads it first), else read here. */
 export async function renderSite(
   ctx: BuildContext,
-  content: SiteContent = loadContent(ctx.contentDir),
+  content: SiteContent = loadContent(ctx.contentDir, ctx.config.site),
 ): Promise<Artifact[]> {
+  // Every page's header and the Writings page read the owner's words for them (content/site-pages.ts).
+  ctx = { ...ctx, pages: content.pages };
   const { before, shared, after } = await renderTexts(ctx, content);
   // Each shared page's preview picture, drawn from the meta elements its HTML carries; the icons and manifest.
   const artifacts = [...before, ...(await shareImageArtifacts(ctx, shared)), ...after];

@@ -15,7 +15,7 @@ import { feedPolicyOptions, pageResponseHeaders } from '../contract/content-secu
 import type { Artifact } from './artifact.ts';
 import { contentTypeFor, hostTypeDiffers } from '../contract/content-types.ts';
 import { DEFAULT_FILE_CACHE_CONTROL, fileCacheControl } from '../contract/cache-rules.ts';
-import { absoluteUrl, CONTENT_DOCUMENTS, PAGES } from '../contract/pages.ts';
+import { absoluteUrl, CONTENT_DOCUMENTS, PAGES, sitePath } from '../contract/pages.ts';
 
 export interface HeaderRule {
   /** The file's path in dist/, as a URL path ("/api/v1/mon-price"). */
@@ -156,6 +156,37 @@ export function rewrites(service: ServiceTables): Rewrite[] {
 }
 
 /**
+ * A site built for a base path (`SITE_URL=https://you.github.io/portfolio`) links `/portfolio/assets/site.css`,
+ * where `serve dist` has `/assets/site.css`: these rewrites serve the base path from dist/'s root, so the
+ * same folder is whole at `/` and at `/portfolio/`. serve-handler applies one rewrite and then the rules
+ * after it, and takes a rewritten path as a file exactly (no `.html` guessed, a folder is a 404): so a page
+ * is named with its `.html` first (the top-level pages by name, a writing by its slug's characters, so
+ * that `/writings/x.md` is no page), then everything else keeps its path, and `/api` and the aliases follow.
+ */
+export function basePathRewrites(siteUrl: string, files: string[]): Array<{ source: string; destination: string }> {
+  const base = sitePath(siteUrl, '/').replace(/\/$/, '');
+  if (base === '') return [];
+  const pages = files
+    .filter((f) => /^[a-z0-9-]+\.html$/.test(f) && f !== 'index.html')
+    .map((f) => f.slice(0, -'.html'.length))
+    .sort();
+  return [
+    { source: base, destination: '/index.html' },
+    { source: `${base}/`, destination: '/index.html' },
+    ...(pages.length === 0 ? [] : [{ source: `${base}/:page(${pages.join('|')})`, destination: '/:page.html' }]),
+    ...(files.some((f) => f.startsWith('writings/') && f.endsWith('.html'))
+      ? [{ source: `${base}/writings/:slug([a-z0-9-]+)`, destination: '/writings/:slug.html' }]
+      : []),
+    // serve-handler writes a parameter back percent-encoded (a `/` as %2F), so a path keeps its segments
+    // one parameter each, to the deepest file the build wrote.
+    ...Array.from({ length: Math.max(...files.map((f) => f.split('/').length)) }, (_, depth) => {
+      const segments = Array.from({ length: depth + 1 }, (_, i) => `/:p${i}`).join('');
+      return { source: `${base}${segments}`, destination: segments };
+    }),
+  ];
+}
+
+/**
  * serve.json for `serve dist` (serve-handler). Its header `source` is matched against the path of the
  * file served (after rewrites), with minimatch, whose globs skip dot-paths: so each rule names its file
  * exactly, including `/.well-known/api-catalog`, and the twins share one `**\/*.md` glob (the schema of
@@ -184,7 +215,10 @@ export function serveJson(site: StaticSite, files: string[]): Record<string, unk
   return {
     cleanUrls: true,
     directoryListing: false,
-    rewrites: rewrites(site.service).map((r) => ({ source: r.from, destination: r.to })),
+    rewrites: [
+      ...basePathRewrites(config.siteUrl, files),
+      ...rewrites(site.service).map((r) => ({ source: r.from, destination: r.to })),
+    ],
     headers: [
       // `**` skips dot-paths, so /.well-known/ needs its own rule for the common headers and the cache's.
       ...['**', '/.well-known/**'].map((source) => ({

@@ -440,7 +440,7 @@ export interface JsonFeed {
      */
     summary: string;
     /**
-     * Midnight of the writing's date in America/Toronto, RFC 3339 with its offset.
+     * Midnight of the writing's date in the site's calendar zone (CALENDAR_TIME_ZONE, America/Toronto unless set), RFC 3339 with its offset.
      */
     date_published: string;
     /**

@@ -187,10 +187,19 @@ describe('the projects section of other builds', () => {
         expect(getAttributeValue(figure, attribute), attribute).toBeUndefined();
       expect(textContent(figure)).not.toMatch(/As of|UTC/);
       expect(all('section.work li.project')).toHaveLength(2);
+      // The owner's own projects come first, under the heading; the unavailable note after them.
+      const html = await site.read('index.html');
+      const start = html.indexOf('data-preview="projects"');
+      expect(html.indexOf('class="projects owner-projects"', start)).toBeGreaterThan(start);
+      expect(html.indexOf('class="projects owner-projects"', start)).toBeLessThan(
+        html.indexOf('Projects unavailable.', start),
+      );
       expect(all('section.work a[href^="https://github.com/"]')).toHaveLength(0);
       const twin = await site.read('index.md');
       const section = twin.slice(twin.indexOf('## Projects'), twin.indexOf('## About'));
-      expect(section).toMatch(/^## Projects\n\nProjects unavailable: This build published no snapshot of it\.\n\n- \[/);
+      expect(section).toMatch(
+        /^## Projects\n\n- \[[^\n]*(\n- [^\n]*)*\n\nProjects unavailable: This build published no snapshot of it\.\n/,
+      );
       expect(section).not.toContain('](https://github.com/');
     } finally {
       await site.close();

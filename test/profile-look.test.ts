@@ -121,7 +121,9 @@ describe('builds with a picture and profile links', () => {
       expect(built.result.code).toBe(0);
       expect(new Uint8Array(await built.read('assets/avatar.png'))).toEqual(TINY_PNG);
       const home = String(await built.read('index.html'));
-      expect(home).toContain('<img class="avatar" src="/assets/avatar.png" alt="Ada Park" width="112" height="112">');
+      expect(home).toContain(
+        '<img class="avatar u-photo" src="/assets/avatar.png" alt="Ada Park" width="112" height="112">',
+      );
       for (const page of ['index.html', 'writings.html', 'developers.html', '404.html'])
         expect(String(await built.read(page)), page).toContain(
           '<link rel="icon" type="image/png" href="/assets/avatar.png">',
@@ -134,7 +136,7 @@ describe('builds with a picture and profile links', () => {
         ['email', 'mailto:ada@example.org'],
       ])
         expect(home).toContain(
-          `<a href="${href}" rel="me" data-profile-site="${site}">${profileIcon(site as 'github')}`,
+          `<a class="${site === 'email' ? 'u-email' : 'u-url'}" href="${href}" rel="me" data-profile-site="${site}">${profileIcon(site as 'github')}`,
         );
       expect(home).toMatch(/<a href="\/writings">Writings<\/a>/);
       expect(built.result.stderr).toBe('');
@@ -218,7 +220,7 @@ describe('builds with a picture and profile links', () => {
       ]);
       expect(Buffer.from(await built.read('assets/avatar.png')).equals(AVATAR_PNG)).toBe(true);
       expect(String(await built.read('index.html'))).toContain(
-        '<img class="avatar" src="/assets/avatar.png" alt="Ada Park"',
+        '<img class="avatar u-photo" src="/assets/avatar.png" alt="Ada Park"',
       );
     } finally {
       await built.close();

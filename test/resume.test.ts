@@ -6,13 +6,19 @@ import { mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/prom
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseResume, publishedResume, resumeSchema, type Resume } from '../builders/content/resume.ts';
+import {
+  parseResume,
+  publishedResume,
+  RESUME_SCHEMA_VERSION,
+  resumeSchema,
+  type Resume,
+} from '../builders/content/resume.ts';
 import { currentRole, period, resumeMarkdownBody } from '../builders/pages/resume.ts';
 import { noCalls, startFakeUpstreams, type FakeUpstreams } from '../tools/fakes/upstreams.ts';
 import { contentCopy } from './helpers/hostile-content.ts';
 import { avatarPng, pngClaiming, TINY_PNG } from '../tools/fakes/avatar.ts';
 import { FIXTURE_SITE, runBuild, sharedSite, TEST_SITE_URL } from './helpers/site-dist.ts';
-import { upstreamEnv } from './helpers/run.ts';
+import { ROOT, upstreamEnv } from './helpers/run.ts';
 
 const FIXTURE = JSON.parse(readFileSync(join(FIXTURE_SITE, 'resume.json'), 'utf8')) as Resume;
 const withFixture = (change: (r: Resume) => void): string => {
@@ -42,6 +48,19 @@ describe('resume.json is judged by the JSON Resume schema from the registry', ()
     expect(Object.keys(schema.properties as object)).toEqual(
       expect.arrayContaining([...SECTIONS.map(([key]) => key), 'basics', 'references']),
     );
+  });
+
+  it('the docs and llms.txt name the schema version installed (node_modules/@jsonresume/schema/package.json)', async () => {
+    const installed = (
+      JSON.parse(readFileSync(join(ROOT, 'node_modules/@jsonresume/schema/package.json'), 'utf8')) as {
+        version: string;
+      }
+    ).version;
+    expect(RESUME_SCHEMA_VERSION).toBe(installed);
+    const docs = readFileSync(join(ROOT, 'docs/site.md'), 'utf8');
+    expect(docs).toContain(`\`@jsonresume/schema\` ${installed}, as installed`);
+    expect(docs).not.toMatch(/schema 1\.0\.0/);
+    expect(await sharedSite().read('llms.txt')).toContain(`the résumé as a JSON Resume ${installed} document`);
   });
 
   it('the full fixture document is valid', () => {
@@ -215,15 +234,15 @@ describe('the published résumé (the fixture: a full JSON Resume document)', ()
   it('the home page shows the current role and links /resume; basics.profiles join the links with rel="me"', async () => {
     const html = await site.read('index.html');
     expect(html).toMatch(
-      /<p class="role">Staff Software Engineer at Northwind Transit Data · <a href="\/resume">Résumé<\/a><\/p>/,
+      /<p class="role"><span class="p-job-title">Staff Software Engineer at Northwind Transit Data<\/span> · <a href="\/resume">Résumé<\/a><\/p>/,
     );
     // each with its icon when its site is known (docs/site.md#profile-links)
     expect(html).toMatch(
-      /<a href="https:\/\/hachyderm\.example\/@ada" rel="me" data-profile-site="mastodon"><svg [^>]+>.*?<\/svg>Mastodon<\/a>/,
+      /<a class="u-url" href="https:\/\/hachyderm\.example\/@ada" rel="me" data-profile-site="mastodon"><svg [^>]+>.*?<\/svg>Mastodon<\/a>/,
     );
-    expect(html).toContain('<a href="https://www.linkedin.example/in/ada-park" rel="me">LinkedIn</a>');
+    expect(html).toContain('<a class="u-url" href="https://www.linkedin.example/in/ada-park" rel="me">LinkedIn</a>');
     expect(html).toMatch(
-      /<a href="https:\/\/github\.com\/octocat" rel="me" data-profile-site="github"><svg [^>]+>.*?<\/svg>GitHub<\/a>/,
+      /<a class="u-url" href="https:\/\/github\.com\/octocat" rel="me" data-profile-site="github"><svg [^>]+>.*?<\/svg>GitHub<\/a>/,
     );
     // A page of the site itself is no profile elsewhere.
     expect(html).toContain('<a href="/writings">Writings</a>');

@@ -76,7 +76,7 @@ describe('the profile and skills documents', () => {
     validator.validate('Profile', profile);
     validator.validate('Skills', skills);
     const home = await site.read('index.html');
-    expect(home).toContain(`<h1>${profile.name}</h1>`);
+    expect(home).toContain(`<h1 class="p-name">${profile.name}</h1>`);
     expect(profile.about.join(' ')).not.toMatch(/[*_`]/);
     const skillsPage = await site.read('skills.html');
     for (const group of skills.groups) expect(skillsPage).toContain(`>${group.name}</h2>`);

@@ -1,4 +1,4 @@
-// The owner's optional site/resume.json: a JSON Resume document (jsonresume.org, schema 1.0.0), checked
+// The owner's optional site/resume.json: a JSON Resume document (jsonresume.org, the schema as installed), checked
 // against the schema the JSON Resume project publishes on the npm registry (@jsonresume/schema), never a
 // copy of it. Reading and judging are here; what is published of it (no phone, no references unless the
 // owner opts in) is `publishedResume`. A mistake is a ContentError naming resume.json, the JSON pointer of
@@ -10,6 +10,7 @@ import addFormatsModule from 'ajv-formats';
 import { ContentError } from '../../lib/errors.ts';
 import { jsonBoundExceeded } from '../../lib/json-bound.ts';
 import { isPublishableLink } from './sanitize.ts';
+import { missingDate } from './calendar-date.ts';
 
 export const RESUME_FILE = 'resume.json';
 
@@ -103,7 +104,25 @@ export function resumeSchema(): Record<string, unknown> {
   return JSON.parse(readFileSync(require.resolve('@jsonresume/schema/schema.json'), 'utf8')) as Record<string, unknown>;
 }
 
+/** The version of the JSON Resume schema the build judges by: the installed package's, which the docs name. */
+export const RESUME_SCHEMA_VERSION = (
+  JSON.parse(readFileSync(require.resolve('@jsonresume/schema/package.json'), 'utf8')) as { version: string }
+).version;
+
 let compiled: ValidateFunction | undefined;
+
+/** The format every date of the document must meet beyond the schema's pattern: a day that exists. */
+const CALENDAR_DATE = 'calendar-date';
+
+/**
+ * The schema with its one date definition (`iso8601`, which every date field refers to) also asking for a
+ * date of the calendar: its pattern lets `2022-13` and `2015-02-30` through, and a page would publish them.
+ */
+function withCalendarDates(schema: Record<string, unknown>): Record<string, unknown> {
+  const definitions = (schema.definitions ?? {}) as Record<string, Record<string, unknown>>;
+  if (definitions.iso8601 === undefined) throw new Error('the JSON Resume schema has no iso8601 definition');
+  return { ...schema, definitions: { ...definitions, iso8601: { ...definitions.iso8601, format: CALENDAR_DATE } } };
+}
 
 /**
  * The schema's check, compiled once per process. Ajv's default class is draft-07, the schema's own draft;
@@ -114,7 +133,8 @@ function validate(data: unknown): ErrorObject | null {
   if (compiled === undefined) {
     const ajv = new Ajv({ allErrors: false, verbose: true, strict: false });
     addFormats(ajv);
-    compiled = ajv.compile(resumeSchema());
+    ajv.addFormat(CALENDAR_DATE, { type: 'string', validate: (text: string) => missingDate(text) === null });
+    compiled = ajv.compile(withCalendarDates(resumeSchema()));
   }
   return compiled(data) ? null : (compiled.errors?.[0] ?? null);
 }
@@ -129,6 +149,8 @@ function expected(error: ErrorObject): string {
         ? `expected ${schema.description.replace(/\.$/, '')}`
         : `expected text matching ${String(error.params.pattern)}`;
     case 'format':
+      if (error.params.format === CALENDAR_DATE)
+        return `expected a day of the calendar: ${missingDate(String(error.data)) ?? 'it does not exist'}`;
       return `expected ${error.params.format === 'uri' ? 'an absolute URL' : `a valid ${String(error.params.format)}`}`;
     case 'type':
       return `expected ${String(error.params.type)}`;

@@ -4,13 +4,15 @@
 // Every mistake in the content is a ContentError naming the file and what to fix (the build exits 2):
 // the owner's, never a bug. What content may hold is in docs/site.md#what-content-may-contain.
 import { readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
-import { SITE_FILE_URL } from '../../lib/config.ts';
+import { readSiteFile, SITE_FILE_URL, type SiteFile } from '../../lib/config.ts';
 import { firstUnseen } from '../../lib/unicode.ts';
 import { ContentError } from '../../lib/errors.ts';
 import { markdownBoundExceeded, renderMarkdown } from './markdown.ts';
 import { isPublishableLink } from './sanitize.ts';
 import { parseContentYaml } from './yaml.ts';
-import { parseResume, RESUME_FILE, type LoadedResume } from './resume.ts';
+import { parseResume, RESUME_FILE, type LoadedResume, type Resume } from './resume.ts';
+import { sitePagesOf, type SitePages } from './site-pages.ts';
+import { missingDate } from './calendar-date.ts';
 import { avatarSource, resumeImageSource, type AvatarSource } from './avatar-file.ts';
 import { assertInsideSite, siteRoot } from './site-files.ts';
 
@@ -71,6 +73,8 @@ export interface SiteContent {
   resume: LoadedResume | null;
   /** The owner's picture as profile.md names it: read and checked when a file, fetched by the build when `github`. */
   avatar: AvatarSource;
+  /** What site.json says of the pages: the header's links, the Writings description (site-pages.ts). */
+  pages: SitePages;
 }
 
 /** Splits `---\nyaml\n---\nbody` into its parts. */
@@ -170,6 +174,25 @@ export function parseProfile(source: string, file = 'profile.md'): Profile {
   };
 }
 
+/** site/skills.yaml: the skills page, unless it is absent and the résumé lists skills. */
+export const SKILLS_FILE = 'skills.yaml';
+
+/**
+ * The résumé's `skills` as the skills page's groups: each skill's name a group, its keywords the group's
+ * skills (its level, with no keywords, the one skill); none when the résumé lists no skills.
+ */
+export function resumeSkillGroups(resume: Resume): SkillGroup[] {
+  return (resume.skills ?? []).flatMap((skill) => {
+    const group = skill.name?.trim();
+    if (!group) return [];
+    const keywords = (skill.keywords ?? []).map((k) => k.trim()).filter((k) => k !== '');
+    const level = skill.level?.trim();
+    return [
+      { group, skills: keywords.length > 0 ? keywords.map((name) => ({ name })) : level ? [{ name: level }] : [] },
+    ];
+  });
+}
+
 export function parseSkills(source: string, file = 'skills.yaml'): SkillGroup[] {
   const data = parseContentYaml(source, file);
   if (!Array.isArray(data)) throw new ContentError(file, 'expected a list of groups (lines starting with "- group:")');
@@ -261,9 +284,10 @@ export function parseWriting(source: string, file: string): Writing | null {
       "the file name is the writing's URL and must be a lower-case slug: letters a-z, digits and single hyphens, such as my-first-post.md; rename it",
     );
   const date = text(data, 'date', file);
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(`${date}T00:00:00Z`))) {
-    throw new ContentError(file, '"date" must be a date written YYYY-MM-DD');
-  }
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new ContentError(file, '"date" must be a date written YYYY-MM-DD');
+  const missing = missingDate(date);
+  if (missing !== null)
+    throw new ContentError(file, `"date" ${JSON.stringify(date)} is not a day of the calendar: ${missing}; fix it`);
   return {
     slug,
     title: bounded(data, 'title', file, 'title', TEXT_BOUNDS.writingTitle),
@@ -318,7 +342,10 @@ function renderable(body: string, file: string): string {
  * Reads site/ (or `dir`): profile.md, skills.yaml, projects.yaml when there is one, and the writings under
  * writings/ (none when the folder is absent: git keeps no empty folder). Throws a ContentError for any file that is missing, too large or wrong.
  */
-export function loadContent(dir: URL = SITE_DIR): SiteContent {
+export function loadContent(
+  dir: URL = SITE_DIR,
+  site: SiteFile = readSiteFile(new URL('site.json', dir)),
+): SiteContent {
   const root = siteRoot(dir);
   const readBounded = (name: string, url: URL, size: Stats) => {
     if (!size.isFile()) throw new ContentError(name, 'is not a file');
@@ -348,16 +375,25 @@ export function loadContent(dir: URL = SITE_DIR): SiteContent {
     .filter((w): w is Writing => w !== null);
   const profile = parseProfile(read('profile.md'));
   renderable(profile.about, 'profile.md');
-  const skills = parseSkills(read('skills.yaml'));
-  // The skills page is Markdown made of these texts, one line each (pages/skills.ts).
-  renderable(
-    skills.flatMap((g) => [g.group, ...g.skills.flatMap((s) => [s.name, s.note ?? ''])]).join('\n\n'),
-    'skills.yaml',
-  );
   // Optional: a site without a résumé publishes no /resume.
   const resumeUrl = new URL(RESUME_FILE, dir);
   const resumeSize = statSync(resumeUrl, { throwIfNoEntry: false });
   const resume = resumeSize === undefined ? null : parseResume(readBounded(RESUME_FILE, resumeUrl, resumeSize));
+  // One place for the skills: skills.yaml when there is one, else the résumé's (docs/site.md#skills).
+  const skillsUrl = new URL(SKILLS_FILE, dir);
+  const fromResume = resume === null ? [] : resumeSkillGroups(resume.document);
+  const skillsSize = statSync(skillsUrl, { throwIfNoEntry: false });
+  if (skillsSize === undefined && fromResume.length === 0)
+    throw new ContentError(
+      SKILLS_FILE,
+      `is missing; list your skills there, or in ${RESUME_FILE}'s "skills" (docs/site.md#skills)`,
+    );
+  const skills = skillsSize === undefined ? fromResume : parseSkills(readBounded(SKILLS_FILE, skillsUrl, skillsSize));
+  // The skills page is Markdown made of these texts, one line each (pages/skills.ts).
+  renderable(
+    skills.flatMap((g) => [g.group, ...g.skills.flatMap((s) => [s.name, s.note ?? ''])]).join('\n\n'),
+    fromResume === skills ? RESUME_FILE : SKILLS_FILE,
+  );
   // Optional: a site without projects.yaml shows the GitHub projects alone.
   const projectsUrl = new URL(PROJECTS_FILE, dir);
   const projectsSize = statSync(projectsUrl, { throwIfNoEntry: false });
@@ -368,5 +404,6 @@ export function loadContent(dir: URL = SITE_DIR): SiteContent {
   // The owner's picture: profile.md's `avatar:`, else the résumé's `basics.image`.
   const avatar =
     avatarSource(dir, root, profile.avatar) ?? resumeImageSource(dir, root, resume?.document.basics?.image);
-  return { profile, skills, ownerProjects, writings: sortWritings(writings), resume, avatar };
+  const pages = sitePagesOf(site, resume !== null);
+  return { profile, skills, ownerProjects, writings: sortWritings(writings), resume, avatar, pages };
 }

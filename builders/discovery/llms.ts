@@ -7,6 +7,7 @@ import type { Dataset } from '../../datasets/dataset.ts';
 import { dataTools } from '../../contract/mcp-tools.ts';
 import type { Writing } from '../content/site-content.ts';
 import { twinBody } from '../content/twins.ts';
+import { RESUME_SCHEMA_VERSION } from '../content/resume.ts';
 import { absoluteUrl, CONTENT_DOCUMENTS, PAGES, RESUME_DOCUMENT, type PageRef } from '../../contract/pages.ts';
 
 export interface LlmsPage {
@@ -81,7 +82,13 @@ export function llmsTxt(config: Config, input: LlmsInput): string {
           line('Profile (JSON)', url(CONTENT_DOCUMENTS.profile.path), 'name, tagline, location, about and links'),
           line('Skills (JSON)', url(CONTENT_DOCUMENTS.skills.path), 'skills by area'),
           ...(input.resume
-            ? [line('Résumé (JSON Resume)', url(RESUME_DOCUMENT.path), 'the résumé as a JSON Resume 1.0.0 document')]
+            ? [
+                line(
+                  'Résumé (JSON Resume)',
+                  url(RESUME_DOCUMENT.path),
+                  `the résumé as a JSON Resume ${RESUME_SCHEMA_VERSION} document`,
+                ),
+              ]
             : []),
           line('Command-line tool', url(DISCOVERY.cli.path), 'read-only Node.js script: node cli.mjs --help'),
           line('Sitemap', url(DISCOVERY.sitemap.path), 'the published HTML pages'),

@@ -36,7 +36,7 @@ import { apiIndex } from '../discovery/api-index.ts';
 import { markdownText, renderMarkdown } from '../content/markdown.ts';
 import type { DatasetProse } from '../../datasets/dataset.ts';
 import { FUNCTION_TOOL_INPUT_SCHEMA, INPUT_SCHEMA_EXTENSION } from '../../contract/openapi.ts';
-import { renderLayout } from './layout.ts';
+import { frameOf, renderLayout } from './layout.ts';
 import { twin } from '../content/twins.ts';
 import { absoluteUrl, CONTENT_DOCUMENTS, PAGES } from '../../contract/pages.ts';
 
@@ -458,10 +458,7 @@ export function renderDeveloperPage(ctx: BuildContext, schemas: Map<string, Json
   const body = developersBody(ctx, schemas);
   const page = PAGES.developers;
   const html = renderLayout({
-    config: ctx.config,
-    simulated: ctx.simulated,
-    nowMs: ctx.nowMs,
-    avatar: ctx.avatar,
+    ...frameOf(ctx),
     page,
     title: DEVELOPERS_TITLE,
     description: DEVELOPERS_DESCRIPTION,

@@ -10,7 +10,7 @@ import type { Writing } from '../content/site-content.ts';
 import { escapeHtml } from '../../render/html.ts';
 import { renderMarkdown } from '../content/markdown.ts';
 import { markdownToText } from './plain-text.ts';
-import { WRITINGS_DESCRIPTION } from './writings.ts';
+import { writingsDescription } from './writings.ts';
 
 /**
  * A writing carries a date, not an instant; both formats want an RFC 3339 date-time. Midnight of that
@@ -28,7 +28,7 @@ export function jsonFeed(ctx: BuildContext, writings: Writing[]): JsonFeed {
     title: `${config.site.title}: Writings`,
     home_page_url: url(PAGES.writings.path),
     feed_url: url(CONTENT_DOCUMENTS.feed.path),
-    description: WRITINGS_DESCRIPTION,
+    description: writingsDescription(ctx),
     language: config.site.language || 'en',
     authors: [{ name: config.site.author, url: url(PAGES.home.path) }],
     items: writings.map((w) => {
@@ -83,8 +83,10 @@ export function atomFeed(ctx: BuildContext, feed: JsonFeed): string {
     `  <subtitle>${xmlText(feed.description)}</subtitle>`,
     `  <updated>${updated}</updated>`,
     `  <author><name>${xmlText(author.name)}</name><uri>${xmlText(author.url)}</uri></author>`,
-    `  ${link('self', CONTENT_DOCUMENTS.atom.contentType.split(';')[0]!, absoluteUrl(ctx.config.siteUrl, CONTENT_DOCUMENTS.atom.path))}`,
+    // The site first: a reader that takes the first link as the feed's home (as many do) shows the writings'
+    // page, not the feed itself.
     `  ${link('alternate', 'text/html', feed.home_page_url)}`,
+    `  ${link('self', CONTENT_DOCUMENTS.atom.contentType.split(';')[0]!, absoluteUrl(ctx.config.siteUrl, CONTENT_DOCUMENTS.atom.path))}`,
     `  ${link('alternate', CONTENT_DOCUMENTS.feed.contentType, feed.feed_url)}`,
     ...entries,
     '</feed>',

@@ -8,7 +8,7 @@ import { renderMarkdown } from '../content/markdown.ts';
 import { markdownParagraphs } from './plain-text.ts';
 import { twin } from '../content/twins.ts';
 import { absoluteUrl, githubProfileUrl, PAGES, resolveContentUrl, sitePath } from '../../contract/pages.ts';
-import { ASSETS, renderLayout } from './layout.ts';
+import { ASSETS, frameOf, renderLayout } from './layout.ts';
 import { profileHeaderHtml } from './profile-header.ts';
 import { validityAttributes } from '../../render/age.ts';
 import { freshness } from '../../domain/freshness.ts';
@@ -60,7 +60,9 @@ function workMarkdown(ctx: BuildContext, ownerProjects: readonly OwnerProject[])
     const payload = ctx.payloads.get(resource.id) ?? null;
     const list =
       payload === null ? `${markdownText(resource.title)} unavailable: ${NO_SNAPSHOT}` : home.work!.markdown(payload);
-    return [`## ${markdownText(resource.title)}`, list, ...(i === 0 && owned !== '' ? [owned] : [])];
+    const mine = i === 0 && owned !== '' ? [owned] : [];
+    // As on the page: with no snapshot, the owner's own projects first, the unavailable note after them.
+    return [`## ${markdownText(resource.title)}`, ...(payload === null ? [...mine, list] : [list, ...mine])];
   });
 }
 
@@ -177,13 +179,21 @@ export function homeHtml(
         : home.work && asOf !== undefined
           ? `As of ${formatInstant(new Date(asOf).toISOString())}. ${api}`
           : `${snapshot} ${api}`;
+    // What the figure holds: with no snapshot, the owner's own projects (`more`) come first and the note that
+    // the rest is unavailable after them, out of their way.
+    const body = `<div data-preview-body>${view.body(payload)}</div>`;
     const source =
       payload === null || home.work ? '' : ` data-source="${escapeHtml(sitePath(config.siteUrl, apiPath))}"`;
     const validity = payload === null ? '' : validityAttributes(payload, resource.validForMs);
     return `<figure class="card${home.work ? ' work' : ''}" id="${resource.id}-preview" data-preview="${resource.id}"${source}${validity}${home.attributes?.(ctx, payload) ?? ''}>
 <h2>${home.title(ctx)}</h2>
-<div data-preview-body>${view.body(payload)}</div>
-${more}${home.after(ctx, payload)}
+${
+  payload === null
+    ? `${more}${body}
+`
+    : `${body}
+${more}`
+}${home.after(ctx, payload)}
 <p class="note" data-preview-status>${status}</p>
 </figure>
 `;
@@ -199,7 +209,7 @@ ${more}${home.after(ctx, payload)}
   const roleLine =
     resume === null
       ? ''
-      : `<p class="role">${role === null ? '' : `${escapeHtml(role.text)} · `}<a href="${escapeHtml(sitePath(config.siteUrl, PAGES.resume.path))}">${RESUME_TITLE}</a></p>\n`;
+      : `<p class="role">${role === null ? '' : `<span class="p-job-title">${escapeHtml(role.text)}</span> · `}<a href="${escapeHtml(sitePath(config.siteUrl, PAGES.resume.path))}">${RESUME_TITLE}</a></p>\n`;
   const avatar = ctx.avatar ?? null;
   const work = ctx.datasets.filter((d) => d.home.work);
   const live = ctx.datasets.filter((d) => !d.home.work);
@@ -226,9 +236,7 @@ ${live.map((d) => figure(d)).join('')}</section>
 ${renderMarkdown(profile.about)}
 </section>`;
   return renderLayout({
-    config,
-    simulated: ctx.simulated,
-    nowMs: ctx.nowMs,
+    ...frameOf(ctx),
     page: PAGES.home,
     title: config.site.title,
     description: config.site.tagline,
@@ -237,7 +245,6 @@ ${renderMarkdown(profile.about)}
     scripts: [ASSETS.previewScript],
     ogType: 'profile',
     jsonLd: personJsonLd(ctx, profile, resume),
-    avatar,
   });
 }
 

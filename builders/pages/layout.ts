@@ -18,9 +18,9 @@ import {
 import { SHARE_IMAGE_SIZE, sharePalette } from '../../render/share-image.ts';
 import { lookOf } from '../../render/themes.ts';
 import { schemeToggleHtml } from '../../render/scheme-toggle.ts';
-import type { PublishedAvatar } from '../artifact.ts';
+import type { BuildContext, HeaderLink, PublishedAvatar } from '../artifact.ts';
 
-export type NavKey = 'home' | 'writings' | 'skills' | 'developers';
+export type NavKey = 'home' | 'writings' | 'skills' | 'developers' | 'resume';
 
 export interface LayoutInput {
   config: Config;
@@ -44,6 +44,21 @@ export interface LayoutInput {
   jsonLd?: Record<string, unknown>;
   /** The owner's picture, when the site has one: the favicon of every page. */
   avatar?: PublishedAvatar | null;
+  /** A writing's publication instant (RFC 3339), said as Open Graph's `article:published_time`. */
+  publishedTime?: string;
+  /** The header's links (site.json's `nav`, content/site-pages.ts); none: the pages' own titles. */
+  header?: readonly HeaderLink[];
+}
+
+/** What every page of a build shares in its frame: the configuration, the demo notice, the time, the icon, the header. */
+export function frameOf(ctx: BuildContext): Pick<LayoutInput, 'config' | 'simulated' | 'nowMs' | 'avatar' | 'header'> {
+  return {
+    config: ctx.config,
+    simulated: ctx.simulated,
+    nowMs: ctx.nowMs,
+    avatar: ctx.avatar ?? null,
+    ...(ctx.pages ? { header: ctx.pages.header } : {}),
+  };
 }
 
 export const ASSETS = {
@@ -53,11 +68,21 @@ export const ASSETS = {
   schemeScript: '/assets/scheme.js',
 } as const;
 
-const NAV: Array<[NavKey, string, string]> = [
-  ['home', 'Home', PAGES.home.path],
-  ['writings', 'Writings', PAGES.writings.path],
-  ['skills', 'Skills', PAGES.skills.path],
-  ['developers', 'Developers', PAGES.developers.path],
+/** The page each header key stands for, to mark the current one. */
+const NAV_PAGES: Record<NavKey, string> = {
+  home: PAGES.home.path,
+  writings: PAGES.writings.path,
+  skills: PAGES.skills.path,
+  developers: PAGES.developers.path,
+  resume: PAGES.resume.path,
+};
+
+/** A header for a page rendered without the site's words (a test's own context): the pages' titles. */
+const PLAIN_HEADER: readonly HeaderLink[] = [
+  { label: 'Home', path: PAGES.home.path },
+  { label: 'Writings', path: PAGES.writings.path },
+  { label: 'Skills', path: PAGES.skills.path },
+  { label: 'Developers', path: PAGES.developers.path },
 ];
 
 /**
@@ -67,6 +92,20 @@ const NAV: Array<[NavKey, string, string]> = [
  */
 export function jsonLdText(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c');
+}
+
+/**
+ * Open Graph's `og:locale` from the site's language (a BCP 47 tag): the protocol writes `language_TERRITORY`
+ * (ogp.me: "en_US"), so a tag without a region takes its likeliest one (`en` → `en_US`, `fr` → `fr_FR`,
+ * `fr-CA` stays `fr_CA`), from the Unicode likely-subtags data Intl carries.
+ */
+export function openGraphLocale(language: string): string {
+  try {
+    const locale = new Intl.Locale(language).maximize();
+    return locale.region === undefined ? locale.language : `${locale.language}_${locale.region}`;
+  } catch {
+    return language.replace('-', '_');
+  }
 }
 
 /**
@@ -84,6 +123,8 @@ function sharingHead(input: LayoutInput, page: PageRef): string[] {
     meta('og:type', input.ogType ?? 'website'),
     meta('og:url', absoluteUrl(config.siteUrl, page.path)),
     meta('og:site_name', config.site.title),
+    meta('og:locale', openGraphLocale(config.site.language || 'en')),
+    ...(input.publishedTime === undefined ? [] : [meta('article:published_time', input.publishedTime)]),
     meta('og:image', image),
     meta('og:image:type', 'image/png'),
     meta('og:image:width', String(SHARE_IMAGE_SIZE.width)),
@@ -147,10 +188,13 @@ export function renderLayout(input: LayoutInput): string {
     ...(input.scripts ?? []).map((s) => `<script defer src="${href(s)}"></script>`),
     input.jsonLd ? `<script type="application/ld+json">${jsonLdText(input.jsonLd)}</script>` : '',
   ].filter(Boolean);
-  const nav = NAV.map(
-    ([key, label, path]) =>
-      `<li><a href="${href(path)}"${key === input.nav ? ' aria-current="page"' : ''}>${label}</a></li>`,
-  ).join('');
+  const current = input.nav === undefined ? null : NAV_PAGES[input.nav];
+  const nav = (input.header ?? PLAIN_HEADER)
+    .map(
+      ({ label, path }) =>
+        `<li><a href="${href(path)}"${path === current ? ' aria-current="page"' : ''}>${escapeHtml(label)}</a></li>`,
+    )
+    .join('');
   const built = new Date(input.nowMs).toISOString().slice(0, 10);
   const footerLinks: Array<[string, string]> = [
     ...(page ? ([[`/${page.markdownFile}`, 'This page in Markdown']] as Array<[string, string]>) : []),

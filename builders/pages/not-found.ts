@@ -3,7 +3,7 @@ import type { Artifact, BuildContext } from '../artifact.ts';
 import { API_INDEX, API_INDEX_LINK } from '../../contract/service.ts';
 import { escapeHtml } from '../../render/html.ts';
 import { PAGES, sitePath } from '../../contract/pages.ts';
-import { renderLayout } from './layout.ts';
+import { frameOf, renderLayout } from './layout.ts';
 
 export function renderNotFound(ctx: BuildContext): Artifact[] {
   const href = (path: string) => escapeHtml(sitePath(ctx.config.siteUrl, path));
@@ -15,10 +15,7 @@ export function renderNotFound(ctx: BuildContext): Artifact[] {
     {
       file: '404.html',
       body: renderLayout({
-        config: ctx.config,
-        simulated: ctx.simulated,
-        nowMs: ctx.nowMs,
-        avatar: ctx.avatar,
+        ...frameOf(ctx),
         page: null,
         title: 'Page not found',
         description: 'There is no page at this address.',

@@ -24,12 +24,14 @@ export function profileHeaderHtml(p: ProfileHeader): string {
   const picture =
     p.avatar === null
       ? ''
-      : `<img class="avatar" src="${escapeHtml(p.avatarSrc)}" alt="${escapeHtml(p.name)}" width="${AVATAR_SIZE}" height="${AVATAR_SIZE}">\n`;
-  return `<header class="profile">
+      : `<img class="avatar u-photo" src="${escapeHtml(p.avatarSrc)}" alt="${escapeHtml(p.name)}" width="${AVATAR_SIZE}" height="${AVATAR_SIZE}">\n`;
+  // An h-card (microformats2): what IndieWeb readers and rel=me verifiers take as the owner, their name,
+  // picture, place and links (each link's u-url, profileLinkHtml).
+  return `<header class="profile h-card">
 ${picture}<div class="profile-text">
-<h1>${escapeHtml(p.name)}</h1>
-<p class="lede">${escapeHtml(p.tagline)}</p>
-${p.roleHtml}<p class="meta">${escapeHtml(p.location)}</p>
+<h1 class="p-name">${escapeHtml(p.name)}</h1>
+<p class="lede p-note">${escapeHtml(p.tagline)}</p>
+${p.roleHtml}<p class="meta p-locality">${escapeHtml(p.location)}</p>
 <ul class="profile-links" aria-label="Profiles and links">${p.links.map(profileLinkHtml).join('')}</ul>
 </div>
 </header>`;

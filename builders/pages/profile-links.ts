@@ -93,7 +93,7 @@ export interface ShownLink {
 export function profileLinkHtml(link: ShownLink): string {
   const site = link.external ? profileSiteOf(link.href) : null;
   return (
-    `<li><a href="${escapeHtml(link.href)}"${link.external ? ' rel="me"' : ''}${site === null ? '' : ` data-profile-site="${site}"`}>` +
+    `<li><a class="${link.href.startsWith('mailto:') ? 'u-email' : 'u-url'}" href="${escapeHtml(link.href)}"${link.external ? ' rel="me"' : ''}${site === null ? '' : ` data-profile-site="${site}"`}>` +
     `${site === null ? '' : profileIcon(site)}${escapeHtml(link.label)}</a></li>`
   );
 }

@@ -10,7 +10,7 @@ import { twin } from '../content/twins.ts';
 import { markdownDestination, markdownLink, markdownText } from '../../lib/markdown-text.ts';
 import { absoluteUrl, PAGES, RESUME_DOCUMENT, sitePath } from '../../contract/pages.ts';
 import { escapeHtml } from '../../render/html.ts';
-import { renderLayout } from './layout.ts';
+import { frameOf, renderLayout } from './layout.ts';
 
 export const RESUME_TITLE = 'Résumé';
 
@@ -181,10 +181,8 @@ export function renderResume(ctx: BuildContext, loaded: LoadedResume | null, own
   const description = resumeDescription(published, ownerName);
   const url = absoluteUrl(ctx.config.siteUrl, PAGES.resume.path);
   const html = renderLayout({
-    config: ctx.config,
-    simulated: ctx.simulated,
-    nowMs: ctx.nowMs,
-    avatar: ctx.avatar,
+    ...frameOf(ctx),
+    nav: 'resume',
     page: PAGES.resume,
     title: RESUME_TITLE,
     description,

@@ -6,7 +6,7 @@ import type { SkillGroup } from '../content/site-content.ts';
 import { renderMarkdown } from '../content/markdown.ts';
 import { twin } from '../content/twins.ts';
 import { absoluteUrl, PAGES } from '../../contract/pages.ts';
-import { renderLayout } from './layout.ts';
+import { frameOf, renderLayout } from './layout.ts';
 
 export const SKILLS_DESCRIPTION = 'What I work with, grouped by area.';
 
@@ -28,10 +28,7 @@ export function skillsDocument(ctx: BuildContext, groups: SkillGroup[]): SkillsD
 export function renderSkills(ctx: BuildContext, groups: SkillGroup[]): Artifact[] {
   const body = skillsBody(groups);
   const html = renderLayout({
-    config: ctx.config,
-    simulated: ctx.simulated,
-    nowMs: ctx.nowMs,
-    avatar: ctx.avatar,
+    ...frameOf(ctx),
     page: PAGES.skills,
     title: 'Skills',
     description: SKILLS_DESCRIPTION,

@@ -5,10 +5,38 @@ import type { Writing } from '../content/site-content.ts';
 import { escapeHtml } from '../../render/html.ts';
 import { renderMarkdown } from '../content/markdown.ts';
 import { twin } from '../content/twins.ts';
-import { absoluteUrl, PAGES, sitePath } from '../../contract/pages.ts';
-import { renderLayout } from './layout.ts';
+import { absoluteUrl, PAGES, shareImageFile, sitePath } from '../../contract/pages.ts';
+import { frameOf, renderLayout } from './layout.ts';
+import { sitePagesOf } from '../content/site-pages.ts';
+import { publishedAt } from './feeds.ts';
 
-export const WRITINGS_DESCRIPTION = 'Notes on data pipelines, HTTP APIs and the small tools around them.';
+/** The Writings page's description, the owner's words in site.json (content/site-pages.ts). */
+export function writingsDescription(ctx: BuildContext): string {
+  return (ctx.pages ?? sitePagesOf(ctx.config.site, false)).writingsDescription;
+}
+
+/**
+ * A writing as a schema.org BlogPosting (JSON-LD): its headline, summary, dates (midnight of its date in the
+ * calendar's zone, as the feeds say), page, preview picture and author.
+ */
+export function blogPostingJsonLd(ctx: BuildContext, w: Writing): Record<string, unknown> {
+  const { config } = ctx;
+  const page = PAGES.writing(w.slug);
+  const published = publishedAt(w.date, config.calendarTimeZone);
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'BlogPosting',
+    headline: w.title,
+    description: w.summary,
+    datePublished: published,
+    dateModified: published,
+    url: absoluteUrl(config.siteUrl, page.path),
+    mainEntityOfPage: absoluteUrl(config.siteUrl, page.path),
+    image: absoluteUrl(config.siteUrl, `/${shareImageFile(page)}`),
+    inLanguage: config.site.language || 'en',
+    author: { '@type': 'Person', name: config.site.author, url: absoluteUrl(config.siteUrl, PAGES.home.path) },
+  };
+}
 
 /** One line of the list twin: `- [Title](<absolute url>) — YYYY-MM-DD: <summary>`, em dash U+2014. */
 export function writingListLine(siteUrl: string, w: Writing): string {
@@ -19,7 +47,7 @@ export function writingsMarkdown(ctx: BuildContext, writings: Writing[]): string
   const { siteUrl } = ctx.config;
   const lines = writings.map((w) => writingListLine(siteUrl, w));
   return twin(
-    { title: 'Writings', description: WRITINGS_DESCRIPTION, url: absoluteUrl(siteUrl, PAGES.writings.path) },
+    { title: 'Writings', description: writingsDescription(ctx), url: absoluteUrl(siteUrl, PAGES.writings.path) },
     ['# Writings', lines.length ? lines.join('\n') : 'Nothing published yet.'].join('\n\n'),
   );
 }
@@ -40,7 +68,8 @@ export function writingMarkdown(ctx: BuildContext, w: Writing): string {
 
 export function renderWritings(ctx: BuildContext, writings: Writing[]): Artifact[] {
   const { config } = ctx;
-  const layout = { config, simulated: ctx.simulated, nowMs: ctx.nowMs, avatar: ctx.avatar, nav: 'writings' as const };
+  const layout = { ...frameOf(ctx), nav: 'writings' as const };
+  const description = writingsDescription(ctx);
   const items = writings
     .map(
       (w) =>
@@ -52,8 +81,8 @@ export function renderWritings(ctx: BuildContext, writings: Writing[]): Artifact
     ...layout,
     page: PAGES.writings,
     title: 'Writings',
-    description: WRITINGS_DESCRIPTION,
-    main: `<h1>Writings</h1>\n<p class="lede">${escapeHtml(WRITINGS_DESCRIPTION)}</p>\n${items ? `<ul class="writing-list">\n${items}\n</ul>` : '<p>Nothing published yet.</p>'}`,
+    description,
+    main: `<h1>Writings</h1>\n<p class="lede">${escapeHtml(description)}</p>\n${items ? `<ul class="writing-list">\n${items}\n</ul>` : '<p>Nothing published yet.</p>'}`,
   });
   const artifacts: Artifact[] = [
     { file: PAGES.writings.htmlFile, body: list },
@@ -67,6 +96,8 @@ export function renderWritings(ctx: BuildContext, writings: Writing[]): Artifact
       title: w.title,
       description: w.summary,
       ogType: 'article',
+      publishedTime: publishedAt(w.date, config.calendarTimeZone),
+      jsonLd: blogPostingJsonLd(ctx, w),
       main: `<article>\n<h1>${escapeHtml(w.title)}</h1>\n<p class="meta"><time datetime="${w.date}">${w.date}</time> · ${escapeHtml(w.summary)}</p>\n${renderMarkdown(w.body)}\n</article>`,
     });
     artifacts.push({ file: page.htmlFile, body: html }, { file: page.markdownFile, body: writingMarkdown(ctx, w) });

@@ -1,7 +1,9 @@
 // The owner's own site/ in Chromium, not only the tests' fixture (browser-audit.test.ts): whatever the owner
-// writes, the pages hold it. Built from a copy of site/ whose only change is a long name, with a GitHub
-// account of the longest length GitHub allows (39 characters): no page scrolls sideways from 320 to 1280
-// px, and no ISO date or "as of" phrase is split over two lines (docs/site.md#what-content-may-contain).
+// writes, the pages hold it. Built from a copy of site/ with a long name, a picture and the fixture's résumé
+// (so /resume and its header link are there), with a GitHub account of the longest length GitHub allows (39
+// characters), which the projects' owner is too: no page scrolls sideways from 320 to 1280 px, no ISO date or
+// "as of" phrase is split over two lines (docs/site.md#what-content-may-contain), and the picture sits beside
+// the name from 360 px up (docs/site.md#the-top-of-the-home-page).
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,13 +14,16 @@ import { ROOT } from '../helpers/run.ts';
 import { runBuild, TEST_SITE_CLOCK, TEST_SITE_URL } from '../helpers/site-dist.ts';
 import { upstreamEnv } from '../helpers/run.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../../tools/fakes/upstreams.ts';
+import { TINY_PNG } from '../../tools/fakes/avatar.ts';
 import { startServeHandler, type StaticServer } from '../helpers/site-serve.ts';
 import { availability, PAGES_TO_AUDIT, pool, SITE_READ_AT, withReaderClock } from '../helpers/site-browser.ts';
 
 /** GitHub's longest login (39 characters) and a name longer than any line of a phone. */
 const ACCOUNT = 'ada-park-writes-data-pipelines-and-apis';
 const NAME = 'Alexandra Konstantinidou-Vanderberg Ramaswamy-Castellanos de la Fuente';
-const WIDTHS = [320, 390, 768, 1280];
+const WIDTHS = [320, 360, 390, 768, 1280];
+/** The pages audited here: the fixture's audited pages, the résumé and a writing. */
+const PAGES = [...PAGES_TO_AUDIT, '/resume', '/writings/static-plus-cron'];
 
 if (!availability.available && !availability.mustFail) console.warn(`owner-site.test.ts: ${availability.reason}`);
 
@@ -36,7 +41,9 @@ describe.runIf(availability.available || availability.mustFail)("the owner's sit
     const profile = join(content, 'profile.md');
     const text = await readFile(profile, 'utf8');
     expect(text).toMatch(/^name: .+$/m);
-    await writeFile(profile, text.replace(/^name: .+$/m, `name: ${NAME}`));
+    await writeFile(profile, text.replace(/^name: .+$/m, `name: ${NAME}\navatar: me.png`));
+    await writeFile(join(content, 'me.png'), TINY_PNG);
+    await cp(join(ROOT, 'test/fixtures/site/resume.json'), join(content, 'resume.json'));
     fake = await startFakeUpstreams({ now: () => TEST_SITE_CLOCK, account: ACCOUNT });
     dir = await mkdtemp(join(tmpdir(), 'owner-dist-'));
     const result = await runBuild(
@@ -80,10 +87,27 @@ describe.runIf(availability.available || availability.mustFail)("the owner's sit
     const home = await readFile(join(dir, 'index.html'), 'utf8');
     expect(home).toContain(NAME);
     expect(home).toContain(ACCOUNT);
+    expect(home).toContain('<img class="avatar u-photo"');
+    expect(home).toContain('<a href="/resume">Résumé</a>');
   });
 
-  it('no page scrolls sideways at 320, 390, 768 or 1280 px', async () => {
-    const settings = PAGES_TO_AUDIT.flatMap((path) => WIDTHS.map((width) => ({ path, width })));
+  it('the picture sits beside the name from 360 px up, above it at 320 px', async () => {
+    const placed = await pool(WIDTHS, 2, (width) =>
+      opened('/', width, (page) =>
+        page.evaluate(() => {
+          const picture = document.querySelector('.profile .avatar')!.getBoundingClientRect();
+          const name = document.querySelector('.profile h1')!.getBoundingClientRect();
+          if (picture.right <= name.left && picture.bottom > name.top) return 'beside';
+          if (picture.bottom <= name.top) return 'above';
+          return 'overlapping';
+        }),
+      ),
+    );
+    expect(placed).toEqual(WIDTHS.map((w) => (w >= 360 ? 'beside' : 'above')));
+  }, 120_000);
+
+  it('no page scrolls sideways at 320, 360, 390, 768 or 1280 px', async () => {
+    const settings = PAGES.flatMap((path) => WIDTHS.map((width) => ({ path, width })));
     const results = await pool(settings, 2, ({ path, width }) =>
       opened(path, width, async (page) => ({
         name: `${path} at ${width}px`,
@@ -94,7 +118,7 @@ describe.runIf(availability.available || availability.mustFail)("the owner's sit
   }, 120_000);
 
   it('no ISO date and no "as of" phrase is split over two lines', async () => {
-    const settings = PAGES_TO_AUDIT.flatMap((path) => WIDTHS.map((width) => ({ path, width })));
+    const settings = PAGES.flatMap((path) => WIDTHS.map((width) => ({ path, width })));
     const results = await pool(settings, 2, ({ path, width }) =>
       opened(path, width, (page) =>
         page.evaluate(

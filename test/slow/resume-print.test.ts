@@ -1,6 +1,7 @@
 // /resume on paper, in Chromium (docs/site.md#resumejson): print media on A4 and Letter, for the fixture's
 // full résumé and the demo's sample (tools/demo/resume.json): no navigation, no live figure, no sideways
-// overflow at the paper's printable width, one to three pages in the PDF Chromium prints. And the home
+// overflow at the paper's printable width, one to three pages in the PDF Chromium prints, no blank page at
+// any of 26 paper heights (each page's text read from the PDF: test/helpers/pdf-pages.ts). And the home
 // page's JSON-LD under the pages' Content-Security-Policy: no violation reported (docs/site.md#sharing).
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -11,6 +12,7 @@ import { launchChromium } from '../helpers/browser.ts';
 import { ROOT } from '../helpers/run.ts';
 import { availability, DESKTOP, PHONE } from '../helpers/site-browser.ts';
 import { axeViolations } from '../helpers/axe.ts';
+import { pagesWithText } from '../helpers/pdf-pages.ts';
 import { buildSite, sharedSite, type BuiltSite } from '../helpers/site-dist.ts';
 import { startServeHandler, type StaticServer } from '../helpers/site-serve.ts';
 
@@ -105,6 +107,52 @@ describe.runIf(availability.available || availability.mustFail)('/resume in prin
           await context.close();
         }
       });
+
+  /**
+   * Paper heights in millimetres, 100 to 320: A4's and Letter's among them, and those where a page of the
+   * demo's or the fixture's résumé once ended on a blank page (main's bottom padding carried past the text).
+   */
+  const HEIGHTS = [
+    100, 108, 110, 130, 132, 150, 164, 170, 184, 200, 210, 220, 230, 240, 250, 260, 268, 270, 272, 279.4, 285, 290, 297,
+    300, 310, 320,
+  ];
+  const WIDTHS = ['210mm', '8.5in'];
+
+  for (const which of ['fixture', 'demo'] as const)
+    it(`${which} résumé at ${HEIGHTS.length} paper heights, A4's and Letter's widths: no page without text`, async () => {
+      const server = which === 'fixture' ? fixture : demo;
+      const context = await browser.newContext();
+      try {
+        const page = await context.newPage();
+        await page.goto(`${server.url}/resume`);
+        const blank: string[] = [];
+        for (const width of WIDTHS)
+          for (const height of HEIGHTS) {
+            const pages = pagesWithText(await page.pdf({ width, height: `${height}mm` }));
+            expect(pages.length).toBeGreaterThanOrEqual(1);
+            if (pages.includes(false))
+              blank.push(`${width} × ${height}mm: ${pages.map((p) => (p ? 'text' : 'blank')).join(', ')}`);
+          }
+        expect(blank).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    });
+
+  it('the blank page is read from the PDF, not assumed: with main padded at the bottom again, a page is blank', async () => {
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(`${demo.url}/resume`);
+      await page.evaluate(() => ((document.querySelector('main') as HTMLElement).style.paddingBottom = '2.5rem'));
+      const blanks = [];
+      for (const height of [108, 110, 130, 132, 184])
+        blanks.push(pagesWithText(await page.pdf({ width: '210mm', height: `${height}mm` })).includes(false));
+      expect(blanks).toContain(true);
+    } finally {
+      await context.close();
+    }
+  });
 
   // browser-audit.test.ts audits the other pages; themes-browser.test.ts checks /resume's contrast in every theme.
   it('/resume on screen: no serious or critical axe-core violation at 390 and 1280 px, light and dark; no overflow', async () => {
