@@ -1,10 +1,10 @@
 // `npm start`: the gateway as a program, run after `build --if-stale` has built dist/ when it was missing or
 // stale (package.json), so it imports no builder. The only place that prints startup failures and picks exit
 // statuses: 2 for an invalid variable (docs/configuration.md#variables), 1 when it cannot start, 0 after a clean shutdown.
-import { loadConfig, type Config } from '../lib/config.ts';
-import { ConfigError } from '../lib/errors.ts';
-import { oneLine } from '../lib/one-line.ts';
-import { portTakenReason } from '../lib/port-hint.ts';
+import { loadConfig, type Config } from '../builders/lib/config.ts';
+import { ConfigError } from '../builders/lib/errors.ts';
+import { oneLine } from '../builders/lib/text/one-line.ts';
+import { portTakenReason } from '../builders/lib/port-hint.ts';
 import { MAX_ERROR_LINE } from './http/error-lines.ts';
 import { startGateway, type Gateway } from './server.ts';
 

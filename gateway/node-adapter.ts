@@ -5,7 +5,7 @@
 // reads), and the core's Prepared answer is written with one writeHead and one end, so the hot path
 // makes no web Request or Response.
 import { ServerResponse, type IncomingMessage } from 'node:http';
-import { ALLOW_HEADER, MCP_ENDPOINT } from '../contract/service.ts';
+import { ALLOW_HEADER, MCP_ENDPOINT } from '../builders/contract/service.ts';
 import type { AccessLog } from './http/access-log.ts';
 import type { ClientIdentity } from './quota/client-identity.ts';
 import {

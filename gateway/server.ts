@@ -2,11 +2,11 @@
 // store), and close() stops accepting, lets in-flight requests finish, then closes the store.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { liveFeedUrl, type Config } from '../lib/config.ts';
-import { ALLOW_HEADER, MCP_ENDPOINT } from '../contract/service.ts';
-import { createDeployment } from '../datasets/registry.ts';
-import { createValidator, loadSchemas, type Validator } from '../contract/schemas.ts';
-import { httpOptions } from '../upstreams/http.ts';
+import { liveFeedUrl, type Config } from '../builders/lib/config.ts';
+import { ALLOW_HEADER, MCP_ENDPOINT } from '../builders/contract/service.ts';
+import { createDeployment } from '../builders/datasets/registry.ts';
+import { createValidator, loadSchemas, type Validator } from '../builders/contract/schemas.ts';
+import { httpOptions } from '../builders/upstreams/http.ts';
 import { accessLog } from './http/access-log.ts';
 import { answerInTurn, capConnections, endAndRelease } from './http/connection-limits.ts';
 import { clientIdentity } from './quota/client-identity.ts';
@@ -17,7 +17,7 @@ import { createQuota, DISABLED_QUOTA, type Quota, type QuotaStore } from './core
 import { memoryQuotaStore } from './quota/memory-store.ts';
 import { createGateway } from './core/gateway.ts';
 import { nodeAdapter } from './node-adapter.ts';
-import { oneLine } from '../lib/one-line.ts';
+import { oneLine } from '../builders/lib/text/one-line.ts';
 import { MAX_ERROR_LINE, throttledLines } from './http/error-lines.ts';
 import { fdWriter } from './http/log-writer.ts';
 import { readSiteFiles } from './http/static-files.ts';

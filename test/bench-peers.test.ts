@@ -3,8 +3,8 @@
 // peer that answered something else than the provider's ticker would make the floor figure meaningless.
 import { spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseTicker } from '../upstreams/coinbase.ts';
-import { FAKE_UPSTREAMS_ENTRY, ProcessGroup, startBareProxy, startFakeProcess } from '../tools/bench/processes.ts';
+import { parseTicker } from '../builders/upstreams/coinbase.ts';
+import { FAKE_UPSTREAMS_ENTRY, ProcessGroup, startBareProxy, startFakeProcess } from './bench/processes.ts';
 
 const group = new ProcessGroup();
 /** A fixed instant for the provider program: 2026-03-08 07:00 UTC, the morning Toronto springs forward. */

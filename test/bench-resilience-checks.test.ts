@@ -2,9 +2,9 @@
 // invented price, zero-filled days, a problem whose status member lies, a 429 under a huge quota, a
 // live heap that climbs with the requests served.
 import { describe, expect, it } from 'vitest';
-import { PROBLEM_CONTENT_TYPE, problem } from '../contract/problems.ts';
-import { createValidator } from '../contract/schemas.ts';
-import { closeAt, contributionOn } from '../tools/fakes/data.ts';
+import { PROBLEM_CONTENT_TYPE, problem } from '../builders/contract/problems.ts';
+import { createValidator } from '../builders/contract/schemas.ts';
+import { closeAt, contributionOn } from './fakes/data.ts';
 import { checkResponse, type CheckContext, type Observed } from './resilience/checks.ts';
 import { heapGrowthProblem, inspectorUrl, type HeapSample } from './resilience/heap.ts';
 

@@ -12,9 +12,9 @@ import {
   percentile,
   ratio,
   roundOrder,
-} from '../tools/bench/stats.ts';
-import { parseWrk, wrkDurationMs } from '../tools/bench/wrk.ts';
-import { GOALS, goalRows } from '../tools/bench/goals.ts';
+} from './bench/stats.ts';
+import { parseWrk, wrkDurationMs } from './bench/wrk.ts';
+import { GOALS, goalRows } from './bench/goals.ts';
 
 describe('bench statistics', () => {
   it('takes the median of odd and even lists without reordering the input', () => {

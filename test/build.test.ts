@@ -6,17 +6,17 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
-import { buildArgs, staleness } from '../builders/build.ts';
-import { manifestPath, recordBuild } from '../builders/prune.ts';
-import { loadConfig, readSiteFile } from '../lib/config.ts';
-import { createValidator } from '../contract/schemas.ts';
+import { buildArgs, staleness } from '../builders/build/build.ts';
+import { manifestPath, recordBuild } from '../builders/build/prune.ts';
+import { loadConfig, readSiteFile } from '../builders/lib/config.ts';
+import { createValidator } from '../builders/contract/schemas.ts';
 import {
   noCalls,
   startFakeUpstreams,
   type FakeUpstreams,
   type GithubMode,
   type MarketMode,
-} from '../tools/fakes/upstreams.ts';
+} from './fakes/upstreams.ts';
 import { listFiles } from './helpers/files.ts';
 import { runProgram, upstreamEnv } from './helpers/run.ts';
 import { FIXTURE_SITE, runBuild, runBuildMain } from './helpers/site-dist.ts';

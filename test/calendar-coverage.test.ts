@@ -3,9 +3,9 @@
 // Toronto dates. This sweeps every hour of a winter week, a summer week and a year-end week under both rules and
 // checks that the default view plus the year views the client asks for cover the window, in at most three requests.
 import { describe, expect, it } from 'vitest';
-import { calendarWindow } from '../domain/calendar.ts';
-import { calendarYearsMissing, fillMissingDays, yearViewUrl } from '../upstreams/github-html.ts';
-import { datesOf, defaultViewRange, yearViewRange, type DateRange, type DefaultViewRule } from '../tools/fakes/data.ts';
+import { calendarWindow } from '../builders/domain/calendar.ts';
+import { calendarYearsMissing, fillMissingDays, yearViewUrl } from '../builders/upstreams/github-html.ts';
+import { datesOf, defaultViewRange, yearViewRange, type DateRange, type DefaultViewRule } from './fakes/data.ts';
 
 const HOUR = 3_600_000;
 const RULES: DefaultViewRule[] = ['one-year', 'fifty-two-weeks'];

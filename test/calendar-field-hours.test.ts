@@ -3,12 +3,12 @@
 // year view too (docs/upstreams.md). Run in-process at the sources the build and the gateway share, on
 // the fakes' clock; test/build.test.ts runs the build program itself.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createValidator } from '../contract/schemas.ts';
-import { calendarWindow } from '../domain/calendar.ts';
-import type { GitHubContributions } from '../domain/contributions.ts';
-import { contributionOn, type DefaultViewRule } from '../tools/fakes/data.ts';
-import { startFakeUpstreams, type FakeUpstreams } from '../tools/fakes/upstreams.ts';
-import { loadConfig } from '../lib/config.ts';
+import { createValidator } from '../builders/contract/schemas.ts';
+import { calendarWindow } from '../builders/domain/calendar.ts';
+import type { GitHubContributions } from '../builders/domain/contributions.ts';
+import { contributionOn, type DefaultViewRule } from './fakes/data.ts';
+import { startFakeUpstreams, type FakeUpstreams } from './fakes/upstreams.ts';
+import { loadConfig } from '../builders/lib/config.ts';
 import { sourcesOf } from './helpers/sources.ts';
 import { AMPLE_UPSTREAM_TIMEOUT_MS, upstreamEnv } from './helpers/run.ts';
 

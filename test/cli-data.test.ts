@@ -3,11 +3,11 @@
 // printing the payload itself (one schema-valid document), an upstream failure as exit 1 with the
 // problem's title, detail and resolution on one stderr line, --version, and catalog naming its URL once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LEVEL_CHARS } from '../datasets/contributions/picture.ts';
-import type { GitHubContributions } from '../domain/contributions.ts';
-import type { MarketData } from '../domain/market.ts';
-import { createValidator } from '../contract/schemas.ts';
-import { startFakeUpstreams, type FakeUpstreams } from '../tools/fakes/upstreams.ts';
+import { LEVEL_CHARS } from '../builders/datasets/contributions/picture.ts';
+import type { GitHubContributions } from '../builders/domain/contributions.ts';
+import type { MarketData } from '../builders/domain/market.ts';
+import { createValidator } from '../builders/contract/schemas.ts';
+import { startFakeUpstreams, type FakeUpstreams } from './fakes/upstreams.ts';
 import { runCli } from './helpers/cli-run.ts';
 import { startTestGateway, type TestGateway } from './helpers/gateway.ts';
 import { sharedSite, type SiteFiles } from './helpers/site-dist.ts';

@@ -5,13 +5,13 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { cliSchemas } from '../builders/cli-artifact.ts';
-import { jsonBoundExceeded } from '../cli/json-body.ts';
-import { ANNOTATIONS, FORMATS, schemaError, SUPPORTED_KEYWORDS } from '../cli/schema-check.ts';
-import { CONTENT_DOCUMENTS } from '../contract/pages.ts';
-import { API_INDEX, DISCOVERY, type SchemaName } from '../contract/service.ts';
-import { DEFAULT_SERVICE } from '../datasets/registry.ts';
-import { createValidator, loadSchemas, SchemaValidationError } from '../contract/schemas.ts';
+import { cliSchemas } from '../builders/build/cli-artifact.ts';
+import { jsonBoundExceeded } from '../builders/cli/json-body.ts';
+import { ANNOTATIONS, FORMATS, schemaError, SUPPORTED_KEYWORDS } from '../builders/cli/schema-check.ts';
+import { CONTENT_DOCUMENTS } from '../builders/contract/pages.ts';
+import { API_INDEX, DISCOVERY, type SchemaName } from '../builders/contract/service.ts';
+import { DEFAULT_SERVICE } from '../builders/datasets/registry.ts';
+import { createValidator, loadSchemas, SchemaValidationError } from '../builders/contract/schemas.ts';
 import { sharedSite } from './helpers/site-dist.ts';
 
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (

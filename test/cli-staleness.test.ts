@@ -3,10 +3,10 @@
 // with exit 0, and stderr says in one line how old it is; a valid one prints no warning.
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run, type Io } from '../cli/run.ts';
-import type { SchemaSet } from '../cli/schema-check.ts';
-import type { GitHubContributions } from '../domain/contributions.ts';
-import { PROJECTS_REUSE_MAX_MS } from '../domain/projects.ts';
+import { run, type Io } from '../builders/cli/run.ts';
+import type { SchemaSet } from '../builders/cli/schema-check.ts';
+import type { GitHubContributions } from '../builders/domain/contributions.ts';
+import { PROJECTS_REUSE_MAX_MS } from '../builders/datasets/projects/rule.ts';
 import { sharedSite, TEST_SITE_CLOCK } from './helpers/site-dist.ts';
 import { startServeHandler, type StaticServer } from './helpers/site-serve.ts';
 

@@ -1,18 +1,18 @@
-import { DEFAULT_SERVICE } from '../datasets/registry.ts';
+import { DEFAULT_SERVICE } from '../builders/datasets/registry.ts';
 // The CLI's pure parts, without a process or a socket: arguments, the content documents (the writings'
 // feed, plain text for a terminal), bounded JSON parsing, the API documents, wrapping and colour rules, error lines, what
 // is left of a hostile site's text, and the reference the developer page embeds.
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { describeApi, operationsFromIndex, parseCatalog } from '../cli/api-docs.ts';
-import { parseArgs, parseBaseUrl } from '../cli/args.ts';
-import { commandReference, commands, WRITING } from '../cli/commands.ts';
-import { UsageError } from '../cli/errors.ts';
-import { helpLines } from '../cli/help.ts';
-import { SiteError } from '../cli/errors.ts';
-import { documentUrl, errorLine, httpError, nextHop } from '../cli/http.ts';
-import { cliReferenceMarkdown } from '../builders/pages/cli-reference.ts';
-import { jsonText, printable, printableValue } from '../cli/safe-text.ts';
+import { describeApi, operationsFromIndex, parseCatalog } from '../builders/cli/api-docs.ts';
+import { parseArgs, parseBaseUrl } from '../builders/cli/args.ts';
+import { commandReference, commands, WRITING } from '../builders/cli/commands.ts';
+import { UsageError } from '../builders/cli/errors.ts';
+import { helpLines } from '../builders/cli/help.ts';
+import { SiteError } from '../builders/cli/errors.ts';
+import { documentUrl, errorLine, httpError, nextHop } from '../builders/cli/http.ts';
+import { cliReferenceMarkdown } from '../builders/build/pages/cli-reference.ts';
+import { jsonText, printable, printableValue } from '../builders/cli/safe-text.ts';
 import {
   renderText,
   style,
@@ -23,15 +23,15 @@ import {
   widthOf,
   WIDTH_RANGE,
   wrap,
-} from '../cli/terminal.ts';
-import { renderPrice } from '../datasets/market/picture.ts';
-import type { MarketData } from '../domain/market.ts';
-import { formatDayLabel, formatTime, UNKNOWN_TIME } from '../render/format.ts';
-import { slugOf, writingOf, writingsOf, type JsonFeed } from '../cli/content.ts';
-import { UnexpectedBody } from '../cli/errors.ts';
-import { closest } from '../cli/suggest.ts';
-import { renderProfile } from '../cli/render.ts';
-import { jsonBoundExceeded, MAX_JSON_DEPTH, MAX_JSON_VALUES, parseJson } from '../cli/json-body.ts';
+} from '../builders/cli/terminal.ts';
+import { renderPrice } from '../builders/datasets/market/picture.ts';
+import type { MarketData } from '../builders/domain/market.ts';
+import { formatDayLabel, formatTime, UNKNOWN_TIME } from '../builders/render/format.ts';
+import { slugOf, writingOf, writingsOf, type JsonFeed } from '../builders/cli/content.ts';
+import { UnexpectedBody } from '../builders/cli/errors.ts';
+import { closest } from '../builders/cli/suggest.ts';
+import { renderProfile } from '../builders/cli/render.ts';
+import { jsonBoundExceeded, MAX_JSON_DEPTH, MAX_JSON_VALUES, parseJson } from '../builders/cli/json-body.ts';
 
 const DEFAULT = 'https://ada.example';
 
@@ -508,7 +508,7 @@ describe('text from the site, before it reaches a terminal', () => {
 
 describe('the CLI reads JSON only', () => {
   it('no module of cli/ names a Markdown document, its media type or a Markdown parser', () => {
-    const dir = new URL('../cli/', import.meta.url);
+    const dir = new URL('../builders/cli/', import.meta.url);
     const found = readdirSync(dir)
       .filter((f) => f.endsWith('.ts'))
       .flatMap((f) =>

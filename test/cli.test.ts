@@ -11,13 +11,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONTENT_DOCUMENTS } from '../contract/pages.ts';
-import { MAX_BODY_BYTES, WAIT_NOTICE_MS } from '../cli/http.ts';
-import { MAX_JSON_DEPTH } from '../cli/json-body.ts';
-import { API_INDEX, DISCOVERY } from '../contract/service.ts';
-import { DEFAULT_SERVICE } from '../datasets/registry.ts';
-import { SIMULATED_NOTICE_TITLE } from '../lib/simulated.ts';
-import { startFakeUpstreams, type FakeUpstreams } from '../tools/fakes/upstreams.ts';
+import { CONTENT_DOCUMENTS } from '../builders/contract/pages.ts';
+import { MAX_BODY_BYTES, WAIT_NOTICE_MS } from '../builders/cli/http.ts';
+import { MAX_JSON_DEPTH } from '../builders/cli/json-body.ts';
+import { API_INDEX, DISCOVERY } from '../builders/contract/service.ts';
+import { DEFAULT_SERVICE } from '../builders/datasets/registry.ts';
+import { SIMULATED_NOTICE_TITLE } from '../builders/lib/simulated.ts';
+import { startFakeUpstreams, type FakeUpstreams } from './fakes/upstreams.ts';
 import {
   FIXTURE_ABOUT,
   FIXTURE_SKILLS,

@@ -3,9 +3,9 @@
 // the verdict and the message of the validators the Node programs compile at start.
 import * as esbuild from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createValidator, loadSchemas, standaloneValidators } from '../contract/schemas.ts';
-import { compiledValidator, type CompiledCheck, type Validator } from '../contract/validation.ts';
-import { DEFAULT_SERVICE, serviceTables } from '../datasets/registry.ts';
+import { createValidator, loadSchemas, standaloneValidators } from '../builders/contract/schemas.ts';
+import { compiledValidator, type CompiledCheck, type Validator } from '../builders/contract/validation.ts';
+import { DEFAULT_SERVICE, serviceTables } from '../builders/datasets/registry.ts';
 import { sharedSite } from './helpers/site-dist.ts';
 import { ROOT } from './helpers/run.ts';
 

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, constants as zlib, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeUpstreams, type FakeUpstreams } from '../tools/fakes/upstreams.ts';
+import { startFakeUpstreams, type FakeUpstreams } from './fakes/upstreams.ts';
 import { get, makeDist, startTestGateway, type DistFixture, type TestGateway } from './helpers/gateway.ts';
 import { upstreamEnv } from './helpers/run.ts';
 import { runBuild, sharedSite, type SiteFiles } from './helpers/site-dist.ts';

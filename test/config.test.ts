@@ -1,10 +1,10 @@
 // docs/configuration.md#variables: defaults from site/site.json, overrides from the environment, one clear error per bad value.
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { liveFeedUrl, loadConfig, readSiteFile, STOCK_SITE_URL } from '../lib/config.ts';
+import { liveFeedUrl, loadConfig, readSiteFile, STOCK_SITE_URL } from '../builders/lib/config.ts';
 import { parseTrustProxy } from '../gateway/quota/ip-ranges.ts';
-import { ConfigError } from '../lib/errors.ts';
-import { SIMULATED_MARKET_SOURCE } from '../lib/simulated.ts';
+import { ConfigError } from '../builders/lib/errors.ts';
+import { SIMULATED_MARKET_SOURCE } from '../builders/lib/simulated.ts';
 
 describe('loadConfig', () => {
   it('takes its defaults from the site file and docs/configuration.md#variables', () => {

@@ -3,30 +3,30 @@
 // hand-made content; the pages' policy in both its forms; content mistakes through build() in process,
 // which stops before any upstream is asked; one whole build of hostile content. The same site served by
 // a host that sends no headers, in Chromium: test/slow/content-safety-browser.test.ts.
-import { serviceTables } from '../datasets/registry.ts';
+import { serviceTables } from '../builders/datasets/registry.ts';
 import { mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { contentErrorLine, main } from '../builders/build.ts';
-import { MARKDOWN_BOUNDS, markdownBoundExceeded, renderMarkdown } from '../builders/content/markdown.ts';
-import { isPublishableLink, sanitizeContentHtml } from '../builders/content/sanitize.ts';
-import { ContentError, parseProfile, parseSkills, parseWriting } from '../builders/content/site-content.ts';
-import { MAX_YAML_ALIAS_COUNT, MAX_YAML_BYTES, MAX_YAML_DEPTH } from '../builders/content/yaml.ts';
-import { markdownToText } from '../builders/pages/plain-text.ts';
-import { headersFile, serveJson } from '../builders/static-host.ts';
+import { contentErrorLine, main } from '../builders/build/build.ts';
+import { MARKDOWN_BOUNDS, markdownBoundExceeded, renderMarkdown } from '../builders/build/content/markdown.ts';
+import { isPublishableLink, sanitizeContentHtml } from '../builders/build/content/sanitize.ts';
+import { ContentError, parseProfile, parseSkills, parseWriting } from '../builders/build/content/site-content.ts';
+import { MAX_YAML_ALIAS_COUNT, MAX_YAML_BYTES, MAX_YAML_DEPTH } from '../builders/build/content/yaml.ts';
+import { markdownToText } from '../builders/build/pages/plain-text.ts';
+import { headersFile, serveJson } from '../builders/build/static-host.ts';
 import {
   contentSecurityPolicy,
   feedOrigin,
   feedPolicyOptions,
   pageContentSecurityPolicy,
   pageResponseHeaders,
-} from '../contract/content-security-policy.ts';
-import { CONTENT_SECURITY_POLICY, PAGE_RESPONSE_HEADERS } from '../contract/service.ts';
-import { noCalls, startFakeUpstreams, type FakeUpstreams } from '../tools/fakes/upstreams.ts';
-import { DEFAULT_MARKET_WS_URL, liveFeedUrl, loadConfig, readSiteFile } from '../lib/config.ts';
-import { ConfigError } from '../lib/errors.ts';
+} from '../builders/contract/content-security-policy.ts';
+import { CONTENT_SECURITY_POLICY, PAGE_RESPONSE_HEADERS } from '../builders/contract/service.ts';
+import { noCalls, startFakeUpstreams, type FakeUpstreams } from './fakes/upstreams.ts';
+import { DEFAULT_MARKET_WS_URL, liveFeedUrl, loadConfig, readSiteFile } from '../builders/lib/config.ts';
+import { ConfigError } from '../builders/lib/errors.ts';
 import { FIXTURE_SITE, buildSite, runBuild, type BuiltSite } from './helpers/site-dist.ts';
 import { upstreamEnv } from './helpers/run.ts';
 import {

@@ -3,14 +3,14 @@
 // dataset's own folder compares anything against a dataset's id: a third dataset would silently take
 // another's path there. Read from the source text, as test/layering.test.ts reads the imports.
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, posix, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from './helpers/run.ts';
-import { datasets } from '../datasets/registry.ts';
-import { DEFAULT_SERVICE, DEFAULT_SERVICE_OPTIONS } from '../datasets/registry.ts';
-import type { PictureModule, ViewModule } from '../render/dataset-view.ts';
+import { datasets } from '../builders/datasets/registry.ts';
+import { DEFAULT_SERVICE, DEFAULT_SERVICE_OPTIONS } from '../builders/datasets/registry.ts';
+import type { PictureModule, ViewModule } from '../builders/render/dataset-view.ts';
 
-const PRODUCT = ['lib', 'contract', 'domain', 'upstreams', 'render', 'datasets', 'builders', 'gateway', 'cli', 'site'];
+const PRODUCT = ['builders', 'gateway', 'site'];
 const IDS = datasets(DEFAULT_SERVICE_OPTIONS).map((d) => d.resource.id);
 
 function sourceFiles(dir: string): string[] {
@@ -115,7 +115,7 @@ describe('datasets are modules', () => {
   });
 
   it.each(IDS)('no product file outside datasets/%s/ singles it out by its id', (id) => {
-    const own = `datasets/${id}/`;
+    const own = `builders/datasets/${id}/`;
     const found = PRODUCT.flatMap(sourceFiles)
       .filter((file) => !file.startsWith(own))
       .flatMap((file) => comparisons(readFileSync(join(ROOT, file), 'utf8'), id).map((c) => `${file}: ${c}`));
@@ -123,14 +123,20 @@ describe('datasets are modules', () => {
   });
 
   it("no file outside datasets/ imports one dataset's folder (the page script and the CLI reach views by id)", () => {
-    const outside = ['lib', 'contract', 'domain', 'upstreams', 'render', 'builders', 'gateway', 'cli', 'site'];
-    const own = new RegExp(`datasets/(${IDS.join('|')})/`);
-    const found = [...outside, 'tools'].flatMap(sourceFiles).flatMap((file) =>
-      [...readFileSync(join(ROOT, file), 'utf8').matchAll(/\bfrom\s+['"]([^'"]+)['"]|\bimport\s*\(\s*['"`]([^'"`]+)/g)]
-        .map((m) => m[1] ?? m[2]!)
-        .filter((specifier) => own.test(specifier))
-        .map((specifier) => `${file} imports ${specifier}`),
-    );
+    const own = new RegExp(`^builders/datasets/(${IDS.join('|')})/`);
+    const found = [...PRODUCT, 'test/fakes', 'test/demo', 'test/bench']
+      .flatMap(sourceFiles)
+      .filter((file) => !file.startsWith('builders/datasets/'))
+      .flatMap((file) =>
+        [
+          ...readFileSync(join(ROOT, file), 'utf8').matchAll(
+            /\bfrom\s+['"]([^'"]+)['"]|\bimport\s*\(\s*['"`]([^'"`]+)/g,
+          ),
+        ]
+          .map((m) => m[1] ?? m[2]!)
+          .filter((specifier) => own.test(posix.join(dirname(file), specifier)))
+          .map((specifier) => `${file} imports ${specifier}`),
+      );
     expect(found).toEqual([]);
   });
 
@@ -138,8 +144,8 @@ describe('datasets are modules', () => {
     'datasets/%s/ holds the view and the picture its module declares, reached by the id alone',
     async (id) => {
       const dataset = datasets(DEFAULT_SERVICE_OPTIONS).find((d) => d.resource.id === id)!;
-      const { view } = (await import(`../datasets/${id}/view.ts`)) as ViewModule;
-      const { picture } = (await import(`../datasets/${id}/picture.ts`)) as PictureModule;
+      const { view } = (await import(`../builders/datasets/${id}/view.ts`)) as ViewModule;
+      const { picture } = (await import(`../builders/datasets/${id}/picture.ts`)) as PictureModule;
       expect(view).toBe(dataset.view);
       expect(picture).toBe(dataset.picture);
     },

@@ -2,11 +2,11 @@
 // so a new dataset is checked here without a line of this file changing, and one it forgets (a card, an
 // operation, its home section) fails by its id. test/dataset-modules.test.ts pins the list itself.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createValidator } from '../contract/schemas.ts';
-import { dataTools } from '../contract/mcp-tools.ts';
-import { commands } from '../cli/commands.ts';
-import { DEFAULT_SERVICE, DEFAULT_SERVICE_OPTIONS, datasets } from '../datasets/registry.ts';
-import { generatedOpenApi } from '../builders/lint-openapi.ts';
+import { createValidator } from '../builders/contract/schemas.ts';
+import { dataTools } from '../builders/contract/mcp-tools.ts';
+import { commands } from '../builders/cli/commands.ts';
+import { DEFAULT_SERVICE, DEFAULT_SERVICE_OPTIONS, datasets } from '../builders/datasets/registry.ts';
+import { generatedOpenApi } from '../builders/build/lint-openapi.ts';
 import { runCli } from './helpers/cli-run.ts';
 import { startServeHandler, type StaticServer } from './helpers/site-serve.ts';
 import { sharedSite, TEST_SITE_CLOCK, type SiteFiles } from './helpers/site-dist.ts';

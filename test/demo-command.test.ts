@@ -3,7 +3,7 @@
 // test/slow/demo.test.ts runs the printed command itself.
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { demoBuildCommand, shellWord } from '../tools/demo/build-command.ts';
+import { demoBuildCommand, shellWord } from './demo/build-command.ts';
 
 /** The variables a POSIX shell sets for `npm run build` when it runs `command` (npm replaced by env's print). */
 function shellEnv(command: string): Record<string, string> {

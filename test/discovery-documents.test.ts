@@ -2,11 +2,11 @@
 // page, each checked against its standard and against the shared sources it is generated from. The
 // titles and writings named are those of the tests' own content, test/fixtures/site/ (sharedSite).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliReferenceMarkdown } from '../builders/pages/cli-reference.ts';
-import { PROBLEM_TYPES } from '../contract/problems.ts';
-import { API_INDEX_LINK, DISCOVERY } from '../contract/service.ts';
-import { DEFAULT_SERVICE } from '../datasets/registry.ts';
-import { createValidator, loadSchemas } from '../contract/schemas.ts';
+import { cliReferenceMarkdown } from '../builders/build/pages/cli-reference.ts';
+import { PROBLEM_TYPES } from '../builders/contract/problems.ts';
+import { API_INDEX_LINK, DISCOVERY } from '../builders/contract/service.ts';
+import { DEFAULT_SERVICE } from '../builders/datasets/registry.ts';
+import { createValidator, loadSchemas } from '../builders/contract/schemas.ts';
 import { sharedSite, TEST_SITE_URL, type SiteFiles } from './helpers/site-dist.ts';
 
 type Json = Record<string, any>;

@@ -4,14 +4,14 @@
 // adds what only the gateway does (the quota's 429 and RateLimit headers, its Cache-Control, problems).
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MarketData } from '../domain/market.ts';
-import type { OpenApiHost } from '../contract/openapi.ts';
-import { PROBLEM_CONTENT_TYPE } from '../contract/problems.ts';
-import { CONTENT_DOCUMENTS } from '../contract/pages.ts';
-import { CACHE_CONTROL } from '../contract/service.ts';
-import { DEFAULT_SERVICE } from '../datasets/registry.ts';
-import { createValidator, loadSchemas } from '../contract/schemas.ts';
-import { describeProblems, lintOpenApi } from '../builders/lint-openapi.ts';
+import type { MarketData } from '../builders/domain/market.ts';
+import type { OpenApiHost } from '../builders/contract/openapi.ts';
+import { PROBLEM_CONTENT_TYPE } from '../builders/contract/problems.ts';
+import { CONTENT_DOCUMENTS } from '../builders/contract/pages.ts';
+import { CACHE_CONTROL } from '../builders/contract/service.ts';
+import { DEFAULT_SERVICE } from '../builders/datasets/registry.ts';
+import { createValidator, loadSchemas } from '../builders/contract/schemas.ts';
+import { describeProblems, lintOpenApi } from '../builders/build/lint-openapi.ts';
 import { sharedSite, TEST_SITE_URL, type SiteFiles } from './helpers/site-dist.ts';
 import { get, startTestGateway, type TestGateway } from './helpers/gateway.ts';
 

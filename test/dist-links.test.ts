@@ -6,11 +6,11 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkDist } from '../builders/dist-check/check.ts';
-import { classifyLink, extractLinks } from '../builders/dist-check/links.ts';
-import { startPagesHost, type PagesHost } from '../builders/dist-check/pages-host.ts';
-import { API_INDEX, DISCOVERY } from '../contract/service.ts';
-import { DEFAULT_SERVICE } from '../datasets/registry.ts';
+import { checkDist } from '../builders/build/dist-check/check.ts';
+import { classifyLink, extractLinks } from '../builders/build/dist-check/links.ts';
+import { startPagesHost, type PagesHost } from '../builders/build/dist-check/pages-host.ts';
+import { API_INDEX, DISCOVERY } from '../builders/contract/service.ts';
+import { DEFAULT_SERVICE } from '../builders/datasets/registry.ts';
 import { buildSite, type BuiltSite } from './helpers/site-dist.ts';
 import { runProgram } from './helpers/run.ts';
 

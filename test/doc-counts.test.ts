@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SERVICE } from '../datasets/registry.ts';
+import { DEFAULT_SERVICE } from '../builders/datasets/registry.ts';
 import { ROOT } from './helpers/run.ts';
 
 const NUMBERS = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];

@@ -3,9 +3,9 @@
 // concurrent requests and deleted with its window; the calendar's days fetched once per calendar day in
 // the calendar's zone whatever the number of isolates asking, kept across an eviction, never a failure.
 import { describe, expect, it, vi } from 'vitest';
-import type { ContributionDay } from '../domain/contributions.ts';
-import type { Sources } from '../datasets/registry.ts';
-import { loadConfig } from '../lib/config.ts';
+import type { ContributionDay } from '../builders/domain/contributions.ts';
+import type { Sources } from '../builders/datasets/registry.ts';
+import { loadConfig } from '../builders/lib/config.ts';
 import { sourcesOf } from './helpers/sources.ts';
 
 vi.mock('cloudflare:workers', () => ({

@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readWorkerFirst, workerFirstRoutes, writeWorkerFirst } from '../gateway/worker/worker-routes.ts';
 import { writeWorkerRoutes } from '../gateway/worker/bundle.ts';
-import { DEFAULT_SERVICE, serviceTables } from '../datasets/registry.ts';
-import { DISCOVERY } from '../contract/service.ts';
-import { loadConfig } from '../lib/config.ts';
+import { DEFAULT_SERVICE, serviceTables } from '../builders/datasets/registry.ts';
+import { DISCOVERY } from '../builders/contract/service.ts';
+import { loadConfig } from '../builders/lib/config.ts';
 import { ROOT } from './helpers/run.ts';
 
 const WRANGLER = `${ROOT}gateway/worker/wrangler.jsonc`;

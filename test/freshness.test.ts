@@ -1,8 +1,8 @@
 // The one rule of a snapshot's validity and age (domain/freshness.ts, docs/data-rules.md#freshness) and
 // the words every reader gets from it (render/age.ts), on hand-made payloads at exact instants.
 import { describe, expect, it } from 'vitest';
-import { freshness, MARKET_REUSE_MAX_MS } from '../domain/freshness.ts';
-import { ageInWords, ageSentence, staleSentence, staleWarning, validityAttributes } from '../render/age.ts';
+import { freshness, MARKET_REUSE_MAX_MS } from '../builders/domain/freshness.ts';
+import { ageInWords, ageSentence, staleSentence, staleWarning, validityAttributes } from '../builders/render/age.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

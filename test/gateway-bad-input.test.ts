@@ -6,7 +6,7 @@ import { METHODS } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { FakeUpstreams } from '../tools/fakes/upstreams.ts';
+import type { FakeUpstreams } from './fakes/upstreams.ts';
 import { shareUpstreams } from './helpers/shared-upstreams.ts';
 import { get, rawExchange, SECRET, startTestGateway, type DistFixture, type TestGateway } from './helpers/gateway.ts';
 

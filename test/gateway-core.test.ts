@@ -8,10 +8,10 @@ import { createQuota, DISABLED_QUOTA } from '../gateway/core/quota.ts';
 import type { BodyCodec } from '../gateway/core/http/representation.ts';
 import { memoryQuotaStore } from '../gateway/quota/memory-store.ts';
 import { NODE_CODEC } from '../gateway/http/node-codec.ts';
-import { datasets, serviceTables } from '../datasets/registry.ts';
-import { createValidator, loadSchemas } from '../contract/schemas.ts';
+import { datasets, serviceTables } from '../builders/datasets/registry.ts';
+import { createValidator, loadSchemas } from '../builders/contract/schemas.ts';
 import { testDeployment } from './helpers/sources.ts';
-import type { FakeUpstreams } from '../tools/fakes/upstreams.ts';
+import type { FakeUpstreams } from './fakes/upstreams.ts';
 import { shareUpstreams } from './helpers/shared-upstreams.ts';
 import { gatewayConfig } from './helpers/gateway.ts';
 

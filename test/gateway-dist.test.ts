@@ -2,14 +2,14 @@
 // published path of docs/api.md#published-paths answers with the route table's content type, every page and its
 // Markdown twin is reachable, and nothing the build writes for other hosts or as a dot-file is served.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_INDEX, API_INDEX_LINK, contentSecurityPolicy, DISCOVERY } from '../contract/service.ts';
-import { DEFAULT_MARKET_WS_URL } from '../lib/config.ts';
+import { API_INDEX, API_INDEX_LINK, contentSecurityPolicy, DISCOVERY } from '../builders/contract/service.ts';
+import { DEFAULT_MARKET_WS_URL } from '../builders/lib/config.ts';
 
 /** The default deployment's pages subscribe to Coinbase Exchange's feed: their policy names its origin. */
 const DEFAULT_POLICY = contentSecurityPolicy(DEFAULT_MARKET_WS_URL);
-import { DEFAULT_SERVICE } from '../datasets/registry.ts';
-import { PROBLEM_TYPES } from '../contract/problems.ts';
-import { startFakeUpstreams, type FakeUpstreams } from '../tools/fakes/upstreams.ts';
+import { DEFAULT_SERVICE } from '../builders/datasets/registry.ts';
+import { PROBLEM_TYPES } from '../builders/contract/problems.ts';
+import { startFakeUpstreams, type FakeUpstreams } from './fakes/upstreams.ts';
 import { get, startTestGateway, type TestGateway } from './helpers/gateway.ts';
 import { sharedSite } from './helpers/site-dist.ts';
 

@@ -6,7 +6,7 @@
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, expect, it } from 'vitest';
-import type { FakeUpstreams } from '../tools/fakes/upstreams.ts';
+import type { FakeUpstreams } from './fakes/upstreams.ts';
 import { get, spawnGateway, spawnStart, type DistFixture } from './helpers/gateway.ts';
 import { shareUpstreams } from './helpers/shared-upstreams.ts';
 import { upstreamEnv } from './helpers/run.ts';

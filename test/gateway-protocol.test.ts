@@ -2,7 +2,7 @@
 // representations (412 when it fails), a request line of another major version (505), and
 // `Expect: 100-continue` on a POST /mcp it will not read (the final status at once, no 100).
 import { afterAll, describe, expect, it } from 'vitest';
-import type { FakeUpstreams } from '../tools/fakes/upstreams.ts';
+import type { FakeUpstreams } from './fakes/upstreams.ts';
 import { ifMatchFails } from '../gateway/core/http/representation.ts';
 import { shareUpstreams } from './helpers/shared-upstreams.ts';
 import { get, rawExchange, startTestGateway, type DistFixture, type TestGateway } from './helpers/gateway.ts';

@@ -8,10 +8,10 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseTrustProxy } from '../gateway/quota/ip-ranges.ts';
 import { clientIdentity } from '../gateway/quota/client-identity.ts';
-import { quotaKey } from '../lib/client-address.ts';
+import { quotaKey } from '../builders/lib/client-address.ts';
 import { codedAnswerHeaders, connectingIp } from '../gateway/worker/front.ts';
-import { UpstreamError } from '../lib/errors.ts';
-import { oneLine } from '../lib/one-line.ts';
+import { UpstreamError } from '../builders/lib/errors.ts';
+import { oneLine } from '../builders/lib/text/one-line.ts';
 import { get, SECRET, startTestGateway, type TestGateway } from './helpers/gateway.ts';
 
 /** No upstream is asked in these tests; the address only has to be a valid URL. */

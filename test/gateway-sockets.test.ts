@@ -8,7 +8,7 @@ import { connect, type Socket } from 'node:net';
 
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FakeUpstreams } from '../tools/fakes/upstreams.ts';
+import type { FakeUpstreams } from './fakes/upstreams.ts';
 import { afterHeads } from '../gateway/http/connection-limits.ts';
 import { shareUpstreams } from './helpers/shared-upstreams.ts';
 import { get, makeDist, rawExchange, startTestGateway, type DistFixture, type TestGateway } from './helpers/gateway.ts';

@@ -2,36 +2,36 @@ import { closeSync, openSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_SERVICE } from '../datasets/registry.ts';
-import { dataResource } from '../contract/service.ts';
+import { DEFAULT_SERVICE } from '../builders/datasets/registry.ts';
+import { dataResource } from '../builders/contract/service.ts';
 // The gateway's pure pieces without sockets: path decoding, Accept-Encoding, If-None-Match, content
 // types, fixed windows and the quota's budget, X-Forwarded-For, the in-process store, the shared
 // upstream fetch, and the contribution cache against an injected clock and a counting source.
 import { describe, expect, it } from 'vitest';
 import { parseTrustProxy } from '../gateway/quota/ip-ranges.ts';
-import type { ContributionDay } from '../domain/contributions.ts';
-import { createValidator } from '../contract/schemas.ts';
-import type { DatasetSource } from '../datasets/dataset.ts';
-import { loadConfig } from '../lib/config.ts';
+import type { ContributionDay } from '../builders/domain/contributions.ts';
+import { createValidator } from '../builders/contract/schemas.ts';
+import type { DatasetSource } from '../builders/datasets/dataset.ts';
+import { loadConfig } from '../builders/lib/config.ts';
 import { sourcesOf } from './helpers/sources.ts';
-import { calendarWindow } from '../domain/calendar.ts';
+import { calendarWindow } from '../builders/domain/calendar.ts';
 import { forwardedClient } from '../gateway/quota/client-identity.ts';
 import { acceptedCodings } from '../gateway/core/http/content-coding.ts';
 import { accessLog } from '../gateway/http/access-log.ts';
 import { fdWriter } from '../gateway/http/log-writer.ts';
-import { oneLine } from '../lib/one-line.ts';
+import { oneLine } from '../builders/lib/text/one-line.ts';
 import { throttledLines } from '../gateway/http/error-lines.ts';
-import { contentTypeFor } from '../contract/content-types.ts';
+import { contentTypeFor } from '../builders/contract/content-types.ts';
 import { keptRoute, FAILURE_MEMORY_MS, type KeptAnswer } from '../gateway/core/routes/kept-route.ts';
 import { NODE_CODEC } from '../gateway/http/node-codec.ts';
-import { marketJson } from '../datasets/market/live.ts';
-import { policyHeader, rateLimitHeader } from '../contract/rate-limit-headers.ts';
+import { marketJson } from '../builders/datasets/market/live.ts';
+import { policyHeader, rateLimitHeader } from '../builders/contract/rate-limit-headers.ts';
 import { createQuota, fixedWindow, type QuotaStore } from '../gateway/core/quota.ts';
 import { memoryQuotaStore } from '../gateway/quota/memory-store.ts';
 import { noneMatch } from '../gateway/core/http/representation.ts';
 import { decodePath, rawPath } from '../gateway/core/http/request-path.ts';
-import { singleFlight } from '../upstreams/single-flight.ts';
-import { freshFlight } from '../upstreams/fresh-flight.ts';
+import { singleFlight } from '../builders/upstreams/single-flight.ts';
+import { freshFlight } from '../builders/upstreams/fresh-flight.ts';
 
 describe('decodePath', () => {
   it.each([

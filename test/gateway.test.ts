@@ -1,16 +1,16 @@
 // The gateway in process against the fake upstreams, with one injected clock for both: every row of
 // docs/api.md's endpoint, header and error tables for the four data URLs and HEAD, the caches (counted in
 // upstream calls), and the static site served from the dist/ table.
-import { noCalls } from '../tools/fakes/upstreams.ts';
+import { noCalls } from './fakes/upstreams.ts';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { parseDictionary, parseList } from 'structured-headers';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createValidator } from '../contract/schemas.ts';
-import { calendarWindow } from '../domain/calendar.ts';
+import { createValidator } from '../builders/contract/schemas.ts';
+import { calendarWindow } from '../builders/domain/calendar.ts';
 import { FAILURE_MEMORY_MS } from '../gateway/core/routes/kept-route.ts';
-import type { FakeUpstreams, GithubMode, MarketMode } from '../tools/fakes/upstreams.ts';
+import type { FakeUpstreams, GithubMode, MarketMode } from './fakes/upstreams.ts';
 import { shareUpstreams } from './helpers/shared-upstreams.ts';
 import {
   get,

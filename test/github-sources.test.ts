@@ -1,9 +1,9 @@
 // GitHub's two wire formats (docs/upstreams.md): the GraphQL calendar and the public HTML calendar.
 import { describe, expect, it } from 'vitest';
-import { UpstreamError } from '../lib/errors.ts';
-import { parseGraphqlCalendar } from '../upstreams/github-graphql.ts';
-import { parseCalendarHtml, parseTooltipCount } from '../upstreams/github-html.ts';
-import { renderCalendarHtml } from '../tools/fakes/upstreams.ts';
+import { UpstreamError } from '../builders/lib/errors.ts';
+import { parseGraphqlCalendar } from '../builders/upstreams/github-graphql.ts';
+import { parseCalendarHtml, parseTooltipCount } from '../builders/upstreams/github-html.ts';
+import { renderCalendarHtml } from './fakes/upstreams.ts';
 
 const DOCUMENTED_SAMPLE = `<h2 class="f4 text-normal mb-2">
       1,449

@@ -6,7 +6,7 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { bundle } from '../tools/bundle.mjs';
+import { bundle } from '../builders/tools/bundle.mjs';
 import { buildSite } from './helpers/site-dist.ts';
 
 /** statfs's type of a tmpfs (TMPFS_MAGIC, linux/magic.h). */

@@ -3,12 +3,12 @@
 // on the card and the wide page (one band) and on the phone (two bands, larger labels). Before the fix, a
 // year ending early in a month (built on 1 December) cut its last label to "De".
 import { describe, expect, it } from 'vitest';
-import { calendarWindow } from '../domain/calendar.ts';
-import type { GitHubContributions } from '../domain/contributions.ts';
-import { HEATMAP, heatmapLayout, NARROW_LABEL_SIZE } from '../render/charts/heatmap.ts';
-import { LIGHT } from '../render/charts/theme.ts';
-import { textWidth } from '../render/text-width.ts';
-import { contributionsCard } from '../datasets/contributions/card.ts';
+import { calendarWindow } from '../builders/domain/calendar.ts';
+import type { GitHubContributions } from '../builders/domain/contributions.ts';
+import { HEATMAP, heatmapLayout, NARROW_LABEL_SIZE } from '../builders/render/charts/heatmap.ts';
+import { LIGHT } from '../builders/render/charts/theme.ts';
+import { textWidth } from '../builders/render/text-width.ts';
+import { contributionsCard } from '../builders/datasets/contributions/card.ts';
 import { startTags } from './helpers/svg-card.ts';
 
 const ZONE = 'America/Toronto';

@@ -8,8 +8,8 @@ import { pathToFileURL } from 'node:url';
 import { DomUtils, parseDocument } from 'htmlparser2';
 import type { ChildNode, Element } from 'domhandler';
 import { buildSite, FIXTURE_SITE, sharedSite } from './helpers/site-dist.ts';
-import { PROJECTS_REUSE_MAX_MS, type GitHubProjects } from '../domain/projects.ts';
-import { loadContent } from '../builders/content/site-content.ts';
+import { PROJECTS_REUSE_MAX_MS, type GitHubProjects } from '../builders/datasets/projects/rule.ts';
+import { loadContent } from '../builders/build/content/site-content.ts';
 
 const PROJECTS_PATH = 'api/v1/github-projects';
 

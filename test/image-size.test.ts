@@ -1,8 +1,14 @@
 // The pixels a picture claims, read from hand-made headers of the five types (lib/image-type.ts), and the
 // bound the site holds every picture to: at most 8,192 pixels a side and 50 megapixels.
 import { describe, expect, it } from 'vitest';
-import { imageTypeOf, MAX_PICTURE_PIXELS, MAX_PICTURE_SIDE, pictureSize, pictureSizeFault } from '../lib/image-type.ts';
-import { avatarPng, pngClaiming, TINY_PNG } from '../tools/fakes/avatar.ts';
+import {
+  imageTypeOf,
+  MAX_PICTURE_PIXELS,
+  MAX_PICTURE_SIDE,
+  pictureSize,
+  pictureSizeFault,
+} from '../builders/lib/image-type.ts';
+import { avatarPng, pngClaiming, TINY_PNG } from './fakes/avatar.ts';
 
 const bytes = (...parts: Array<number[] | string | Uint8Array>) =>
   Uint8Array.from(parts.flatMap((p) => (typeof p === 'string' ? [...p].map((c) => c.charCodeAt(0)) : [...p])));

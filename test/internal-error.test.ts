@@ -8,10 +8,10 @@ import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { dataResource } from '../contract/service.ts';
-import { DEFAULT_SERVICE } from '../datasets/registry.ts';
-import { EXIT_INTERNAL_ERROR, exitStatus } from '../lib/run-main.ts';
-import { startFakeUpstreams, type FakeUpstreams } from '../tools/fakes/upstreams.ts';
+import { dataResource } from '../builders/contract/service.ts';
+import { DEFAULT_SERVICE } from '../builders/datasets/registry.ts';
+import { EXIT_INTERNAL_ERROR, exitStatus } from '../builders/lib/run-main.ts';
+import { startFakeUpstreams, type FakeUpstreams } from './fakes/upstreams.ts';
 import { buildWithPreviousMarket } from './helpers/previous-build.ts';
 import { AMPLE_UPSTREAM_TIMEOUT_MS, runProgram, upstreamEnv } from './helpers/run.ts';
 import { sharedSite, TEST_SITE_CLOCK, TEST_SITE_URL } from './helpers/site-dist.ts';
@@ -58,14 +58,14 @@ describe('a bug while judging the market previous snapshot, the market upstream 
     // domain/reuse.ts is loaded before this file's mocks (by the test setup, through the dataset registry):
     // a new module graph sees this one.
     vi.resetModules();
-    vi.doMock('../domain/reuse.ts', async (original) => ({
-      ...(await original<typeof import('../domain/reuse.ts')>()),
+    vi.doMock('../builders/domain/reuse.ts', async (original) => ({
+      ...(await original<typeof import('../builders/domain/reuse.ts')>()),
       marketReuse: () => {
         throw new RangeError('Invalid time value');
       },
     }));
     const { buildWithPreviousMarket: buildAnew } = await import('./helpers/previous-build.ts');
-    vi.doUnmock('../domain/reuse.ts');
+    vi.doUnmock('../builders/domain/reuse.ts');
     const { result, stderr, previous, outDir } = await buildAnew({
       base,
       name: `quiet-${quietPrevious}`,
@@ -90,8 +90,8 @@ describe('a bug while building the market fresh, the market upstream healthy', (
     fake.market.mode = 'ok';
     // domain/market.ts is loaded before this file's mocks (by the test setup): a new module graph sees this one.
     vi.resetModules();
-    vi.doMock('../domain/market.ts', async (original) => ({
-      ...(await original<typeof import('../domain/market.ts')>()),
+    vi.doMock('../builders/domain/market.ts', async (original) => ({
+      ...(await original<typeof import('../builders/domain/market.ts')>()),
       buildMarketData: () => {
         throw new TypeError("Cannot read properties of undefined (reading 'close')");
       },
@@ -105,7 +105,7 @@ describe('a bug while building the market fresh, the market upstream healthy', (
       market: '',
       quietPrevious: true,
     });
-    vi.doUnmock('../domain/market.ts');
+    vi.doUnmock('../builders/domain/market.ts');
     expect(result.exitCode).toBe(EXIT_INTERNAL_ERROR);
     expect(stderr).toEqual([
       "build: market preview not written: TypeError: Cannot read properties of undefined (reading 'close')",

@@ -2,18 +2,18 @@
 // MARKET_WS_URL (the gateway, _headers and serve.json share it), the home page's figure naming the feed,
 // and `price --watch` through the CLI's run() against the fake feed on loopback with Node's WebSocket.
 // The browser and the spawned cli.mjs are test/slow/live-feed.test.ts.
-import { serviceTables } from '../datasets/registry.ts';
+import { serviceTables } from '../builders/datasets/registry.ts';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contentSecurityPolicy, feedOrigin } from '../contract/service.ts';
-import { headersFile, serveJson } from '../builders/static-host.ts';
-import { loadConfig } from '../lib/config.ts';
-import { run } from '../cli/run.ts';
-import { cliSchemas } from '../builders/cli-artifact.ts';
-import type { SchemaSet } from '../cli/schema-check.ts';
-import { startFakeFeed, type FakeFeed } from '../tools/fakes/live-feed.ts';
+import { contentSecurityPolicy, feedOrigin } from '../builders/contract/service.ts';
+import { headersFile, serveJson } from '../builders/build/static-host.ts';
+import { loadConfig } from '../builders/lib/config.ts';
+import { run } from '../builders/cli/run.ts';
+import { cliSchemas } from '../builders/build/cli-artifact.ts';
+import type { SchemaSet } from '../builders/cli/schema-check.ts';
+import { startFakeFeed, type FakeFeed } from './fakes/live-feed.ts';
 import { sharedSite } from './helpers/site-dist.ts';
 import { fixtureApiIndex } from './helpers/cli-fixtures.ts';
 

@@ -1,7 +1,7 @@
 // The live tick rule of docs/upstreams.md#the-live-feed on hand-made feed messages: which are accepted, and
 // what an accepted tick makes of the build's snapshot (the same rule as the build's ticker point).
 import { describe, expect, it } from 'vitest';
-import { buildMarketData, type Candle } from '../domain/market.ts';
+import { buildMarketData, type Candle } from '../builders/domain/market.ts';
 import {
   applyTick,
   backoffMs,
@@ -10,7 +10,7 @@ import {
   Reconnection,
   snapshotCandles,
   type LiveTick,
-} from '../domain/live-tick.ts';
+} from '../builders/domain/live-tick.ts';
 
 const HOUR = 3600;
 const NOW = Date.parse('2026-11-22T14:05:00Z');

@@ -3,8 +3,8 @@
 // to a feed that answers one message and closes, at most one line a second under a flood, and the ticks it
 // refuses to print. run() and the fake feed on loopback are test/live-feed.test.ts.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { watchFeed } from '../cli/live/watch.ts';
-import { buildMarketData } from '../domain/market.ts';
+import { watchFeed } from '../builders/cli/live/watch.ts';
+import { buildMarketData } from '../builders/domain/market.ts';
 
 const NOW = Date.parse('2026-11-23T15:11:00Z');
 const FEED_URL = 'wss://feed.example/v1';

@@ -3,7 +3,7 @@
 // link, to the URL itself, and no second one.
 import { Marked } from 'marked';
 import { describe, expect, it } from 'vitest';
-import { markdownDestination, markdownLink } from '../lib/markdown-text.ts';
+import { markdownDestination, markdownLink } from '../builders/lib/text/markdown-text.ts';
 
 const links = (markdown: string) =>
   [...new Marked().parse(markdown, { async: false }).matchAll(/<a href="([^"]*)">/g)].map((m) => m[1]);

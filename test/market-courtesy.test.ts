@@ -2,7 +2,7 @@
 // any answer coming from a fetch begun before its request, and a 429 with Retry-After is respected.
 
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { FakeUpstreams } from '../tools/fakes/upstreams.ts';
+import type { FakeUpstreams } from './fakes/upstreams.ts';
 import { shareUpstreams } from './helpers/shared-upstreams.ts';
 import { get, startTestGateway, type DistFixture, type TestGateway } from './helpers/gateway.ts';
 

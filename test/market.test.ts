@@ -1,11 +1,11 @@
 // The MarketData rules of docs/data-rules.md, on plain values: no network.
 import { describe, expect, it } from 'vitest';
-import { marketBodyHtml } from '../datasets/market/view.ts';
-import { drawnPoints, MAX_DRAWN_POINTS } from '../render/charts/sparkline.ts';
-import { UpstreamError } from '../lib/errors.ts';
-import { buildMarketData, marketWindow, type Candle, type MarketData, type Ticker } from '../domain/market.ts';
-import { parseCandles, parseTicker } from '../upstreams/coinbase.ts';
-import { createValidator } from '../contract/schemas.ts';
+import { marketBodyHtml } from '../builders/datasets/market/view.ts';
+import { drawnPoints, MAX_DRAWN_POINTS } from '../builders/render/charts/sparkline.ts';
+import { UpstreamError } from '../builders/lib/errors.ts';
+import { buildMarketData, marketWindow, type Candle, type MarketData, type Ticker } from '../builders/domain/market.ts';
+import { parseCandles, parseTicker } from '../builders/upstreams/coinbase.ts';
+import { createValidator } from '../builders/contract/schemas.ts';
 
 const NOW = Date.parse('2026-11-22T14:05:00Z');
 const NOW_S = NOW / 1000;

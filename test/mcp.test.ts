@@ -3,8 +3,8 @@
 // calls, tool errors carrying problem documents, one quota shared with the HTTP data routes, and the
 // transport's answers to other methods, preflights and oversized bodies.
 
-import { DEFAULT_SERVICE } from '../datasets/registry.ts';
-import type { SchemaName } from '../contract/service.ts';
+import { DEFAULT_SERVICE } from '../builders/datasets/registry.ts';
+import type { SchemaName } from '../builders/contract/service.ts';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   Client as ClientV2,
@@ -15,10 +15,10 @@ import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { createValidator, loadSchemas } from '../contract/schemas.ts';
-import { dataTools, selfContainedSchema, toolListCacheHint } from '../contract/mcp-tools.ts';
-import { serviceTablesOf } from '../contract/service.ts';
-import { noCalls, type FakeUpstreams } from '../tools/fakes/upstreams.ts';
+import { createValidator, loadSchemas } from '../builders/contract/schemas.ts';
+import { dataTools, selfContainedSchema, toolListCacheHint } from '../builders/contract/mcp-tools.ts';
+import { serviceTablesOf } from '../builders/contract/service.ts';
+import { noCalls, type FakeUpstreams } from './fakes/upstreams.ts';
 import { shareUpstreams } from './helpers/shared-upstreams.ts';
 import { get, startTestGateway, type DistFixture, type TestGateway } from './helpers/gateway.ts';
 

@@ -6,9 +6,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkDist } from '../builders/dist-check/check.ts';
+import { checkDist } from '../builders/build/dist-check/check.ts';
 import { buildSite, sharedSite, TEST_SITE_URL, type BuiltSite } from './helpers/site-dist.ts';
-import { DEFAULT_SERVICE } from '../datasets/registry.ts';
+import { DEFAULT_SERVICE } from '../builders/datasets/registry.ts';
 
 /**
  * Files allowed to name a missing dataset's paths:

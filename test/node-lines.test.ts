@@ -17,7 +17,7 @@ const PACKAGE = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as 
   engines: { node: string };
   scripts: Record<string, string>;
 };
-const GUARD = join(ROOT, 'tools/node-floor.cjs');
+const GUARD = join(ROOT, 'builders/tools/node-floor.cjs');
 /** "22.12" of ">=22.12". */
 const FLOOR = /^>=\s*([\d.]+)$/.exec(PACKAGE.engines.node)![1]!;
 
@@ -68,11 +68,11 @@ describe('the Node.js floor (tools/node-floor.cjs)', () => {
   it('reads the floor from package.json: another floor there is the one it applies', () => {
     const dir = mkdtempSync(join(tmpdir(), 'node-floor-'));
     try {
-      mkdirSync(join(dir, 'tools'));
-      copyFileSync(GUARD, join(dir, 'tools/node-floor.cjs'));
+      mkdirSync(join(dir, 'builders/tools'), { recursive: true });
+      copyFileSync(GUARD, join(dir, 'builders/tools/node-floor.cjs'));
       const withEngines = (node: string) => {
         writeFileSync(join(dir, 'package.json'), JSON.stringify({ engines: { node } }));
-        return run(process.execPath, [join(dir, 'tools/node-floor.cjs')], dir);
+        return run(process.execPath, [join(dir, 'builders/tools/node-floor.cjs')], dir);
       };
       const future = withEngines('>=99.1');
       expect(future.status).toBe(2);
@@ -88,7 +88,7 @@ describe('the Node.js floor (tools/node-floor.cjs)', () => {
         /^node-floor: engines\.node in .*package\.json is "\^22"; expected ">=<major>\.<minor>"\n$/,
       );
       rmSync(join(dir, 'package.json'));
-      const missing = run(process.execPath, [join(dir, 'tools/node-floor.cjs')], dir);
+      const missing = run(process.execPath, [join(dir, 'builders/tools/node-floor.cjs')], dir);
       expect(missing.status).toBe(2);
       expect(missing.stderr).toMatch(/^node-floor: cannot read engines\.node from .*package\.json: .+\n$/);
     } finally {
@@ -97,7 +97,7 @@ describe('the Node.js floor (tools/node-floor.cjs)', () => {
   });
 
   it.each(['start', 'build', 'demo', 'test'])('npm %s runs it first, before any other command', (script) => {
-    expect(PACKAGE.scripts[script]!.startsWith('node tools/node-floor.cjs && ')).toBe(true);
+    expect(PACKAGE.scripts[script]!.startsWith('node builders/tools/node-floor.cjs && ')).toBe(true);
   });
 
   it('npm run build on an older Node exits 2 with the one line and nothing else', ({ skip }) => {

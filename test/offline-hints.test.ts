@@ -6,9 +6,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeUpstreams, type FakeUpstreams } from '../tools/fakes/upstreams.ts';
-import { listPhrase } from '../contract/service.ts';
-import { DEFAULT_SERVICE } from '../datasets/registry.ts';
+import { startFakeUpstreams, type FakeUpstreams } from './fakes/upstreams.ts';
+import { listPhrase } from '../builders/contract/service.ts';
+import { DEFAULT_SERVICE } from '../builders/datasets/registry.ts';
 import { AMPLE_UPSTREAM_TIMEOUT_MS, runCheckDist, upstreamEnv } from './helpers/run.ts';
 import { buildSite, runBuildMain, TEST_SITE_URL, type BuiltSite } from './helpers/site-dist.ts';
 

@@ -2,7 +2,7 @@
 // holding HTML and Markdown shows as those characters, never as markup.
 import { Marked } from 'marked';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { markdownText } from '../builders/content/markdown.ts';
+import { markdownText } from '../builders/build/content/markdown.ts';
 import { buildSite, type BuiltSite } from './helpers/site-dist.ts';
 
 const HOSTILE = '<img src=x onerror=alert(1)> <b>EVIL</b> [click](javascript:alert(1)) **BOLDX** `CODEX` &amp; |';

@@ -11,8 +11,8 @@ import {
   MAX_OWNER_PROJECTS,
   parseOwnerProjects,
   PROJECTS_FILE,
-} from '../builders/content/site-content.ts';
-import { noCalls, startFakeUpstreams, type FakeUpstreams } from '../tools/fakes/upstreams.ts';
+} from '../builders/build/content/site-content.ts';
+import { noCalls, startFakeUpstreams, type FakeUpstreams } from './fakes/upstreams.ts';
 import { FIXTURE_SITE, runBuild } from './helpers/site-dist.ts';
 import { upstreamEnv } from './helpers/run.ts';
 import { contentCopy } from './helpers/hostile-content.ts';

@@ -7,9 +7,9 @@ import type { Element } from 'domhandler';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TINY_PNG } from '../tools/fakes/avatar.ts';
+import { TINY_PNG } from './fakes/avatar.ts';
 import { contentCopy, profileWithLinks } from './helpers/hostile-content.ts';
-import { openGraphLocale } from '../builders/pages/layout.ts';
+import { openGraphLocale } from '../builders/build/pages/layout.ts';
 import { buildSite, sharedSite, TEST_SITE_URL } from './helpers/site-dist.ts';
 
 const site = sharedSite();

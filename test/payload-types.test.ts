@@ -3,9 +3,9 @@
 // here rather than leaving the code typed against an old contract.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { payloadTypes, TYPES_FILE } from '../tools/payload-types.mjs';
+import { payloadTypes, TYPES_FILE } from '../builders/tools/payload-types.mjs';
 
-describe('contract/payload-types.ts', () => {
+describe('builders/contract/payload-types.ts', () => {
   it('is what json-schema-to-typescript makes of schemas/ now (run npm run generate:types if not)', async () => {
     expect(readFileSync(TYPES_FILE, 'utf8')).toBe(await payloadTypes());
   });

@@ -2,7 +2,7 @@
 // read back exactly, an image of few colours kept exact, one of many colours brought to 256 close ones.
 import { crc32, deflateSync, inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { toPalettePng } from '../tools/png-palette.mjs';
+import { toPalettePng } from './tools/png-palette.mjs';
 
 type Rgb = [number, number, number];
 

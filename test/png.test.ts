@@ -3,7 +3,7 @@
 // pixels it was given back, straight (not premultiplied) alpha included.
 import { crc32, deflateSync, inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { encodePng } from '../builders/pictures/png.ts';
+import { encodePng } from '../builders/build/pictures/png.ts';
 
 const ZLIB = { deflateSync, crc32 };
 

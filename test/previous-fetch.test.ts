@@ -7,9 +7,9 @@ import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { fetchPrevious, PREVIOUS_MAX_BYTES } from '../builders/previous.ts';
-import { dataResource, DISCOVERY } from '../contract/service.ts';
-import { DEFAULT_SERVICE, DEFAULT_SERVICE_OPTIONS, datasets } from '../datasets/registry.ts';
+import { fetchPrevious, PREVIOUS_MAX_BYTES } from '../builders/build/previous.ts';
+import { dataResource, DISCOVERY } from '../builders/contract/service.ts';
+import { DEFAULT_SERVICE, DEFAULT_SERVICE_OPTIONS, datasets } from '../builders/datasets/registry.ts';
 import { AMPLE_UPSTREAM_TIMEOUT_MS, runProgram } from './helpers/run.ts';
 import { sharedSite } from './helpers/site-dist.ts';
 

@@ -6,12 +6,12 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PREVIOUS_MAX_BYTES } from '../builders/previous.ts';
-import { createValidator } from '../contract/schemas.ts';
-import { dataResource } from '../contract/service.ts';
-import { DEFAULT_SERVICE } from '../datasets/registry.ts';
-import type { MarketData } from '../domain/market.ts';
-import { startFakeUpstreams, type FakeUpstreams } from '../tools/fakes/upstreams.ts';
+import { PREVIOUS_MAX_BYTES } from '../builders/build/previous.ts';
+import { createValidator } from '../builders/contract/schemas.ts';
+import { dataResource } from '../builders/contract/service.ts';
+import { DEFAULT_SERVICE } from '../builders/datasets/registry.ts';
+import type { MarketData } from '../builders/domain/market.ts';
+import { startFakeUpstreams, type FakeUpstreams } from './fakes/upstreams.ts';
 import { buildWithPreviousMarket } from './helpers/previous-build.ts';
 import { sharedSite, TEST_SITE_CLOCK } from './helpers/site-dist.ts';
 

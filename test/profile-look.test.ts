@@ -8,10 +8,10 @@ import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { imageTypeOf } from '../lib/image-type.ts';
-import { profileIcon, profileSiteOf, PROFILE_SITES } from '../builders/pages/profile-links.ts';
-import { AVATAR_PNG, noCalls, startFakeUpstreams, type FakeUpstreams } from '../tools/fakes/upstreams.ts';
-import { pngClaiming, TINY_PNG } from '../tools/fakes/avatar.ts';
+import { imageTypeOf } from '../builders/lib/image-type.ts';
+import { profileIcon, profileSiteOf, PROFILE_SITES } from '../builders/build/pages/profile-links.ts';
+import { AVATAR_PNG, noCalls, startFakeUpstreams, type FakeUpstreams } from './fakes/upstreams.ts';
+import { pngClaiming, TINY_PNG } from './fakes/avatar.ts';
 import { upstreamEnv } from './helpers/run.ts';
 import { runBuild, sharedSite, TEST_SITE_CLOCK } from './helpers/site-dist.ts';
 import { contentCopy, profileWithLinks } from './helpers/hostile-content.ts';

@@ -5,14 +5,19 @@ import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CACHE_CONTROL, dataResource } from '../contract/service.ts';
-import { DEFAULT_SERVICE } from '../datasets/registry.ts';
-import { buildProjects, collapsedText, projectsReuse, type GitHubProjects } from '../domain/projects.ts';
-import { parsePageCount, parseProfileHtml } from '../datasets/projects/profile-page.ts';
-import { parseProjectsAnswer } from '../datasets/projects/graphql.ts';
-import { renderProfileHtml, signInPage } from '../tools/fakes/projects.ts';
-import { startFakeUpstreams, type FakeUpstreams } from '../tools/fakes/upstreams.ts';
-import { UpstreamError } from '../lib/errors.ts';
+import { CACHE_CONTROL, dataResource } from '../builders/contract/service.ts';
+import { DEFAULT_SERVICE } from '../builders/datasets/registry.ts';
+import {
+  buildProjects,
+  collapsedText,
+  projectsReuse,
+  type GitHubProjects,
+} from '../builders/datasets/projects/rule.ts';
+import { parsePageCount, parseProfileHtml } from '../builders/datasets/projects/profile-page.ts';
+import { parseProjectsAnswer } from '../builders/datasets/projects/graphql.ts';
+import { renderProfileHtml, signInPage } from './fakes/projects.ts';
+import { startFakeUpstreams, type FakeUpstreams } from './fakes/upstreams.ts';
+import { UpstreamError } from '../builders/lib/errors.ts';
 import { upstreamEnv } from './helpers/run.ts';
 import { listFiles, runBuild, TEST_SITE_CLOCK, TEST_SITE_URL } from './helpers/site-dist.ts';
 import { get, startTestGateway } from './helpers/gateway.ts';
@@ -87,7 +92,7 @@ async function buildWith(
   setup: (f: FakeUpstreams) => void = () => {},
   more: Record<string, string> = {},
 ) {
-  const { defaultProjects } = await import('../tools/fakes/projects.ts');
+  const { defaultProjects } = await import('./fakes/projects.ts');
   fake.projects = defaultProjects('octocat');
   fake.github = { mode: 'ok' };
   setup(fake);
@@ -379,7 +384,7 @@ describe('the build', () => {
     expect(healthy.result.code).toBe(0);
     const previous = join(base, 'healthy-copy');
     await cp(healthy.dir, previous, { recursive: true });
-    const { defaultProjects } = await import('../tools/fakes/projects.ts');
+    const { defaultProjects } = await import('./fakes/projects.ts');
     fake.projects = { ...defaultProjects('octocat'), mode: 'down' };
     const dir = join(base, 'outage');
     const result = await runBuild(dir, env(), undefined, { previousDir: previous });

@@ -12,7 +12,7 @@ import {
   startFakeRedis,
   type FakeRedis,
   type WalkBomb,
-} from '../tools/fakes/redis.ts';
+} from './fakes/redis.ts';
 import {
   ClusterSeeds,
   MAX_MAP_NODES,

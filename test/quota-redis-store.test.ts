@@ -9,8 +9,8 @@
 // two slots (CROSSSLOT on a cluster).
 import { rm } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { asClusterNode, startFakeRedis, withPong, type FakeRedis } from '../tools/fakes/redis.ts';
-import { startFakeUpstreams } from '../tools/fakes/upstreams.ts';
+import { asClusterNode, startFakeRedis, withPong, type FakeRedis } from './fakes/redis.ts';
+import { startFakeUpstreams } from './fakes/upstreams.ts';
 import { createQuota } from '../gateway/core/quota.ts';
 import {
   hashTag,

@@ -4,7 +4,7 @@
 
 import { parseList } from 'structured-headers';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { FakeUpstreams } from '../tools/fakes/upstreams.ts';
+import type { FakeUpstreams } from './fakes/upstreams.ts';
 import { shareUpstreams } from './helpers/shared-upstreams.ts';
 import { get, startTestGateway, type DistFixture, type RawResponse, type TestGateway } from './helpers/gateway.ts';
 import { privateRedis, SKIP_REDIS, type PrivateRedis } from './helpers/gateway-redis.ts';

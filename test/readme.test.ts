@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from './helpers/run.ts';
-import { DEFAULT_SERVICE } from '../datasets/registry.ts';
+import { DEFAULT_SERVICE } from '../builders/datasets/registry.ts';
 
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const GUIDES = readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md'));

@@ -1,9 +1,9 @@
 // RATE_LIMIT_REDIS_URL (docs/configuration.md#variables): what a connection needs, read once; every form the store could
 // not use, or would silently misread, is a ConfigError naming the variable and never the password.
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../lib/config.ts';
-import { ConfigError } from '../lib/errors.ts';
-import { redisTarget } from '../lib/redis-url.ts';
+import { loadConfig } from '../builders/lib/config.ts';
+import { ConfigError } from '../builders/lib/errors.ts';
+import { redisTarget } from '../builders/lib/redis-url.ts';
 
 describe('RATE_LIMIT_REDIS_URL', () => {
   it.each([

@@ -12,11 +12,11 @@ import {
   RESUME_SCHEMA_VERSION,
   resumeSchema,
   type Resume,
-} from '../builders/content/resume.ts';
-import { currentRole, period, resumeMarkdownBody } from '../builders/pages/resume.ts';
-import { noCalls, startFakeUpstreams, type FakeUpstreams } from '../tools/fakes/upstreams.ts';
+} from '../builders/build/content/resume.ts';
+import { currentRole, period, resumeMarkdownBody } from '../builders/build/pages/resume.ts';
+import { noCalls, startFakeUpstreams, type FakeUpstreams } from './fakes/upstreams.ts';
 import { contentCopy } from './helpers/hostile-content.ts';
-import { avatarPng, pngClaiming, TINY_PNG } from '../tools/fakes/avatar.ts';
+import { avatarPng, pngClaiming, TINY_PNG } from './fakes/avatar.ts';
 import { FIXTURE_SITE, runBuild, sharedSite, TEST_SITE_URL } from './helpers/site-dist.ts';
 import { ROOT, upstreamEnv } from './helpers/run.ts';
 

@@ -3,7 +3,7 @@
 // rewrites serve that base path from the folder's root, so every page, stylesheet, script, picture, twin and
 // snapshot a page links answers, at / and at /portfolio/ alike.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basePathRewrites } from '../builders/static-host.ts';
+import { basePathRewrites } from '../builders/build/static-host.ts';
 import { buildSite, type BuiltSite } from './helpers/site-dist.ts';
 import { startServeCli, type StaticServer } from './helpers/site-serve.ts';
 

@@ -5,11 +5,11 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { decodeHTML } from 'entities';
 import { describe, expect, it } from 'vitest';
-import { drawPng, pngsOf } from '../builders/pictures/rasterise.ts';
-import { icoOf } from '../builders/pages/sharing.ts';
-import { jsonLdText } from '../builders/pages/layout.ts';
-import { iconSvg, initials, sharePalette, shareImageSvg } from '../render/share-image.ts';
-import { DEFAULT_LOOK, lookOf, THEMES } from '../render/themes.ts';
+import { drawPng, pngsOf } from '../builders/build/pictures/rasterise.ts';
+import { icoOf } from '../builders/build/pages/sharing.ts';
+import { jsonLdText } from '../builders/build/pages/layout.ts';
+import { iconSvg, initials, sharePalette, shareImageSvg } from '../builders/render/share-image.ts';
+import { DEFAULT_LOOK, lookOf, THEMES } from '../builders/render/themes.ts';
 import { contentCopy } from './helpers/hostile-content.ts';
 import { buildSite, FIXTURE_SITE, sharedSite, TEST_SITE_URL } from './helpers/site-dist.ts';
 

@@ -6,11 +6,11 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Status } from '../contract/payload-types.ts';
-import { dataResource, DISCOVERY } from '../contract/service.ts';
-import { DEFAULT_SERVICE } from '../datasets/registry.ts';
-import { SIMULATED_MARKET_SOURCE } from '../lib/simulated.ts';
-import { startFakeUpstreams, type FakeUpstreams } from '../tools/fakes/upstreams.ts';
+import type { Status } from '../builders/contract/payload-types.ts';
+import { dataResource, DISCOVERY } from '../builders/contract/service.ts';
+import { DEFAULT_SERVICE } from '../builders/datasets/registry.ts';
+import { SIMULATED_MARKET_SOURCE } from '../builders/lib/simulated.ts';
+import { startFakeUpstreams, type FakeUpstreams } from './fakes/upstreams.ts';
 import { upstreamEnv, type RunResult } from './helpers/run.ts';
 import { runBuild, runBuildMain, TEST_SITE_CLOCK, TEST_SITE_URL } from './helpers/site-dist.ts';
 

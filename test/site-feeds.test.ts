@@ -6,10 +6,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JsonFeed } from '../contract/content-documents.ts';
-import { CONTENT_DOCUMENTS } from '../contract/pages.ts';
-import { createValidator } from '../contract/schemas.ts';
-import { startFakeUpstreams, type FakeUpstreams } from '../tools/fakes/upstreams.ts';
+import type { JsonFeed } from '../builders/contract/content-documents.ts';
+import { CONTENT_DOCUMENTS } from '../builders/contract/pages.ts';
+import { createValidator } from '../builders/contract/schemas.ts';
+import { startFakeUpstreams, type FakeUpstreams } from './fakes/upstreams.ts';
 import { startTestGateway, type TestGateway } from './helpers/gateway.ts';
 import { sharedSite, TEST_SITE_URL, type SiteFiles } from './helpers/site-dist.ts';
 import { startServeHandler, type StaticServer } from './helpers/site-serve.ts';

@@ -1,22 +1,22 @@
-import { serviceTables, datasets } from '../datasets/registry.ts';
+import { serviceTables, datasets } from '../builders/datasets/registry.ts';
 // The site generators as pure functions: renderSite with a constructed BuildContext, the charts, the
 // content parser, the twin format and the static-host rules, without a build or a network.
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../lib/config.ts';
-import type { GitHubContributions } from '../domain/contributions.ts';
-import type { MarketData } from '../domain/market.ts';
-import { createValidator } from '../contract/schemas.ts';
-import type { BuildContext } from '../builders/artifact.ts';
-import { DEFAULT_LOOK } from '../render/themes.ts';
-import { HEATMAP, heatmapLayout, renderHeatmap, weekday } from '../render/charts/heatmap.ts';
-import { SPARKLINE, sparklinePath } from '../render/charts/sparkline.ts';
-import { formatFixed, formatValue, htmlDateTime, valueDecimals } from '../render/format.ts';
-import { ContentError, parseWriting, sortWritings } from '../builders/content/site-content.ts';
-import { nestHeadings } from '../builders/pages/developers.ts';
-import { renderMarkdown } from '../builders/content/markdown.ts';
-import { frontMatter } from '../builders/content/twins.ts';
-import { renderSite } from '../builders/render-site.ts';
-import { keepPhrasesWhole } from '../render/html.ts';
+import { loadConfig } from '../builders/lib/config.ts';
+import type { GitHubContributions } from '../builders/domain/contributions.ts';
+import type { MarketData } from '../builders/domain/market.ts';
+import { createValidator } from '../builders/contract/schemas.ts';
+import type { BuildContext } from '../builders/build/artifact.ts';
+import { DEFAULT_LOOK } from '../builders/render/themes.ts';
+import { HEATMAP, heatmapLayout, renderHeatmap, weekday } from '../builders/render/charts/heatmap.ts';
+import { SPARKLINE, sparklinePath } from '../builders/render/charts/sparkline.ts';
+import { formatFixed, formatValue, htmlDateTime, valueDecimals } from '../builders/render/format.ts';
+import { ContentError, parseWriting, sortWritings } from '../builders/build/content/site-content.ts';
+import { nestHeadings } from '../builders/build/pages/developers.ts';
+import { renderMarkdown } from '../builders/build/content/markdown.ts';
+import { frontMatter } from '../builders/build/content/twins.ts';
+import { renderSite } from '../builders/build/render-site.ts';
+import { keepPhrasesWhole } from '../builders/render/html.ts';
 
 const NOW = Date.UTC(2026, 10, 22, 15, 0, 0);
 

@@ -8,15 +8,15 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkDist } from '../builders/dist-check/check.ts';
-import { loadContent, parseWriting } from '../builders/content/site-content.ts';
-import type { GitHubContributions } from '../domain/contributions.ts';
-import type { MarketData } from '../domain/market.ts';
-import { readSiteFile } from '../lib/config.ts';
+import { checkDist } from '../builders/build/dist-check/check.ts';
+import { loadContent, parseWriting } from '../builders/build/content/site-content.ts';
+import type { GitHubContributions } from '../builders/domain/contributions.ts';
+import type { MarketData } from '../builders/domain/market.ts';
+import { readSiteFile } from '../builders/lib/config.ts';
 import { ROOT } from './helpers/run.ts';
 import { buildSite, sharedSite, TEST_SITE_URL, type BuiltSite, type SiteFiles } from './helpers/site-dist.ts';
-import { datasets } from '../datasets/registry.ts';
-import { DEFAULT_SERVICE_OPTIONS } from '../datasets/registry.ts';
+import { datasets } from '../builders/datasets/registry.ts';
+import { DEFAULT_SERVICE_OPTIONS } from '../builders/datasets/registry.ts';
 
 const HTML_PAGES = [
   'index.html',
@@ -190,7 +190,7 @@ describe('a normal build', () => {
     expect(script.length).toBeLessThan(34_000);
     // Every dataset's view rides along, reached by its id alone (site/scripts/preview.ts).
     for (const { resource } of datasets(DEFAULT_SERVICE_OPTIONS))
-      expect(script).toContain(`datasets/${resource.id}/view.ts`);
+      expect(script).toContain(`builders/datasets/${resource.id}/view.ts`);
     expect(script).not.toMatch(/console\.(log|error|warn)/);
     const css = await site.read('assets/site.css');
     expect(css).toContain('@media print');

@@ -6,9 +6,9 @@ import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sitePagesOf } from '../builders/content/site-pages.ts';
-import { ContentError } from '../lib/errors.ts';
-import type { SiteFile } from '../lib/config.ts';
+import { sitePagesOf } from '../builders/build/content/site-pages.ts';
+import { ContentError } from '../builders/lib/errors.ts';
+import type { SiteFile } from '../builders/lib/config.ts';
 import { contentCopy } from './helpers/hostile-content.ts';
 import { buildSite, FIXTURE_SITE, sharedSite } from './helpers/site-dist.ts';
 

@@ -2,11 +2,11 @@
 // the calendar swept across Toronto's midnights in both seasons and on both daylight-saving days, against the
 // date Intl gives in the zone (not luxon, which the rule itself uses); the market's three hours, to the millisecond.
 import { describe, expect, it } from 'vitest';
-import { calendarWindow } from '../domain/calendar.ts';
-import { buildContributions, type GitHubContributions } from '../domain/contributions.ts';
-import { buildMarketData, type MarketData } from '../domain/market.ts';
-import { calendarReuse, MARKET_REUSE_MAX_MS, marketFault, marketReuse } from '../domain/reuse.ts';
-import { candleRows, contributionOn } from '../tools/fakes/data.ts';
+import { calendarWindow } from '../builders/domain/calendar.ts';
+import { buildContributions, type GitHubContributions } from '../builders/domain/contributions.ts';
+import { buildMarketData, type MarketData } from '../builders/domain/market.ts';
+import { calendarReuse, MARKET_REUSE_MAX_MS, marketFault, marketReuse } from '../builders/domain/reuse.ts';
+import { candleRows, contributionOn } from './fakes/data.ts';
 
 const HOUR = 3_600_000;
 const STEP = 30 * 60_000;

@@ -3,10 +3,10 @@
 // upstream failed with no previous snapshot is neither linked nor requested by the home page, while its
 // cards say "unavailable" with no number.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MarketData } from '../domain/market.ts';
-import { DEFAULT_SERVICE } from '../datasets/registry.ts';
-import { DISCOVERY } from '../contract/service.ts';
-import type { Status } from '../contract/payload-types.ts';
+import type { MarketData } from '../builders/domain/market.ts';
+import { DEFAULT_SERVICE } from '../builders/datasets/registry.ts';
+import { DISCOVERY } from '../builders/contract/service.ts';
+import type { Status } from '../builders/contract/payload-types.ts';
 import { buildSite, sharedSite, type BuiltSite } from './helpers/site-dist.ts';
 import { cardViolations } from './helpers/svg-card.ts';
 

@@ -4,12 +4,12 @@
 // The matcher below is Cloudflare's documented one (a splat is any characters, `/` included; every rule
 // that matches applies, and two values of one header are joined with a comma).
 import { describe, expect, it } from 'vitest';
-import { CARD_RESPONSE_HEADERS, CACHE_CONTROL } from '../contract/service.ts';
-import { feedPolicyOptions, pageResponseHeaders } from '../contract/content-security-policy.ts';
-import { liveFeedUrl } from '../lib/config.ts';
-import { headersFile, serveJson } from '../builders/static-host.ts';
-import { fileCacheControl } from '../contract/cache-rules.ts';
-import { DEFAULT_SERVICE } from '../datasets/registry.ts';
+import { CARD_RESPONSE_HEADERS, CACHE_CONTROL } from '../builders/contract/service.ts';
+import { feedPolicyOptions, pageResponseHeaders } from '../builders/contract/content-security-policy.ts';
+import { liveFeedUrl } from '../builders/lib/config.ts';
+import { headersFile, serveJson } from '../builders/build/static-host.ts';
+import { fileCacheControl } from '../builders/contract/cache-rules.ts';
+import { DEFAULT_SERVICE } from '../builders/datasets/registry.ts';
 import { gatewayConfig } from './helpers/gateway.ts';
 
 const config = gatewayConfig('http://127.0.0.1:9');

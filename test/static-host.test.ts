@@ -1,13 +1,13 @@
 // dist/ on a plain static host: the real `serve` package serving the built folder with the serve.json
 // the build writes there, plus the shape of the Netlify/Cloudflare files.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_INDEX_LINK, CACHE_CONTROL, contentSecurityPolicy } from '../contract/service.ts';
-import { DEFAULT_MARKET_WS_URL } from '../lib/config.ts';
-import { DEFAULT_SERVICE } from '../datasets/registry.ts';
+import { API_INDEX_LINK, CACHE_CONTROL, contentSecurityPolicy } from '../builders/contract/service.ts';
+import { DEFAULT_MARKET_WS_URL } from '../builders/lib/config.ts';
+import { DEFAULT_SERVICE } from '../builders/datasets/registry.ts';
 import { sharedSite, TEST_SITE_CLOCK, type SiteFiles } from './helpers/site-dist.ts';
-import { fileCacheControl } from '../contract/cache-rules.ts';
+import { fileCacheControl } from '../builders/contract/cache-rules.ts';
 import { servablePath } from '../gateway/core/http/static-table.ts';
-import { startFakeUpstreams } from '../tools/fakes/upstreams.ts';
+import { startFakeUpstreams } from './fakes/upstreams.ts';
 import { get as gatewayGet, startTestGateway } from './helpers/gateway.ts';
 import { startServeCli, type StaticServer } from './helpers/site-serve.ts';
 

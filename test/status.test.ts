@@ -2,15 +2,15 @@
 // its age, the next run of the Publish workflow's schedule, the shields.io badge form; both valid against
 // their schemas and listed in every discovery document but the sitemap.
 import { describe, expect, it } from 'vitest';
-import type { Status, StatusBadge } from '../contract/payload-types.ts';
-import { createValidator } from '../contract/schemas.ts';
-import { DISCOVERY } from '../contract/service.ts';
-import { DEFAULT_SERVICE, datasets } from '../datasets/registry.ts';
-import { PROJECTS_REUSE_MAX_MS } from '../domain/projects.ts';
-import { DEFAULT_SERVICE_OPTIONS } from '../datasets/registry.ts';
-import { nextRunMs, publishSchedule, statusBadge, statusDocument } from '../builders/discovery/status.ts';
-import type { DatasetOutcome } from '../builders/artifact.ts';
-import { PUBLISH_WORKFLOW } from '../builders/render-site.ts';
+import type { Status, StatusBadge } from '../builders/contract/payload-types.ts';
+import { createValidator } from '../builders/contract/schemas.ts';
+import { DISCOVERY } from '../builders/contract/service.ts';
+import { DEFAULT_SERVICE, datasets } from '../builders/datasets/registry.ts';
+import { PROJECTS_REUSE_MAX_MS } from '../builders/datasets/projects/rule.ts';
+import { DEFAULT_SERVICE_OPTIONS } from '../builders/datasets/registry.ts';
+import { nextRunMs, publishSchedule, statusBadge, statusDocument } from '../builders/build/discovery/status.ts';
+import type { DatasetOutcome } from '../builders/build/artifact.ts';
+import { PUBLISH_WORKFLOW } from '../builders/build/render-site.ts';
 import { sharedSite, TEST_SITE_CLOCK, TEST_SITE_URL } from './helpers/site-dist.ts';
 
 const validator = createValidator();

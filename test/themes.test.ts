@@ -6,7 +6,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError } from '../lib/errors.ts';
+import { ConfigError } from '../builders/lib/errors.ts';
 import {
   CONTRAST_PAIRS,
   contrastRatio,
@@ -18,12 +18,12 @@ import {
   THEME_NAMES,
   THEMES,
   type Look,
-} from '../render/themes.ts';
-import { themeCss } from '../builders/pages/theme-css.ts';
-import { cardBody } from '../builders/cards.ts';
-import { datasets, DEFAULT_SERVICE } from '../datasets/registry.ts';
-import { loadConfig } from '../lib/config.ts';
-import { noCalls, startFakeUpstreams, type FakeUpstreams } from '../tools/fakes/upstreams.ts';
+} from '../builders/render/themes.ts';
+import { themeCss } from '../builders/build/pages/theme-css.ts';
+import { cardBody } from '../builders/build/cards.ts';
+import { datasets, DEFAULT_SERVICE } from '../builders/datasets/registry.ts';
+import { loadConfig } from '../builders/lib/config.ts';
+import { noCalls, startFakeUpstreams, type FakeUpstreams } from './fakes/upstreams.ts';
 import { upstreamEnv } from './helpers/run.ts';
 import { runBuild, sharedSite, TEST_SITE_CLOCK } from './helpers/site-dist.ts';
 import { contentCopy } from './helpers/hostile-content.ts';

@@ -1,10 +1,10 @@
 // The rolling 365-day window in America/Toronto (docs/data-rules.md): ordinary days, both 2026
 // daylight-saving changes, either side of Toronto midnight, and a leap day inside the window.
 import { describe, expect, it } from 'vitest';
-import { buildContributions, type ContributionDay } from '../domain/contributions.ts';
-import { UpstreamError } from '../lib/errors.ts';
-import { calendarWindow, secondsUntil } from '../domain/calendar.ts';
-import { createValidator } from '../contract/schemas.ts';
+import { buildContributions, type ContributionDay } from '../builders/domain/contributions.ts';
+import { UpstreamError } from '../builders/lib/errors.ts';
+import { calendarWindow, secondsUntil } from '../builders/domain/calendar.ts';
+import { createValidator } from '../builders/contract/schemas.ts';
 
 const validator = createValidator();
 

@@ -3,8 +3,8 @@
 // written, the other one written, one stderr line) does not depend on the mode: test/build.test.ts runs
 // it once per upstream as a program.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../lib/config.ts';
-import { UpstreamError } from '../lib/errors.ts';
+import { loadConfig } from '../builders/lib/config.ts';
+import { UpstreamError } from '../builders/lib/errors.ts';
 import { sourcesOf } from './helpers/sources.ts';
 import {
   HTML_CALENDAR_FAILURE_MODES,
@@ -12,7 +12,7 @@ import {
   startFakeUpstreams,
   type FakeUpstreams,
   type GithubMode,
-} from '../tools/fakes/upstreams.ts';
+} from './fakes/upstreams.ts';
 import { upstreamEnv } from './helpers/run.ts';
 
 // Monday 2026-11-23 15:00 UTC, 10:00 in Toronto: the fakes' clock and the sources' "now".

@@ -14,7 +14,7 @@ import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import { getFileInfo } from 'prettier';
 import { parse } from 'yaml';
-import { forkMinutes, withForkSchedule } from '../tools/fork-schedule.mjs';
+import { forkMinutes, withForkSchedule } from '../builders/tools/fork-schedule.mjs';
 import { ROOT } from './helpers/run.ts';
 
 // ---- a small five-field cron reader (POSIX crontab, as GitHub Actions' `schedule` accepts it) ----
@@ -471,7 +471,7 @@ describe('.github/workflows', () => {
     const fetch = steps.find((s) => /\.build\/fetch-previous\.mjs\b/.test(s.run ?? ''));
     expect(fetch, 'a step running .build/fetch-previous.mjs').toBeDefined();
     // it bundles the entry itself: npm run build bundles only when it runs, after this step
-    expect(fetch!.run).toMatch(/^node tools\/bundle\.mjs && node \.build\/fetch-previous\.mjs --out (\S+)$/);
+    expect(fetch!.run).toMatch(/^node builders\/tools\/bundle\.mjs && node \.build\/fetch-previous\.mjs --out (\S+)$/);
     const folder = /--out (\S+)$/.exec(fetch!.run!.trim())![1];
     expect(steps.indexOf(fetch!)).toBeLessThan(steps.indexOf(buildStep()));
     expect(fetch!.env?.SITE_URL).toBe(buildStep().env?.SITE_URL);
@@ -642,7 +642,12 @@ describe('the schedule kept alive, content published on push, CI on code only', 
     expect(matchesContent('site/resume.json')).toBe(true);
     expect(matchesContent('site/projects.yaml')).toBe(true);
     expect(matchesContent('site/site.jsonx')).toBe(false);
-    for (const code of ['package.json', 'builders/build.ts', 'cli/main.ts', 'test/fixtures/site/site.json'])
+    for (const code of [
+      'package.json',
+      'builders/build/build.ts',
+      'builders/cli/main.ts',
+      'test/fixtures/site/site.json',
+    ])
       expect(matchesContent(code), code).toBe(false);
   });
 
@@ -655,7 +660,7 @@ describe('the schedule kept alive, content published on push, CI on code only', 
     // content the owner may add later is theirs too
     for (const file of ['site/resume.json', 'site/avatar.png', 'site/writings/new.md'])
       expect(await ignored(file), file).toBe(true);
-    for (const code of ['test/fixtures/site/site.json', 'test/fixtures/site/skills.yaml', 'builders/build.ts'])
+    for (const code of ['test/fixtures/site/site.json', 'test/fixtures/site/skills.yaml', 'builders/build/build.ts'])
       expect(await ignored(code), code).toBe(false);
   });
 

@@ -11,11 +11,11 @@ import {
   type CachePolicy,
   type DataResource,
   type ServiceTables,
-} from '../../contract/service.ts';
-import { MCP_SERVER_NAME } from '../../contract/mcp-tools.ts';
-import { UpstreamError } from '../../lib/errors.ts';
-import { secondsUntil } from '../../domain/calendar.ts';
-import type { Deployment } from '../../datasets/registry.ts';
+} from '../../builders/contract/service.ts';
+import { MCP_SERVER_NAME } from '../../builders/contract/mcp-tools.ts';
+import { UpstreamError } from '../../builders/lib/errors.ts';
+import { secondsUntil } from '../../builders/domain/calendar.ts';
+import type { Deployment } from '../../builders/datasets/registry.ts';
 import { dataRoutes, type DataRoute, type LiveAnswer } from './routes/data-routes.ts';
 import { mcpRoute, type McpRoute } from './routes/mcp.ts';
 import {

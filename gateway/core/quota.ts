@@ -1,8 +1,8 @@
 // The shared quota of the four data URLs (docs/data-rules.md, docs/api.md#limits): fixed windows aligned to the
 // clock, one counter per client, counted before anything else is done. The counter lives in a store
 // (in-process or Redis); a store that fails or is slower than the budget makes the request unaccounted.
-import { policyHeader, rateLimitHeader } from '../../contract/rate-limit-headers.ts';
-import { CONSTANTS } from '../../contract/service.ts';
+import { policyHeader, rateLimitHeader } from '../../builders/contract/rate-limit-headers.ts';
+import { CONSTANTS } from '../../builders/contract/service.ts';
 
 export interface QuotaStore {
   /**

@@ -6,7 +6,7 @@
 // (answerInTurn).
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { normaliseAddress, quotaKey } from '../../lib/client-address.ts';
+import { normaliseAddress, quotaKey } from '../../builders/lib/client-address.ts';
 import type { TrustedProxies } from '../quota/ip-ranges.ts';
 
 export interface ConnectionCaps {

@@ -8,7 +8,7 @@ import {
   MIN_COMPRESSED_BYTES,
   type CompressedCopies,
   type CompressOptions,
-} from '../../lib/compressed-copies.ts';
+} from '../../builders/lib/compressed-copies.ts';
 import type { BodyCodec } from '../core/http/representation.ts';
 
 /**

@@ -3,7 +3,7 @@
 // build wrote beside it when they still match it. No file-system work happens after this.
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { COMPRESSED_SUFFIX, decodesTo, type CompressedCoding } from '../../lib/compressed-copies.ts';
+import { COMPRESSED_SUFFIX, decodesTo, type CompressedCoding } from '../../builders/lib/compressed-copies.ts';
 import type { CompressedCopies } from '../core/http/representation.ts';
 import { servablePath, type SiteFile } from '../core/http/static-table.ts';
 

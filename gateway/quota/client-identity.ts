@@ -6,7 +6,7 @@
 // spellings of one address, and addresses of one IPv6 /64, share a bucket.
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
-import { normaliseAddress, quotaKey } from '../../lib/client-address.ts';
+import { normaliseAddress, quotaKey } from '../../builders/lib/client-address.ts';
 import type { TrustedProxies } from './ip-ranges.ts';
 
 /** The client's quota key, or null when a trusted proxy gave no usable address (served without quota). */

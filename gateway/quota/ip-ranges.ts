@@ -3,8 +3,8 @@
 // starts (gateway/server.ts), start:edge's local front door too (gateway/worker/front.ts). One address in
 // every spelling is lib/client-address.ts.
 import { BlockList, isIP } from 'node:net';
-import { normaliseAddress, parseAddress } from '../../lib/client-address.ts';
-import { ConfigError } from '../../lib/errors.ts';
+import { normaliseAddress, parseAddress } from '../../builders/lib/client-address.ts';
+import { ConfigError } from '../../builders/lib/errors.ts';
 
 /** TRUST_PROXY read into a node:net BlockList, which matches IPv4, IPv6 and IPv4-mapped IPv6 alike. */
 export interface TrustedProxies {

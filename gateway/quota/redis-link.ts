@@ -18,7 +18,7 @@
 import { AbstractConnector, Cluster, Command, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
 import { connect as tcpConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
-import type { RedisTarget } from '../../lib/redis-url.ts';
+import type { RedisTarget } from '../../builders/lib/redis-url.ts';
 import { keyOf, slotMapRefusal, stateSample } from './cluster-map.ts';
 
 /**

@@ -9,8 +9,8 @@
 // The keys of one window share a hash tag (quota.ts), so a turn's keys normally live in one slot; a turn
 // that straddles a window boundary holds two tags, and each gets its own call, since Redis runs a script
 // only over keys of one slot (a call across two is refused with CROSSSLOT).
-import { CONSTANTS } from '../../contract/service.ts';
-import { redisTarget } from '../../lib/redis-url.ts';
+import { CONSTANTS } from '../../builders/contract/service.ts';
+import { redisTarget } from '../../builders/lib/redis-url.ts';
 import { StoreUnavailable, type QuotaStore } from '../core/quota.ts';
 import { ClusterSeeds } from './cluster-map.ts';
 import { describeStoreError, linkOpener, shapeOf, unsentBytes, type Link, type LinkEvents } from './redis-link.ts';

@@ -1,7 +1,7 @@
 // The form of what the Worker's bundle carries of one deployment (gateway/worker/deployment.ts writes it on Node,
 // gateway/worker/worker.ts reads it): plain JSON, so that the bundle needs nothing at run time to read it.
-import type { SiteFile } from '../../lib/config.ts';
-import type { JsonSchema } from '../../contract/schemas.ts';
+import type { SiteFile } from '../../builders/lib/config.ts';
+import type { JsonSchema } from '../../builders/contract/schemas.ts';
 
 /** Where one body's bytes are: the Worker's static asset of that path, and its length. */
 export interface BakedBody {

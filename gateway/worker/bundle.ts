@@ -6,13 +6,14 @@ import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
-import type { Config } from '../../lib/config.ts';
-import { ConfigError } from '../../lib/errors.ts';
+import type { Config } from '../../builders/lib/config.ts';
+import { ConfigError } from '../../builders/lib/errors.ts';
 import { deploymentModules } from './deployment.ts';
 import { readWorkerFirst, workerFirstRoutes, writeWorkerFirst } from './worker-routes.ts';
+import { repoUrl } from '../../builders/lib/repo-url.ts';
 
 /** The repository root: this file runs bundled as .build/edge.mjs, or as source from gateway/worker/. */
-const ROOT = fileURLToPath(new URL(import.meta.url.includes('/.build/') ? '..' : '../..', import.meta.url));
+const ROOT = fileURLToPath(repoUrl('', import.meta.url));
 /** The configuration `wrangler deploy` reads; start:edge runs the Worker from it too. */
 export const WRANGLER_CONFIG = `${ROOT}gateway/worker/wrangler.jsonc`;
 /** The bundle `main` names in gateway/worker/wrangler.jsonc. */

@@ -6,9 +6,9 @@
 // that one reading; a failed one is not kept (each isolate's route remembers a failure for a few seconds, as
 // on Node). The reading is kept in storage too: an evicted object does not read the same key again.
 import { DurableObject } from 'cloudflare:workers';
-import type { DataResourceId } from '../../contract/service.ts';
-import type { DatasetSource } from '../../datasets/dataset.ts';
-import type { Sources } from '../../datasets/registry.ts';
+import type { DataResourceId } from '../../builders/contract/service.ts';
+import type { DatasetSource } from '../../builders/datasets/dataset.ts';
+import type { Sources } from '../../builders/datasets/registry.ts';
 
 const READING = 'reading';
 

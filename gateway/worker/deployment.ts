@@ -10,9 +10,9 @@
 import { workerFirstRoutes } from './worker-routes.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CONFIG_VARIABLES, liveFeedUrl, type Config } from '../../lib/config.ts';
-import { loadSchemas, standaloneValidators } from '../../contract/schemas.ts';
-import { datasets, tablesOf, type Deployment } from '../../datasets/registry.ts';
+import { CONFIG_VARIABLES, liveFeedUrl, type Config } from '../../builders/lib/config.ts';
+import { loadSchemas, standaloneValidators } from '../../builders/contract/schemas.ts';
+import { datasets, tablesOf, type Deployment } from '../../builders/datasets/registry.ts';
 import { readSiteFiles } from '../http/static-files.ts';
 import { gatewayOpenApiFile } from '../http/openapi-document.ts';
 import { NODE_CODEC } from '../http/node-codec.ts';

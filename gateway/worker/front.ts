@@ -7,7 +7,7 @@
 import { Agent, createServer, request as forward, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { isIP } from 'node:net';
-import { normaliseAddress } from '../../lib/client-address.ts';
+import { normaliseAddress } from '../../builders/lib/client-address.ts';
 import type { TrustedProxies } from '../quota/ip-ranges.ts';
 
 /**

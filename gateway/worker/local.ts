@@ -4,7 +4,7 @@
 // the network (no Request.cf download, no telemetry, no update check, no login). workerd listens on a
 // loopback port of its own; HOST:PORT is the front door (front.ts), which sets CF-Connecting-IP.
 import { dirname } from 'node:path';
-import type { Config } from '../../lib/config.ts';
+import type { Config } from '../../builders/lib/config.ts';
 import { parseTrustProxy } from '../quota/ip-ranges.ts';
 import { WRANGLER_CONFIG, type WorkerBundle } from './bundle.ts';
 import { startFrontDoor } from './front.ts';

@@ -6,10 +6,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig, type Config } from '../../lib/config.ts';
-import { ConfigError } from '../../lib/errors.ts';
-import { oneLine } from '../../lib/one-line.ts';
-import { listenRefusal, portTakenReason } from '../../lib/port-hint.ts';
+import { loadConfig, type Config } from '../../builders/lib/config.ts';
+import { ConfigError } from '../../builders/lib/errors.ts';
+import { oneLine } from '../../builders/lib/text/one-line.ts';
+import { listenRefusal, portTakenReason } from '../../builders/lib/port-hint.ts';
 import { parseTrustProxy } from '../quota/ip-ranges.ts';
 import { bundleWorker, refuseNodeOnly, WRANGLER_CONFIG, writeWorkerRoutes } from './bundle.ts';
 import { startLocalWorker, type LocalWorker } from './local.ts';

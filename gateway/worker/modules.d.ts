@@ -6,7 +6,7 @@ declare module 'edge:deployment' {
 }
 
 declare module 'edge:validators' {
-  const checks: Readonly<Record<string, import('../../contract/validation.ts').CompiledCheck>>;
+  const checks: Readonly<Record<string, import('../../builders/contract/validation.ts').CompiledCheck>>;
   export = checks;
 }
 

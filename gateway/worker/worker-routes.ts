@@ -4,7 +4,7 @@
 // and its own ETags without invoking the Worker: free, outside the daily request quota, and with no CPU of
 // ours (docs/deploying.md#what-runs-where). Derived from the deployment's route table, so MARKET_PRODUCT
 // renames the market's paths and a new dataset's paths join the list with the dataset.
-import { MCP_ENDPOINT, type ServiceTables } from '../../contract/service.ts';
+import { MCP_ENDPOINT, type ServiceTables } from '../../builders/contract/service.ts';
 
 /** The route patterns, each an exact path (no `*`): nothing static can fall under one by accident. */
 export function workerFirstRoutes(service: ServiceTables): string[] {

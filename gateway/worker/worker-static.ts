@@ -8,7 +8,7 @@
 // unfilled each read it: workerd ties a promise to the request that made it, so one request awaiting
 // another's read would fail once that request ends (the same rule as the upstream fetches,
 // docs/deploying.md#cloudflare-workers); the second write puts the same bytes in place.
-import type { ServiceTables } from '../../contract/service.ts';
+import type { ServiceTables } from '../../builders/contract/service.ts';
 import type { BodyCodec } from '../core/http/representation.ts';
 import { staticTable, type SiteFile, type StaticTable } from '../core/http/static-table.ts';
 import type { BakedFile } from './baked.ts';

@@ -8,12 +8,12 @@
 import { createHash } from 'node:crypto';
 import baked from 'edge:deployment';
 import * as checks from 'edge:validators';
-import { liveFeedUrl, loadConfig, type Config } from '../../lib/config.ts';
-import { oneLine } from '../../lib/one-line.ts';
-import { quotaKey } from '../../lib/client-address.ts';
-import { compiledValidator } from '../../contract/validation.ts';
-import { httpOptions } from '../../upstreams/http.ts';
-import { connectSources, createDeployment, datasets, type Sources } from '../../datasets/registry.ts';
+import { liveFeedUrl, loadConfig, type Config } from '../../builders/lib/config.ts';
+import { oneLine } from '../../builders/lib/text/one-line.ts';
+import { quotaKey } from '../../builders/lib/client-address.ts';
+import { compiledValidator } from '../../builders/contract/validation.ts';
+import { httpOptions } from '../../builders/upstreams/http.ts';
+import { connectSources, createDeployment, datasets, type Sources } from '../../builders/datasets/registry.ts';
 import { createGateway, INTERNAL_ERROR_TEXT, type CoreRequest, type Gateway } from '../core/gateway.ts';
 import { createQuota, DISABLED_QUOTA, type Quota } from '../core/quota.ts';
 import type { BodyCodec } from '../core/http/representation.ts';

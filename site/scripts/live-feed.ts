@@ -21,11 +21,11 @@ import {
   SILENCE_MS,
   subscribeMessage,
   type LiveTick,
-} from '../../domain/live-tick.ts';
-import { latestWins } from '../../lib/latest-wins.ts';
-import type { MarketData } from '../../domain/market.ts';
-import { formatFixed, formatInstantSeconds, formatPercent, htmlDateTime } from '../../render/format.ts';
-import type { HomeView, LiveView } from '../../render/dataset-view.ts';
+} from '../../builders/domain/live-tick.ts';
+import { latestWins } from '../../builders/lib/latest-wins.ts';
+import type { MarketData } from '../../builders/domain/market.ts';
+import { formatFixed, formatInstantSeconds, formatPercent, htmlDateTime } from '../../builders/render/format.ts';
+import type { HomeView, LiveView } from '../../builders/render/dataset-view.ts';
 import { showFreshness } from './staleness.ts';
 
 /** A page hidden this long lets go of its socket. */

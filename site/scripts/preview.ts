@@ -2,12 +2,12 @@
 // The page already shows the build-time snapshot (and reads fine with scripts off), so
 // every failure here (offline, 404 on a static host, 502 from the gateway, a malformed answer) just
 // keeps what is on the page: nothing is thrown and nothing is written to the console.
-import { escapeHtml, keepPhrasesWhole } from '../../render/html.ts';
-import type { ViewModule } from '../../render/dataset-view.ts';
+import { escapeHtml, keepPhrasesWhole } from '../../builders/render/html.ts';
+import type { ViewModule } from '../../builders/render/dataset-view.ts';
 import { prepareCharts, startReadouts } from './readout.ts';
-import { ageSentence } from '../../render/age.ts';
+import { ageSentence } from '../../builders/render/age.ts';
 import { builtFreshness, showFreshness } from './staleness.ts';
-import { freshness } from '../../domain/freshness.ts';
+import { freshness } from '../../builders/domain/freshness.ts';
 import { startLiveFeed } from './live-feed.ts';
 
 async function fetchJson(url: string): Promise<unknown> {
@@ -56,7 +56,7 @@ async function refresh<T>(
  * payload's shape, then draws it with the very function the build drew its body with.
  */
 async function redraw(figure: HTMLElement): Promise<void> {
-  const { view } = (await import(`../../datasets/${figure.dataset.preview ?? ''}/view.ts`)) as ViewModule;
+  const { view } = (await import(`../../builders/datasets/${figure.dataset.preview ?? ''}/view.ts`)) as ViewModule;
   // A figure that names a feed (the market's, when MARKET_WS_URL is not off) subscribes to it, and its
   // view says what each tick redraws (live-feed.ts).
   if (figure.dataset.liveFeed && view.live) startLiveFeed(figure, view as Parameters<typeof startLiveFeed>[1]);

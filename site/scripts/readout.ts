@@ -2,9 +2,9 @@
 // market chart, the date and count of a day on the heatmap. Listeners sit on the figure, so a chart the
 // preview script redraws keeps its readout. Only attributes and escaped text are set (no inline style; the
 // text's dates in span.nowrap, render/html.ts), so the page's Content-Security-Policy needs nothing more.
-import { escapeHtml, keepPhrasesWhole } from '../../render/html.ts';
-import { formatFixed, formatTime } from '../../render/format.ts';
-import { MARKET_CHART, SPARKLINE } from '../../render/charts/sparkline.ts';
+import { escapeHtml, keepPhrasesWhole } from '../../builders/render/html.ts';
+import { formatFixed, formatTime } from '../../builders/render/format.ts';
+import { MARKET_CHART, SPARKLINE } from '../../builders/render/charts/sparkline.ts';
 
 interface Series {
   times: number[];

@@ -8,7 +8,7 @@ import {
   SCHEME_SCRIPTED_ATTRIBUTE,
   SCHEME_STORAGE_KEY,
   type SchemeChoice,
-} from '../../render/scheme-toggle.ts';
+} from '../../builders/render/scheme-toggle.ts';
 
 const root = document.documentElement;
 

@@ -3,9 +3,9 @@
 // beside the figure's status line. The build's figures carry their validity (data-as-of,
 // data-valid-until: render/age.ts), so this holds even when the API cannot be fetched; a payload the
 // script fetches is judged the same way. Only text and attributes are set, as the page's CSP wants.
-import { escapeHtml, keepPhrasesWhole } from '../../render/html.ts';
-import { freshnessBetween, type Freshness } from '../../domain/freshness.ts';
-import { staleSentence } from '../../render/age.ts';
+import { escapeHtml, keepPhrasesWhole } from '../../builders/render/html.ts';
+import { freshnessBetween, type Freshness } from '../../builders/domain/freshness.ts';
+import { staleSentence } from '../../builders/render/age.ts';
 
 /** The build's payload's validity, from the figure's attributes; null when it carries none. */
 export function builtFreshness(figure: HTMLElement, nowMs: number): Freshness | null {

@@ -4,9 +4,9 @@
 // whatever content the real build publishes.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { CONTENT_DOCUMENTS } from '../../contract/pages.ts';
-import { API_INDEX, DISCOVERY } from '../../contract/service.ts';
-import { DEFAULT_SERVICE } from '../../datasets/registry.ts';
+import { CONTENT_DOCUMENTS } from '../../builders/contract/pages.ts';
+import { API_INDEX, DISCOVERY } from '../../builders/contract/service.ts';
+import { DEFAULT_SERVICE } from '../../builders/datasets/registry.ts';
 
 export const FIXTURE_WRITINGS = [
   {

@@ -3,9 +3,9 @@
 // baked-in default site and version, a real terminal, its memory). Either way stdout is never a TTY.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cliSchemas } from '../../builders/cli-artifact.ts';
-import { run } from '../../cli/run.ts';
-import type { SchemaSet } from '../../cli/schema-check.ts';
+import { cliSchemas } from '../../builders/build/cli-artifact.ts';
+import { run } from '../../builders/cli/run.ts';
+import type { SchemaSet } from '../../builders/cli/schema-check.ts';
 import { cleanEnv, HANG_GUARD_MS, ROOT, runNode, type RunResult } from './run.ts';
 
 /** What the build bakes into cli.mjs (builders/cli-artifact.ts): the package's version and the schemas. */

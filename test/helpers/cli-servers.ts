@@ -5,9 +5,9 @@ import { readFile, stat } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
-import { CONTENT_DOCUMENTS } from '../../contract/pages.ts';
-import { API_INDEX, DISCOVERY } from '../../contract/service.ts';
-import { DEFAULT_SERVICE } from '../../datasets/registry.ts';
+import { CONTENT_DOCUMENTS } from '../../builders/contract/pages.ts';
+import { API_INDEX, DISCOVERY } from '../../builders/contract/service.ts';
+import { DEFAULT_SERVICE } from '../../builders/datasets/registry.ts';
 import { ROOT } from './run.ts';
 
 export interface Site {

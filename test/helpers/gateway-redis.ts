@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { IS_CI } from './ci.ts';
-import { freePort } from '../../tools/fakes/ports.ts';
+import { freePort } from '../fakes/ports.ts';
 
 export const REDIS_SERVER = (() => {
   const found = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' });

@@ -7,11 +7,11 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { loadConfig, type Config } from '../../lib/config.ts';
+import { loadConfig, type Config } from '../../builders/lib/config.ts';
 import { startGateway, type Gateway, type GatewayOptions } from '../../gateway/server.ts';
 import { AMPLE_UPSTREAM_TIMEOUT_MS, cleanEnv, HANG_GUARD_MS, ROOT, runProgram, upstreamEnv } from './run.ts';
 import { GATEWAY_NODE_FLAGS } from '../../gateway/node-flags.ts';
-import { compressedArtifacts } from '../../builders/compressed-artifacts.ts';
+import { compressedArtifacts } from '../../builders/build/compressed-artifacts.ts';
 
 /** Marker text of files that must never be served. */
 export const SECRET = 'TOP-SECRET-MUST-NOT-LEAK';

@@ -3,10 +3,10 @@
 // status.json saying its data are real.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { build, type BuildResult } from '../../builders/build.ts';
-import { dataResource, DISCOVERY } from '../../contract/service.ts';
-import { DEFAULT_SERVICE } from '../../datasets/registry.ts';
-import { loadConfig } from '../../lib/config.ts';
+import { build, type BuildResult } from '../../builders/build/build.ts';
+import { dataResource, DISCOVERY } from '../../builders/contract/service.ts';
+import { DEFAULT_SERVICE } from '../../builders/datasets/registry.ts';
+import { loadConfig } from '../../builders/lib/config.ts';
 import { upstreamEnv } from './run.ts';
 import { TEST_SITE_URL } from './site-dist.ts';
 

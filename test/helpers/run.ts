@@ -1,12 +1,12 @@
 // Runs one of the compiled programs (.build/*.mjs) as a child process and collects its output.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { cleanEnv } from '../../tools/fakes/env.ts';
-import { exitStatus, type MainIo } from '../../lib/run-main.ts';
-import { main as checkDistMain } from '../../builders/dist-check/main.ts';
+import { cleanEnv } from '../fakes/env.ts';
+import { exitStatus, type MainIo } from '../../builders/lib/run-main.ts';
+import { main as checkDistMain } from '../../builders/build/dist-check/main.ts';
 
 // The fakes' environment helpers, here too so that the tests import one helper module.
-export { cleanEnv, upstreamEnv } from '../../tools/fakes/env.ts';
+export { cleanEnv, upstreamEnv } from '../fakes/env.ts';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 

@@ -3,7 +3,7 @@
 // closed and removed after them.
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll } from 'vitest';
-import { startFakeUpstreams, type FakeUpstreamOptions, type FakeUpstreams } from '../../tools/fakes/upstreams.ts';
+import { startFakeUpstreams, type FakeUpstreamOptions, type FakeUpstreams } from '../fakes/upstreams.ts';
 import { makeDist, type DistFixture } from './gateway.ts';
 
 export interface SharedUpstreams {

@@ -14,9 +14,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { inject } from 'vitest';
-import { build, main, type BuildOptions } from '../../builders/build.ts';
-import { startFakeUpstreams, type FakeUpstreams } from '../../tools/fakes/upstreams.ts';
-import { loadConfig, readSiteFile } from '../../lib/config.ts';
+import { build, main, type BuildOptions } from '../../builders/build/build.ts';
+import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
+import { loadConfig, readSiteFile } from '../../builders/lib/config.ts';
 import { listFiles } from './files.ts';
 import { AMPLE_UPSTREAM_TIMEOUT_MS, collectedIo, ROOT, runMainInProcess, upstreamEnv, type RunResult } from './run.ts';
 

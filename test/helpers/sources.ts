@@ -1,8 +1,14 @@
 // The sources and the deployment of a configuration, made as a program makes them (datasets/registry.ts).
-import type { Config } from '../../lib/config.ts';
-import { connectSources, createDeployment, datasets, type Deployment, type Sources } from '../../datasets/registry.ts';
-import { createValidator, loadSchemas } from '../../contract/schemas.ts';
-import { httpOptions } from '../../upstreams/http.ts';
+import type { Config } from '../../builders/lib/config.ts';
+import {
+  connectSources,
+  createDeployment,
+  datasets,
+  type Deployment,
+  type Sources,
+} from '../../builders/datasets/registry.ts';
+import { createValidator, loadSchemas } from '../../builders/contract/schemas.ts';
+import { httpOptions } from '../../builders/upstreams/http.ts';
 
 export function sourcesOf(config: Config): Sources {
   return connectSources(datasets(config), config, httpOptions(config));

@@ -1,11 +1,11 @@
 // What every answer of the gateway must be, whatever the upstreams and Redis are doing: a schema-valid
 // 200 whose data the fake upstream really served, or a correct RFC 9457 problem document. Pure: one
 // response in, the list of violations out.
-import { contributionOn, closeAt } from '../../tools/fakes/data.ts';
-import { PROBLEM_CONTENT_TYPE, PROBLEM_TYPES, type ProblemCode } from '../../contract/problems.ts';
-import { ALLOW_HEADER, CACHE_CONTROL, CONSTANTS } from '../../contract/service.ts';
-import { DEFAULT_SERVICE } from '../../datasets/registry.ts';
-import type { Validator } from '../../contract/schemas.ts';
+import { contributionOn, closeAt } from '../fakes/data.ts';
+import { PROBLEM_CONTENT_TYPE, PROBLEM_TYPES, type ProblemCode } from '../../builders/contract/problems.ts';
+import { ALLOW_HEADER, CACHE_CONTROL, CONSTANTS } from '../../builders/contract/service.ts';
+import { DEFAULT_SERVICE } from '../../builders/datasets/registry.ts';
+import type { Validator } from '../../builders/contract/schemas.ts';
 
 export interface Observed {
   method: string;

@@ -2,7 +2,7 @@
 // outages, a hung Redis, a store answering nonsense, slowloris clients, slow request bodies, clients that
 // pipeline and never read, and a flood of idle connections past the connection cap, laid out
 // over the run from a seed so that a failing run can be replayed with the same faults.
-import type { GithubMode, MarketMode } from '../../tools/fakes/upstreams.ts';
+import type { GithubMode, MarketMode } from '../fakes/upstreams.ts';
 
 /** Mulberry32: a small deterministic PRNG, enough to pick faults. */
 export function random(seed: number): () => number {

@@ -9,7 +9,7 @@
 // must end it cleanly. Prints the counts and exits 1 on any violation (2 on a usage error).
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { runMain } from '../../lib/run-main.ts';
+import { runMain } from '../../builders/lib/run-main.ts';
 import {
   openDescriptors,
   ProcessGroup,
@@ -19,11 +19,11 @@ import {
   withHarness,
   type Gateway,
   type RedisServer,
-} from '../../tools/bench/processes.ts';
-import { runBuild } from '../../tools/bench/site.ts';
-import { extremes, median } from '../../tools/bench/stats.ts';
-import { createValidator } from '../../contract/schemas.ts';
-import type { FakeUpstreams } from '../../tools/fakes/upstreams.ts';
+} from '../bench/processes.ts';
+import { runBuild } from '../bench/site.ts';
+import { extremes, median } from '../bench/stats.ts';
+import { createValidator } from '../../builders/contract/schemas.ts';
+import type { FakeUpstreams } from '../fakes/upstreams.ts';
 import { cleanEnv, upstreamEnv } from '../helpers/run.ts';
 import { checkResponse, STACK_FRAME, type CheckContext } from './checks.ts';
 import { heapGrowthProblem, HeapProbe, inspectorUrl, type HeapSample } from './heap.ts';
@@ -41,8 +41,8 @@ import {
   type Outcome,
   type SlowlorisReport,
 } from './clients.ts';
-import { denseCells, sharedTooltipPage } from '../../tools/fakes/hostile-pages.ts';
-import { startFakeRedis } from '../../tools/fakes/redis.ts';
+import { denseCells, sharedTooltipPage } from '../fakes/hostile-pages.ts';
+import { startFakeRedis } from '../fakes/redis.ts';
 import { planSchedule, random, type Event } from './faults.ts';
 
 const TOKEN = 'resilience-fake-token-5b1e';

@@ -5,12 +5,12 @@
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { contentSecurityPolicy } from '../../contract/service.ts';
-import { DEFAULT_MARKET_WS_URL } from '../../lib/config.ts';
+import { contentSecurityPolicy } from '../../builders/contract/service.ts';
+import { DEFAULT_MARKET_WS_URL } from '../../builders/lib/config.ts';
 
 /** The shared build is the default deployment's: its pages subscribe to Coinbase Exchange's feed. */
 const DEFAULT_POLICY = contentSecurityPolicy(DEFAULT_MARKET_WS_URL);
-import { datasets, DEFAULT_SERVICE, DEFAULT_SERVICE_OPTIONS } from '../../datasets/registry.ts';
+import { datasets, DEFAULT_SERVICE, DEFAULT_SERVICE_OPTIONS } from '../../builders/datasets/registry.ts';
 import type { SiteFiles } from '../helpers/site-dist.ts';
 import type { StaticServer } from '../helpers/site-serve.ts';
 import { availability, DESKTOP, PHONE, SCHEMES, SCREENSHOT_DIR, siteInBrowser } from '../helpers/site-browser.ts';

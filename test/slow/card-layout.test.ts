@@ -3,7 +3,7 @@
 // long zone, rest days and another product, and on a demo build's cards with the "SIMULATED DATA" label,
 // no text lies outside the card, no two texts overlap, and the price line passes through no label; the
 // home page's chart holds the same at 390 and 1280 px (docs/site.md#embeddable-cards).
-import { DEFAULT_SERVICE } from '../../datasets/registry.ts';
+import { DEFAULT_SERVICE } from '../../builders/datasets/registry.ts';
 import { readdir, rm } from 'node:fs/promises';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeUpstreams, type FakeUpstreams } from '../../tools/fakes/upstreams.ts';
+import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import { browserAvailability, launchChromium } from '../helpers/browser.ts';
 import { upstreamEnv } from '../helpers/run.ts';
 import { runBuild, TEST_SITE_CLOCK } from '../helpers/site-dist.ts';

@@ -10,9 +10,9 @@ import { readFile, stat } from 'node:fs/promises';
 import { join, normalize } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contentTypeFor } from '../../contract/content-types.ts';
-import { feedPolicyOptions, pageContentSecurityPolicy } from '../../contract/content-security-policy.ts';
-import { DEFAULT_MARKET_WS_URL } from '../../lib/config.ts';
+import { contentTypeFor } from '../../builders/contract/content-types.ts';
+import { feedPolicyOptions, pageContentSecurityPolicy } from '../../builders/contract/content-security-policy.ts';
+import { DEFAULT_MARKET_WS_URL } from '../../builders/lib/config.ts';
 import { browserAvailability, launchChromium } from '../helpers/browser.ts';
 import {
   contentCopy,

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeUpstreams, type FakeUpstreams } from '../../tools/fakes/upstreams.ts';
+import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import { launchChromium, browserAvailability } from '../helpers/browser.ts';
 import { cleanEnv, ROOT, upstreamEnv, type RunResult } from '../helpers/run.ts';
 
@@ -19,8 +19,8 @@ const ID = 'streak-copy';
 
 /** The copy's own edits: the folder's strings, then the registry's import and entry. */
 async function copyStreak(dir: string): Promise<void> {
-  await cp(join(dir, 'datasets/streak'), join(dir, `datasets/${ID}`), { recursive: true });
-  const index = join(dir, `datasets/${ID}/index.ts`);
+  await cp(join(dir, 'builders/datasets/streak'), join(dir, `builders/datasets/${ID}`), { recursive: true });
+  const index = join(dir, `builders/datasets/${ID}/index.ts`);
   const renamed = (await readFile(index, 'utf8'))
     .replace("id: 'streak'", `id: '${ID}'`)
     .replace("title: 'Contribution streak'", "title: 'Contribution streak copy'")
@@ -28,7 +28,7 @@ async function copyStreak(dir: string): Promise<void> {
     .replaceAll("GithubStreak'", "GithubStreakCopy'")
     .replace("name: 'streak'", `name: '${ID}'`);
   await writeFile(index, renamed);
-  const registry = join(dir, 'datasets/registry.ts');
+  const registry = join(dir, 'builders/datasets/registry.ts');
   const text = await readFile(registry, 'utf8');
   const edited = text
     .replace(
@@ -106,7 +106,7 @@ describe('a copy of the streak under a new id, one folder and one registry entry
   }, 180_000);
 
   it('builds its JSON at both paths, both cards, two OpenAPI operations and its home figure', async () => {
-    expect((await run(dir, ['tools/bundle.mjs'])).code).toBe(0);
+    expect((await run(dir, ['builders/tools/bundle.mjs'])).code).toBe(0);
     const build = await run(dir, ['.build/build.mjs'], env);
     expect(build.stderr).toBe('');
     expect(build.code).toBe(0);

@@ -8,12 +8,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Validator as OpenApiValidator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readSiteFile } from '../../lib/config.ts';
-import { API_INDEX, DISCOVERY } from '../../contract/service.ts';
-import { DEFAULT_SERVICE } from '../../datasets/registry.ts';
-import { createValidator } from '../../contract/schemas.ts';
-import { SIMULATED_MARKET_SOURCE, SIMULATED_NOTICE_TITLE, simulatedNoticeMarkdown } from '../../lib/simulated.ts';
-import { DEFAULT_MARKET_WS_URL } from '../../lib/config.ts';
+import { readSiteFile } from '../../builders/lib/config.ts';
+import { API_INDEX, DISCOVERY } from '../../builders/contract/service.ts';
+import { DEFAULT_SERVICE } from '../../builders/datasets/registry.ts';
+import { createValidator } from '../../builders/contract/schemas.ts';
+import {
+  SIMULATED_MARKET_SOURCE,
+  SIMULATED_NOTICE_TITLE,
+  simulatedNoticeMarkdown,
+} from '../../builders/lib/simulated.ts';
+import { DEFAULT_MARKET_WS_URL } from '../../builders/lib/config.ts';
 import { cleanEnv, ROOT } from '../helpers/run.ts';
 import { browserAvailability, launchChromium } from '../helpers/browser.ts';
 

@@ -19,9 +19,9 @@ import {
   Client as ClientV2,
   StreamableHTTPClientTransport as StreamableHTTPClientTransportV2,
 } from '@modelcontextprotocol/client';
-import { startFakeUpstreams, type FakeUpstreams } from '../../tools/fakes/upstreams.ts';
-import { DEFAULT_SERVICE } from '../../datasets/registry.ts';
-import { dataTools } from '../../contract/mcp-tools.ts';
+import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
+import { DEFAULT_SERVICE } from '../../builders/datasets/registry.ts';
+import { dataTools } from '../../builders/contract/mcp-tools.ts';
 import { get, spawnGateway, type GatewayProcess, type RawResponse } from '../helpers/gateway.ts';
 import { cleanEnv, ROOT, runProgram, upstreamEnv } from '../helpers/run.ts';
 

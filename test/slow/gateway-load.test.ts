@@ -3,7 +3,7 @@
 // contribution requests among them share one upstream fetch.
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import type { FakeUpstreams } from '../../tools/fakes/upstreams.ts';
+import type { FakeUpstreams } from '../fakes/upstreams.ts';
 import { shareUpstreams } from '../helpers/shared-upstreams.ts';
 import { get, startTestGateway, type DistFixture } from '../helpers/gateway.ts';
 

@@ -5,10 +5,10 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { freePort } from '../../tools/fakes/ports.ts';
-import { noCalls, startFakeUpstreams, type FakeUpstreams } from '../../tools/fakes/upstreams.ts';
+import { freePort } from '../fakes/ports.ts';
+import { noCalls, startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import { GATEWAY_NODE_FLAGS } from '../../gateway/node-flags.ts';
-import { BUILD_NODE_FLAGS } from '../../builders/build.ts';
+import { BUILD_NODE_FLAGS } from '../../builders/build/build.ts';
 import { listFiles } from '../helpers/files.ts';
 import { get, makeDist, runGatewayToExit, spawnGateway, spawnStart, type DistFixture } from '../helpers/gateway.ts';
 import { ROOT, runProgram, upstreamEnv } from '../helpers/run.ts';

@@ -11,7 +11,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { availability, DESKTOP, siteInBrowser } from '../helpers/site-browser.ts';
 import { TEST_SITE_CLOCK } from '../helpers/site-dist.ts';
-import type { GitHubProjects } from '../../domain/projects.ts';
+import type { GitHubProjects } from '../../builders/datasets/projects/rule.ts';
 
 const HOUR = 3_600_000;
 /** Issue 44's budget for the home page, the owner's picture aside. */

@@ -13,8 +13,8 @@ import { launchChromium } from '../helpers/browser.ts';
 import { ROOT } from '../helpers/run.ts';
 import { runBuild, TEST_SITE_CLOCK, TEST_SITE_URL } from '../helpers/site-dist.ts';
 import { upstreamEnv } from '../helpers/run.ts';
-import { startFakeUpstreams, type FakeUpstreams } from '../../tools/fakes/upstreams.ts';
-import { TINY_PNG } from '../../tools/fakes/avatar.ts';
+import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
+import { TINY_PNG } from '../fakes/avatar.ts';
 import { startServeHandler, type StaticServer } from '../helpers/site-serve.ts';
 import { availability, PAGES_TO_AUDIT, pool, SITE_READ_AT, withReaderClock } from '../helpers/site-browser.ts';
 

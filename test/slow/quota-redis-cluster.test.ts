@@ -4,7 +4,7 @@
 import { rm } from 'node:fs/promises';
 import { parseList } from 'structured-headers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeUpstreams, type FakeUpstreams } from '../../tools/fakes/upstreams.ts';
+import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import { get, makeDist, spawnGateway, type DistFixture, type GatewayProcess } from '../helpers/gateway.ts';
 import { privateRedisCluster, SKIP_REDIS, type PrivateCluster } from '../helpers/gateway-redis.ts';
 import { upstreamEnv } from '../helpers/run.ts';

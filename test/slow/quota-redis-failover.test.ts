@@ -7,7 +7,7 @@
 // <client>` (docs/gateway.md), so the slot of a window is that of its hash tag.
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeUpstreams, type FakeUpstreams } from '../../tools/fakes/upstreams.ts';
+import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import { get, makeDist, spawnGateway, type DistFixture, type GatewayProcess } from '../helpers/gateway.ts';
 import {
   inline,

@@ -3,8 +3,8 @@
 // A real redis-server frozen with SIGSTOP plays the hung store; small RESP servers on loopback play the
 // stores that answer nonsense, nothing, or a bulk string without end.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { FakeUpstreams } from '../../tools/fakes/upstreams.ts';
-import { ENDLESS, startFakeRedis, withPong, type FakeRedis } from '../../tools/fakes/redis.ts';
+import type { FakeUpstreams } from '../fakes/upstreams.ts';
+import { ENDLESS, startFakeRedis, withPong, type FakeRedis } from '../fakes/redis.ts';
 import { shareUpstreams } from '../helpers/shared-upstreams.ts';
 import { get, startTestGateway, type DistFixture, type TestGateway } from '../helpers/gateway.ts';
 import { privateRedis, SKIP_REDIS, type PrivateRedis } from '../helpers/gateway-redis.ts';

@@ -9,8 +9,8 @@
 import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asWalkBombSeed, startFakeRedis, type FakeRedis, type WalkBomb } from '../../tools/fakes/redis.ts';
-import { startFakeUpstreams, type FakeUpstreams } from '../../tools/fakes/upstreams.ts';
+import { asWalkBombSeed, startFakeRedis, type FakeRedis, type WalkBomb } from '../fakes/redis.ts';
+import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import { get, makeDist, spawnGateway, type DistFixture, type GatewayProcess } from '../helpers/gateway.ts';
 import { upstreamEnv } from '../helpers/run.ts';
 

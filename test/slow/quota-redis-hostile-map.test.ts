@@ -8,9 +8,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asHostileSeed, startBlackHole, startFakeRedis, type FakeRedis } from '../../tools/fakes/redis.ts';
-import { freePort } from '../../tools/fakes/ports.ts';
-import { startFakeUpstreams, type FakeUpstreams } from '../../tools/fakes/upstreams.ts';
+import { asHostileSeed, startBlackHole, startFakeRedis, type FakeRedis } from '../fakes/redis.ts';
+import { freePort } from '../fakes/ports.ts';
+import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import { get, makeDist, spawnGateway, type DistFixture, type GatewayProcess } from '../helpers/gateway.ts';
 import { upstreamEnv } from '../helpers/run.ts';
 

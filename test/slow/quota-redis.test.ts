@@ -4,7 +4,7 @@
 import { rm } from 'node:fs/promises';
 import { parseItem, parseList } from 'structured-headers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeUpstreams, type FakeUpstreams } from '../../tools/fakes/upstreams.ts';
+import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import {
   get,
   makeDist,

@@ -39,7 +39,7 @@ describe.runIf(availability.available || availability.mustFail)('/resume in prin
     fixture = await startServeHandler(sharedSite().dir);
     // The demo's sample résumé, built as the demo builds it (DEMO_SIMULATED: every page says so).
     demoContent = await contentCopy({
-      'resume.json': await readFile(join(ROOT, 'tools/demo/resume.json'), 'utf8'),
+      'resume.json': await readFile(join(ROOT, 'test/demo/resume.json'), 'utf8'),
     });
     demoSite = await buildSite({ site: { content: demoContent.dir }, env: { DEMO_SIMULATED: '1' } });
     expect(demoSite.result.code, demoSite.result.stderr).toBe(0);

@@ -3,9 +3,9 @@
 // is a parse error), its entries those of the JSON Feed. The feeds' other checks: test/site-feeds.test.ts.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JsonFeed } from '../../contract/content-documents.ts';
-import { CONTENT_DOCUMENTS } from '../../contract/pages.ts';
-import { startFakeUpstreams, type FakeUpstreams } from '../../tools/fakes/upstreams.ts';
+import type { JsonFeed } from '../../builders/contract/content-documents.ts';
+import { CONTENT_DOCUMENTS } from '../../builders/contract/pages.ts';
+import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import { browserAvailability, launchChromium } from '../helpers/browser.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
 import { sharedSite, TEST_SITE_URL, type SiteFiles } from '../helpers/site-dist.ts';

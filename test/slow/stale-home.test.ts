@@ -9,7 +9,7 @@ import { browserAvailability, launchChromium } from '../helpers/browser.ts';
 import { sharedSite, TEST_SITE_CLOCK } from '../helpers/site-dist.ts';
 import { startServeHandler, type StaticServer } from '../helpers/site-serve.ts';
 import { DESKTOP } from '../helpers/site-browser.ts';
-import { datasets, DEFAULT_SERVICE_OPTIONS } from '../../datasets/registry.ts';
+import { datasets, DEFAULT_SERVICE_OPTIONS } from '../../builders/datasets/registry.ts';
 
 const availability = browserAvailability();
 const DAY = 86_400_000;

@@ -9,13 +9,13 @@ import { stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contrastRatio, lookOf, SCHEMES, THEME_NAMES, THEMES, type ThemeName } from '../../render/themes.ts';
+import { contrastRatio, lookOf, SCHEMES, THEME_NAMES, THEMES, type ThemeName } from '../../builders/render/themes.ts';
 import { browserAvailability, launchChromium } from '../helpers/browser.ts';
 import { contentCopy, type ContentCopy } from '../helpers/hostile-content.ts';
 import { buildSite, FIXTURE_SITE, type BuiltSite } from '../helpers/site-dist.ts';
 import { DESKTOP, PHONE, pool, SITE_READ_AT, withReaderClock } from '../helpers/site-browser.ts';
 import { startServeHandler, type StaticServer } from '../helpers/site-serve.ts';
-import { TINY_PNG } from '../../tools/fakes/avatar.ts';
+import { TINY_PNG } from '../fakes/avatar.ts';
 import { axeViolations } from '../helpers/axe.ts';
 import { profileWithLinks } from '../helpers/hostile-content.ts';
 

@@ -2,8 +2,8 @@
 // this machine, so part of `npm run bench`, not of a test suite (docs/testing.md); the parser's answers to
 // the same pages are tested in test/hostile-upstreams.test.ts and test/github-sources.test.ts.
 import { describe, expect, it } from 'vitest';
-import { parseCalendarHtml } from '../../upstreams/github-html.ts';
-import { HOSTILE_PAGE_SHAPES } from '../../tools/fakes/hostile-pages.ts';
+import { parseCalendarHtml } from '../../builders/upstreams/github-html.ts';
+import { HOSTILE_PAGE_SHAPES } from '../fakes/hostile-pages.ts';
 
 /** Milliseconds of CPU spent by `work` (the process's own user+system time, not the wall clock). */
 function cpuMs(work: () => void): number {

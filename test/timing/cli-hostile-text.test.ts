@@ -2,10 +2,10 @@
 // linear time on any text. Measured in CPU time on this machine, so part of `npm run bench`, not of a test
 // suite (docs/testing.md).
 import { describe, expect, it } from 'vitest';
-import { parseJson } from '../../cli/json-body.ts';
-import { schemaError } from '../../cli/schema-check.ts';
-import { renderText, terminal } from '../../cli/terminal.ts';
-import { cliSchemas } from '../../builders/cli-artifact.ts';
+import { parseJson } from '../../builders/cli/json-body.ts';
+import { schemaError } from '../../builders/cli/schema-check.ts';
+import { renderText, terminal } from '../../builders/cli/terminal.ts';
+import { cliSchemas } from '../../builders/build/cli-artifact.ts';
 
 const TERM = terminal(true, 80);
 

@@ -1,6 +1,6 @@
 // RFC 9457 problem responses, prepared once per gateway: the body comes from contract/problems.ts, its
 // `status` equals the HTTP status, and nothing from an exception (message, stack) ever reaches it.
-import { ALLOW_HEADER, CACHE_CONTROL, type ServiceTables } from '../../../contract/service.ts';
+import { ALLOW_HEADER, CACHE_CONTROL, type ServiceTables } from '../../../builders/contract/service.ts';
 import {
   problem,
   PROBLEM_CONTENT_TYPE,
@@ -8,8 +8,8 @@ import {
   PROBLEM_TYPES,
   type ProblemCode,
   type ProblemDetails,
-} from '../../../contract/problems.ts';
-import type { DataResourceId } from '../../../contract/service.ts';
+} from '../../../builders/contract/problems.ts';
+import type { DataResourceId } from '../../../builders/contract/service.ts';
 import { COMMON_HEADERS } from './common-headers.ts';
 import { utf8 } from './bytes.ts';
 import type { Prepared } from './exchange.ts';

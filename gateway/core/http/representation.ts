@@ -2,7 +2,7 @@
 // strong ETag per copy. Static files and the cached contribution calendar are both served from these.
 // Hashing and compressing are the runtime's (BodyCodec): the core itself imports no runtime module.
 import { acceptedCodings, type Coding } from './content-coding.ts';
-import { isCompressible } from '../../../contract/content-types.ts';
+import { isCompressible } from '../../../builders/contract/content-types.ts';
 
 /** A body's compressed copies, each present only when it is smaller than the body. */
 export interface CompressedCopies {

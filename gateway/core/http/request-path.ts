@@ -1,7 +1,7 @@
 // The path of a request target, and its safe percent-decoding. The gateway serves only paths that are
 // keys of tables built at start, so decoding never reaches the file system; these rules make sure an
 // encoded form cannot name something the plain form could not (RFC 3986 §2.2, §3.3, §6.2.2).
-import { API_INDEX } from '../../../contract/service.ts';
+import { API_INDEX } from '../../../builders/contract/service.ts';
 
 const API_PREFIX = `${API_INDEX.path}/`;
 

@@ -9,10 +9,10 @@ import {
   DISCOVERY,
   folderCardResource,
   type ServiceTables,
-} from '../../../contract/service.ts';
-import { feedPolicyOptions, pageResponseHeaders } from '../../../contract/content-security-policy.ts';
-import { contentTypeFor } from '../../../contract/content-types.ts';
-import { fileCacheControl } from '../../../contract/cache-rules.ts';
+} from '../../../builders/contract/service.ts';
+import { feedPolicyOptions, pageResponseHeaders } from '../../../builders/contract/content-security-policy.ts';
+import { contentTypeFor } from '../../../builders/contract/content-types.ts';
+import { fileCacheControl } from '../../../builders/contract/cache-rules.ts';
 import { isApiPath } from './request-path.ts';
 import {
   notModifiedHeaders,

@@ -1,6 +1,6 @@
 // Between web Request/Response and the core's own forms, for runtimes that speak fetch (a Worker, the
 // tests' in-process calls): the request's target, its body read under a cap, and a Prepared as a Response.
-import { readStreamCapped } from '../../../lib/capped-body.ts';
+import { readStreamCapped } from '../../../builders/lib/capped-body.ts';
 import type { Prepared } from './exchange.ts';
 
 /** The request target of an absolute URL: its path and query ("/a?b"), as an HTTP/1.1 request line has it. */

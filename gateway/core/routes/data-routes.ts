@@ -2,11 +2,11 @@
 // route, by its cache policy (the market's read on every request, the calendar's answer kept until the next
 // midnight, the projects' for an hour), or a route derived from another dataset's, which reads that dataset's route and never an upstream of
 // its own. The request handler and the MCP tools read the same routes.
-import type { Config } from '../../../lib/config.ts';
-import type { DataResource, DataResourceId } from '../../../contract/service.ts';
-import type { Validator } from '../../../contract/schemas.ts';
-import type { Dataset, DatasetSource } from '../../../datasets/dataset.ts';
-import type { Sources } from '../../../datasets/registry.ts';
+import type { Config } from '../../../builders/lib/config.ts';
+import type { DataResource, DataResourceId } from '../../../builders/contract/service.ts';
+import type { Validator } from '../../../builders/contract/schemas.ts';
+import type { Dataset, DatasetSource } from '../../../builders/datasets/dataset.ts';
+import type { Sources } from '../../../builders/datasets/registry.ts';
 import { prepare, type BodyCodec, type Representation } from '../http/representation.ts';
 import { utf8 } from '../http/bytes.ts';
 import { keptRoute } from './kept-route.ts';

@@ -6,10 +6,10 @@
 // The snapshot in dist/ is not used as a first answer, even when it is still valid: it was built from the
 // upstream as it was then, possibly with another source or another account, and the gateway's answer
 // must say what the upstream says now (an unusable upstream is a 502, not yesterday's build's 200).
-import type { DataResource } from '../../../contract/service.ts';
-import type { Validator } from '../../../contract/schemas.ts';
-import type { DatasetSource } from '../../../datasets/dataset.ts';
-import { singleFlight } from '../../../upstreams/single-flight.ts';
+import type { DataResource } from '../../../builders/contract/service.ts';
+import type { Validator } from '../../../builders/contract/schemas.ts';
+import type { DatasetSource } from '../../../builders/datasets/dataset.ts';
+import { singleFlight } from '../../../builders/upstreams/single-flight.ts';
 import { prepare, type BodyCodec } from '../http/representation.ts';
 import { utf8 } from '../http/bytes.ts';
 import type { DataRoute, LiveAnswer } from './data-routes.ts';

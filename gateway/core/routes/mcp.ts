@@ -11,8 +11,8 @@ import {
   MCP_ENDPOINT,
   type DataResource,
   type ServiceTables,
-} from '../../../contract/service.ts';
-import type { JsonSchema } from '../../../contract/schemas.ts';
+} from '../../../builders/contract/service.ts';
+import type { JsonSchema } from '../../../builders/contract/schemas.ts';
 import {
   BATCHES_REMOVED_IN,
   dataTools,
@@ -21,15 +21,15 @@ import {
   selfContainedSchema,
   toolListCacheHint,
   type CacheHint,
-} from '../../../contract/mcp-tools.ts';
+} from '../../../builders/contract/mcp-tools.ts';
 import type { DataRoute } from './data-routes.ts';
 import { prepareAnswer, type PreparedAnswer, type Problems } from '../http/problem-response.ts';
 import { DISABLED_QUOTA, type Quota, type QuotaDecision } from '../quota.ts';
 import type { BodyOf, ClientOf, CoreRequest, Prepared } from '../http/exchange.ts';
 import { concat, text, utf8 } from '../http/bytes.ts';
 import { COMMON_HEADERS } from '../http/common-headers.ts';
-import { ageSentence } from '../../../render/age.ts';
-import { nextMidnightMs } from '../../../domain/calendar.ts';
+import { ageSentence } from '../../../builders/render/age.ts';
+import { nextMidnightMs } from '../../../builders/domain/calendar.ts';
 
 export interface McpDeps {
   /** The deployment's data operations: the tools. */
