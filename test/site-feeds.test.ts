@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JsonFeed } from '../builders/contract/content-documents.ts';
+import type { JsonFeed } from '../builders/contract/payload-types.ts';
 import { CONTENT_DOCUMENTS } from '../builders/contract/pages.ts';
 import { createValidator } from '../builders/contract/schemas.ts';
 import { startFakeUpstreams, type FakeUpstreams } from './fakes/upstreams.ts';

@@ -1,10 +1,12 @@
 // The site's content as the CLI reads it: /profile.json, /skills.json, /resume.json and the writings' JSON Feed
 // (contract/pages.ts CONTENT_DOCUMENTS), already checked against their schemas (schema-check.ts) when they
 // reach this module. Pure: documents in, the values the commands print out.
-import type { FeedItem, JsonFeed } from '../contract/content-documents.ts';
+import type { JsonFeed } from '../contract/payload-types.ts';
+
+type FeedItem = JsonFeed['items'][number];
 import { UnexpectedBody } from './errors.ts';
 
-export type { JsonFeed, ProfileDocument as Profile, SkillsDocument as Skills } from '../contract/content-documents.ts';
+export type { JsonFeed, Profile, Skills } from '../contract/payload-types.ts';
 
 export interface WritingEntry {
   slug: string;

@@ -1,4 +1,4 @@
-// Generated from schemas/*.schema.json by tools/payload-types.mjs (npm run generate:types): do not edit.
+// Generated from schemas/*.schema.json by builders/tools/payload-types.mjs (npm run generate:types): do not edit.
 // A schema is the source of truth; change it and regenerate.
 
 /**

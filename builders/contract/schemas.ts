@@ -23,26 +23,49 @@ const standaloneCode = ((standaloneModule as unknown as { default?: unknown }).d
 ) => string;
 
 export const SCHEMAS_DIR = repoUrl('schemas/', import.meta.url);
+/** The datasets' folders: a dataset may keep its payload's schema beside its code (docs/architecture.md). */
+export const DATASETS_DIR = repoUrl('builders/datasets/', import.meta.url);
 
 export type JsonSchema = Record<string, unknown> & { $id: string; title: string };
+
+/** The schema files of `dir`, and of every folder directly under `datasets` (a dataset's own), sorted by name. */
+function schemaFiles(dir: URL, datasets: URL | null): URL[] {
+  const own = (folder: URL) =>
+    readdirSync(folder)
+      .filter((f) => f.endsWith('.schema.json'))
+      .sort()
+      .map((f) => new URL(f, folder));
+  const folders =
+    datasets === null
+      ? []
+      : readdirSync(datasets, { withFileTypes: true })
+          .filter((e) => e.isDirectory())
+          .map((e) => e.name)
+          .sort()
+          .map((name) => new URL(`${name}/`, datasets));
+  return [dir, ...folders].flatMap(own);
+}
 
 /**
  * Every schema file, keyed by its title, for one deployment. The committed files are written for the
  * defaults (MON-USD, America/Toronto): a deployment with another product or zone (MARKET_PRODUCT,
  * CALENDAR_TIME_ZONE) gets them with its own in every `const` and description, so that what ajv
  * checks, the OpenAPI document and the developer page all say the configured values. With the
- * defaults, the files are returned as they are.
+ * defaults, the files are returned as they are. Two files with one title are a mistake, named.
  */
 export function loadSchemas(
   service?: Pick<ServiceTables, 'resources'>,
   dir: URL = SCHEMAS_DIR,
+  datasets: URL | null = DATASETS_DIR,
 ): Map<string, JsonSchema> {
   const schemas = new Map<string, JsonSchema>();
-  for (const file of readdirSync(dir)
-    .filter((f) => f.endsWith('.schema.json'))
-    .sort()) {
-    const text = specialise(readFileSync(new URL(file, dir), 'utf8'), service);
+  const from = new Map<string, string>();
+  for (const file of schemaFiles(dir, datasets)) {
+    const text = specialise(readFileSync(file, 'utf8'), service);
     const schema = JSON.parse(text) as JsonSchema;
+    if (from.has(schema.title))
+      throw new Error(`schema title ${schema.title} is in both ${from.get(schema.title)} and ${file.pathname}`);
+    from.set(schema.title, file.pathname);
     schemas.set(schema.title, schema);
   }
   return schemas;

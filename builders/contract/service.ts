@@ -10,23 +10,12 @@ export { contentSecurityPolicy, feedOrigin } from './content-security-policy.ts'
 
 /** A dataset's id, as its module declares it (datasets/registry.ts lists them). */
 export type DataResourceId = string;
-/** The titles of the schema files under schemas/. */
-export type SchemaName =
-  | 'MarketData'
-  | 'MarketPoint'
-  | 'GitHubContributions'
-  | 'GitHubContributionDay'
-  | 'GitHubStreak'
-  | 'GitHubStreakRun'
-  | 'GitHubProjects'
-  | 'GitHubProject'
-  | 'ProblemDetails'
-  | 'ApiIndex'
-  | 'Profile'
-  | 'Skills'
-  | 'JsonFeed'
-  | 'Status'
-  | 'StatusBadge';
+/**
+ * The title of a schema file: under schemas/ (the service's own documents and the first datasets'
+ * payloads) or in a dataset's own folder (builders/datasets/<id>/*.schema.json). A title is checked where
+ * it is used: a validator refuses one it does not hold.
+ */
+export type SchemaName = string;
 
 /** Every JSON document the service publishes (data snapshots, API index, OpenAPI) is sent as this type. */
 const JSON_CONTENT_TYPE = 'application/json';

@@ -64,6 +64,11 @@ export interface Config {
   marketWsUrl: string | null;
   /** STREAK_REST_DAYS: the weekdays that neither break nor count in a contribution streak, full English names, Monday first. */
   streakRestDays: string[];
+  /**
+   * The environment the configuration was read from: where a dataset's own variables are read, by its
+   * folder (`datasetVariables`), when the program connects its upstream.
+   */
+  env: Readonly<Env>;
 }
 
 export const SITE_FILE_URL = repoUrl('site/site.json', import.meta.url);
@@ -222,6 +227,27 @@ export function loadConfig(env: Env = process.env, site: SiteFile = readSiteFile
     calendarTimeZone: timeZone(get('CALENDAR_TIME_ZONE') ?? DEFAULT_TIME_ZONE),
     marketWsUrl: feedUrl(get('MARKET_WS_URL') ?? DEFAULT_MARKET_WS_URL),
     streakRestDays: restDays(get('STREAK_REST_DAYS') ?? ''),
+    env,
+  };
+}
+
+/**
+ * A dataset's own variables (docs/architecture.md#add-a-dataset), read from the program's configuration by
+ * the dataset's folder and checked as every variable is: a refused value is a ConfigError naming it (exit 2).
+ * Empty counts as unset.
+ */
+export function datasetVariables(config: Pick<Config, 'env'>) {
+  const get = (name: string): string | undefined => {
+    const value = config.env[name];
+    if (value === undefined || value.trim() === '') return undefined;
+    return operatorText(name, value.trim());
+  };
+  return {
+    text: get,
+    /** An http(s) origin without a trailing slash. */
+    origin: (name: string, fallback: string) => origin(name, get(name) ?? fallback),
+    integer: (name: string, fallback: number, min: number, max: number) =>
+      integer(name, get(name) ?? String(fallback), min, max),
   };
 }
 

@@ -12,8 +12,11 @@ export class ConfigError extends Error {
   }
 }
 
-export type UpstreamName =
-  'coinbase' | 'github-graphql' | 'github-html' | 'github-avatar' | 'resume-image' | 'github-profile' | 'github-rest';
+/**
+ * The upstream a failure came from, as its client names it (`coinbase`, `github-graphql`, a dataset's own):
+ * the first word of the failure's line. Each client declares its name beside itself; no list here.
+ */
+export type UpstreamName = string;
 
 /** Longest reason an UpstreamError keeps: enough for a URL and the upstream's own message. */
 const MAX_REASON_LENGTH = 500;

@@ -11,7 +11,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const SCHEMAS = `${root}schemas/`;
 export const TYPES_FILE = `${root}builders/contract/payload-types.ts`;
 
-const BANNER = `// Generated from schemas/*.schema.json by tools/payload-types.mjs (npm run generate:types): do not edit.
+const BANNER = `// Generated from schemas/*.schema.json by builders/tools/payload-types.mjs (npm run generate:types): do not edit.
 // A schema is the source of truth; change it and regenerate.`;
 
 /** The file's text, as the generator would write it now. */

@@ -4,7 +4,7 @@
 // URL or to the same origin (never to a lower scheme), and the picture must be at most 2 MiB, a PNG,
 // JPEG or WebP by its bytes, and within the pixels bound by its header (lib/image-type.ts). Anything else
 // is an UpstreamError: the build says so in one line and the pages go without a picture.
-import { UpstreamError, type UpstreamName } from '../lib/errors.ts';
+import { UpstreamError } from '../lib/errors.ts';
 import { imageTypeOf, MAX_AVATAR_BYTES, pictureSizeFault, type Picture } from '../lib/image-type.ts';
 import { readBody, userAgent } from './http.ts';
 
@@ -30,7 +30,7 @@ export function fetchGithubAvatar(request: AvatarRequest): Promise<Picture> {
 export async function fetchPicture(
   first: string,
   request: Pick<AvatarRequest, 'siteUrl' | 'timeoutMs'>,
-  upstream: Extract<UpstreamName, 'github-avatar' | 'resume-image'>,
+  upstream: 'github-avatar' | 'resume-image',
 ): Promise<Picture> {
   const { timeoutMs } = request;
   const headers = { 'user-agent': userAgent(request.siteUrl), accept: 'image/png,image/jpeg,image/webp' };

@@ -3,7 +3,7 @@
 // is a parse error), its entries those of the JSON Feed. The feeds' other checks: test/site-feeds.test.ts.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JsonFeed } from '../../builders/contract/content-documents.ts';
+import type { JsonFeed } from '../../builders/contract/payload-types.ts';
 import { CONTENT_DOCUMENTS } from '../../builders/contract/pages.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import { browserAvailability, launchChromium } from '../helpers/browser.ts';

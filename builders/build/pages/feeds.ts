@@ -3,7 +3,7 @@
 // `<link rel="alternate">` of every page (layout.ts). Pure: (context, writings) → documents.
 import { DateTime } from 'luxon';
 import type { BuildContext } from '../artifact.ts';
-import type { JsonFeed } from '../../contract/content-documents.ts';
+import type { JsonFeed } from '../../contract/payload-types.ts';
 import { CONSTANTS } from '../../contract/service.ts';
 import { absoluteUrl, CONTENT_DOCUMENTS, PAGES } from '../../contract/pages.ts';
 import type { Writing } from '../content/site-content.ts';

@@ -1,7 +1,7 @@
 // The home page (/) and its twin (/index.md): the person, their projects, then the live data the other
 // datasets feed, drawn from this build's snapshots; the live ones are refreshed by the page script.
 import type { Artifact, BuildContext } from '../artifact.ts';
-import type { ProfileDocument } from '../../contract/content-documents.ts';
+import type { Profile as ProfileDocument } from '../../contract/payload-types.ts';
 import type { OwnerProject, Profile } from '../content/site-content.ts';
 import { escapeHtml } from '../../render/html.ts';
 import { renderMarkdown } from '../content/markdown.ts';

@@ -1,7 +1,7 @@
 // /skills and its twin: `## <Group>` then `- <Skill>` or `- <Skill>: <note>` lines; the same groups as
 // data in /skills.json.
 import type { Artifact, BuildContext } from '../artifact.ts';
-import type { SkillsDocument } from '../../contract/content-documents.ts';
+import type { Skills as SkillsDocument } from '../../contract/payload-types.ts';
 import type { SkillGroup } from '../content/site-content.ts';
 import { renderMarkdown } from '../content/markdown.ts';
 import { twin } from '../content/twins.ts';
