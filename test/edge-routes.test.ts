@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { readWorkerFirst, workerFirstRoutes, writeWorkerFirst } from '../gateway/worker/worker-routes.ts';
 import { writeWorkerRoutes } from '../gateway/worker/bundle.ts';
 import { DEFAULT_SERVICE, serviceTables } from '../builders/datasets/registry.ts';
-import { DISCOVERY } from '../builders/contract/service.ts';
+import { API_INDEX, DISCOVERY, type ServiceTables } from '../builders/contract/service.ts';
 import { loadConfig } from '../builders/lib/config.ts';
 import { ROOT } from './helpers/run.ts';
 
@@ -73,19 +73,27 @@ describe("the repository's run_worker_first", () => {
 });
 
 describe('the routes, from the route table', () => {
-  it('follow MARKET_PRODUCT, and leave the market out with it', () => {
-    const btc = workerFirstRoutes(serviceTables(loadConfig({ MARKET_PRODUCT: 'BTC-USD' })));
-    expect(btc).toContain('/api/v1/btc-price');
-    expect(btc).toContain('/api/btc-price');
-    expect(btc.filter((p) => p.includes('mon-price'))).toEqual([]);
-    const off = workerFirstRoutes(serviceTables(loadConfig({ MARKET_PRODUCT: 'off' })));
-    expect(off.filter((p) => p.includes('-price'))).toEqual([]);
-    expect(off).toContain('/mcp');
+  /** Every data path of a deployment, and /mcp, run first; none of its static files. */
+  const coversExactly = (service: ServiceTables) => {
+    const list = workerFirstRoutes(service);
+    for (const path of [...service.paths.keys(), '/mcp']) expect(runsFirst(list, path), path).toBe(true);
+    for (const path of ['/', '/api', `/${API_INDEX.file}`, ...service.cards.map((c) => c.path)])
+      expect(runsFirst(list, path), path).toBe(false);
+  };
+
+  it("cover MARKET_PRODUCT's market, and every path without it", () => {
+    const btc = serviceTables(loadConfig({ MARKET_PRODUCT: 'BTC-USD' }));
+    expect(btc.paths.has('/api/v1/btc-price')).toBe(true);
+    coversExactly(btc);
+    coversExactly(serviceTables(loadConfig({ MARKET_PRODUCT: 'off' })));
   });
 
-  it("are every data path of every dataset in the registry, and /mcp: a new dataset's join them", () => {
-    const service = serviceTables(loadConfig({}));
-    expect(new Set(workerFirstRoutes(service))).toEqual(new Set([...service.paths.keys(), '/mcp']));
+  it("are every data path of every dataset in the registry, and /mcp: a new dataset's fall under them", () => {
+    coversExactly(serviceTables(loadConfig({})));
+    // The patterns name no dataset: a deployment with other datasets has the same list.
+    expect(workerFirstRoutes(serviceTables(loadConfig({ MARKET_PRODUCT: 'BTC-USD' })))).toEqual(
+      workerFirstRoutes(DEFAULT_SERVICE),
+    );
   });
 
   it("npm run build:edge writes the deployment's list into the file, comments and all else unchanged", () => {
@@ -96,11 +104,10 @@ describe('the routes, from the route table', () => {
       // The stock deployment: the file already says so, and is left alone.
       expect(writeWorkerRoutes(workerFirstRoutes(serviceTables(loadConfig({}))), file)).toBe(false);
       expect(readFileSync(file, 'utf8')).toBe(text);
-      expect(writeWorkerRoutes(workerFirstRoutes(serviceTables(loadConfig({ MARKET_PRODUCT: 'BTC-USD' }))), file)).toBe(
-        true,
-      );
+      const other = ['/api/*', '/elsewhere', '/mcp'];
+      expect(writeWorkerRoutes(other, file)).toBe(true);
       const changed = readFileSync(file, 'utf8');
-      expect(readWorkerFirst(changed)).toContain('/api/v1/btc-price');
+      expect(readWorkerFirst(changed)).toEqual(other);
       expect(changed.replace(/"run_worker_first": \[[^\]]*\]/, '')).toBe(
         text.replace(/"run_worker_first": \[[^\]]*\]/, ''),
       );

@@ -1,14 +1,21 @@
 // The paths where the Worker runs before the static assets (`assets.run_worker_first` in
-// gateway/worker/wrangler.jsonc): every data path and its alias, answered live, and /mcp. Everything else
-// (pages, cards, discovery documents) is a static asset that Cloudflare serves with dist/_headers' headers
-// and its own ETags without invoking the Worker: free, outside the daily request quota, and with no CPU of
-// ours (docs/deploying.md#what-runs-where). Derived from the deployment's route table, so MARKET_PRODUCT
-// renames the market's paths and a new dataset's paths join the list with the dataset.
-import { MCP_ENDPOINT, type ServiceTables } from '../../builders/contract/service.ts';
+// gateway/worker/wrangler.jsonc): every data path and its alias, answered live, an unknown /api/ path (the
+// 404 problem), and /mcp. Everything else (pages, cards, discovery documents, the API index) is a static
+// asset that Cloudflare serves with dist/_headers' headers and its own ETags without invoking the Worker:
+// free, outside the daily request quota, and with no CPU of ours (docs/deploying.md#what-runs-where).
+// Every data path lies under /api/, so one pattern covers the datasets of any deployment: a new dataset,
+// or MARKET_PRODUCT's renamed market, needs no change to the committed file.
+import { API_INDEX, MCP_ENDPOINT, type ServiceTables } from '../../builders/contract/service.ts';
 
-/** The route patterns, each an exact path (no `*`): nothing static can fall under one by accident. */
+/** Where the data paths lie: /api/ and everything under it. */
+const DATA_PREFIX = '/api/';
+
+/** The route patterns: `/api/*` but the API index's file (a static asset), any data path outside it, /mcp. */
 export function workerFirstRoutes(service: ServiceTables): string[] {
-  return [...service.resources.flatMap((r) => [r.v1.path, r.alias.path]), MCP_ENDPOINT.path];
+  const outside = service.resources
+    .flatMap((r) => [r.v1.path, r.alias.path])
+    .filter((path) => !path.startsWith(DATA_PREFIX));
+  return [`${DATA_PREFIX}*`, `!/${API_INDEX.file}`, ...outside, MCP_ENDPOINT.path];
 }
 
 /** The member as it stands in gateway/worker/wrangler.jsonc: a JSON array of strings, one per line. */
