@@ -5,11 +5,11 @@ import { loadConfig, type Config } from '../builders/lib/config.ts';
 import { ConfigError } from '../builders/lib/errors.ts';
 import { oneLine } from '../builders/lib/text/one-line.ts';
 import { portTakenReason } from '../builders/lib/port-hint.ts';
+import { errorMessage, runServer } from '../builders/lib/run-main.ts';
 import { MAX_ERROR_LINE } from './http/error-lines.ts';
 import { startGateway, type Gateway } from './server.ts';
 
 const err = (line: string) => void process.stderr.write(`gateway: ${oneLine(line, MAX_ERROR_LINE)}\n`);
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 async function main(): Promise<number | undefined> {
   let config: Config;
@@ -45,7 +45,7 @@ async function main(): Promise<number | undefined> {
       err(`cannot start: ${portTakenReason(config.host, config.port)}`);
       return 1;
     }
-    err(`cannot start: ${message(error)}`);
+    err(`cannot start: ${errorMessage(error)}`);
     return 1;
   }
 
@@ -56,7 +56,7 @@ async function main(): Promise<number | undefined> {
     gateway.close().then(
       () => process.exit(0),
       (error: unknown) => {
-        err(`shutdown after ${signal} failed: ${message(error)}`);
+        err(`shutdown after ${signal} failed: ${errorMessage(error)}`);
         process.exit(1);
       },
     );
@@ -66,21 +66,4 @@ async function main(): Promise<number | undefined> {
   return undefined;
 }
 
-process.on('uncaughtException', (error) => {
-  err(`unexpected error: ${message(error)}`);
-  process.exit(1);
-});
-process.on('unhandledRejection', (error) => {
-  err(`unexpected error: ${message(error)}`);
-  process.exit(1);
-});
-
-main().then(
-  (code) => {
-    if (code !== undefined) process.exit(code);
-  },
-  (error: unknown) => {
-    err(`cannot start: ${message(error)}`);
-    process.exit(1);
-  },
-);
+runServer(main, err);

@@ -55,3 +55,30 @@ export function runMain(name: string, main: () => Promise<number>): void {
     process.exitCode = code;
   });
 }
+
+/** An error's message, or the thrown value as text. */
+export const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * The edge of a long-running program (the gateway, its Worker's local run): `main` resolves with a status
+ * when it does not start (a refused variable: 2), or with undefined once it serves, after which it exits on
+ * its own (a signal). `say` writes one line in the program's words. A main that throws cannot start; an
+ * exception that escapes it later is unexpected: either is said once, without a stack, and exits 1.
+ */
+export function runServer(main: () => Promise<number | undefined>, say: (line: string) => void): void {
+  const fail = (error: unknown) => {
+    say(`unexpected error: ${errorMessage(error)}`);
+    process.exit(1);
+  };
+  process.on('uncaughtException', fail);
+  process.on('unhandledRejection', fail);
+  main().then(
+    (code) => {
+      if (code !== undefined) process.exit(code);
+    },
+    (error: unknown) => {
+      say(`cannot start: ${errorMessage(error)}`);
+      process.exit(1);
+    },
+  );
+}

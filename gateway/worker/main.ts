@@ -10,13 +10,14 @@ import { loadConfig, type Config } from '../../builders/lib/config.ts';
 import { ConfigError } from '../../builders/lib/errors.ts';
 import { oneLine } from '../../builders/lib/text/one-line.ts';
 import { listenRefusal, portTakenReason } from '../../builders/lib/port-hint.ts';
+import { errorMessage, runServer } from '../../builders/lib/run-main.ts';
 import { parseTrustProxy } from '../quota/ip-ranges.ts';
 import { bundleWorker, refuseNodeOnly, WRANGLER_CONFIG, writeWorkerRoutes } from './bundle.ts';
 import { startLocalWorker, type LocalWorker } from './local.ts';
 
 const MAX_LINE = 300;
 const err = (line: string) => void process.stderr.write(`edge: ${oneLine(line, MAX_LINE)}\n`);
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
 /** CONTRACT: SIGTERM stops everything within 8 s; workerd is given most of it, then the program exits anyway. */
 const STOP_DEADLINE_MS = 6_000;
 
@@ -67,7 +68,7 @@ async function main(): Promise<number | undefined> {
       stderr: (chunk) => process.stderr.write(chunk),
     });
   } catch (error) {
-    err(`cannot start: ${message(error)}`);
+    err(`cannot start: ${errorMessage(error)}`);
     return 1;
   }
   process.stdout.write(`listening on ${worker.url}\n`);
@@ -80,7 +81,7 @@ async function main(): Promise<number | undefined> {
     worker.close().then(
       () => process.exit(0),
       (error: unknown) => {
-        err(`shutdown failed: ${message(error)}`);
+        err(`shutdown failed: ${errorMessage(error)}`);
         process.exit(1);
       },
     );
@@ -90,12 +91,4 @@ async function main(): Promise<number | undefined> {
   return undefined;
 }
 
-main().then(
-  (code) => {
-    if (code !== undefined) process.exit(code);
-  },
-  (error: unknown) => {
-    err(`cannot start: ${message(error)}`);
-    process.exit(1);
-  },
-);
+runServer(main, err);
