@@ -4,7 +4,14 @@ import { graphql, GraphqlResponseError } from '@octokit/graphql';
 import pRetry, { AbortError } from 'p-retry';
 import type { ContributionDay } from '../domain/contributions.ts';
 import { UpstreamError } from '../lib/errors.ts';
-import { guardedFetch, retryAfterMs, type HttpOptions } from './http.ts';
+import {
+  BACKOFF_FIRST_MS,
+  BACKOFF_LIMIT_MS,
+  guardedFetch,
+  RETRY_LIMIT,
+  retryAfterMs,
+  type HttpOptions,
+} from './http.ts';
 
 const QUERY = `query ($login: String!, $from: DateTime!, $to: DateTime!) {
   user(login: $login) {
@@ -58,7 +65,8 @@ export function githubGraphql(apiUrl: string, token: string, account: string, ht
             throw retryable(error, deadline) ? error : new AbortError(error as Error);
           }
         },
-        { retries: 2, minTimeout: 200, maxTimeout: 1000, signal },
+        // The GETs' policy (ky's, upstreams/http.ts): ky retries no POST, so p-retry does it for a query.
+        { retries: RETRY_LIMIT, minTimeout: BACKOFF_FIRST_MS, maxTimeout: BACKOFF_LIMIT_MS, signal },
       );
     } catch (error) {
       const described = describe(error, account, http.timeoutMs, signal);

@@ -25,7 +25,8 @@ export function userAgent(siteUrl: string): string {
   return `public-data-preview/1.0 (+${siteUrl})`;
 }
 
-const RETRY_LIMIT = 2;
+/** Retries of a failed request, within its deadline: ky's for every GET, p-retry's for a GraphQL query. */
+export const RETRY_LIMIT = 2;
 const STOPPED = 'the program is stopping';
 /** An error answer is read only for its `message`; a few KiB is plenty. */
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
@@ -65,8 +66,9 @@ const RETRY_STATUSES = [408, 429, 500, 502, 503, 504];
 /** Of those, the ones whose Retry-After says how long to wait (RFC 9110 §10.2.3). */
 const RETRY_AFTER_STATUSES = [429, 503];
 /** The wait before retry n (1-based) without a Retry-After: 300 ms, then 600 ms, never over a second. */
-const BACKOFF_LIMIT_MS = 1000;
-const backoffMs = (retry: number) => Math.min(BACKOFF_LIMIT_MS, 300 * 2 ** (retry - 1));
+export const BACKOFF_LIMIT_MS = 1000;
+export const BACKOFF_FIRST_MS = 300;
+const backoffMs = (retry: number) => Math.min(BACKOFF_LIMIT_MS, BACKOFF_FIRST_MS * 2 ** (retry - 1));
 
 /**
  * ky, loaded when an upstream is first asked rather than at start: evaluating it builds a web Request to
