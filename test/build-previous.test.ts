@@ -43,6 +43,7 @@ const built: Record<'hourLater' | 'nextDay' | 'tooOld', Built> = {} as never;
 /** A build at `at` with `--previous` = a fresh copy of `from`, after `fail` set the fake's failures. */
 async function buildAfter(name: string, at: number, from: string, fail: (fake: FakeUpstreams) => void): Promise<Built> {
   clock = at;
+  fake.allDown = false;
   fake.market.mode = 'ok';
   fake.github = { mode: 'ok' };
   fail(fake);

@@ -10,6 +10,10 @@ import type { ChildNode, Element } from 'domhandler';
 import { buildSite, FIXTURE_SITE, sharedSite } from './helpers/site-dist.ts';
 import { PROJECTS_REUSE_MAX_MS, type GitHubProjects } from '../builders/datasets/projects/rule.ts';
 import { loadContent } from '../builders/build/content/site-content.ts';
+import { datasets, DEFAULT_SERVICE_OPTIONS } from '../builders/datasets/registry.ts';
+
+/** The stock deployment's datasets, in the registry's order. */
+const DATASETS = datasets(DEFAULT_SERVICE_OPTIONS);
 
 const PROJECTS_PATH = 'api/v1/github-projects';
 
@@ -73,12 +77,10 @@ describe('the home page of the shared build', () => {
     expect(live).toBeLessThan(about);
     const { one, all } = page(html);
     // every live figure is in the live section, the projects alone in the work section
-    expect(all('section.work [data-preview]').map((f) => getAttributeValue(f, 'data-preview'))).toEqual(['projects']);
-    expect(all('section.preview [data-preview]').map((f) => getAttributeValue(f, 'data-preview'))).toEqual([
-      'market',
-      'contributions',
-      'streak',
-    ]);
+    const ids = (work: boolean) => DATASETS.filter((d) => Boolean(d.home.work) === work).map((d) => d.resource.id);
+    expect(ids(true)).toContain('projects');
+    expect(all('section.work [data-preview]').map((f) => getAttributeValue(f, 'data-preview'))).toEqual(ids(true));
+    expect(all('section.preview [data-preview]').map((f) => getAttributeValue(f, 'data-preview'))).toEqual(ids(false));
     expect(one('section.preview [data-preview="projects"]')).toBeNull();
   });
 
@@ -87,7 +89,7 @@ describe('the home page of the shared build', () => {
     const payload = await site.json<GitHubProjects>(PROJECTS_PATH);
     expect(payload.projects.length).toBeGreaterThan(1);
     const { all } = page(await site.read('index.html'));
-    const cards = all('section.work li.project');
+    const cards = all('section.work [data-preview="projects"] li.project');
     const owned = loadContent(pathToFileURL(FIXTURE_SITE)).ownerProjects;
     expect(owned.length).toBeGreaterThan(0);
     expect(cards).toHaveLength(payload.projects.length + owned.length);
@@ -130,7 +132,9 @@ describe('the home page of the shared build', () => {
     const payload = await site.json<GitHubProjects>(PROJECTS_PATH);
     const twin = await site.read('index.md');
     const owned = loadContent(pathToFileURL(FIXTURE_SITE)).ownerProjects;
-    const section = twin.slice(twin.indexOf('## Projects'), twin.indexOf('## About'));
+    // The projects' section: from its heading to the next one (the owner's projects.yaml follow its list).
+    const start = twin.indexOf('## Projects\n');
+    const section = twin.slice(start, twin.indexOf('\n## ', start + 1));
     expect(twin.indexOf('## Projects')).toBeGreaterThan(twin.indexOf(`# `));
     const items = section.split('\n').filter((l) => l.startsWith('- '));
     expect(items).toHaveLength(payload.projects.length + owned.length);
@@ -196,7 +200,9 @@ describe('the projects section of other builds', () => {
       );
       expect(all('section.work a[href^="https://github.com/"]')).toHaveLength(0);
       const twin = await site.read('index.md');
-      const section = twin.slice(twin.indexOf('## Projects'), twin.indexOf('## About'));
+      // The projects' section: from its heading to the next one.
+      const heading = twin.indexOf('## Projects\n');
+      const section = twin.slice(heading, twin.indexOf('\n## ', heading + 1));
       expect(section).toMatch(
         /^## Projects\n\n- \[[^\n]*(\n- [^\n]*)*\n\nProjects unavailable: This build published no snapshot of it\.\n/,
       );

@@ -14,7 +14,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { createValidator, loadSchemas } from '../builders/contract/schemas.ts';
 import { dataTools, selfContainedSchema, toolListCacheHint } from '../builders/contract/mcp-tools.ts';
 import { serviceTablesOf } from '../builders/contract/service.ts';
@@ -272,9 +272,8 @@ describe('MCP endpoint with the SDK client', () => {
 
   it('answers an upstream failure with a tool error carrying the upstream_unavailable problem', async () => {
     await withGateway({}, async (gw, { client }) => {
-      fake.market = { mode: 'down', tradeIdAsString: false };
-      fake.github = { mode: 'missing-day' };
-      fake.projects.mode = 'down';
+      fake.allDown = true;
+      onTestFinished(() => void (fake.allDown = false));
       for (const name of Object.keys(TOOLS)) {
         const body = problemOf((await client.callTool({ name })) as CallToolResult);
         expect(body).toMatchObject({
@@ -285,7 +284,6 @@ describe('MCP endpoint with the SDK client', () => {
       }
       expect(gw.stderr.join('')).toMatch(/market: /);
       expect(gw.stderr.join('')).not.toMatch(/\n\s+at /);
-      fake.projects.mode = 'ok';
     });
   });
 

@@ -46,6 +46,7 @@ const env = (simulated: boolean, at: number) => ({
 /** A healthy build into a new folder, simulated (as the demo's printed command builds) or real. */
 async function healthy(name: string, simulated: boolean): Promise<string> {
   clock = TEST_SITE_CLOCK;
+  fake.allDown = false;
   fake.market.mode = 'ok';
   fake.github = { mode: 'ok' };
   const dir = join(base, name);
@@ -56,8 +57,7 @@ async function healthy(name: string, simulated: boolean): Promise<string> {
 /** Every upstream down, an hour later. */
 function offline(): void {
   clock = TEST_SITE_CLOCK + HOUR;
-  fake.market.mode = 'down';
-  fake.github = { mode: 'down' };
+  fake.allDown = true;
 }
 const exists = (dir: string, file: string) =>
   stat(join(dir, file)).then(

@@ -255,6 +255,9 @@ describe('builds whose upstream failed, and the demo build', () => {
           `^${path
             .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
             .replace('<slug>', '[a-z0-9-]+')
+            // One line for every dataset of the registry: its snapshot pair, its card pair.
+            .replace('<dataset>', '[a-z0-9-]+')
+            .replace('<card>', '[a-z0-9-]+')
             .replace('<owner>', '[a-z0-9-]+')
             .replace('<name>', '[a-z0-9._-]+')
             .replace('<file>', '.+')}$`,

@@ -173,8 +173,13 @@ export interface FakeUpstreams {
    * `huge` answers a 109 KB PNG that claims 30,000 × 30,000 pixels.
    */
   avatar: { mode: 'ok' | 'missing' | 'not-image' | 'insecure' | 'huge'; requests: number };
-  /** The profile's projects (tools/fakes/projects.ts): what the page, GraphQL's projects query and REST answer. */
+  /** The profile's projects (test/fakes/projects.ts): what the page, GraphQL's projects query and REST answer. */
   projects: FakeProjects;
+  /**
+   * Every data upstream down at once (each endpoint's requests still counted): the one switch a test of
+   * "no upstream answers" sets, whatever datasets the fake speaks for.
+   */
+  allDown: boolean;
   /** The fake's clock. */
   now: () => number;
   /** Requests per endpoint (FakeCalls). */
@@ -204,6 +209,7 @@ export async function startFakeUpstreams(options: FakeUpstreamOptions = {}): Pro
     github: { mode: 'ok' },
     avatar: { mode: 'ok', requests: 0 },
     projects: defaultProjects(account),
+    allDown: false,
     now: options.now ?? Date.now,
     calls: zeroCalls(),
     requests: [],
@@ -228,7 +234,7 @@ export async function startFakeUpstreams(options: FakeUpstreamOptions = {}): Pro
 
   /** Applies a failure mode shared by every endpoint; returns true when it answered. */
   const misbehave = (res: ServerResponse, mode: string, then: () => void): boolean => {
-    if (mode === 'down') {
+    if (state.allDown || mode === 'down') {
       res.socket?.destroy();
       return true;
     }
