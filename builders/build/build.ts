@@ -14,7 +14,7 @@ import { ConfigError, ContentError, UpstreamError } from '../lib/errors.ts';
 import { oneLine } from '../lib/text/one-line.ts';
 import { portIsTaken, portTakenReason } from '../lib/port-hint.ts';
 import { dataResource, type DataResource, type DataResourceId, type ServiceTables } from '../contract/service.ts';
-import { createDeployment, datasets, serviceTables, tablesOf } from '../datasets/registry.ts';
+import { createDeployment, datasets, serviceTables, tablesOf, type Deployment } from '../datasets/registry.ts';
 import { createValidator, loadSchemas, SchemaValidationError } from '../contract/schemas.ts';
 import { EXIT_INTERNAL_ERROR, processIo, type MainIo } from '../lib/run-main.ts';
 import { httpOptions } from '../upstreams/http.ts';
@@ -83,30 +83,32 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
   const simulated = options.simulated ?? config.demoSimulated;
   // The owner's content and look first (site/, site.json's theme and accent): a mistake there is theirs to
   // fix (exit 2), said at once, before any upstream is asked and before anything is written.
+  // Ended once every source has answered: a request still running then (the ticker's half of a market
+  // fetch whose candles failed) is one nobody waits for, and it stops instead of retrying on.
+  const upstreamLifetime = new AbortController();
   let content: SiteContent;
   let look: Look;
+  let deployment: Deployment;
   try {
     content = loadContent(options.contentDir, config.site);
     look = lookOf(config.site);
+    // The build's deployment, made once: everything below reads it. Connecting a dataset's upstream reads
+    // its own variables (datasetVariables): a refused one is exit 2 too, before anything is asked.
+    deployment = createDeployment(
+      config,
+      {
+        schemas: loadSchemas,
+        validator: (schemas) => createValidator(schemas),
+        http: httpOptions(config, upstreamLifetime.signal),
+      },
+      options.datasets,
+    );
   } catch (error) {
     if (error instanceof ContentError) warn(contentErrorLine(error));
     else if (error instanceof ConfigError) warn(configErrorLine(error));
     else throw error;
     return { exitCode: 2, failures: [], reused: [], files: [] };
   }
-  // Ended once every source has answered: a request still running then (the ticker's half of a market
-  // fetch whose candles failed) is one nobody waits for, and it stops instead of retrying on.
-  const upstreamLifetime = new AbortController();
-  // The build's deployment, made once: everything below reads it.
-  const deployment = createDeployment(
-    config,
-    {
-      schemas: loadSchemas,
-      validator: (schemas) => createValidator(schemas),
-      http: httpOptions(config, upstreamLifetime.signal),
-    },
-    options.datasets,
-  );
   const { service, validator, sources } = deployment;
 
   // The owner's GitHub picture (`avatar: github`), asked beside the data; a failure leaves the pages
