@@ -34,6 +34,11 @@ export function writeWorkerFirst(jsonc: string, routes: readonly string[]): stri
   const match = MEMBER.exec(jsonc);
   if (match === null) throw new Error('no "run_worker_first": [ … ] list in the wrangler configuration');
   const indent = /^([ \t]*)"run_worker_first"/m.exec(jsonc)![1]!;
-  const list = `[\n${routes.map((r) => `${indent}  ${JSON.stringify(r)},\n`).join('')}${indent}]`;
+  // As Prettier writes it (the file is formatted with the rest): on one line when that fits in 120 columns.
+  const oneLine = `[${routes.map((r) => JSON.stringify(r)).join(', ')}]`;
+  const list =
+    `${indent}"run_worker_first": ${oneLine},`.length <= 120
+      ? oneLine
+      : `[\n${routes.map((r) => `${indent}  ${JSON.stringify(r)},\n`).join('')}${indent}]`;
   return jsonc.replace(MEMBER, (_, key: string) => `${key}${list}`);
 }
