@@ -92,8 +92,9 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
   try {
     content = loadContent(options.contentDir, config.site);
     look = lookOf(config.site);
-    // The build's deployment, made once: everything below reads it. Connecting a dataset's upstream reads
-    // its own variables (datasetVariables): a refused one is exit 2 too, before anything is asked.
+    // The build's deployment, made once: everything below reads it. A dataset's folder checks its own
+    // settings (its variables, its section of site.json) as its upstream connects: a mistake there is
+    // the owner's too.
     deployment = createDeployment(
       config,
       {

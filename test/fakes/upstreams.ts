@@ -1,6 +1,6 @@
 // Fake upstreams on an ephemeral loopback port, speaking the real wire formats of docs/upstreams.md:
 // Coinbase Exchange (ticker, candles), GitHub GraphQL and GitHub's public HTML calendar.
-// One server answers all three, and the account's picture; point MARKET_API_URL, GITHUB_API_URL and
+// One server answers all three, the account's picture, and every registered dataset's own fake (builders/datasets/<id>/fake.ts); point MARKET_API_URL, GITHUB_API_URL and
 // GITHUB_WEB_URL at `url`.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -23,11 +23,16 @@ import {
   repositoryJson,
   type FakeProjects,
 } from './projects.ts';
+import { datasets, DEFAULT_SERVICE_OPTIONS } from '../../builders/datasets/registry.ts';
+import type { DatasetFake, DatasetFakeModule, FakeRequest, FakeServer } from '../../builders/datasets/dataset-fake.ts';
 
 export type { FakeProjects, FakeRepository, ProjectsMode } from './projects.ts';
 
-/** The fake's endpoints, each with its own counter: a test of "no call" asserts every one is zero (noCalls). */
-export interface FakeCalls {
+/**
+ * The fake's endpoints, each with its own counter: a test of "no call" asserts every one is zero (noCalls).
+ * A dataset's own fake (builders/datasets/<id>/fake.ts) adds its counters under the names it declares.
+ */
+export interface FakeCalls extends Record<string, number> {
   ticker: number;
   candles: number;
   /** GraphQL's contribution calendar query. */
@@ -42,7 +47,7 @@ export interface FakeCalls {
   repos: number;
 }
 
-const zeroCalls = (): FakeCalls => ({
+const zeroCalls = (fakes: Iterable<DatasetFake> = []): FakeCalls => ({
   ticker: 0,
   candles: 0,
   graphql: 0,
@@ -50,7 +55,28 @@ const zeroCalls = (): FakeCalls => ({
   graphqlProjects: 0,
   profile: 0,
   repos: 0,
+  ...Object.fromEntries([...fakes].flatMap((f) => f.counters.map((c) => [c, 0]))),
 });
+
+/**
+ * The fakes of the registered datasets that have one (builders/datasets/<id>/fake.ts), by id, each made
+ * against this server. A dataset without one is skipped: the loader's message names the missing file.
+ */
+async function datasetFakes(server: FakeServer): Promise<Map<string, DatasetFake>> {
+  const fakes = new Map<string, DatasetFake>();
+  for (const { resource } of datasets(DEFAULT_SERVICE_OPTIONS)) {
+    const { id } = resource;
+    let module: DatasetFakeModule;
+    try {
+      module = (await import(`../../builders/datasets/${id}/fake.ts`)) as DatasetFakeModule;
+    } catch (error) {
+      if (String((error as Error)?.message).includes(`${id}/fake.ts`)) continue;
+      throw error;
+    }
+    fakes.set(id, module.fake(server));
+  }
+  return fakes;
+}
 
 /** Every endpoint's counter at zero: the fake was not asked anything. */
 export function noCalls(calls: FakeCalls): boolean {
@@ -176,6 +202,11 @@ export interface FakeUpstreams {
   /** The profile's projects (test/fakes/projects.ts): what the page, GraphQL's projects query and REST answer. */
   projects: FakeProjects;
   /**
+   * The fakes of the datasets that bring their own (builders/datasets/<id>/fake.ts), by id: a test reaches
+   * one's `state` (its data, its failure mode) through the type its folder exports.
+   */
+  datasets: ReadonlyMap<string, DatasetFake>;
+  /**
    * Every data upstream down at once (each endpoint's requests still counted): the one switch a test of
    * "no upstream answers" sets, whatever datasets the fake speaks for.
    */
@@ -203,25 +234,36 @@ export async function startFakeUpstreams(options: FakeUpstreamOptions = {}): Pro
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
 
+  const server: FakeServer = {
+    account,
+    token,
+    now: () => state.now(),
+    count: (counter) => void (state.calls[counter] = (state.calls[counter] ?? 0) + 1),
+    json: (res, status, body, headers) => json(res, status, body, headers),
+    misbehave: (res, mode, then) => misbehave(res, mode, then),
+  };
+  const fakes = await datasetFakes(server);
+
   const state: FakeUpstreams = {
     url: '',
     market: { mode: 'ok', tradeIdAsString: false },
     github: { mode: 'ok' },
     avatar: { mode: 'ok', requests: 0 },
     projects: defaultProjects(account),
+    datasets: fakes,
     allDown: false,
     now: options.now ?? Date.now,
-    calls: zeroCalls(),
+    calls: zeroCalls(fakes.values()),
     requests: [],
     resetCalls() {
-      state.calls = zeroCalls();
+      state.calls = zeroCalls(fakes.values());
       state.avatar.requests = 0;
       state.requests = [];
     },
     close: async () => {
       for (const t of timers) clearTimeout(t);
       for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
 
@@ -521,13 +563,15 @@ export async function startFakeUpstreams(options: FakeUpstreamOptions = {}): Pro
     res.end();
   };
 
-  const server = createServer((req, res) => {
+  const http = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
       state.requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
       const url = new URL(req.url ?? '/', 'http://fake');
+      const request: FakeRequest = { method: req.method ?? '', url, headers: req.headers, body };
+      for (const fake of fakes.values()) if (fake.handle(request, res)) return;
       if (url.pathname.startsWith('/products/')) return handleMarket(req, res, url);
       if (url.pathname === '/graphql' && req.method === 'POST') return handleGraphql(req, res, body);
       const html = /^\/users\/([^/]+)\/contributions$/.exec(url.pathname);
@@ -552,12 +596,12 @@ export async function startFakeUpstreams(options: FakeUpstreamOptions = {}): Pro
       json(res, 404, { message: 'Not Found' });
     });
   });
-  server.on('connection', (socket) => {
+  http.on('connection', (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  state.url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
   return state;
 }
 
