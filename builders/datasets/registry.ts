@@ -18,6 +18,7 @@ import { marketDataset } from './market/index.ts';
 import { contributionsDataset } from './contributions/index.ts';
 import { streakDataset } from './streak/index.ts';
 import { projectsDataset } from './projects/index.ts';
+import { languagesDataset } from './languages/index.ts';
 
 /** What of the configuration chooses the datasets: the market's product (null: none) and the calendar's zone. */
 export interface ServiceOptions {
@@ -44,6 +45,7 @@ export function datasets(options: ServiceOptions): Dataset[] {
     contributionsDataset(options.calendarTimeZone),
     streakDataset(options.calendarTimeZone),
     projectsDataset(),
+    languagesDataset(),
   ] as Dataset[];
 }
 
