@@ -136,11 +136,8 @@ describe('every upstream down (an offline first start)', () => {
   let site: BuiltSite;
   beforeAll(async () => {
     site = await buildSite({
-      setup: (fake) => {
-        fake.market.mode = 'not-found';
-        fake.github.mode = 'unknown-account';
-        fake.projects.mode = 'unknown-account';
-      },
+      // The fakes' one switch: every upstream, whatever datasets the registry holds.
+      setup: (fake) => void (fake.allDown = true),
     });
   });
   afterAll(() => site?.close());

@@ -25,7 +25,7 @@ export interface SiteFile {
   /** The look (docs/site.md#themes), optional: checked by the build against the themes (render/themes.ts). */
   theme?: unknown;
   accent?: unknown;
-  // A dataset may read a section of its own (`"languages": {…}`) through siteSection, which its folder checks.
+  // A dataset may read a section of its own (`"languages": {…}`) through lib/site-section.ts, which its folder checks.
 }
 
 export interface Config {
@@ -250,15 +250,6 @@ export function datasetVariables(config: Pick<Config, 'env'>) {
     integer: (name: string, fallback: number, min: number, max: number) =>
       integer(name, get(name) ?? String(fallback), min, max),
   };
-}
-
-/**
- * A dataset's own section of the site file (`"<section>": {…}`, docs/site.md), as the owner wrote it, or
- * undefined: its folder checks it when its upstream connects, and a mistake is a ConfigError naming
- * `site/site.json` and the field (exit 2), as the look's are.
- */
-export function siteSection(config: Pick<Config, 'site'>, section: string): unknown {
-  return Object.hasOwn(config.site, section) ? (config.site as unknown as Record<string, unknown>)[section] : undefined;
 }
 
 /**

@@ -1,7 +1,8 @@
 // The owner's choices for the languages, in site.json: `"languages": {"hide": ["Jupyter Notebook"],
 // "excludeRepositories": ["dotfiles"]}`. Both optional, names case-insensitive. Checked when the upstream
 // connects, at every program's start: a mistake is a ConfigError naming site.json and the field (exit 2).
-import { siteSection, type Config } from '../../lib/config.ts';
+import type { Config } from '../../lib/config.ts';
+import { siteSection } from '../../lib/site-section.ts';
 import { ConfigError } from '../../lib/errors.ts';
 import { firstUnseen } from '../../lib/text/unicode.ts';
 import { folded } from './rule.ts';
