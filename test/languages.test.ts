@@ -21,8 +21,7 @@ import {
   type LanguagesFakeState,
   type LanguagesMode,
 } from '../builders/datasets/languages/fake.ts';
-import { contrastRatio, MIN_GRAPHICS_CONTRAST } from '../builders/render/themes.ts';
-import { DARK, LIGHT } from '../builders/render/charts/theme.ts';
+import { contrastRatio, MIN_GRAPHICS_CONTRAST, THEME_NAMES, THEMES } from '../builders/render/themes.ts';
 import { startFakeUpstreams, type FakeUpstreams } from './fakes/upstreams.ts';
 import { upstreamEnv } from './helpers/run.ts';
 import { FIXTURE_SITE, listFiles, runBuild, TEST_SITE_CLOCK, TEST_SITE_URL } from './helpers/site-dist.ts';
@@ -56,6 +55,9 @@ const EXPECTED: GitHubLanguages = {
     { name: 'Dockerfile', color: '#384d54', bytes: 300, percent: 0.1 },
   ],
 };
+
+/** The twelve variants: every theme, light and dark. */
+const THEMED = THEME_NAMES.flatMap((name) => [THEMES[name].light, THEMES[name].dark]);
 
 let fake: FakeUpstreams;
 let base: string;
@@ -268,7 +270,7 @@ describe('the build', () => {
     expect(b.result.code, b.result.stderr).toBe(0);
     expect(JSON.parse(await b.read(V1))).toEqual(EXPECTED);
     expect(fake.calls.languagesGraphql).toBe(1);
-    expect(fake.calls.languagesList + fake.calls.languagesRepo).toBe(0);
+    expect(fake.calls.languagesList! + fake.calls.languagesRepo!).toBe(0);
   });
 
   it(`without a token reads at most ${MAX_REST_REPOSITORIES} repositories, ${REST_CONCURRENCY} at a time`, async () => {
@@ -349,28 +351,28 @@ describe('the build', () => {
     }
   });
 
-  it("outlines a colour that does not meet 3:1 against the card's background, and only that one", () => {
+  it("draws each colour with an outline that meets 3:1 against the card's background, in every theme", () => {
     const payload: GitHubLanguages = {
       ...EXPECTED,
-      totalBytes: 2,
+      totalBytes: 3,
       languages: [
-        { name: 'Pale', color: '#f1e05a', bytes: 1, percent: 50 },
-        { name: 'Deep', color: '#3178c6', bytes: 1, percent: 50 },
+        { name: 'Pale', color: '#f1e05a', bytes: 1, percent: 33.33 },
+        { name: 'Deep', color: '#0d1117', bytes: 1, percent: 33.33 },
+        { name: 'None', color: null, bytes: 1, percent: 33.33 },
       ],
     };
-    for (const theme of [LIGHT, DARK]) {
+    for (const theme of THEMED) {
       const svg = languagesCard(payload, theme, false);
-      for (const { color } of payload.languages) {
-        const painted = [...svg.matchAll(new RegExp(`<(?:rect|circle) [^>]*fill="${color}"[^>]*>`, 'g'))].map(
-          (m) => m[0],
-        );
-        expect(painted).toHaveLength(2);
-        const faint = contrastRatio(color!, theme.background) < MIN_GRAPHICS_CONTRAST;
-        for (const element of painted) {
-          const stroke = /stroke="(#[0-9a-f]{6})"/.exec(element)?.[1];
-          if (faint) expect(contrastRatio(stroke!, theme.background)).toBeGreaterThanOrEqual(MIN_GRAPHICS_CONTRAST);
-          else expect(stroke).toBeUndefined();
-        }
+      const painted = [...svg.matchAll(/<(?:rect|circle) [^>]*fill="(#[0-9a-f]{6})"[^>]*>/g)].filter(
+        // The frame's own background rectangle is not a language's.
+        (m) => m[1] !== theme.background || m[0].includes('stroke-width="1"'),
+      );
+      expect(painted).toHaveLength(6);
+      for (const [element, fill] of painted) {
+        if (contrastRatio(fill!, theme.background) >= MIN_GRAPHICS_CONTRAST) continue;
+        const stroke = /stroke="(#[0-9a-f]{6})"/.exec(element!)?.[1];
+        expect(stroke, element).toBeDefined();
+        expect(contrastRatio(stroke!, theme.background), element).toBeGreaterThanOrEqual(MIN_GRAPHICS_CONTRAST);
       }
     }
   });

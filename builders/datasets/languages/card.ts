@@ -1,12 +1,11 @@
 // The languages' card: the eight largest and "Other" as one stacked bar, and a legend that prints each
-// share as text. A language's colour is GitHub's; where it does not meet 3:1 against the card's
-// background (WCAG 2.2's for graphics), its segment and swatch carry an outline in the theme's text
-// colour, which does. Every upstream string is escaped by the frame's text helper; nothing is loaded.
+// share as text. A language's colour is GitHub's, which need not meet 3:1 against the card's background
+// (WCAG 2.2's for graphics): every segment and swatch carries an outline in the theme's text colour, which
+// does. Every upstream string is escaped by the frame's text helper; nothing is loaded.
 import type { ChartTheme } from '../../render/charts/theme.ts';
 import { formatInstant } from '../../render/format.ts';
 import { frame, PAD, SIMULATED, SMALL_FONT_SIZE, SMALL_LINE, text, TITLE_FONT_SIZE } from '../../render/card.ts';
 import { ellipsize, wrapText } from '../../render/text-width.ts';
-import { contrastRatio, MIN_GRAPHICS_CONTRAST } from '../../render/themes.ts';
 import { escapeHtml } from '../../render/html.ts';
 import {
   barSegments,
@@ -24,12 +23,13 @@ const WIDTH = 495;
 const BAR_HEIGHT = 12;
 const ROW = 20;
 
-/** The fill of an entry (GitHub's colour, else the theme's muted one) and, when that fill is faint, its outline. */
+/**
+ * The fill of an entry (GitHub's colour, else the theme's muted one) and its outline in the theme's text
+ * colour, which meets 3:1 against the card's background in every theme (render/themes.ts holds each theme's
+ * text to 4.5:1): a faint colour (JavaScript's yellow on white) stays visible, and every segment reads alike.
+ */
 export function paint(entry: LegendEntry, theme: ChartTheme): string {
-  const fill = entry.color ?? theme.muted;
-  const outline =
-    contrastRatio(fill, theme.background) < MIN_GRAPHICS_CONTRAST ? ` stroke="${theme.text}" stroke-width="1"` : '';
-  return `fill="${escapeHtml(fill)}"${outline}`;
+  return `fill="${escapeHtml(entry.color ?? theme.muted)}" stroke="${theme.text}" stroke-width="1"`;
 }
 
 function source(payload: GitHubLanguages, simulated: boolean): string {

@@ -12,22 +12,21 @@ import { picture } from './picture.ts';
 import { languagesCard, SIMULATED_LANGUAGES_SOURCE } from './card.ts';
 import { languagesUpstream } from './source.ts';
 import { languagesMarkdown } from './markdown.ts';
-import { LANGUAGES_REUSE_MAX_MS, MAX_REPOSITORIES, languagesReuse } from './rule.ts';
+import { LANGUAGES_REUSE_MAX_MS, MAX_REPOSITORIES, MAX_REST_REPOSITORIES, languagesReuse } from './rule.ts';
 import { languagesSettings } from './settings.ts';
-import { MAX_REST_REPOSITORIES } from './rest.ts';
 
 export const languagesResource: DataResource = {
   id: 'languages',
   title: 'Languages',
-  summary: `The bytes per language GitHub's linguist reports, summed over the account's own public repositories (forks excluded, at most ${MAX_REPOSITORIES}, the most recently pushed first), largest first, with each share.`,
+  summary: `Bytes per language over the account's own public repositories (forks excluded, at most ${MAX_REPOSITORIES}), largest first, with each share.`,
   schema: 'GitHubLanguages',
   ...dataPaths('github-languages', 'GithubLanguages'),
   cache: 'hourly',
   problem: {
-    detail: 'GitHub gave no usable language sizes for the repositories of the account.',
+    detail: 'GitHub gave no usable language sizes.',
     error: 'Language data is unavailable.',
   },
-  toolText: `Returns the languages one fixed GitHub account writes, by size of code: the bytes per language summed over its own public repositories (forks excluded, at most ${MAX_REPOSITORIES}), largest first, each with its colour and its share in percent (read at most once an hour).`,
+  toolText: `Returns the bytes per language of one fixed GitHub account's own public repositories (forks excluded, at most ${MAX_REPOSITORIES}), largest first, each with its colour and share (read at most once an hour).`,
   card: 'github-languages',
   cardOrder: 5,
   // A language breakdown changes slowly: current for as long as --previous may republish it.
@@ -35,18 +34,14 @@ export const languagesResource: DataResource = {
   phrase: 'the GitHub languages of the account',
   command: {
     name: 'languages',
-    summary: 'The languages: bytes per language over the public repositories, with each share.',
+    summary: 'The languages: bytes and share of each, over the public repositories.',
     readsSimulated: true,
     json: [
       { name: 'username', type: 'string', description: 'the GitHub account' },
       { name: 'asOf', type: 'string', description: 'when GitHub answered (ISO 8601)' },
-      { name: 'repositories', type: 'number', description: 'how many repositories were summed' },
-      { name: 'totalBytes', type: 'number', description: 'the sum of the bytes' },
-      {
-        name: 'languages',
-        type: '{name, color, bytes, percent}[]',
-        description: 'largest first, ties by name; percent rounded half-up to two decimals',
-      },
+      { name: 'repositories', type: 'number', description: 'repositories summed' },
+      { name: 'totalBytes', type: 'number', description: 'their sum' },
+      { name: 'languages', type: '{name, color, bytes, percent}[]', description: 'largest first' },
     ],
   },
 };

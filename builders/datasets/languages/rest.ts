@@ -6,11 +6,11 @@ import { UpstreamError } from '../../lib/errors.ts';
 import { repositoryFault } from '../../domain/projects.ts';
 import { upstreamClient, type HttpOptions } from '../../upstreams/http.ts';
 import { linguistColors } from './colors.ts';
-import type { RepositoryLanguages } from './rule.ts';
+import { MAX_REST_REPOSITORIES, type RepositoryLanguages } from './rule.ts';
+
+export { MAX_REST_REPOSITORIES };
 import { excluded, type LanguagesSettings } from './settings.ts';
 
-/** The most repositories whose languages are asked for without a token. */
-export const MAX_REST_REPOSITORIES = 30;
 /** How many language requests are in flight at once: quick, and never a burst GitHub would call abuse. */
 export const REST_CONCURRENCY = 4;
 /** A page of 100 repositories is some 600 KB of JSON. */

@@ -9,6 +9,8 @@ import type { LanguagesSettings } from './settings.ts';
 
 /** GitHub's GraphQL lists at most 100 repositories a page; the payload reads the first page only. */
 export const MAX_REPOSITORIES = 100;
+/** The most repositories whose languages are asked for without a token (GitHub allows 60 requests an hour then). */
+export const MAX_REST_REPOSITORIES = 30;
 /** `--previous` may republish a languages snapshot up to a week old, as the projects'. */
 export const LANGUAGES_REUSE_MAX_MS = 7 * 24 * 3_600_000;
 
