@@ -12,6 +12,7 @@ import { DEFAULT_SERVICE } from '../builders/datasets/registry.ts';
 import { ConfigError, UpstreamError } from '../builders/lib/errors.ts';
 import { buildLanguages, languagesReuse, nameFault } from '../builders/datasets/languages/rule.ts';
 import { languagesSettings } from '../builders/datasets/languages/settings.ts';
+import { parseLanguagesAnswer } from '../builders/datasets/languages/graphql.ts';
 import { legendEntries, percentOf, type GitHubLanguages } from '../builders/datasets/languages/view.ts';
 import { languagesCard } from '../builders/datasets/languages/card.ts';
 import { MAX_REST_REPOSITORIES, REST_CONCURRENCY } from '../builders/datasets/languages/rest.ts';
@@ -177,6 +178,21 @@ describe('the payload rule', () => {
       expect(error).toBeInstanceOf(UpstreamError);
       expect((error as Error).message).not.toContain('<script');
     }
+  });
+
+  it('GraphQL: a null languages connection is a repository without bytes; a missing one is malformed', () => {
+    const settings = { hide: new Set<string>(), exclude: new Set(['skip']) };
+    const nodes = [
+      { name: 'a', languages: null },
+      { name: 'skip', languages: { edges: [{ size: 1, node: { name: 'Go', color: null } }] } },
+    ];
+    expect(parseLanguagesAnswer({ user: { repositories: { nodes } } }, settings)).toEqual([
+      { name: 'a', languages: [] },
+    ]);
+    expect(() => parseLanguagesAnswer({ user: { repositories: { nodes: [{ name: 'a' }] } } }, settings)).toThrow(
+      UpstreamError,
+    );
+    expect(() => parseLanguagesAnswer({ user: null }, settings)).toThrow(/not found/);
   });
 
   it('the legend: the eight largest, then "Other" with the share of its own bytes', () => {

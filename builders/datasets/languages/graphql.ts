@@ -32,6 +32,8 @@ export function parseLanguagesAnswer(data: unknown, settings: LanguagesSettings)
     const where = `repository ${i + 1}`;
     if (typeof n?.name !== 'string' || n.name === '') throw new UpstreamError('github-graphql', `${where}: no name`);
     if (excluded(settings, n.name)) return [];
+    // GitHub's schema makes the connection nullable: a repository without one has no languages.
+    if (n.languages === null) return [{ name: n.name, languages: [] }];
     const edges = n.languages?.edges;
     if (!Array.isArray(edges)) throw new UpstreamError('github-graphql', `${where}: no languages.edges array`);
     return [
