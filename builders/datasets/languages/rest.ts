@@ -3,7 +3,7 @@
 // allows 60 unauthenticated requests an hour, which the projects' counts share), a few at a time.
 // Forks and excluded repositories are never asked for; colours come from linguist's table (colors.ts).
 import { UpstreamError } from '../../lib/errors.ts';
-import { repositoryFault } from '../../domain/projects.ts';
+import { repositoryFault } from '../projects/rule.ts';
 import { upstreamClient, type HttpOptions } from '../../upstreams/http.ts';
 import { linguistColors } from './colors.ts';
 import { MAX_REST_REPOSITORIES, type RepositoryLanguages } from './rule.ts';
