@@ -40,7 +40,7 @@ async function main(): Promise<number | undefined> {
       return 2;
     }
     if (code === 'EADDRINUSE') {
-      // The demo's hint (tools/demo/main.ts), in the gateway's words: a site's links name its port, so the way
+      // The demo's hint (test/demo/main.ts), in the gateway's words: a site's links name its port, so the way
       // out is another PORT (and the build --if-stale of `npm start` rewrites the links for it).
       err(`cannot start: ${portTakenReason(config.host, config.port)}`);
       return 1;

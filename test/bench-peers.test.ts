@@ -1,5 +1,5 @@
 // The market route's peers in `npm run bench`: the fake provider as a program of its own
-// (.build/fake-upstreams.mjs) and the bare proxy (tools/bench/bare-proxy.mjs) on node:http and on fetch. A
+// (.build/fake-upstreams.mjs) and the bare proxy (test/bench/bare-proxy.mjs) on node:http and on fetch. A
 // peer that answered something else than the provider's ticker would make the floor figure meaningless.
 import { spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';

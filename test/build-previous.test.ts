@@ -168,7 +168,7 @@ describe('the next calendar day, GitHub down', () => {
     expect(allowed.stderr).toBe('');
     expect(allowed.code).toBe(0);
     expect(allowed.stdout).toContain('check:dist: contribution calendar not published (the build left it out)');
-    // No document links the calendar's data paths while it is missing (builders/artifact.ts,
+    // No document links the calendar's data paths while it is missing (builders/build/artifact.ts,
     // publishedDatasets); its cards stand, drawn unavailable.
     const strict = await runCheckDist(['--dir', dir], { SITE_URL: TEST_SITE_URL });
     expect(strict.stderr).toBe('');
@@ -196,7 +196,7 @@ describe('the market down three hours and a minute after its last fresh snapshot
   });
 });
 
-describe('a previous snapshot nested 500,000 deep, both upstreams down (lib/json-bound.ts)', () => {
+describe('a previous snapshot nested 500,000 deep, both upstreams down (builders/lib/json-bound.ts)', () => {
   /** 500,000 nested arrays: 1,000,000 bytes, under PREVIOUS_MAX_BYTES, and deeper than any recursion can walk. */
   const NESTED = `${'['.repeat(500_000)}${']'.repeat(500_000)}`;
   const refusal = (file: string) =>
@@ -252,7 +252,7 @@ describe('a previous snapshot nested 500,000 deep, both upstreams down (lib/json
   });
 });
 
-describe('reading the previous site (builders/previous.ts)', () => {
+describe('reading the previous site (builders/build/previous.ts)', () => {
   const config = loadConfig({ GITHUB_ACCOUNT: 'octocat' });
   const anHourLater = { config, service: DEFAULT_SERVICE, nowMs: TEST_SITE_CLOCK + HOUR, validator, simulated: false };
   let dir: string;
@@ -275,7 +275,7 @@ describe('reading the previous site (builders/previous.ts)', () => {
     await put(DISCOVERY.status.file, text.status);
     await put(file, body);
   };
-  /** The default deployment's dataset of this id (datasets/registry.ts). */
+  /** The default deployment's dataset of this id (builders/datasets/registry.ts). */
   const datasetOf = (id: string) => datasets(DEFAULT_SERVICE_OPTIONS).find((d) => d.resource.id === id)!;
   const refusal = async (id: 'market' | 'contributions', context = anHourLater) => {
     const previous = await reusablePrevious(dir, datasetOf(id), context);

@@ -214,7 +214,7 @@ describe('the market card layout', () => {
       bold: /font-weight="600"/.test(m[3]!),
       text: unescape(m[4]!),
     }));
-  /** Horizontal extent by the same conservative estimate the layout uses (render/text-width.ts). */
+  /** Horizontal extent by the same conservative estimate the layout uses (builders/render/text-width.ts). */
   const extent = (t: Drawn): [number, number] => {
     const w = textWidth(t.text, t.size, t.bold);
     return t.anchor === 'end' ? [t.x - w, t.x] : [t.x, t.x + w];

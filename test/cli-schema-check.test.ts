@@ -1,7 +1,7 @@
-// The CLI's own schema check (cli/schema-check.ts) against ajv, which the build validates with: the same
+// The CLI's own schema check (builders/cli/schema-check.ts) against ajv, which the build validates with: the same
 // answer on every document a real build publishes and on a few hundred broken copies of them; every
 // keyword and format used under schemas/ is one it interprets; and every document it reads fits the
-// JSON bounds it parses within (cli/json-body.ts).
+// JSON bounds it parses within (builders/cli/json-body.ts).
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';

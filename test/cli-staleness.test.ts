@@ -1,5 +1,5 @@
 // The CLI's stale warning (issue 30), in process: run(argv, io) with an injected clock against the shared
-// site served on loopback. A snapshot past its validity (domain/freshness.ts) is still printed on stdout
+// site served on loopback. A snapshot past its validity (builders/domain/freshness.ts) is still printed on stdout
 // with exit 0, and stderr says in one line how old it is; a valid one prints no warning.
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 // The CLI reading a built dist/ served by the real `serve` package and by a gateway-less static server on
-// loopback: in-process (cli/run.ts's run(), as dist/cli.mjs calls it), and the built cli.mjs as a child process
+// loopback: in-process (builders/cli/run.ts's run(), as dist/cli.mjs calls it), and the built cli.mjs as a child process
 // where the artifact itself is the point (its default site, its imports, a terminal, its memory). Exit statuses 0 (success), 1 (the site failed: one
 // stderr line) and 2 (usage: usage on stderr), one JSON document with --json, no terminal control from a
 // hostile site, and a file that imports only Node built-ins.

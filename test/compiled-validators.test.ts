@@ -1,4 +1,4 @@
-// The validators the Worker's bundle carries (contract/schemas.ts standaloneValidators, ajv's standalone
+// The validators the Worker's bundle carries (builders/contract/schemas.ts standaloneValidators, ajv's standalone
 // code): compiled at build time into plain code that generates none at run time, and giving every payload
 // the verdict and the message of the validators the Node programs compile at start.
 import * as esbuild from 'esbuild';

@@ -39,7 +39,7 @@ import {
   scriptVectors,
 } from './helpers/hostile-content.ts';
 
-describe('the content sanitizer (builders/content/sanitize.ts)', () => {
+describe('the content sanitizer (builders/build/content/sanitize.ts)', () => {
   const html = renderMarkdown(HOSTILE_MARKDOWN);
 
   it('leaves nothing of the hostile Markdown that could run: no script, handler, frame, object, form, style or script URL', () => {
@@ -124,7 +124,7 @@ describe('the content sanitizer (builders/content/sanitize.ts)', () => {
   });
 });
 
-describe("the pages' Content-Security-Policy (contract/content-security-policy.ts)", () => {
+describe("the pages' Content-Security-Policy (builders/contract/content-security-policy.ts)", () => {
   it('is one list of directives: the meta form is the header form without the header-only directives', () => {
     const header = pageContentSecurityPolicy();
     const meta = pageContentSecurityPolicy({}, 'meta');

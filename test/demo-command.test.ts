@@ -1,4 +1,4 @@
-// The build command `npm run demo` prints (tools/demo/build-command.ts): every upstream and the feed pointed
+// The build command `npm run demo` prints (test/demo/build-command.ts): every upstream and the feed pointed
 // at the demo, the caller's account and product repeated, a real token emptied, each value a shell word.
 // test/slow/demo.test.ts runs the printed command itself.
 import { execFileSync } from 'node:child_process';

@@ -1,5 +1,5 @@
-// The one rule of a snapshot's validity and age (domain/freshness.ts, docs/data-rules.md#freshness) and
-// the words every reader gets from it (render/age.ts), on hand-made payloads at exact instants.
+// The one rule of a snapshot's validity and age (builders/domain/freshness.ts, docs/data-rules.md#freshness) and
+// the words every reader gets from it (builders/render/age.ts), on hand-made payloads at exact instants.
 import { describe, expect, it } from 'vitest';
 import { freshness, MARKET_REUSE_MAX_MS } from '../builders/domain/freshness.ts';
 import { ageInWords, ageSentence, staleSentence, staleWarning, validityAttributes } from '../builders/render/age.ts';

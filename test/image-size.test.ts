@@ -1,4 +1,4 @@
-// The pixels a picture claims, read from hand-made headers of the five types (lib/image-type.ts), and the
+// The pixels a picture claims, read from hand-made headers of the five types (builders/lib/image-type.ts), and the
 // bound the site holds every picture to: at most 8,192 pixels a side and 50 megapixels.
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,7 +1,7 @@
 // An internal error (an exception main lets out, a bug while building a dataset or judging its previous snapshot) has its own exit
-// status, EXIT_INTERNAL_ERROR (lib/run-main.ts, docs/configuration.md#npm-run-build): 1 means "a dataset is
+// status, EXIT_INTERNAL_ERROR (builders/lib/run-main.ts, docs/configuration.md#npm-run-build): 1 means "a dataset is
 // missing, the rest written", which the Publish workflow deploys; a bug must not pass for that. Here judging
-// the market's previous snapshot throws (domain/reuse.ts replaced, in a module graph of its own, by one whose
+// the market's previous snapshot throws (builders/domain/reuse.ts replaced, in a module graph of its own, by one whose
 // marketReuse throws, as a bug would), so does building it fresh (buildMarketData, in a module graph of its own), and one spawned build
 // cannot write its output folder.
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
@@ -37,7 +37,7 @@ const exists = (file: string) =>
     () => false,
   );
 
-describe('the exit status of a program (lib/run-main.ts)', () => {
+describe('the exit status of a program (builders/lib/run-main.ts)', () => {
   it("is main's own, or 70 with one line naming the error when main throws", async () => {
     const lines: string[] = [];
     expect(await exitStatus('build', async () => 1, lines.push.bind(lines))).toBe(1);
@@ -55,7 +55,7 @@ describe('a bug while judging the market previous snapshot, the market upstream 
     ['--if-stale, which keeps refusals quiet', true],
   ])('%s: says it in one line, still writes the calendar, build() gives 70', async (_mode, quietPrevious) => {
     fake.market.mode = 'not-found';
-    // domain/reuse.ts is loaded before this file's mocks (by the test setup, through the dataset registry):
+    // builders/domain/reuse.ts is loaded before this file's mocks (by the test setup, through the dataset registry):
     // a new module graph sees this one.
     vi.resetModules();
     vi.doMock('../builders/domain/reuse.ts', async (original) => ({
@@ -88,7 +88,7 @@ describe('a bug while judging the market previous snapshot, the market upstream 
 describe('a bug while building the market fresh, the market upstream healthy', () => {
   it('says it in the failure line, still writes the calendar, build() gives 70', async () => {
     fake.market.mode = 'ok';
-    // domain/market.ts is loaded before this file's mocks (by the test setup): a new module graph sees this one.
+    // builders/domain/market.ts is loaded before this file's mocks (by the test setup): a new module graph sees this one.
     vi.resetModules();
     vi.doMock('../builders/domain/market.ts', async (original) => ({
       ...(await original<typeof import('../builders/domain/market.ts')>()),

@@ -34,7 +34,7 @@ const [V1, ALIAS] = LANGUAGES.snapshotFiles as [string, string];
 const ASOF = new Date(TEST_SITE_CLOCK).toISOString();
 const TOKEN = { GITHUB_TOKEN: 'test-token' };
 
-/** What the default fake account publishes by §14 (datasets/languages/fake.ts), worked out by hand. */
+/** What the default fake account publishes by §14 (builders/datasets/languages/fake.ts), worked out by hand. */
 const EXPECTED: GitHubLanguages = {
   username: 'octocat',
   asOf: ASOF,

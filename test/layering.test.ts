@@ -27,7 +27,7 @@ const below = (shelf: string) => SHELVES.slice(0, SHELVES.indexOf(shelf));
 const PROGRAMS: Record<string, string[]> = {
   'builders/build': [...SHELVES, 'builders/cli/commands.ts'],
   gateway: [...SHELVES],
-  // cli/main.ts embeds the site's identity (site/site.json) as the CLI's defaults; the CLI draws a
+  // builders/cli/main.ts embeds the site's identity (site/site.json) as the CLI's defaults; the CLI draws a
   // dataset with the picture module of its folder, reached by the dataset's id alone.
   'builders/cli': [...SHELVES, 'site/site.json'],
   // The simulated upstreams are shared by the tests, the demo and the benchmark; the gateway's
@@ -56,7 +56,7 @@ const PROGRAMS: Record<string, string[]> = {
 };
 
 /**
- * A dataset's view modules (render/dataset-view.ts), reached by the page script and the CLI: browser-safe
+ * A dataset's view modules (builders/render/dataset-view.ts), reached by the page script and the CLI: browser-safe
  * and dependency-free, they stand on the shelves below datasets/ but for upstreams/ (and on the views of
  * their own folder), and import no package and no Node module.
  */

@@ -1,7 +1,7 @@
 // A dataset missing from a build (its upstream failed and no previous snapshot stood in) has no snapshot
 // file, so no published document may link or name its data paths (issue 30: "the site's links to missing
 // JSON go away"): the API index, catalog, OpenAPI, developer page, llms files and pages list only what the
-// build publishes (builders/artifact.ts, publishedDatasets). Its cards stay, drawn "unavailable", so links
+// build publishes (builders/build/artifact.ts, publishedDatasets). Its cards stay, drawn "unavailable", so links
 // to them stay too; status.json names it as missing. With every dataset present nothing changes.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';

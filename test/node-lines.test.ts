@@ -1,6 +1,6 @@
 // The Node.js lines each program runs on. `npm start`, `npm run build`, `npm run demo` and `npm test` need
 // package.json's engines.node and refuse an older Node in one line, exit 2, before any work
-// (tools/node-floor.cjs, read from package.json, never repeated); the published cli.mjs runs on older
+// (builders/tools/node-floor.cjs, read from package.json, never repeated); the published cli.mjs runs on older
 // lines too (docs/cli.md). The older Node is the machine's own when it has one (Debian's /usr/bin/node is
 // Node 20 on this project's machine); CI's containers hold only their one line, so there these tests
 // skip, saying so.
@@ -46,7 +46,7 @@ const oldNode = (skip: (condition: boolean, note: string) => void) => {
 const run = (node: string, args: string[], cwd = ROOT, env: Record<string, string> = cleanEnv()) =>
   spawnSync(node, args, { cwd, env, encoding: 'utf8', timeout: 30_000 });
 
-describe('the Node.js floor (tools/node-floor.cjs)', () => {
+describe('the Node.js floor (builders/tools/node-floor.cjs)', () => {
   const refusal = (current: string) =>
     `node-floor: this project needs Node.js ${FLOOR} or newer (package.json engines.node "${PACKAGE.engines.node}"); this is Node.js ${current}`;
 

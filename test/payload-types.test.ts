@@ -1,4 +1,4 @@
-// The payload types the code imports (contract/payload-types.ts) are generated from schemas/: regenerating
+// The payload types the code imports (builders/contract/payload-types.ts) are generated from schemas/: regenerating
 // them must give the file as committed, so that a schema change without `npm run generate:types` fails
 // here rather than leaving the code typed against an old contract.
 import { readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// tools/png-palette.mjs, which shrinks the README's screenshot (npm run screenshot): every PNG row filter
+// test/tools/png-palette.mjs, which shrinks the README's screenshot (npm run screenshot): every PNG row filter
 // read back exactly, an image of few colours kept exact, one of many colours brought to 256 close ones.
 import { crc32, deflateSync, inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The PNG encoder of the preview pictures (builders/pictures/png.ts): a file any decoder reads, checked here
+// The PNG encoder of the preview pictures (builders/build/pictures/png.ts): a file any decoder reads, checked here
 // chunk by chunk (PNG §5: signature, chunks with their CRC, IHDR, IDAT's zlib stream, IEND), with the
 // pixels it was given back, straight (not premultiplied) alpha included.
 import { crc32, deflateSync, inflateSync } from 'node:zlib';

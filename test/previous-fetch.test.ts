@@ -1,4 +1,4 @@
-// The Publish workflow's first step (builders/previous.ts fetchPrevious, .build/fetch-previous.mjs): the live site's
+// The Publish workflow's first step (builders/build/previous.ts fetchPrevious, .build/fetch-previous.mjs): the live site's
 // snapshots copied into a folder for `npm run build -- --previous <dir>`, from a site on loopback under a fork's
 // path. A 404 is a first deploy; every other failure leaves no file, and nothing is read past its bound.
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
@@ -15,7 +15,7 @@ import { sharedSite } from './helpers/site-dist.ts';
 
 const MARKET = dataResource(DEFAULT_SERVICE, 'market').snapshotFiles[0]!;
 const CALENDAR = dataResource(DEFAULT_SERVICE, 'contributions').snapshotFiles[0]!;
-/** Whether the site's data are simulated: read beside the snapshots (builders/previous.ts previousSimulated). */
+/** Whether the site's data are simulated: read beside the snapshots (builders/build/previous.ts previousSimulated). */
 const STATUS = DISCOVERY.status.file;
 
 /** How the site answers each path below /my-fork/; a path it does not list is a 404. */

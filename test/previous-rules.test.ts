@@ -1,4 +1,4 @@
-// A previous snapshot meets the fresh build's rules before it is republished (domain/reuse.ts,
+// A previous snapshot meets the fresh build's rules before it is republished (builders/domain/reuse.ts,
 // docs/data-rules.md#reusing-a-previous-snapshot): whoever serves the previous site chose its bytes. Builds run
 // in-process through build(), an hour after the shared default build, with the market upstream answering 404
 // and GitHub healthy, reading a folder that holds the shared build's market snapshot as it was or altered.

@@ -18,7 +18,7 @@ import { contentCopy, profileWithLinks } from './helpers/hostile-content.ts';
 
 const profileWith = profileWithLinks;
 
-describe('a picture by its bytes (lib/image-type.ts)', () => {
+describe('a picture by its bytes (builders/lib/image-type.ts)', () => {
   it('knows PNG, JPEG and WebP by their signatures, and nothing else', () => {
     expect(imageTypeOf(TINY_PNG)?.contentType).toBe('image/png');
     expect(imageTypeOf(new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 0x10]))?.extension).toBe('jpg');
@@ -31,7 +31,7 @@ describe('a picture by its bytes (lib/image-type.ts)', () => {
   });
 });
 
-describe('profile sites and their icons (builders/pages/profile-links.ts)', () => {
+describe('profile sites and their icons (builders/build/pages/profile-links.ts)', () => {
   it.each([
     ['https://github.com/octocat', 'github'],
     ['https://gitlab.com/ada', 'gitlab'],

@@ -27,7 +27,7 @@ const PROJECTS = dataResource(DEFAULT_SERVICE, 'projects');
 const [V1, ALIAS] = PROJECTS.snapshotFiles as [string, string];
 const ASOF = new Date(TEST_SITE_CLOCK).toISOString();
 
-/** What the default fake profile publishes, by the §11 rules (tools/fakes/projects.ts). */
+/** What the default fake profile publishes, by the §11 rules (test/fakes/projects.ts). */
 const EXPECTED: GitHubProjects = {
   username: 'octocat',
   selection: 'pinned',

@@ -61,7 +61,7 @@ describe('README.md', () => {
     expect(README).toContain('(docs/configuration.md#what-the-demo-simulates)');
     const text = demo.replace(/\s+/g, ' ');
     expect(text).toContain('on every card');
-    // profile and api open with it (cli/run.ts), and each dataset's command that reads the flag: all but
+    // profile and api open with it (builders/cli/run.ts), and each dataset's command that reads the flag: all but
     // those the sentence names as the exceptions.
     const sentence =
       /the CLI's `profile`, `api` and every data command but ((?:`\w+`(?:, | and )?)+) open with the notice/.exec(

@@ -189,7 +189,7 @@ describe('the published résumé (the fixture: a full JSON Resume document)', ()
       expect(html).toContain(text);
       expect(md).toContain(text);
     }
-    // The page's text (a date sits in span.nowrap there, render/html.ts keepPhrasesWhole) and the twin.
+    // The page's text (a date sits in span.nowrap there, builders/render/html.ts keepPhrasesWhole) and the twin.
     for (const text of [html.replace(/<[^>]*>/g, ''), md]) {
       expect(text).not.toMatch(/555 0134|Jordan Lee|References/);
       // Dates as the site writes them: ISO 8601, as JSON Resume has them.

@@ -1,4 +1,4 @@
-// The site's content as data (contract/pages.ts CONTENT_DOCUMENTS): the writings as a JSON Feed 1.1 and its
+// The site's content as data (builders/contract/pages.ts CONTENT_DOCUMENTS): the writings as a JSON Feed 1.1 and its
 // Atom (RFC 4287) twin, the profile and the skills as JSON, from a real build; the gateway and both
 // static-host configurations send each document with its own type. The Atom file in Chromium's XML parser,
 // found as a feed reader finds it: test/slow/site-feeds-browser.test.ts. The build is of the

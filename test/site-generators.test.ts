@@ -111,7 +111,7 @@ describe('renderSite', () => {
   });
 });
 
-describe('phrases kept whole on a line (render/html.ts keepPhrasesWhole)', () => {
+describe('phrases kept whole on a line (builders/render/html.ts keepPhrasesWhole)', () => {
   const textOf = (html: string) => html.replace(/<[^>]*>/g, '');
   it('wraps dates, times and "as of" in span.nowrap, in text only, the text unchanged', () => {
     const html =

@@ -1,4 +1,4 @@
-// The site's pages and their Markdown twins, read from a real build (docs/api.md#published-paths, builders/content/twins.ts).
+// The site's pages and their Markdown twins, read from a real build (docs/api.md#published-paths, builders/build/content/twins.ts).
 // The exact texts are those of the tests' own content, test/fixtures/site/; the repository's site/ is the
 // owner's, and its build is checked only for what holds for any content (the last block), as is a second,
 // deliberately different content (test/fixtures/other-site/).
@@ -185,8 +185,8 @@ describe('a normal build', () => {
     // About 20 kB of charts, readouts and the lazy wrappers of the datasets' views (datasets/<id>/view.ts),
     // plus about 7.5 kB of the live feed (site/scripts/live-feed.ts: the tick rule with its bounds, the
     // reconnection rule, the 4-a-second throttle, the table's changed rows), and about 1 kB keeping dates
-    // and "as of" whole on a line in what it writes (render/html.ts keepPhrasesWhole), plus about 2 kB of
-    // the projects' cards (datasets/projects/view.ts): 26 kB, and 2 kB a dataset's view.
+    // and "as of" whole on a line in what it writes (builders/render/html.ts keepPhrasesWhole), plus about 2 kB of
+    // the projects' cards (builders/datasets/projects/view.ts): 26 kB, and 2 kB a dataset's view.
     expect(script.length).toBeLessThan(26_000 + 2_000 * datasets(DEFAULT_SERVICE_OPTIONS).length);
     // Every dataset's view rides along, reached by its id alone (site/scripts/preview.ts).
     for (const { resource } of datasets(DEFAULT_SERVICE_OPTIONS))

@@ -1,4 +1,4 @@
-// When a previous snapshot may be republished (domain/reuse.ts, docs/data-rules.md#reusing-a-previous-snapshot):
+// When a previous snapshot may be republished (builders/domain/reuse.ts, docs/data-rules.md#reusing-a-previous-snapshot):
 // the calendar swept across Toronto's midnights in both seasons and on both daylight-saving days, against the
 // date Intl gives in the zone (not luxon, which the rule itself uses); the market's three hours, to the millisecond.
 import { describe, expect, it } from 'vitest';

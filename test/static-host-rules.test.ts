@@ -144,7 +144,7 @@ describe('_headers: the cache rule of every file', () => {
       // Two matching rules would join their values ("a, b"): one value means one rule.
       expect(headersFor(rules, path)['Cache-Control'], path).toBe(fileCacheControl(DEFAULT_SERVICE, file));
     }
-    // What the rule says of each kind of file (contract/cache-rules.ts), read by the gateway too.
+    // What the rule says of each kind of file (builders/contract/cache-rules.ts), read by the gateway too.
     expect(fileCacheControl(DEFAULT_SERVICE, 'assets/site.css')).toBe(CACHE_CONTROL.static);
     expect(fileCacheControl(DEFAULT_SERVICE, 'og/writings/w1.png')).toBe(CACHE_CONTROL.static);
     expect(fileCacheControl(DEFAULT_SERVICE, 'api/index.json')).toBe(CACHE_CONTROL.apiIndex);

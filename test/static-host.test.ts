@@ -137,7 +137,7 @@ describe('serve dist (the real serve package)', () => {
 });
 
 describe('one cache rule for every file, on serve and on the gateway', () => {
-  it("serve dist sends every published file with the gateway's Cache-Control (contract/cache-rules.ts)", async () => {
+  it("serve dist sends every published file with the gateway's Cache-Control (builders/contract/cache-rules.ts)", async () => {
     const clock = () => TEST_SITE_CLOCK;
     const fake = await startFakeUpstreams({ now: clock });
     const gw = await startTestGateway(fake.url, site.dir, {}, { now: clock });
@@ -211,7 +211,7 @@ describe('Netlify / Cloudflare Pages / GitHub Pages files', () => {
       'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"',
     );
     // the same revalidate-on-use rule the gateway sends for discovery documents, one rule for the folder
-    // (builders/static-host.ts cacheRules), which the catalog's own block does not repeat
+    // (builders/build/static-host.ts cacheRules), which the catalog's own block does not repeat
     expect(blocks.get('/.well-known/*')?.['Cache-Control']).toBe(CACHE_CONTROL.static);
     expect(blocks.get('/.well-known/api-catalog')?.['Cache-Control']).toBeUndefined();
     expect(blocks.get('/developers.md')?.['Content-Type']).toBe('text/markdown; charset=utf-8');

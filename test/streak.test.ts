@@ -335,7 +335,7 @@ describe("the streak of the fakes' calendar", () => {
       const result = await build(config, { outDir, nowMs: clock, log: () => {}, warn: (l) => warned.push(l) });
       expect(result.exitCode).toBe(1);
       expect(existsSync(join(outDir, 'api/v1/github-streak'))).toBe(false);
-      // Its cards say "unavailable", with no number (builders/cards.ts), like the calendar's.
+      // Its cards say "unavailable", with no number (builders/build/cards.ts), like the calendar's.
       const card = await readFile(join(outDir, 'cards/github-streak.svg'), 'utf8');
       expect(card).toContain('unavailable');
       expect(card).not.toMatch(/\bdays?\b.*\d/);

@@ -1,4 +1,4 @@
-// Text laid out in time linear in its length, and no further than what is drawn (render/text-width.ts,
+// Text laid out in time linear in its length, and no further than what is drawn (builders/render/text-width.ts,
 // docs/site.md#how-long-a-text-may-be): a repository's description has no length limit upstream, and the
 // owner's titles none but the bounds the build sets. Proven by counting the characters measured
 // (measuredCharacters), never by a timing.
@@ -200,7 +200,7 @@ describe('the build, against the fakes', () => {
       const cards = (await listFiles(b.dir)).filter((f) => f.startsWith('cards/') && f.endsWith('.svg'));
       expect(cards.length).toBeGreaterThan(4);
       for (const card of cards) expect((await stat(join(b.dir, card))).size, card).toBeLessThan(CARD_MAX_BYTES);
-      // The home page shows the description's first MAX_SHOWN_DESCRIPTION characters (render/project-card.ts).
+      // The home page shows the description's first MAX_SHOWN_DESCRIPTION characters (builders/render/project-card.ts).
       const home = async (dir: string) => (await readFile(join(dir, 'index.html'), 'utf8')).length;
       expect((await home(b.dir)) - (await home(short.dir))).toBeLessThan(MAX_SHOWN_DESCRIPTION * 2);
     },

@@ -1,4 +1,4 @@
-// The owner's look (render/themes.ts, docs/site.md#themes): the six themes' twelve palettes meet WCAG 2.2
+// The owner's look (builders/render/themes.ts, docs/site.md#themes): the six themes' twelve palettes meet WCAG 2.2
 // AA, every card drawn in each of them keeps its text at 4.5:1 (3:1 when large) on its background, the
 // themes differ, site.json's `theme` and `accent` are checked (exit 2, one line), and only the owner's
 // theme ships in the stylesheet. The pages themselves are audited by axe-core in Chromium
@@ -140,7 +140,7 @@ describe("site.json's theme and accent (lookOf)", () => {
   });
 });
 
-describe("the stylesheet's theme (builders/pages/theme-css.ts)", () => {
+describe("the stylesheet's theme (builders/build/pages/theme-css.ts)", () => {
   it.each(THEME_NAMES)("%s: ships its own two palettes' colours and no other", (theme) => {
     const look = lookOf({ theme });
     const css = themeCss(look);

@@ -43,7 +43,7 @@ export interface BuildContext {
   service: ServiceTables;
   /** The build's "now" (SOURCE_DATE_EPOCH when set), in Unix milliseconds. */
   nowMs: number;
-  /** The deployment's datasets (datasets/registry.ts), in the order the documents list them. */
+  /** The deployment's datasets (builders/datasets/registry.ts), in the order the documents list them. */
   datasets: readonly Dataset[];
   /** The payloads this build publishes, by dataset; none for a dataset whose source failed (its pages say so, nothing is invented). */
   payloads: ReadonlyMap<DataResourceId, unknown>;
@@ -74,7 +74,7 @@ export interface HeaderLink {
   path: string;
 }
 
-/** What site.json says of the pages beyond the identity (builders/content/site-pages.ts reads it). */
+/** What site.json says of the pages beyond the identity (builders/build/content/site-pages.ts reads it). */
 export interface SitePages {
   /** The header's links, in order; `/resume` only when the site has a résumé. */
   header: HeaderLink[];

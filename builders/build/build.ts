@@ -1,7 +1,7 @@
 // `npm run build`: fetch both upstreams, build and validate the snapshots, render the site, write dist/.
 // Exit status (docs/configuration.md#commands): 0 all written; 1 an upstream gave no usable data (its snapshot is not
 // written, everything else is) and, with `--previous <dir>`, no still-valid previous snapshot stood in for it;
-// 2 a configuration or usage error, or a mistake in the site's content; 70 an internal error (lib/run-main.ts).
+// 2 a configuration or usage error, or a mistake in the site's content; 70 an internal error (builders/lib/run-main.ts).
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
@@ -52,7 +52,7 @@ export interface BuildOptions {
   warn?: (line: string) => void;
   /** `--previous <dir>`: a copy of the last published site, whose snapshots stand in for a failed upstream's. */
   previousDir?: string;
-  /** The configuration's datasets (datasets/registry.ts), when the program has them already. */
+  /** The configuration's datasets (builders/datasets/registry.ts), when the program has them already. */
   datasets?: readonly Dataset[];
   /**
    * The previous snapshots are the output folder's own (`--if-stale`): a reuse is said, but not why a
@@ -157,7 +157,7 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
   const outcomes = new Map<DataResourceId, DatasetOutcome>();
   /**
    * Its snapshot files gone (an earlier build's would now be stale), once the time its data were last
-   * available is read from them; its cards are drawn "unavailable" in place (builders/cards.ts).
+   * available is read from them; its cards are drawn "unavailable" in place (builders/build/cards.ts).
    */
   const removeStale = async (resource: DataResource, reason: string) => {
     const last = await lastAvailableMs(
@@ -203,7 +203,7 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
         outcomes.set(resource.id, { state: 'reused', ageMs: previous.ageMs });
         return;
       }
-      // A bug is said even where a refusal is not, and decides the exit status (lib/run-main.ts); so is a
+      // A bug is said even where a refusal is not, and decides the exit status (builders/lib/run-main.ts); so is a
       // previous site whose data are simulated where this build's are real, or the reverse.
       if (previous.internalError !== undefined) internalErrors.push(previous.internalError);
       if (!options.quietPrevious || previous.internalError !== undefined || previous.provenance)
@@ -266,7 +266,7 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
     outcomes,
     look,
     avatar,
-    // The preview pictures wait here, not in memory, until they are written (builders/pages/sharing.ts).
+    // The preview pictures wait here, not in memory, until they are written (builders/build/pages/sharing.ts).
     staging: await mkdtemp(join(tmpdir(), 'build-staging-')),
   };
   /** The files dist/ held before this build wrote (relative paths), read once before the first write. */
@@ -399,12 +399,12 @@ async function filesIn(dir: string): Promise<Set<string>> {
   );
 }
 
-/** The one stderr line of a setting that cannot be used: the variable or file, the field and why (lib/errors.ts). */
+/** The one stderr line of a setting that cannot be used: the variable or file, the field and why (builders/lib/errors.ts). */
 export function configErrorLine(error: ConfigError): string {
   return `build: invalid configuration: ${oneLine(error.message, 1000)}`;
 }
 
-/** The one stderr line of a mistake in the site's content: the file and what to fix (lib/errors.ts). */
+/** The one stderr line of a mistake in the site's content: the file and what to fix (builders/lib/errors.ts). */
 export function contentErrorLine(error: ContentError): string {
   return `build: the site's content needs a fix: ${error.message}`;
 }
@@ -423,7 +423,7 @@ export function siteIdentity(config: Config, simulated: boolean): SiteIdentity {
   };
 }
 
-/** The repository root: this module runs as builders/build.ts or bundled as .build/build.mjs, one level down either way. */
+/** The repository root: this module runs as builders/build/build.ts or bundled as .build/build.mjs, one level down either way. */
 const ROOT = fileURLToPath(repoUrl('', import.meta.url));
 /**
  * The code a site is made from: the programs' sources (the build compiles the CLI and the page script
@@ -492,7 +492,7 @@ export function siteKey(
 /**
  * The one stderr line of a snapshot that could not be built (docs/configuration.md#commands: it names the upstream and
  * the reason). An UpstreamError's message already starts with its upstream; any other error (a schema
- * violation, a bug) is named as such. The message may quote upstream text: one line (lib/one-line.ts).
+ * violation, a bug) is named as such. The message may quote upstream text: one line (builders/lib/text/one-line.ts).
  */
 export function failureLine(title: string, error: Error): string {
   return `build: ${title.toLowerCase()} not written: ${failureReason(error)}`;

@@ -2,7 +2,7 @@
 // profile README or any page (`<img>`, `<picture>`), drawn from this build's payloads by the dataset's own
 // module (datasets/*/card.ts) with the very functions that draw the home page's charts (render/charts/).
 // A dataset whose snapshot is missing gets an "unavailable" card at the same paths
-// (render/unavailable-card.ts): no number, but never a broken image in a README that embeds it.
+// (builders/render/unavailable-card.ts): no number, but never a broken image in a README that embeds it.
 import { folderCardFile, type CardRef } from '../contract/service.ts';
 import type { Artifact, BuildContext } from './artifact.ts';
 import { unavailableCard } from '../render/unavailable-card.ts';
@@ -14,7 +14,7 @@ export function cardBody(
   const dataset = ctx.datasets.find((d) => d.resource.id === card.resource);
   if (dataset === undefined) return null;
   const payload = ctx.payloads.get(card.resource);
-  // The owner's theme, in the card's scheme (render/themes.ts).
+  // The owner's theme, in the card's scheme (builders/render/themes.ts).
   const palette = ctx.look[card.scheme];
   if (payload !== undefined) return dataset.card(payload, palette, ctx);
   const outcome = ctx.outcomes?.get(card.resource);

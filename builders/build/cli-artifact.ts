@@ -1,7 +1,7 @@
-// dist/cli.mjs: the CLI (cli/main.ts) bundled into one file that imports nothing but Node's built-ins,
+// dist/cli.mjs: the CLI (builders/cli/main.ts) bundled into one file that imports nothing but Node's built-ins,
 // so that `curl -O <site>/cli.mjs && node cli.mjs` works with no install, with the deployed SITE_URL baked
-// in as its default site and the schemas under schemas/ baked in for its checks (cli/schema-check.ts).
-// The CLI's path constants come from contract/service.ts and contract/pages.ts, which import nothing;
+// in as its default site and the schemas under schemas/ baked in for its checks (builders/cli/schema-check.ts).
+// The CLI's path constants come from builders/contract/service.ts and builders/contract/pages.ts, which import nothing;
 // test/cli.test.ts checks the bundle's imports and size.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +12,7 @@ import { loadSchemas, type JsonSchema } from '../contract/schemas.ts';
 import type { Artifact, BuildContext } from './artifact.ts';
 import { repoUrl } from '../lib/repo-url.ts';
 
-// Both builders/cli-artifact.ts and its bundle .build/build.mjs sit one folder below the repository root.
+// Both builders/build/cli-artifact.ts and its bundle .build/build.mjs sit one folder below the repository root.
 const ENTRY = fileURLToPath(repoUrl('builders/cli/main.ts', import.meta.url));
 const VERSION = (JSON.parse(readFileSync(repoUrl('package.json', import.meta.url), 'utf8')) as { version: string })
   .version;
@@ -26,7 +26,7 @@ export async function renderCli(ctx: BuildContext): Promise<Artifact[]> {
   ];
 }
 
-/** Keywords that only describe (cli/schema-check.ts ANNOTATIONS, `$id` kept for `$ref`): left out of cli.mjs. */
+/** Keywords that only describe (builders/cli/schema-check.ts ANNOTATIONS, `$id` kept for `$ref`): left out of cli.mjs. */
 const DESCRIPTIVE = new Set(['$schema', 'title', 'description', 'examples', 'default', '$comment']);
 
 /** A schema without its descriptions; the names under `properties` are members, never dropped. */
@@ -60,7 +60,7 @@ export async function bundleCli(
   const define = {
     __CLI_DEFAULT_BASE_URL__: JSON.stringify(defaultBaseUrl),
     __CLI_VERSION__: JSON.stringify(VERSION),
-    // The deployment's datasets: their routes and commands (cli/deployment.ts).
+    // The deployment's datasets: their routes and commands (builders/cli/deployment.ts).
     __CLI_SERVICE__: JSON.stringify(
       JSON.stringify({
         // What the CLI reads of a dataset (its command, route and schema): the rest stays out of cli.mjs.

@@ -58,7 +58,7 @@ let largeTurn: Promise<unknown> = Promise.resolve();
 /** The copies of `artifact` worth keeping (smaller than the file), as artifacts of their own; none if it gets none. */
 export async function copiesOfArtifact({ file, body }: Artifact): Promise<InMemoryArtifact[]> {
   if (!getsCopies(file)) return [];
-  // Only pictures are staged (builders/pages/sharing.ts), and a PNG gets no copies.
+  // Only pictures are staged (builders/build/pages/sharing.ts), and a PNG gets no copies.
   if (isStaged(body)) throw new Error(`${file}: a staged file cannot be compressed`);
   const compress = () => copiesOf(typeof body === 'string' ? Buffer.from(body) : body);
   let compressed: CompressedCopies;

@@ -1,5 +1,5 @@
 // When a missing dataset's data were last available, for its "unavailable" card and status.json: the
-// as-of time (domain/freshness.ts) of the snapshot the last published site holds, read from the
+// as-of time (builders/domain/freshness.ts) of the snapshot the last published site holds, read from the
 // `--previous` folder or else the output folder before this build removes it. Only a file that is a
 // valid snapshot of the dataset counts, in a site whose data are simulated exactly when this build's are
 // (a demo's calendar never dates a real site's); anything else leaves the time unknown, which the card says.

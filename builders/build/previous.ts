@@ -1,7 +1,7 @@
 // The previous site's snapshots, for publishing through an upstream's outage (`npm run build -- --previous
 // <dir>`, docs/deploying.md#publishing-through-an-outage). The Publish workflow first copies the live site's
 // snapshots into a folder (fetchPrevious); when an upstream then gives no usable data, the build reads that
-// dataset's snapshot back (reusablePrevious) and publishes its bytes unchanged while domain/reuse.ts says it
+// dataset's snapshot back (reusablePrevious) and publishes its bytes unchanged while builders/domain/reuse.ts says it
 // is still valid. `<dir>` is someone else's folder: only the known snapshot paths are read, no symbolic link
 // is followed, and no file larger than PREVIOUS_MAX_BYTES is read past that size.
 import { constants } from 'node:fs';
@@ -26,7 +26,7 @@ export function previousFile(service: ServiceTables, id: DataResourceId): string
 }
 
 export type PreviousSnapshot<T> =
-  /** `body`: the file's bytes, as published; `ageMs`: how old its data are at most (domain/reuse.ts). */
+  /** `body`: the file's bytes, as published; `ageMs`: how old its data are at most (builders/domain/reuse.ts). */
   | { reused: true; body: string; payload: T; ageMs: number }
   /**
    * `internalError`: judging it threw (a bug), which the build's exit status must say. `provenance`: the
@@ -38,7 +38,7 @@ export type PreviousSnapshot<T> =
 /**
  * The previous snapshot of `id` in `dir`, when it may be published again now: it is a regular file inside
  * `dir` of at most PREVIOUS_MAX_BYTES, UTF-8 JSON exactly as a build writes it (JSON.stringify of its
- * content, so nothing was added, reordered or padded), valid against its schema, and domain/reuse.ts
+ * content, so nothing was added, reordered or padded), valid against its schema, and builders/domain/reuse.ts
  * finds it the configured dataset's, one the fresh rules could have written, and still valid at `nowMs`.
  * Otherwise the reason, for one line. Never throws: an exception while judging one dataset's snapshot
  * (someone else's bytes meeting a bug) must not cost the build the other dataset.
@@ -116,7 +116,7 @@ export async function previousSimulated(dir: string): Promise<boolean | string> 
 }
 
 /**
- * A snapshot file's bytes as text and JSON value, or why not. The nesting and size bound (lib/json-bound.ts)
+ * A snapshot file's bytes as text and JSON value, or why not. The nesting and size bound (builders/lib/json-bound.ts)
  * is checked before JSON.parse: everything after it (JSON.stringify, the schema's validator, the reuse
  * rules) walks the value recursively, and a file nested 500,000 deep would overflow the stack there.
  */

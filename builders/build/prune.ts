@@ -16,7 +16,7 @@ import { fileHash } from './artifact.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import { repoUrl } from '../lib/repo-url.ts';
 
-/** The repository root: this module runs as builders/prune.ts or bundled as .build/build.mjs, one level down either way. */
+/** The repository root: this module runs as builders/build/prune.ts or bundled as .build/build.mjs, one level down either way. */
 const ROOT = fileURLToPath(repoUrl('', import.meta.url));
 const CACHE_DIR = join(ROOT, '.build', 'builds');
 

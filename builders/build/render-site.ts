@@ -98,7 +98,7 @@ async function renderTexts(
   const writings = renderWritings(ctx, content.writings);
   const skills = renderSkills(ctx, content.skills);
   const developers = renderDeveloperPage(ctx, schemas);
-  // A demo's Markdown twins open with the notice its HTML pages carry (lib/simulated.ts).
+  // A demo's Markdown twins open with the notice its HTML pages carry (builders/lib/simulated.ts).
   const notice = ctx.simulated ? simulatedNoticeMarkdown(config.site.marketSourceName) : undefined;
   const resumePages = renderResume(ctx, content.resume, content.profile.name);
   const pages = [...home, ...writings, ...skills, ...resumePages, ...developers, ...renderNotFound(ctx)].map((a) =>
@@ -169,7 +169,7 @@ async function renderTexts(
     { file: API_INDEX.file, body: json(index) },
     { file: DISCOVERY.status.file, body: json(status) },
     { file: DISCOVERY.statusBadge.file, body: json(badge) },
-    // The static host's promises; the gateway serves its own document at the same path (contract/openapi.ts).
+    // The static host's promises; the gateway serves its own document at the same path (builders/contract/openapi.ts).
     {
       file: DISCOVERY.openapi.file,
       body: json(

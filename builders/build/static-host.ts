@@ -37,7 +37,7 @@ export interface StaticSite {
 }
 
 /**
- * Every rule but the cache's (cacheRules, from contract/cache-rules.ts): the types a host would not guess,
+ * Every rule but the cache's (cacheRules, from builders/contract/cache-rules.ts): the types a host would not guess,
  * the cards' policy and the catalog's Link.
  */
 export function headerRules({ config, service }: StaticSite, files: string[]): HeaderRule[] {
@@ -62,7 +62,7 @@ export function headerRules({ config, service }: StaticSite, files: string[]): H
   // The feeds' types are not what a host guesses from `.json` and `.atom`; the other two are named alike.
   for (const doc of Object.values(CONTENT_DOCUMENTS).filter((d) => written.has(d.file)))
     rules.push({ path: `/${doc.file}`, headers: { 'Content-Type': doc.contentType } });
-  // Types the hosts' own tables name otherwise than the gateway (contract/content-types.ts).
+  // Types the hosts' own tables name otherwise than the gateway (builders/contract/content-types.ts).
   for (const file of files.filter(hostTypeDiffers).sort())
     rules.push({ path: `/${file}`, headers: { 'Content-Type': contentTypeFor(file) } });
   for (const file of files.filter((f) => f.endsWith('.md')).sort())
@@ -95,7 +95,7 @@ function servedPaths(files: readonly string[]): Array<{ path: string; file: stri
 }
 
 /**
- * The cache rule of every path of `files` (contract/cache-rules.ts, the gateway's), for `_headers`, where
+ * The cache rule of every path of `files` (builders/contract/cache-rules.ts, the gateway's), for `_headers`, where
  * every rule that matches a path applies and two values of one header are joined: so each path is matched
  * by exactly one Cache-Control rule. A folder whose every path (its subfolders' included) has one value is
  * one splat rule (`/writings/*`, `/og/*`, `/cards/repos/*`), so the count does not grow with the
@@ -130,7 +130,7 @@ export function cacheRules(service: ServiceTables, files: string[]): HeaderRule[
 
 /**
  * Every page, the 404 page included, with the browser security headers the gateway sends too (the
- * same policy as each page's meta element, from contract/content-security-policy.ts).
+ * same policy as each page's meta element, from builders/contract/content-security-policy.ts).
  */
 export function pageRules(config: Config, files: string[]): HeaderRule[] {
   const headers = pageResponseHeaders(feedPolicyOptions(liveFeedUrl(config)));

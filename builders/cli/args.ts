@@ -18,7 +18,7 @@ export type Invocation =
       json: boolean;
       baseUrl: URL;
       timeoutMs: number;
-      /** `--watch`: follow the live feed after the output (cli/live/watch.ts); only a command that declares it. */
+      /** `--watch`: follow the live feed after the output (builders/cli/live/watch.ts); only a command that declares it. */
       watch: boolean;
     };
 

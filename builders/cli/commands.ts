@@ -1,8 +1,8 @@
 // The CLI's commands, options, exit statuses and --json fields, declared once: `--help`, `--help --json`
-// and the developer page's reference (builders/pages/cli-reference.ts) are all generated from this table.
+// and the developer page's reference (builders/build/pages/cli-reference.ts) are all generated from this table.
 // It is the CLI's published facts module: the site build imports it (and nothing else of cli/) to document it.
 // Paths come from where the site writes them: the API index and discovery documents from the route table
-// (contract/service.ts), the content documents from the page table (contract/pages.ts, `CONTENT_DOCUMENTS`).
+// (builders/contract/service.ts), the content documents from the page table (builders/contract/pages.ts, `CONTENT_DOCUMENTS`).
 // Both modules import nothing, so the bundled cli.mjs stays dependency-free.
 import { API_INDEX, DISCOVERY, type ServiceTables } from '../contract/service.ts';
 import { CONTENT_DOCUMENTS, RESUME_DOCUMENT } from '../contract/pages.ts';
@@ -231,7 +231,7 @@ export const OPTIONS: readonly OptionSpec[] = [
 
 /**
  * The options of a deployment: `--watch` only where a command follows the live feed (the market's,
- * cli/live/watch.ts); a site without a market says nothing of it.
+ * builders/cli/live/watch.ts); a site without a market says nothing of it.
  */
 export function optionsOf(service: ServiceTables): OptionSpec[] {
   const watched = service.resources.filter((r) => r.command.watch).map((r) => r.command.name);

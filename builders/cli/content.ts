@@ -1,5 +1,5 @@
 // The site's content as the CLI reads it: /profile.json, /skills.json, /resume.json and the writings' JSON Feed
-// (contract/pages.ts CONTENT_DOCUMENTS), already checked against their schemas (schema-check.ts) when they
+// (builders/contract/pages.ts CONTENT_DOCUMENTS), already checked against their schemas (schema-check.ts) when they
 // reach this module. Pure: documents in, the values the commands print out.
 import type { JsonFeed } from '../contract/payload-types.ts';
 

@@ -1,5 +1,5 @@
 // `--help` (text or JSON), `help <command>` and the short usage printed with a usage error, generated from
-// cli/commands.ts. The overview fits one screen (at most 40 lines at 80 columns); what a command reads and
+// builders/cli/commands.ts. The overview fits one screen (at most 40 lines at 80 columns); what a command reads and
 // the members its --json prints are in its own help.
 import { DEPLOYMENT } from './deployment.ts';
 import { commandReference, EXIT_STATUSES, optionsOf, PROGRAM, USAGE, WRITING, type CommandName } from './commands.ts';
@@ -49,7 +49,7 @@ export function helpLines(term: Screen, defaultBaseUrl: string): string[] {
       term.width,
     ),
     '',
-    // The full words of both are in --help --json and the developer page (cli/commands.ts).
+    // The full words of both are in --help --json and the developer page (builders/cli/commands.ts).
     ...wrapIndented(
       `${h('Exit status:')} 0 success, 1 the site answered an error or could not be read (one line on stderr), 2 a usage error.`,
       term.width,

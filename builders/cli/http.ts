@@ -185,7 +185,7 @@ function problemOf(contentType: string, text: string): ProblemSummary | null {
 
 /**
  * Error text on one line: it may quote the site (a problem's title and detail), so terminal escape
- * sequences are removed whole first (safe-text.ts), then lib/one-line.ts folds it into one line.
+ * sequences are removed whole first (safe-text.ts), then builders/lib/text/one-line.ts folds it into one line.
  */
 export function errorLine(text: string): string {
   return oneLine(printable(text), 400);

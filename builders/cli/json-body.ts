@@ -1,6 +1,6 @@
 // JSON from the site, parsed within a memory bound. The body is capped in bytes already (http.ts), but
 // bytes do not bound what JSON.parse builds from them: the text is checked against the shared bound
-// first (lib/json-bound.ts), and only then parsed. A refusal is an UnexpectedBody (exit 1, one line).
+// first (builders/lib/json-bound.ts), and only then parsed. A refusal is an UnexpectedBody (exit 1, one line).
 import { jsonBoundExceeded } from '../lib/json-bound.ts';
 import { UnexpectedBody } from './errors.ts';
 

@@ -1,4 +1,4 @@
-// Entry point of dist/cli.mjs (bundled by builders/cli-artifact.ts): the only place that touches process.
+// Entry point of dist/cli.mjs (bundled by builders/build/cli-artifact.ts): the only place that touches process.
 import { readdirSync, readFileSync } from 'node:fs';
 import site from '../../site/site.json' with { type: 'json' };
 import { errorLine } from './http.ts';
@@ -7,8 +7,8 @@ import type { SchemaSet } from './schema-check.ts';
 import { repoUrl } from '../lib/repo-url.ts';
 
 /**
- * The default site: the deployed SITE_URL, which builders/cli-artifact.ts bakes in (esbuild `define`).
- * Unbundled there is no build, so it is the committed site file's `siteUrl`, the default lib/config.ts
+ * The default site: the deployed SITE_URL, which builders/build/cli-artifact.ts bakes in (esbuild `define`).
+ * Unbundled there is no build, so it is the committed site file's `siteUrl`, the default builders/lib/config.ts
  * also starts from. In cli.mjs the test folds to true and the site file is left out of the bundle.
  */
 declare const __CLI_DEFAULT_BASE_URL__: string | undefined;
@@ -18,7 +18,7 @@ declare const __CLI_VERSION__: string | undefined;
 const VERSION = typeof __CLI_VERSION__ === 'string' ? __CLI_VERSION__ : 'development';
 
 /**
- * The schemas documents are checked against, baked in the same way (builders/cli-artifact.ts); an
+ * The schemas documents are checked against, baked in the same way (builders/build/cli-artifact.ts); an
  * unbundled run reads the files under schemas/ (their descriptions do not change a check).
  */
 declare const __CLI_SCHEMAS__: string | undefined;

@@ -32,7 +32,7 @@ import { staleWarning } from '../render/age.ts';
 
 export interface Io {
   env: Record<string, string | undefined>;
-  /** `--watch` (cli/live/watch.ts): Ctrl-C stops it; the Node version its refusal names; a WebSocket class for tests. */
+  /** `--watch` (builders/cli/live/watch.ts): Ctrl-C stops it; the Node version its refusal names; a WebSocket class for tests. */
   onInterrupt?: WatchIo['onInterrupt'];
   nodeVersion?: string;
   /** null: this Node has none (as before Node 22). */
@@ -40,7 +40,7 @@ export interface Io {
   stdout: { write(text: string): unknown; isTTY?: boolean; columns?: number };
   /** `columns`: its width when it is a terminal (error lines are wrapped to it, else to COLUMNS). */
   stderr: { write(text: string): unknown; columns?: number };
-  /** The clock a snapshot's age is judged by (domain/freshness.ts); Date.now when absent. */
+  /** The clock a snapshot's age is judged by (builders/domain/freshness.ts); Date.now when absent. */
   now?: () => number;
   /** How long a request waits before it is said on stderr (http.ts WAIT_NOTICE_MS when absent). */
   waitNoticeMs?: number;
@@ -230,7 +230,7 @@ async function read<T>(inv: Invoked, path: string, schema: SchemaName): Promise<
 }
 
 /**
- * `/api`, or the file behind it (`/api/index.json`, both from contract/service.ts) on a plain static host that
+ * `/api`, or the file behind it (`/api/index.json`, both from builders/contract/service.ts) on a plain static host that
  * answers `/api` with a 404 or a directory listing (HTML, or JSON when asked for JSON, as `serve` does):
  * neither is a valid API index. Any other failure of `/api` (a 502 problem, no answer) is reported as it is.
  */
@@ -255,7 +255,7 @@ async function readApiIndex(inv: Invoked): Promise<{ doc: FetchedDocument; index
 
 /**
  * Whether the site says its data is simulated: the API index's `simulated` flag, which only a demo
- * build sets (lib/simulated.ts). Asked beside a command's own document; an index that cannot be read
+ * build sets (builders/lib/simulated.ts). Asked beside a command's own document; an index that cannot be read
  * says nothing, and the command still answers.
  */
 async function saysSimulated(inv: Invoked): Promise<boolean> {
@@ -270,7 +270,7 @@ async function saysSimulated(inv: Invoked): Promise<boolean> {
 const { feed: FEED, profile: PROFILE, skills: SKILLS } = CONTENT_DOCUMENTS;
 
 /**
- * A dataset's command (cli/args.ts parses only the deployment's): its payload, drawn by the picture its
+ * A dataset's command (builders/cli/args.ts parses only the deployment's): its payload, drawn by the picture its
  * folder declares (datasets/<id>/picture.ts, reached by the id alone: the bundle holds every dataset's, and
  * no table here names them); a command that says so opens with the demo notice where the site's index
  * says `simulated`.
@@ -308,7 +308,7 @@ async function ownerProjects(inv: Invoked): Promise<NonNullable<Profile['ownerPr
   }
 }
 
-/** The site's document commands; each dataset's command is dataCommand's (cli/commands.ts lists both). */
+/** The site's document commands; each dataset's command is dataCommand's (builders/cli/commands.ts lists both). */
 const COMMANDS: Record<string, (inv: Invoked) => Promise<Output>> = {
   async profile(inv) {
     const [{ value }, simulated] = await Promise.all([

@@ -20,7 +20,7 @@ const CONTROL_CHARACTER = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 /**
  * `text` without any terminal control: whole escape sequences removed, then every other control
- * character and the invisible formatting characters (lib/unicode.ts).
+ * character and the invisible formatting characters (builders/lib/text/unicode.ts).
  */
 export function printable(text: string): string {
   return text
@@ -47,7 +47,7 @@ function clean(value: unknown): unknown {
 
 /**
  * Characters JSON.stringify writes as they are but a terminal must not get raw: DEL and C1 (a terminal
- * may act on U+009B, CSI, like on ESC [), the invisible bidi and zero-width characters (lib/unicode.ts:
+ * may act on U+009B, CSI, like on ESC [), the invisible bidi and zero-width characters (builders/lib/text/unicode.ts:
  * they reorder or hide what the reader sees) and the Unicode line and paragraph separators.
  */
 const RAW_IN_JSON = new RegExp(`[\\u007f-\\u009f\\u2028\\u2029]|${INVISIBLE_FORMATTING.source}`, 'g');

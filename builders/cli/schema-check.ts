@@ -1,5 +1,5 @@
 // The CLI's check of a document against the schema it claims to follow, before anything of it is shown.
-// The schemas are those under schemas/, baked into cli.mjs by the build (builders/cli-artifact.ts);
+// The schemas are those under schemas/, baked into cli.mjs by the build (builders/build/cli-artifact.ts);
 // this module interprets the part of JSON Schema 2020-12 they use. A hand-written interpreter rather than
 // ajv: cli.mjs imports nothing but Node's built-ins, and ajv's standalone code still needs its runtime
 // helpers and ajv-formats' patterns bundled in, several times the size of this file. The build checks

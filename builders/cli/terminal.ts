@@ -49,7 +49,7 @@ export function visibleLength(text: string): number {
   return [...util.stripVTControlCharacters(text)].length;
 }
 
-/** The terminal a picture draws for (render/terminal.ts), with this module's style, measure and wrap. */
+/** The terminal a picture draws for (builders/render/terminal.ts), with this module's style, measure and wrap. */
 export function terminal(color: boolean, width: number): Terminal {
   const screen = { color, width };
   return {

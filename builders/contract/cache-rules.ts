@@ -1,6 +1,6 @@
 // The Cache-Control of every published file (docs/api.md#caching), one rule for every host: the gateway's
 // static table (gateway/core/http/static-table.ts) and the files written for static hosts (serve.json,
-// _headers: builders/static-host.ts) both read it, so `serve dist`, Netlify, Cloudflare and the gateway
+// _headers: builders/build/static-host.ts) both read it, so `serve dist`, Netlify, Cloudflare and the gateway
 // send one value for one file.
 import { API_INDEX, CACHE_CONTROL, folderCardResource, type ServiceTables } from './service.ts';
 

@@ -1,6 +1,6 @@
 // The pages' and cards' Content-Security-Policy, declared once. A page states its policy twice: in the
 // response header (the gateway, `_headers`, `serve.json`) and in a `<meta http-equiv>` element of its head
-// (builders/pages/layout.ts), which holds where no header is sent, as on GitHub Pages. Both forms come from
+// (builders/build/pages/layout.ts), which holds where no header is sent, as on GitHub Pages. Both forms come from
 // the one list of directives below, so they can never disagree; the meta form leaves out what CSP Level 3
 // §6.x ignores there ("frame-ancestors", "report-uri" and "sandbox" are not supported in a meta element),
 // which therefore stay header-only.
@@ -20,7 +20,7 @@ export function feedOrigin(feedUrl: string | null): string | null {
 }
 
 /**
- * The policy options for pages that subscribe to `feedUrl` (lib/config.ts liveFeedUrl; null: none): the
+ * The policy options for pages that subscribe to `feedUrl` (builders/lib/config.ts liveFeedUrl; null: none): the
  * one place where a deployment's configuration reaches the pages' policy (the layout's meta element, the
  * static-host files, the gateway). The feed is named by its origin, never by a wildcard; with no feed
  * (MARKET_WS_URL=off, MARKET_PRODUCT=off) no connect-src is written, and default-src 'self' allows no

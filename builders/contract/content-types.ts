@@ -54,7 +54,7 @@ export function contentTypeFor(file: string): string {
 /**
  * Files whose type a static host's own table names otherwise than BY_EXTENSION: Cloudflare's asset
  * router sends `.ico` as `image/vnd.microsoft.icon` and `serve` the manifest with a charset. The
- * static-host rules name these files' types (builders/static-host.ts), so every host sends the gateway's.
+ * static-host rules name these files' types (builders/build/static-host.ts), so every host sends the gateway's.
  */
 export function hostTypeDiffers(file: string): boolean {
   return /\.(?:ico|webmanifest)$/.test(file);

@@ -210,7 +210,7 @@ function responses(siteUrl: string, service: ServiceTables): Record<string, Json
   };
 }
 
-/** What the document says of a deployment's datasets (datasets/registry.ts). */
+/** What the document says of a deployment's datasets (builders/datasets/registry.ts). */
 export interface DescribedDatasets {
   service: ServiceTables;
   /** The payloads of this build, by dataset: the examples (a dataset without one has none). */

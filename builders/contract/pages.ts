@@ -28,7 +28,7 @@ export const PAGES = {
 
 /**
  * A page's preview picture (og:image), relative to dist/: `og/index.png` for `/`, `og/writings/<slug>.png`
- * for a writing. A PNG (Open Graph and Twitter take no SVG), drawn at build time (builders/pages/sharing.ts).
+ * for a writing. A PNG (Open Graph and Twitter take no SVG), drawn at build time (builders/build/pages/sharing.ts).
  */
 export function shareImageFile(page: PageRef): string {
   return `og/${page.htmlFile.replace(/\.html$/, '')}.png`;
@@ -66,7 +66,7 @@ export const CONTENT_DOCUMENTS = {
   skills: { path: '/skills.json', file: 'skills.json', contentType: 'application/json', schema: 'Skills' },
 } as const satisfies Record<string, { path: string; file: string; contentType: string; schema: SchemaName | null }>;
 
-/** siteUrl is an origin plus an optional base path, without a trailing slash (lib/config.ts). */
+/** siteUrl is an origin plus an optional base path, without a trailing slash (builders/lib/config.ts). */
 export function absoluteUrl(siteUrl: string, path: string): string {
   return path === '/' ? `${siteUrl}/` : `${siteUrl}${path}`;
 }

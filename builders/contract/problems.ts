@@ -88,7 +88,7 @@ export const PROBLEM_DETAILS = {
   origin_not_allowed: string;
 };
 
-/** The problem document of schemas/ProblemDetails (contract/payload-types.ts), its code one of ours. */
+/** The problem document of schemas/ProblemDetails (builders/contract/payload-types.ts), its code one of ours. */
 export type ProblemDetails = PayloadProblemDetails & { code: ProblemCode };
 
 export function problemTypeUrl(siteUrl: string, code: ProblemCode): string {

@@ -8,7 +8,7 @@ import {
 
 export { contentSecurityPolicy, feedOrigin } from './content-security-policy.ts';
 
-/** A dataset's id, as its module declares it (datasets/registry.ts lists them). */
+/** A dataset's id, as its module declares it (builders/datasets/registry.ts lists them). */
 export type DataResourceId = string;
 /**
  * The title of a schema file: under schemas/ (the service's own documents and the first datasets'
@@ -54,21 +54,21 @@ export interface DataResource {
   cardFolder?: string;
   /** How a sentence listing the datasets names it: "a GitHub contribution calendar". */
   phrase: string;
-  /** Its CLI command (cli/commands.ts): the payload with --json, a terminal picture without. */
+  /** Its CLI command (builders/cli/commands.ts): the payload with --json, a terminal picture without. */
   command: DataCommand;
   /** Where its cards stand in the lists of cards (serve.json, _headers), lowest first. */
   cardOrder: number;
   /** The zone whose next midnight ends an `until-midnight` answer (CALENDAR_TIME_ZONE). */
   timeZone?: string;
   /**
-   * How long a payload with only an `asOf` stays current after it (domain/freshness.ts): its `--previous`
+   * How long a payload with only an `asOf` stays current after it (builders/domain/freshness.ts): its `--previous`
    * bound. Absent: the market's three hours. The page, the CLI, the MCP tools and status.json all read it,
    * so one snapshot is current or stale alike wherever it is read.
    */
   validForMs?: number;
   /**
    * Words of the committed schemas (written for the defaults) this deployment says otherwise: the default
-   * product or zone → the configured one (contract/schemas.ts, loadSchemas).
+   * product or zone → the configured one (builders/contract/schemas.ts, loadSchemas).
    */
   schemaWords?: Readonly<Record<string, string>>;
 }
@@ -97,7 +97,7 @@ export interface DataCommand {
   /** true: the output opens with a notice on a demo site (the command also reads the index's `simulated`). */
   readsSimulated: boolean;
   json: Array<{ name: string; type: string; description: string }>;
-  /** Present: `--watch` follows the deployment's live feed of this product after the picture (cli/live/watch.ts). */
+  /** Present: `--watch` follows the deployment's live feed of this product after the picture (builders/cli/live/watch.ts). */
   watch?: { product: string };
   /** true: the picture is followed by the owner's own projects (site/projects.yaml, /profile.json's `ownerProjects`). */
   listsOwnerProjects?: true;
@@ -116,7 +116,7 @@ export type CachePolicy = 'per-request' | 'until-midnight' | 'hourly';
  * them all at once and nothing keeps naming the default product.
  */
 export interface ServiceTables {
-  /** The data resources, in the registry's order (datasets/registry.ts). */
+  /** The data resources, in the registry's order (builders/datasets/registry.ts). */
   resources: readonly DataResource[];
   /** The data paths (v1 and alias), each with its resource. */
   paths: ReadonlyMap<string, DataResource>;
@@ -134,7 +134,7 @@ export function productNames(product: string): { slug: string; name: string } {
 }
 
 /**
- * The tables of a deployment from its datasets' resources (datasets/registry.ts declares them), in their
+ * The tables of a deployment from its datasets' resources (builders/datasets/registry.ts declares them), in their
  * order; the cards in each resource's `cardOrder`.
  */
 export function serviceTablesOf(resources: readonly DataResource[]): ServiceTables {
@@ -203,7 +203,7 @@ export const DISCOVERY = {
 
 /**
  * The embeddable SVG cards (docs/api.md#published-paths), one light and one dark per data resource. They are drawn by the
- * build from its snapshots (builders/cards.ts), so each is exactly as fresh as its snapshot and is
+ * build from its snapshots (builders/build/cards.ts), so each is exactly as fresh as its snapshot and is
  * absent when its snapshot is.
  */
 export type CardScheme = 'light' | 'dark';
@@ -279,7 +279,7 @@ export const COMMON_RESPONSE_HEADERS = {
   'X-Content-Type-Options': 'nosniff',
 } as const;
 
-/** The pages' policy as a header, for a deployment without a live feed (contract/content-security-policy.ts). */
+/** The pages' policy as a header, for a deployment without a live feed (builders/contract/content-security-policy.ts). */
 export const CONTENT_SECURITY_POLICY = pageContentSecurityPolicy();
 
 export { CARD_CONTENT_SECURITY_POLICY };
@@ -289,7 +289,7 @@ export const CARD_RESPONSE_HEADERS = {
   'Content-Security-Policy': CARD_CONTENT_SECURITY_POLICY,
 } as const;
 
-/** pageResponseHeaders() for a deployment without a live feed (contract/content-security-policy.ts). */
+/** pageResponseHeaders() for a deployment without a live feed (builders/contract/content-security-policy.ts). */
 export const PAGE_RESPONSE_HEADERS = pageResponseHeaders();
 
 export const CACHE_CONTROL = {
@@ -310,7 +310,7 @@ export const CACHE_CONTROL = {
   /** Pages and documents served as they are from dist/ revalidate with their ETag on every use, so a redeploy shows at once. */
   static: 'public, max-age=0, must-revalidate',
   /**
-   * A snapshot on a static host (builders/static-host.ts): the market as short-lived as on the gateway;
+   * A snapshot on a static host (builders/build/static-host.ts): the market as short-lived as on the gateway;
    * the calendar revalidates every time and may be served stale for 300 s while it does, since a fixed
    * header cannot say "until the next midnight in America/Toronto".
    */

@@ -1,6 +1,6 @@
 // Payload validation as the programs use it: a Validator checks a payload against its schema by name and
 // throws SchemaValidationError with the first reasons. The checks are made by ajv, either when a program
-// starts (contract/schemas.ts, createValidator) or when the Worker's bundle is made (standaloneValidators):
+// starts (builders/contract/schemas.ts, createValidator) or when the Worker's bundle is made (standaloneValidators):
 // this module imports no ajv, so the Worker's bundle carries no schema compiler (Workers forbid `new
 // Function`, and ajv compiles with it).
 import type { SchemaName } from './service.ts';

@@ -118,7 +118,7 @@ export interface Dataset<P = unknown> {
   resource: DataResource;
   origin: DataOrigin<P>;
   /**
-   * Whether a previous snapshot may be published again when the source gives nothing now (domain/reuse.ts),
+   * Whether a previous snapshot may be published again when the source gives nothing now (builders/domain/reuse.ts),
    * and how the stderr line says its age. A derived dataset has none: it is derived again from what stood in.
    */
   reuse?: {
@@ -131,7 +131,7 @@ export interface Dataset<P = unknown> {
   /**
    * More cards drawn from the payload (the projects' one per repository), each at
    * `cards/<resource.cardFolder>/<name>.svg` and, dark, `cards/<resource.cardFolder>-dark/<name>.svg`
-   * (contract/service.ts, folderCardFile). Absent: the one card only.
+   * (builders/contract/service.ts, folderCardFile). Absent: the one card only.
    */
   moreCards?(
     payload: P,
@@ -139,7 +139,7 @@ export interface Dataset<P = unknown> {
   home: HomeSection<P>;
   /**
    * What the page script and the CLI reach by the id alone, from the folder's view modules (`view.ts`,
-   * `picture.ts`; render/dataset-view.ts): declared here too, so that a dataset without them fails the
+   * `picture.ts`; builders/render/dataset-view.ts): declared here too, so that a dataset without them fails the
    * type-check, and test/dataset-modules.test.ts checks they are the very modules of `builders/datasets/<id>/`.
    */
   view: HomeView<P>;

@@ -49,7 +49,7 @@ export function datasets(options: ServiceOptions): Dataset[] {
   ] as Dataset[];
 }
 
-/** The route table (contract/service.ts) of these datasets. */
+/** The route table (builders/contract/service.ts) of these datasets. */
 export function tablesOf(list: readonly Dataset[]): ServiceTables {
   return serviceTablesOf(list.map((d) => d.resource));
 }
@@ -94,7 +94,7 @@ export interface DeploymentParts {
   schemas(service: ServiceTables): Map<string, JsonSchema>;
   /** Payload validation (ajv on Node; precompiled validators where code generation is forbidden). */
   validator(schemas: Map<string, JsonSchema>): Validator;
-  /** The rules of the program's upstream requests (upstreams/http.ts, httpOptions). */
+  /** The rules of the program's upstream requests (builders/upstreams/http.ts, httpOptions). */
   http: HttpOptions;
   /** The sources as connected, changed by the runtime (a Worker shares the calendar's reading). Default: as they are. */
   sources?(connected: Sources): Sources;

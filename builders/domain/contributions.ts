@@ -4,7 +4,7 @@ import { CONSTANTS } from '../contract/service.ts';
 import { calendarWindow, githubToday } from './calendar.ts';
 import type { GitHubContributionDay, GitHubContributions } from '../contract/payload-types.ts';
 
-// The payload's types come from its schema (contract/payload-types.ts, generated from schemas/).
+// The payload's types come from its schema (builders/contract/payload-types.ts, generated from schemas/).
 export type { GitHubContributions } from '../contract/payload-types.ts';
 /** One calendar day, as either GitHub source reads it and as the payload publishes it. */
 export type ContributionDay = GitHubContributionDay;
@@ -56,7 +56,7 @@ export function buildContributions(
     startDate: window.startDate,
     endDate: window.endDate,
     days,
-    // The schema's `const` is the configured zone (contract/schemas.ts); the generated type names the default.
+    // The schema's `const` is the configured zone (builders/contract/schemas.ts); the generated type names the default.
     timeZone: timeZone as GitHubContributions['timeZone'],
     nextRefreshAt: window.nextRefreshAt,
   };

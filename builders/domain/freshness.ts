@@ -29,7 +29,7 @@ export interface Freshness {
  * it) is valid until then, and its data were read during the day that ends there (about 24 hours long; a
  * daylight-saving day is an hour shorter or longer, which an age in days or hours does not show). A
  * payload with only an `asOf` (the market) is valid for MARKET_REUSE_MAX_MS after it, the bound the
- * build's `--previous` rule republishes it within (domain/reuse.ts), or for `validMs` when its dataset
+ * build's `--previous` rule republishes it within (builders/domain/reuse.ts), or for `validMs` when its dataset
  * says so (the projects' home section: their own `--previous` bound). Anything else: null, no claim.
  */
 export function freshness(payload: unknown, nowMs: number, validMs = MARKET_REUSE_MAX_MS): Freshness | null {

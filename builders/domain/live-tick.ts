@@ -1,6 +1,6 @@
 // The live tick rule (docs/upstreams.md#the-live-feed): which feed messages are ticks of the configured
 // product, and what an accepted tick makes of the build's market snapshot. Pure: the page script
-// (site/scripts/live-feed.ts) and the CLI (cli/live/watch.ts) both judge every message with it.
+// (site/scripts/live-feed.ts) and the CLI (builders/cli/live/watch.ts) both judge every message with it.
 import {
   CLOCK_AHEAD_MS,
   DECIMAL,
@@ -146,7 +146,7 @@ export function snapshotCandles(snapshot: MarketData): MarketPoint[] {
 
 /**
  * The market as an accepted tick makes it: the snapshot's candles with the tick as the ticker point, by
- * the very rule the build used (domain/market.ts withTicker): value, asOf, change, low, high and the
+ * the very rule the build used (builders/domain/market.ts withTicker): value, asOf, change, low, high and the
  * chart's last point.
  */
 export function applyTick(snapshot: MarketData, tick: LiveTick): MarketData {

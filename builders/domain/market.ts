@@ -3,7 +3,7 @@ import { UpstreamError } from '../lib/errors.ts';
 import { CONSTANTS } from '../contract/service.ts';
 import type { MarketData, MarketPoint } from '../contract/payload-types.ts';
 
-// The payload's types come from its schema (contract/payload-types.ts, generated from schemas/).
+// The payload's types come from its schema (builders/contract/payload-types.ts, generated from schemas/).
 export type { MarketData, MarketPoint } from '../contract/payload-types.ts';
 
 /** A ticker after shape checks: price as a number, time as the provider's own string and its instant. */
@@ -65,7 +65,7 @@ export function buildMarketData(
     );
   }
   return {
-    // The schema's `const` is the configured product (contract/schemas.ts specialises it); the type
+    // The schema's `const` is the configured product (builders/contract/schemas.ts specialises it); the type
     // generated from the committed file names the default.
     product: product as MarketData['product'],
     currency: CONSTANTS.currency,
@@ -116,7 +116,7 @@ export type TickerFields = Pick<MarketData, 'points' | 'value' | 'changePercent'
  * docs/data-rules.md#market-preview: the ticker point `{floor(time), price}` is appended when it is later
  * than the last candle's; `value` is the price, `asOf` its time, the change is against the first point,
  * low and high cover every point and the price. `candles` are sorted ascending, one per time. A live tick
- * (domain/live-tick.ts) is a ticker like any other.
+ * (builders/domain/live-tick.ts) is a ticker like any other.
  */
 export function withTicker(candles: readonly MarketPoint[], ticker: Ticker): TickerFields {
   const points = [...candles];

@@ -15,7 +15,7 @@ import { MARKET_REUSE_MAX_MS } from './freshness.ts';
 // The market's bound is its validity too (freshness.ts): one number for both rules.
 export { MARKET_REUSE_MAX_MS };
 
-/** The candles' granularity: every candle starts on the hour (upstreams/coinbase.ts refuses any other row). */
+/** The candles' granularity: every candle starts on the hour (builders/upstreams/coinbase.ts refuses any other row). */
 const HOUR_SECONDS = 3600;
 
 export type Reuse =

@@ -92,7 +92,7 @@ export function decodesTo(coding: CompressedCoding, copy: Uint8Array, body: Uint
 /**
  * What was made before in this process from a body, by its content (the caller's key: the body's SHA-256,
  * and whatever else the result depends on), bounded by a count of bytes: past the bound it starts over.
- * The build's copies (builders/compressed-artifacts.ts) and the gateway's (gateway/http/node-codec.ts) are
+ * The build's copies (builders/build/compressed-artifacts.ts) and the gateway's (gateway/http/node-codec.ts) are
  * remembered so: the tests run dozens of builds and hundreds of gateways on the same few sites, and one
  * large build must not keep every copy it made.
  */

@@ -22,10 +22,10 @@ export interface SiteFile {
   githubAccount: string;
   marketSourceName: string;
   language: string;
-  /** The look (docs/site.md#themes), optional: checked by the build against the themes (render/themes.ts). */
+  /** The look (docs/site.md#themes), optional: checked by the build against the themes (builders/render/themes.ts). */
   theme?: unknown;
   accent?: unknown;
-  // A dataset may read a section of its own (`"languages": {…}`) through lib/site-section.ts, which its folder checks.
+  // A dataset may read a section of its own (`"languages": {…}`) through builders/lib/site-section.ts, which its folder checks.
 }
 
 export interface Config {
@@ -95,7 +95,7 @@ export const SITE_FILE_BOUNDS = { title: 100, tagline: 300, author: 100 } as con
 const LANGUAGE_TAG = /^[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*$/;
 
 /**
- * The site file (site/site.json, the owner's to edit): read, bounded before it is parsed (lib/json-bound.ts),
+ * The site file (site/site.json, the owner's to edit): read, bounded before it is parsed (builders/lib/json-bound.ts),
  * and every field checked, so that a mistake in it stops a program at start with one line naming the file
  * and the field (exit 2, a ConfigError) instead of failing later as an internal error. `name` is how the
  * line names the file.

@@ -61,7 +61,7 @@ export class ContentError extends Error {
     readonly file: string,
     reason: string,
   ) {
-    // A file name is the owner's text too: it may hold controls (lib/one-line.ts).
+    // A file name is the owner's text too: it may hold controls (builders/lib/text/one-line.ts).
     super(`${oneLine(file, 200)}: ${oneLine(reason, 500)}`);
   }
 }

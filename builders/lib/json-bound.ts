@@ -3,8 +3,8 @@
 // bytes do not bound either: 8 MB of "[" is four million nested arrays. The CLI once reached 514 MB of
 // memory on such an answer, and a previous snapshot nested 500,000 deep overflowed the build's stack.
 // So the text is scanned first, in one pass that allocates nothing, and refused when it nests deeper or
-// holds more values than any document of the site does. Used by the CLI (cli/json-body.ts), the build's
-// previous snapshots (builders/previous.ts) and the site file (lib/config.ts).
+// holds more values than any document of the site does. Used by the CLI (builders/cli/json-body.ts), the build's
+// previous snapshots (builders/build/previous.ts) and the site file (builders/lib/config.ts).
 
 /** The site's documents nest less than 16 deep (the OpenAPI contract is the deepest). */
 export const MAX_JSON_DEPTH = 64;

@@ -1,5 +1,5 @@
 // A taken PORT, said once for every program that listens on it for `npm start`: the build that runs
-// first (builders/build.ts, --if-stale) and the gateway (gateway/main.ts). The way out is another PORT,
+// first (builders/build/build.ts, --if-stale) and the gateway (gateway/main.ts). The way out is another PORT,
 // not PORT=0: the site's links name its port, and with PORT=0 they would name 8080.
 import { createServer } from 'node:net';
 

@@ -1,7 +1,7 @@
 // How old data are, and what a stale snapshot says, in words for a reader: the home page (built and
 // redrawn by the page script), the cards, the CLI's stderr line, the MCP tools and status.json's badge.
 // Pure and dependency-free (the page script and cli.mjs carry it). The rule of staleness is
-// domain/freshness.ts.
+// builders/domain/freshness.ts.
 import { freshness, type Freshness } from '../domain/freshness.ts';
 import { formatInstant } from './format.ts';
 import { escapeHtml } from './html.ts';
@@ -32,7 +32,7 @@ export function staleSentence(f: Freshness): string {
 /**
  * A figure's `data-as-of` and `data-valid-until` (ISO instants) from the build's payload: the page script
  * compares them with the reader's clock even when it cannot fetch the API (site/scripts/staleness.ts).
- * `validMs`: how long an `asOf`-only payload stays current, when its dataset says (domain/freshness.ts).
+ * `validMs`: how long an `asOf`-only payload stays current, when its dataset says (builders/domain/freshness.ts).
  */
 export function validityAttributes(payload: unknown, validMs?: number): string {
   const f = freshness(payload, 0, validMs);

@@ -1,13 +1,13 @@
 // A project as a card of the home page: its name, a link to it (the card's one link, which the stylesheet
 // stretches over the whole card, so that Tab reaches each card once and its name is the link's name), its
-// description as text and a line of facts. Drawn alike for a GitHub repository (datasets/projects/view.ts)
-// and for a project of the owner's site/projects.yaml (builders/pages/home.ts). Every text is escaped: a
+// description as text and a line of facts. Drawn alike for a GitHub repository (builders/datasets/projects/view.ts)
+// and for a project of the owner's site/projects.yaml (builders/build/pages/home.ts). Every text is escaped: a
 // description of `<one>` reads `<one>`. Pure and dependency-free: the page script carries it.
 import { escapeHtml } from './html.ts';
 
 /**
  * The most of a description a project's card shows, on a page or in an SVG card's <desc>, in characters:
- * GitHub sets no bound (the payload keeps it whole), the CLI shows as much (datasets/projects/picture.ts).
+ * GitHub sets no bound (the payload keeps it whole), the CLI shows as much (builders/datasets/projects/picture.ts).
  */
 export const MAX_SHOWN_DESCRIPTION = 500;
 

@@ -20,7 +20,7 @@ export interface SharePalette {
 
 /**
  * The owner's colours for these pictures: the light variant of the owner's theme and accent
- * (render/themes.ts), as a shared picture has no reader's colour scheme to follow. The initials on the
+ * (builders/render/themes.ts), as a shared picture has no reader's colour scheme to follow. The initials on the
  * icon take whichever of white and the theme's text reads better on the accent.
  */
 export function sharePalette(look: Pick<Look, 'light'>): SharePalette {

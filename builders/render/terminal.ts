@@ -1,5 +1,5 @@
 // What a terminal picture (datasets/<id>/picture.ts) may ask of the terminal it draws for: its width,
-// whether it takes colour, a style, a measure and a word wrap. The CLI supplies them (cli/terminal.ts,
+// whether it takes colour, a style, a measure and a word wrap. The CLI supplies them (builders/cli/terminal.ts,
 // with Node's util.styleText and util.stripVTControlCharacters); a picture stays pure and browser-safe,
 // importing no Node module, so the same shelf rules hold for it as for the page's views.
 
@@ -7,7 +7,7 @@ export type StyleName = 'bold' | 'dim' | 'italic' | 'underline' | 'cyan' | 'gree
 
 export interface Terminal {
   readonly color: boolean;
-  /** Columns, within the CLI's clamp (cli/terminal.ts WIDTH_RANGE). */
+  /** Columns, within the CLI's clamp (builders/cli/terminal.ts WIDTH_RANGE). */
   readonly width: number;
   /** `text` in a style when colour is on, else as it is. */
   style(name: StyleName, text: string): string;

@@ -1,6 +1,6 @@
 // The owner's look (docs/site.md#themes): six themes, each a light and a dark palette, and the WCAG
 // contrast arithmetic that checks them. The one source of every colour the site draws with: the pages'
-// stylesheet (builders/pages/theme-css.ts), the cards (builders/cards.ts) and whatever else is drawn in
+// stylesheet (builders/build/pages/theme-css.ts), the cards (builders/build/cards.ts) and whatever else is drawn in
 // the owner's theme read their colours here, through `lookOf` and `palette`.
 //
 // Each palette starts from its theme's published colours (`source`); where a published colour misses
@@ -40,7 +40,7 @@ export interface Theme {
 
 /**
  * GitHub's Primer colours: the site's look before themes, unchanged. Its chart colours are the page
- * script's own defaults (render/charts/theme.ts), so they are declared there and only there.
+ * script's own defaults (builders/render/charts/theme.ts), so they are declared there and only there.
  */
 const DEFAULT: Theme = {
   name: 'default',

@@ -1,7 +1,7 @@
 // The card of a dataset this build could not publish (docs/api.md#published-paths): no number, no chart,
 // the word "unavailable", when the build tried, and when its data were last available if the build
 // knows. It states no snapshot time and no "as of": there are no data to date. Published in place of the data card so that a profile README embedding it shows this rather
-// than a broken-image icon; the frame (render/card.ts) gives it the same size rules, <title> and <desc>.
+// than a broken-image icon; the frame (builders/render/card.ts) gives it the same size rules, <title> and <desc>.
 import type { ChartTheme } from './charts/theme.ts';
 import { formatInstant } from './format.ts';
 import { FONT_SIZE, frame, PAD, SIMULATED, SMALL_LINE, text } from './card.ts';

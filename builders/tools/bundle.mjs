@@ -32,7 +32,7 @@ const SELF_CONTAINED = new Set(['gateway-bundle']);
  * the largest part of the gateway's start (docs/performance.md#what-changed-in-the-core-round-issue-34); from the second start of the same
  * bundle on, node reads the compiled code instead. A rebuilt bundle with other bytes is compiled afresh.
  */
-const GATEWAY_LAUNCHER = `// Written by tools/bundle.mjs: the gateway with node's compile cache (docs/performance.md#what-changed-in-the-core-round-issue-34).
+const GATEWAY_LAUNCHER = `// Written by builders/tools/bundle.mjs: the gateway with node's compile cache (docs/performance.md#what-changed-in-the-core-round-issue-34).
 import { enableCompileCache, flushCompileCache } from 'node:module';
 enableCompileCache?.(new URL('./compile-cache/', import.meta.url).pathname);
 await import('./gateway-bundle.mjs');
@@ -68,7 +68,7 @@ const builtinsWithoutFacades = {
 
 /**
  * Writes a file whole or not at all: unchanged bytes are left alone, others go to a temporary file renamed
- * over the old one. `npm test` runs lint's bundle beside vitest's global setup (tools/npm-together.mjs),
+ * over the old one. `npm test` runs lint's bundle beside vitest's global setup (test/tools/npm-together.mjs),
  * and a test that spawns a program while the other writes its file must read the old file or the new one,
  * never half of one.
  */

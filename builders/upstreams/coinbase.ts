@@ -11,7 +11,7 @@ export interface MarketClient {
   candles(startSeconds: number, endSeconds: number): Promise<Candle[]>;
 }
 
-/** `productId` is a checked `<BASE>-USD` id (lib/config.ts): letters, digits and one hyphen, safe in a path. */
+/** `productId` is a checked `<BASE>-USD` id (builders/lib/config.ts): letters, digits and one hyphen, safe in a path. */
 export function coinbaseClient(baseUrl: string, productId: string, http: HttpOptions): MarketClient {
   const product = `${baseUrl}/products/${productId}`;
   const get = upstreamClient('coinbase', http);

@@ -2,7 +2,7 @@
 // site serves it itself (img-src 'self'): GET ${GITHUB_WEB_URL}/<account>.png. github.com answers with a
 // redirect to its picture host (avatars.githubusercontent.com); one redirect is followed, to an https
 // URL or to the same origin (never to a lower scheme), and the picture must be at most 2 MiB, a PNG,
-// JPEG or WebP by its bytes, and within the pixels bound by its header (lib/image-type.ts). Anything else
+// JPEG or WebP by its bytes, and within the pixels bound by its header (builders/lib/image-type.ts). Anything else
 // is an UpstreamError: the build says so in one line and the pages go without a picture.
 import { UpstreamError } from '../lib/errors.ts';
 import { imageTypeOf, MAX_AVATAR_BYTES, pictureSizeFault, type Picture } from '../lib/image-type.ts';

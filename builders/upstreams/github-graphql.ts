@@ -65,7 +65,7 @@ export function githubGraphql(apiUrl: string, token: string, account: string, ht
             throw retryable(error, deadline) ? error : new AbortError(error as Error);
           }
         },
-        // The GETs' policy (ky's, upstreams/http.ts): ky retries no POST, so p-retry does it for a query.
+        // The GETs' policy (ky's, builders/upstreams/http.ts): ky retries no POST, so p-retry does it for a query.
         { retries: RETRY_LIMIT, minTimeout: BACKOFF_FIRST_MS, maxTimeout: BACKOFF_LIMIT_MS, signal },
       );
     } catch (error) {

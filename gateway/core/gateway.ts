@@ -55,7 +55,7 @@ import { readRequestBody, toResponse, targetOf } from './http/web.ts';
 
 export interface GatewayDeps {
   /**
-   * What the program built once from its configuration (datasets/registry.ts): the datasets (their live
+   * What the program built once from its configuration (builders/datasets/registry.ts): the datasets (their live
    * routes are made here from their sources), the route table, the schemas and the payload validator.
    */
   deployment: Deployment;

@@ -1,7 +1,7 @@
-// Error lines on stderr: one line each (lib/one-line.ts), never a stack, and throttled so that an outage
+// Error lines on stderr: one line each (builders/lib/text/one-line.ts), never a stack, and throttled so that an outage
 // under load cannot flood the log.
 
-/** Longest error line the gateway prints (lib/one-line.ts cuts longer ones). */
+/** Longest error line the gateway prints (builders/lib/text/one-line.ts cuts longer ones). */
 export const MAX_ERROR_LINE = 1000;
 
 /**

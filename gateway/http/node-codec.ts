@@ -1,5 +1,5 @@
 // The core's BodyCodec on Node: SHA-256 from node:crypto for strong ETags, brotli and gzip from
-// node:zlib (lib/compressed-copies.ts, the build's own rules) for the compressed copies.
+// node:zlib (builders/lib/compressed-copies.ts, the build's own rules) for the compressed copies.
 import { createHash } from 'node:crypto';
 import {
   compressedCopies,

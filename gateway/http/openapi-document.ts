@@ -1,7 +1,7 @@
 // The gateway's /openapi.json. dist/openapi.json promises only what a static host does; the gateway
 // serves the same paths live and adds the quota (429, RateLimit headers) and a Cache-Control of its own,
 // so it answers with the gateway's document instead: generated at start by the same function the build
-// uses (contract/openapi.ts), from the same configuration, with the build's snapshots as its examples.
+// uses (builders/contract/openapi.ts), from the same configuration, with the build's snapshots as its examples.
 import { openApiDocument } from '../../builders/contract/openapi.ts';
 import { DISCOVERY, type DataResource } from '../../builders/contract/service.ts';
 import { describedDatasets, type Deployment } from '../../builders/datasets/registry.ts';

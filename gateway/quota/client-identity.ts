@@ -2,7 +2,7 @@
 // With it, a request arriving from a trusted proxy is attributed to the right-most X-Forwarded-For
 // entry that is not itself a trusted proxy: every proxy appends the address it saw, so entries to the
 // right of that one were written by our proxies and entries to its left may be forged by the client.
-// The quota key is the address in one canonical form (lib/client-address.ts, the Worker's too), so
+// The quota key is the address in one canonical form (builders/lib/client-address.ts, the Worker's too), so
 // spellings of one address, and addresses of one IPv6 /64, share a bucket.
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';

@@ -1,7 +1,7 @@
 // TRUST_PROXY parsed into a node:net BlockList: the proxies whose word about the client is believed.
 // Only Node's programs need it (a Worker's node:net has no BlockList): the gateway parses it when it
 // starts (gateway/server.ts), start:edge's local front door too (gateway/worker/front.ts). One address in
-// every spelling is lib/client-address.ts.
+// every spelling is builders/lib/client-address.ts.
 import { BlockList, isIP } from 'node:net';
 import { normaliseAddress, parseAddress } from '../../builders/lib/client-address.ts';
 import { ConfigError } from '../../builders/lib/errors.ts';

@@ -22,7 +22,7 @@ import type { Baked, BakedFile } from './baked.ts';
 /** Variables the Worker never takes from the bundle: a secret, and what refuseNodeOnly refuses. */
 const NOT_BAKED = new Set(['GITHUB_TOKEN', 'RATE_LIMIT_REDIS_URL', 'TRUST_PROXY', 'DIST_DIR', 'SOURCE_DATE_EPOCH']);
 
-/** The header and rewrite rules the build writes for static hosts (builders/static-host.ts), which Workers' assets read too. */
+/** The header and rewrite rules the build writes for static hosts (builders/build/static-host.ts), which Workers' assets read too. */
 const HOST_RULE_FILES = ['_headers', '_redirects'];
 
 /** One file of the Worker's static assets folder, relative to it. */

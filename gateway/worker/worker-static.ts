@@ -29,7 +29,7 @@ export function workerStatic(
   service: ServiceTables,
   assets: AssetsBinding,
   fallback: BodyCodec,
-  /** The live market feed the pages subscribe to (lib/config.ts liveFeedUrl): their policy names it. */
+  /** The live market feed the pages subscribe to (builders/lib/config.ts liveFeedUrl): their policy names it. */
   feedUrl: string | null,
 ): WorkerStatic {
   /** Bodies still to read: the buffer the table holds → the asset that fills it. */

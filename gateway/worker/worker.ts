@@ -3,7 +3,7 @@
 // the calendar's days come through one Durable Object (calendar-day.ts); documents and cards are static
 // assets answered from the Node gateway's own table (worker-static.ts); payloads are checked by validators
 // compiled when the bundle was made (no code is generated at run time: Workers forbid it). The
-// configuration is the bundle's (gateway/worker/deployment.ts), checked by lib/config.ts when it was made and again
+// configuration is the bundle's (gateway/worker/deployment.ts), checked by builders/lib/config.ts when it was made and again
 // here; GITHUB_TOKEN alone is read from the Worker's bindings, where `wrangler secret put` sets it.
 import { createHash } from 'node:crypto';
 import baked from 'edge:deployment';

@@ -1,13 +1,13 @@
 // The home page's live price (docs/site.md#live-ticks): the market figure names the feed the build baked
 // in (`data-live-feed`, `data-live-product`); this module subscribes to the product's `ticker` and
 // `heartbeat` channels and moves the price, the 7-day change, low, high and the chart's last point on
-// tick the rule of domain/live-tick.ts accepts (judged by the reader's clock). Until the first tick, and
+// tick the rule of builders/domain/live-tick.ts accepts (judged by the reader's clock). Until the first tick, and
 // whenever the feed is gone, the snapshot and its age stay as they are. One socket at most; reopened after
 // a close, a refusal or 30 s of silence with a backoff from about 1 s doubling to 60 s, with jitter, that
-// starts over only after an accepted tick or 30 s open (domain/live-tick.ts Reconnection); closed after the
+// starts over only after an accepted tick or 30 s open (builders/domain/live-tick.ts Reconnection); closed after the
 // page has been hidden for a minute and reopened when it is seen again. Nothing is thrown or logged.
 //
-// Calm under a flood: at most 4 redraws a second, of the latest accepted tick (lib/latest-wins.ts), and a
+// Calm under a flood: at most 4 redraws a second, of the latest accepted tick (builders/lib/latest-wins.ts), and a
 // redraw replaces only the table rows that changed (the last day's, as a rule).
 //
 // Calm for assistive technology: the visible figures and the readout's "Last point" move with the ticks,

@@ -36,12 +36,12 @@ async function refresh<T>(
   prepareCharts(figure);
   // The live feed (live-feed.ts) moves its ticks from the payload drawn now.
   figure.dispatchEvent(new CustomEvent('preview:redrawn', { detail: data }));
-  // An old file fetched now is still old: it is "refreshed" only while it is valid (domain/freshness.ts).
+  // An old file fetched now is still old: it is "refreshed" only while it is valid (builders/domain/freshness.ts).
   if (showFreshness(figure, freshness(data, Date.now()))) return;
   figure.dataset.refreshed = 'true';
   // Fetched now does not mean read now: the sentence says how old the data themselves are.
   const age = ageSentence(data, Date.now());
-  // Its dates never break inside (render/html.ts keepPhrasesWhole); its text is the sentence as it is.
+  // Its dates never break inside (builders/render/html.ts keepPhrasesWhole); its text is the sentence as it is.
   if (status)
     status.innerHTML = keepPhrasesWhole(
       escapeHtml(

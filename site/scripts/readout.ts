@@ -1,7 +1,7 @@
 // The charts' readouts on the home page: the value and time under the pointer or the keyboard focus on the
 // market chart, the date and count of a day on the heatmap. Listeners sit on the figure, so a chart the
 // preview script redraws keeps its readout. Only attributes and escaped text are set (no inline style; the
-// text's dates in span.nowrap, render/html.ts), so the page's Content-Security-Policy needs nothing more.
+// text's dates in span.nowrap, builders/render/html.ts), so the page's Content-Security-Policy needs nothing more.
 import { escapeHtml, keepPhrasesWhole } from '../../builders/render/html.ts';
 import { formatFixed, formatTime } from '../../builders/render/format.ts';
 import { MARKET_CHART, SPARKLINE } from '../../builders/render/charts/sparkline.ts';
@@ -90,7 +90,7 @@ function marketChart(figure: HTMLElement): void {
   const at = (event: PointerEvent) => {
     const p = parts();
     if (!p || !(event.target instanceof Element) || !p.svg.contains(event.target)) return;
-    // The time axis spans the chart's area, not the price labels' gutter beside it (render/charts/sparkline.ts).
+    // The time axis spans the chart's area, not the price labels' gutter beside it (builders/render/charts/sparkline.ts).
     const box = (p.svg.querySelector('svg.chart-area') ?? p.svg).getBoundingClientRect();
     if (box.width > 0) show(nearest(p.series, (event.clientX - box.left) / box.width));
   };

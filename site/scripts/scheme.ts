@@ -1,6 +1,6 @@
 // The visitor's colour scheme (docs/site.md#themes). Loaded as a blocking script in <head>, so the choice
 // kept in localStorage is on <html> before the first paint (no flash of the other scheme, and no inline
-// script: the policy stays script-src 'self'); then it wires the header's toggle (render/scheme-toggle.ts).
+// script: the policy stays script-src 'self'); then it wires the header's toggle (builders/render/scheme-toggle.ts).
 import {
   SCHEME_ATTRIBUTE,
   SCHEME_CHOICE_ATTRIBUTE,

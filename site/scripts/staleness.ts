@@ -1,7 +1,7 @@
-// The home page's age notices: a figure whose data are past their validity (domain/freshness.ts) says,
+// The home page's age notices: a figure whose data are past their validity (builders/domain/freshness.ts) says,
 // by the reader's clock, how old they are and that the site stopped refreshing them, in a paragraph
 // beside the figure's status line. The build's figures carry their validity (data-as-of,
-// data-valid-until: render/age.ts), so this holds even when the API cannot be fetched; a payload the
+// data-valid-until: builders/render/age.ts), so this holds even when the API cannot be fetched; a payload the
 // script fetches is judged the same way. Only text and attributes are set, as the page's CSP wants.
 import { escapeHtml, keepPhrasesWhole } from '../../builders/render/html.ts';
 import { freshnessBetween, type Freshness } from '../../builders/domain/freshness.ts';

@@ -5,8 +5,8 @@
 // The ticker comes over one of two transports, so the bench can show what each costs by itself:
 // `http`, a keep-alive node:http agent (the floor), or `fetch`, Node's built-in fetch (undici, with its
 // own keep-alive pool: what ky, the gateway's HTTP client, runs on).
-// Plain JavaScript, run by `node` as it is (tools/bench/processes.ts, startBareProxy).
-// usage: node tools/bench/bare-proxy.mjs <port> <upstream url> [http|fetch]
+// Plain JavaScript, run by `node` as it is (test/bench/processes.ts, startBareProxy).
+// usage: node test/bench/bare-proxy.mjs <port> <upstream url> [http|fetch]
 import { Agent, createServer, request } from 'node:http';
 
 const [port, upstream, transport = 'http'] = process.argv.slice(2);

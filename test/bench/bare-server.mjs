@@ -1,7 +1,7 @@
 // The Node limit the bench compares the gateway with: a bare node:http server that answers each path
 // with one file's bytes from memory and nothing but Content-Type and Content-Length, and logs nothing.
-// Plain JavaScript, run by `node` as it is (tools/bench/processes.ts, startBareNode).
-// usage: node tools/bench/bare-server.mjs <port> [<url path> <file> <content type>]...
+// Plain JavaScript, run by `node` as it is (test/bench/processes.ts, startBareNode).
+// usage: node test/bench/bare-server.mjs <port> [<url path> <file> <content type>]...
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 

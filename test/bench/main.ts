@@ -633,7 +633,7 @@ async function run(
     });
   }
 
-  // The goals lead the table: each judged on figures of this run (tools/bench/goals.ts).
+  // The goals lead the table: each judged on figures of this run (test/bench/goals.ts).
   const snapshotTargets = comparisons.find((c) => c.route === 'snapshot')?.targets;
   const goalFigures: GoalFigures = {
     marketAddedMs: marketFigures?.addedMs ?? Number.NaN,

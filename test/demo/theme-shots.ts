@@ -1,11 +1,11 @@
 // `npm run screenshot -- --themes`'s pictures: the top of the home page in each of the six themes, light
-// and dark, as Chromium draws it (tools/screenshot.mjs makes them 256-colour PNGs in docs/themes/). For
+// and dark, as Chromium draws it (test/tools/screenshot.mjs makes them 256-colour PNGs in docs/themes/). For
 // each theme it runs `npm run build`'s program on the stock site/ with that theme in a copy of site.json
 // and `avatar: github`, against the simulated upstreams of `npm run demo` (no network, no real person's
 // data, and every page says so), serves the result on loopback and takes a phone-sized picture.
 //   node .build/theme-shots.mjs <folder for the raw PNGs>
 //
-// The build program reads site/ beside its own folder (lib/config.ts SITE_FILE_URL): each theme gets a
+// The build program reads site/ beside its own folder (builders/lib/config.ts SITE_FILE_URL): each theme gets a
 // folder that holds a copy of site/ and .build/build.mjs, and links to everything else of the repository.
 import { spawn } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';

@@ -138,7 +138,7 @@ export const HTML_CALENDAR_FAILURE_MODES: readonly GithubMode[] = [
 
 /** Where the fake's picture host serves the account's picture (github.com redirects to avatars.githubusercontent.com/u/<id>). */
 const AVATAR_PATH = '/avatars/u/583231';
-/** The account's picture: a real PNG (tools/fakes/avatar.ts). */
+/** The account's picture: a real PNG (test/fakes/avatar.ts). */
 export const AVATAR_PNG = Buffer.from(TINY_PNG);
 /** The picture of the `huge` mode: 109 KB that claim 30,000 × 30,000 pixels. */
 const HUGE_PNG = Buffer.from(pngClaiming(30_000, 30_000));

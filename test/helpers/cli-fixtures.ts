@@ -1,6 +1,6 @@
 // A hand-written site for the CLI tests: every document the CLI reads, with known values, in the shapes
-// the site generator writes (the content documents of contract/pages.ts, valid against their schemas; the
-// API index and discovery documents at their contract/service.ts files). It pins the reading to exact values
+// the site generator writes (the content documents of builders/contract/pages.ts, valid against their schemas; the
+// API index and discovery documents at their builders/contract/service.ts files). It pins the reading to exact values
 // whatever content the real build publishes.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';

@@ -1,4 +1,4 @@
-// The CLI two ways: in-process, cli/run.ts's run() as dist/cli.mjs calls it (the tests of what it prints and
+// The CLI two ways: in-process, builders/cli/run.ts's run() as dist/cli.mjs calls it (the tests of what it prints and
 // exits with), and the built dist/cli.mjs as a child process (the few tests of the artifact itself: its
 // baked-in default site and version, a real terminal, its memory). Either way stdout is never a TTY.
 import { readFileSync } from 'node:fs';
@@ -8,7 +8,7 @@ import { run } from '../../builders/cli/run.ts';
 import type { SchemaSet } from '../../builders/cli/schema-check.ts';
 import { cleanEnv, HANG_GUARD_MS, ROOT, runNode, type RunResult } from './run.ts';
 
-/** What the build bakes into cli.mjs (builders/cli-artifact.ts): the package's version and the schemas. */
+/** What the build bakes into cli.mjs (builders/build/cli-artifact.ts): the package's version and the schemas. */
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 const SCHEMAS = cliSchemas() as SchemaSet;
 

@@ -25,7 +25,7 @@ export interface DistFixture {
 /**
  * A small site: pages, discovery files, and files the gateway must refuse (dot-files, links out). As a
  * build does, it writes the compressed copies (`x.br`, `x.gz`) beside each file the build compresses,
- * with the build's own function (builders/compressed-artifacts.ts, which compresses a body once per
+ * with the build's own function (builders/build/compressed-artifacts.ts, which compresses a body once per
  * process): the gateway loads them instead of compressing at start, which was most of the CPU time of the
  * tests' hundred or so gateway starts. test/compressed-copies.test.ts removes a file's copies to see the
  * gateway compress it itself.

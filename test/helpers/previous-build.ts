@@ -1,4 +1,4 @@
-// An in-process `npm run build -- --previous <dir>` (builders/build.ts' build()), for the tests of what a
+// An in-process `npm run build -- --previous <dir>` (builders/build/build.ts' build()), for the tests of what a
 // previous snapshot may stand in for: `<dir>` is a new folder holding one given market snapshot, and a
 // status.json saying its data are real.
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -32,7 +32,7 @@ export async function buildWithPreviousMarket(options: {
   const previous = join(options.base, `${options.name}-previous`);
   await mkdir(dirname(join(previous, file)), { recursive: true });
   await writeFile(join(previous, file), options.market);
-  // The site's word that its data are real (builders/previous.ts reads it before any snapshot).
+  // The site's word that its data are real (builders/build/previous.ts reads it before any snapshot).
   await writeFile(join(previous, DISCOVERY.status.file), JSON.stringify({ simulated: false }));
   const outDir = join(options.base, options.name);
   const stderr: string[] = [];

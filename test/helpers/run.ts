@@ -77,7 +77,7 @@ export function collectedIo(env: Record<string, string | undefined>): MainIo & {
 /**
  * A program's main() without a process: `env` alone is its environment (no variable of this process
  * reaches it), its stdout and stderr are collected, and its exit status is the one the program gives
- * (lib/run-main.ts: 70, with one line, for anything main throws). What only the process shows, the exit
+ * (builders/lib/run-main.ts: 70, with one line, for anything main throws). What only the process shows, the exit
  * status as the operating system sees it, is left to one spawned test per program (runProgram).
  */
 export async function runMainInProcess(

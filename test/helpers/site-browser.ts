@@ -45,7 +45,7 @@ export function siteInBrowser(): SiteInBrowser {
 
 /**
  * When the browser tests read the shared site: five minutes after its build, while its data are valid
- * (domain/freshness.ts), whatever today's date. The page script judges staleness by Date.now().
+ * (builders/domain/freshness.ts), whatever today's date. The page script judges staleness by Date.now().
  */
 export const SITE_READ_AT = TEST_SITE_CLOCK + 5 * 60_000;
 

@@ -1,4 +1,4 @@
-// The sources and the deployment of a configuration, made as a program makes them (datasets/registry.ts).
+// The sources and the deployment of a configuration, made as a program makes them (builders/datasets/registry.ts).
 import type { Config } from '../../builders/lib/config.ts';
 import {
   connectSources,

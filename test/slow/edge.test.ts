@@ -26,7 +26,7 @@ import { get, spawnGateway, type GatewayProcess, type RawResponse } from '../hel
 import { cleanEnv, ROOT, runProgram, upstreamEnv } from '../helpers/run.ts';
 
 const SITE_URL = 'https://edge.example';
-/** Every registered dataset's v1 path and alias, and its tools (datasets/registry.ts): none named here. */
+/** Every registered dataset's v1 path and alias, and its tools (builders/datasets/registry.ts): none named here. */
 const RESOURCES = DEFAULT_SERVICE.resources;
 const DATA_PATHS = RESOURCES.flatMap((r) => [r.v1.path, r.alias.path]);
 const TOOLS = dataTools(DEFAULT_SERVICE).map((t) => t.name);
@@ -44,7 +44,7 @@ const STATIC_PATHS = [
   '/openapi.json',
   '/status.json',
   '/api',
-  // Every kind of published file, with the gateway's cache rule and type from _headers (contract/cache-rules.ts).
+  // Every kind of published file, with the gateway's cache rule and type from _headers (builders/contract/cache-rules.ts).
   '/favicon.ico',
   '/manifest.webmanifest',
   '/assets/site.css',

@@ -154,7 +154,7 @@ describe('npm start', () => {
       scripts: Record<string, string>;
     };
     expect(scripts.start).toBe(
-      `node tools/node-floor.cjs && node tools/bundle.mjs && node ${BUILD_NODE_FLAGS.join(' ')} .build/build.mjs --if-stale && exec node ${GATEWAY_NODE_FLAGS.join(' ')} .build/gateway.mjs`,
+      `node builders/tools/node-floor.cjs && node builders/tools/bundle.mjs && node ${BUILD_NODE_FLAGS.join(' ')} .build/build.mjs --if-stale && exec node ${GATEWAY_NODE_FLAGS.join(' ')} .build/gateway.mjs`,
     );
     const dist = join(fixture.base, 'never-built');
     const result = await runGatewayToExit(env({ DIST_DIR: dist }));
@@ -191,7 +191,7 @@ describe('a dist/ whose last build lacked a snapshot (an offline first start)', 
       const files = new Set(await listFiles(dist));
       return market.filter((file) => files.has(file));
     };
-    // A missing dataset's card says "unavailable" with no number (builders/cards.ts); a fresh one draws its price.
+    // A missing dataset's card says "unavailable" with no number (builders/build/cards.ts); a fresh one draws its price.
     const cardSays = async () =>
       /unavailable/i.test(await readFile(join(dist, 'cards/mon-price.svg'), 'utf8')) ? 'unavailable' : 'data';
     const dated = datedBuilds();

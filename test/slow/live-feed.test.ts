@@ -1,5 +1,5 @@
 // The home page's live price (docs/site.md#live-ticks) in Chromium: a site built with MARKET_WS_URL
-// pointing at the fake feed (tools/fakes/live-feed.ts) and served by the gateway. It subscribes, shows an
+// pointing at the fake feed (test/fakes/live-feed.ts) and served by the gateway. It subscribes, shows an
 // accepted tick (price, change, low, high, the chart's last point, "live" with the tick's time), never
 // shows a tick the rule ignores, tells its live region at most once in a stream of ticks, reconnects after
 // a close, after silence and through refusals, lets go of its socket while hidden; with MARKET_WS_URL=off

@@ -1,5 +1,5 @@
 // /resume on paper, in Chromium (docs/site.md#resumejson): print media on A4 and Letter, for the fixture's
-// full résumé and the demo's sample (tools/demo/resume.json): no navigation, no live figure, no sideways
+// full résumé and the demo's sample (test/demo/resume.json): no navigation, no live figure, no sideways
 // overflow at the paper's printable width, one to three pages in the PDF Chromium prints, no blank page at
 // any of 26 paper heights (each page's text read from the PDF: test/helpers/pdf-pages.ts). And the home
 // page's JSON-LD under the pages' Content-Security-Policy: no violation reported (docs/site.md#sharing).

@@ -13,7 +13,7 @@ const split = args.indexOf('--');
 const scripts = split === -1 ? args : args.slice(0, split);
 const command = split === -1 ? [] : args.slice(split + 1);
 if (scripts.length === 0 && command.length === 0) {
-  process.stderr.write('usage: node tools/npm-together.mjs <npm script>... [-- <command> <arg>...]\n');
+  process.stderr.write('usage: node test/tools/npm-together.mjs <npm script>... [-- <command> <arg>...]\n');
   process.exit(2);
 }
 

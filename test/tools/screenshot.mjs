@@ -6,7 +6,7 @@
 //   npm run screenshot [-- --out <file.png>]
 //   npm run screenshot -- --themes     docs/site.md's pictures of the six themes, light and dark
 //                                      (docs/themes/<theme>-<scheme>.png, about 20 KiB each), drawn by
-//                                      .build/theme-shots.mjs (tools/demo/theme-shots.ts)
+//                                      .build/theme-shots.mjs (test/demo/theme-shots.ts)
 // The demo's data follow the real clock, so each run draws other (simulated) numbers; the page says
 // they are simulated, and so does the picture.
 import { spawn } from 'node:child_process';

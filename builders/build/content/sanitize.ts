@@ -4,7 +4,7 @@
 // elements and attributes by a maintained sanitizer (sanitize-html, on the same htmlparser2 the build
 // already uses) before it is published: no script in any form (elements, event handlers, `javascript:`,
 // `data:` or `vbscript:` URLs, SVG or MathML, styles), no frames, objects, forms or <base>. What is dropped
-// is listed in docs/site.md#what-content-may-contain; the page's policy (contract/content-security-policy.ts)
+// is listed in docs/site.md#what-content-may-contain; the page's policy (builders/contract/content-security-policy.ts)
 // is the second wall, not the first.
 import { decodeHTML } from 'entities';
 import sanitizeHtml from 'sanitize-html';

@@ -69,7 +69,7 @@ export interface SiteContent {
   ownerProjects: OwnerProject[];
   /** Published writings only, newest first. */
   writings: Writing[];
-  /** site/resume.json, when the owner has one (builders/content/resume.ts). */
+  /** site/resume.json, when the owner has one (builders/build/content/resume.ts). */
   resume: LoadedResume | null;
   /** The owner's picture as profile.md names it: read and checked when a file, fetched by the build when `github`. */
   avatar: AvatarSource;
@@ -299,7 +299,7 @@ export function parseWriting(source: string, file: string): Writing | null {
 
 /**
  * `text`, the whole of the content file `file`, holding no control character (ESC, BEL, NEL...) and no
- * invisible formatting character (U+202E...): the rule site.json's strings follow (lib/unicode.ts), for
+ * invisible formatting character (U+202E...): the rule site.json's strings follow (builders/lib/text/unicode.ts), for
  * every line of the owner's words, front matter and body alike, since each reaches a page, a Markdown
  * twin, a feed or a terminal.
  */

@@ -1,6 +1,6 @@
 // Markdown twins (docs/site.md): every HTML page has one at its path plus ".md", opening with a
 // front-matter block of one-line `key: value` pairs. This module owns that format. (The command-line
-// tool reads the content documents instead: contract/pages.ts CONTENT_DOCUMENTS.)
+// tool reads the content documents instead: builders/contract/pages.ts CONTENT_DOCUMENTS.)
 
 const FRONT_MATTER = /^---\n[\s\S]*?\n---\n/;
 

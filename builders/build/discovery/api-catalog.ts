@@ -18,7 +18,7 @@ interface Target {
   title?: string;
 }
 
-/** The catalog of `service`'s endpoints: a build's lists only what it publishes (builders/artifact.ts, publishedService). */
+/** The catalog of `service`'s endpoints: a build's lists only what it publishes (builders/build/artifact.ts, publishedService). */
 export function apiCatalog(
   config: Config,
   service: ServiceTables,

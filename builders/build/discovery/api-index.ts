@@ -25,7 +25,7 @@ function cacheControlRule(resource: DataResource): string {
   return `${CACHE_CONTROL.data(resource.cache, `<seconds until the next midnight in ${resource.timeZone!}>`)}; or ${CACHE_CONTROL.perClient} when quota headers are present`;
 }
 
-/** The index of `service`'s routes: a build's lists only what it publishes (builders/artifact.ts, publishedService). */
+/** The index of `service`'s routes: a build's lists only what it publishes (builders/build/artifact.ts, publishedService). */
 export function apiIndex(config: Config, simulated = false, service: ServiceTables): Record<string, unknown> {
   const url = (path: string) => absoluteUrl(config.siteUrl, path);
   // The feed the pages subscribe to, for every other reader of the site (the CLI's `price --watch`): a

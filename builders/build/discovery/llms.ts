@@ -23,7 +23,7 @@ export interface LlmsInput {
   writings: LlmsPage[];
   /** Markdown placed right under the summary of both files: the demo's simulated-data notice. */
   notice?: string;
-  /** What the build publishes (builders/artifact.ts): the datasets named and the data routes linked. */
+  /** What the build publishes (builders/build/artifact.ts): the datasets named and the data routes linked. */
   datasets: readonly Dataset[];
   service: ServiceTables;
   /** The build publishes /resume.json (the owner has a résumé). */

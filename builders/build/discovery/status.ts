@@ -4,7 +4,7 @@
 // Publish workflow's schedule;
 // and the same in shields.io's endpoint-badge form (https://shields.io/badges/endpoint-badge). Both are
 // true at the build's time: a reader compares `validUntil` and `nextRunAt` with its own clock, which is
-// what the home page script and the CLI do with the payloads (domain/freshness.ts).
+// what the home page script and the CLI do with the payloads (builders/domain/freshness.ts).
 import { readFileSync } from 'node:fs';
 import { DateTime } from 'luxon';
 import { parse as parseYaml } from 'yaml';
@@ -22,7 +22,7 @@ export function statusDocument(
   const next = nextRunMs(schedule, ctx.nowMs);
   return {
     builtAt: iso(ctx.nowMs),
-    // What the next build reads back before it republishes a snapshot of this one (builders/previous.ts).
+    // What the next build reads back before it republishes a snapshot of this one (builders/build/previous.ts).
     simulated: ctx.simulated,
     nextRunAt: next === null ? null : iso(next),
     datasets: ctx.datasets.map(({ resource }) => {

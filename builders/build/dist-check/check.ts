@@ -77,7 +77,7 @@ export interface DistCheckOptions {
   service?: ServiceTables;
 }
 
-/** `siteUrl`: origin plus optional base path, without a trailing slash (lib/config.ts). */
+/** `siteUrl`: origin plus optional base path, without a trailing slash (builders/lib/config.ts). */
 export async function checkDist(
   distDir: string,
   siteUrl: string,

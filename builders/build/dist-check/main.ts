@@ -1,5 +1,5 @@
 // `npm run check:dist`'s main(): checks the built dist/ (or `--dir <dir>`, or DIST_DIR) on a Pages-like host
-// under SITE_URL's base path (check.ts), prints what it found and gives the exit status (builders/check-dist-main.ts
+// under SITE_URL's base path (check.ts), prints what it found and gives the exit status (builders/build/check-dist-main.ts
 // is the program around it). Exit 0: every link resolves with 200; 1: some do not (listed, one per line); 2: usage
 // or configuration. `--allow-missing-data` (the Publish workflow, which deploys a build that exited 1): a dataset
 // the build left out whole is named on stdout instead of failing the check.

@@ -1,5 +1,5 @@
 // The CLI's reference (commands, options, exit statuses, --json fields) as Markdown, embedded in the
-// developer page. Generated from cli/commands.ts, the same table `--help` prints, so the two cannot drift.
+// developer page. Generated from builders/cli/commands.ts, the same table `--help` prints, so the two cannot drift.
 import {
   commandReference,
   DEFAULT_TIMEOUT_SECONDS,

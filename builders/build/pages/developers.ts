@@ -1,6 +1,6 @@
 // /developers and its twin /developers.md: the developer documentation, written once as Markdown and
-// rendered to HTML. Every fact comes from a shared source: routes and constants from contract/service.ts,
-// problem types from contract/problems.ts, field tables from the schema descriptions, examples from this
+// rendered to HTML. Every fact comes from a shared source: routes and constants from builders/contract/service.ts,
+// problem types from builders/contract/problems.ts, field tables from the schema descriptions, examples from this
 // build's real snapshots, the CLI reference from cli-reference.ts.
 import { cliReferenceMarkdown } from './cli-reference.ts';
 import {
@@ -302,7 +302,7 @@ export function nestHeadings(markdown: string, topLevel: number): string {
     .join('\n');
 }
 
-/** The site's content as data (contract/pages.ts CONTENT_DOCUMENTS), each with the fields of its schema. */
+/** The site's content as data (builders/contract/pages.ts CONTENT_DOCUMENTS), each with the fields of its schema. */
 function contentSection(url: (path: string) => string, schemas: Map<string, JsonSchema>): string[] {
   const docs = Object.values(CONTENT_DOCUMENTS);
   return [
@@ -350,7 +350,7 @@ export function developersBody(ctx: BuildContext, schemas: Map<string, JsonSchem
 
 function developersSections(ctx: BuildContext, schemas: Map<string, JsonSchema>): string {
   const { config } = ctx;
-  // What this build publishes: a missing dataset's paths would be 404s here (builders/artifact.ts).
+  // What this build publishes: a missing dataset's paths would be 404s here (builders/build/artifact.ts).
   const service = publishedService(ctx);
   const datasets = publishedDatasets(ctx);
   const base = config.siteUrl;

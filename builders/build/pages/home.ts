@@ -144,7 +144,7 @@ export function personJsonLd(ctx: BuildContext, profile: Profile, resume: Resume
   };
 }
 
-/** The owner's projects of site/projects.yaml as cards (render/project-card.ts), or nothing. */
+/** The owner's projects of site/projects.yaml as cards (builders/render/project-card.ts), or nothing. */
 export function ownerProjectsHtml(projects: readonly OwnerProject[]): string {
   if (projects.length === 0) return '';
   return `<ul class="projects owner-projects" aria-label="More projects">${projects

@@ -1,5 +1,5 @@
 // The shared page layout: one HTML shell for every page, readable on a phone, printable, script-free
-// unless a page asks for its script. Links between pages are root-relative (see contract/pages.ts); canonical and
+// unless a page asks for its script. Links between pages are root-relative (see builders/contract/pages.ts); canonical and
 // alternate links are absolute from SITE_URL.
 import { liveFeedUrl, type Config } from '../../lib/config.ts';
 import { DISCOVERY, API_INDEX_LINK } from '../../contract/service.ts';

@@ -1,5 +1,5 @@
 // /resume, its twin /resume.md and /resume.json, from the owner's JSON Resume document (site/resume.json,
-// builders/content/resume.ts). One Markdown text is both the twin's body and, rendered, the page's: every
+// builders/build/content/resume.ts). One Markdown text is both the twin's body and, rendered, the page's: every
 // non-empty section in a fixed order, dates written as the site writes them (ISO 8601, as JSON Resume
 // gives them: `2014`, `2014-06`, `2014-06-29`). Only what is published is shown: the page renders
 // publishedResume(), never the file.
@@ -14,7 +14,7 @@ import { frameOf, renderLayout } from './layout.ts';
 
 export const RESUME_TITLE = 'Résumé';
 
-/** Text as Markdown that renders as exactly that text (lib/markdown-text.ts). */
+/** Text as Markdown that renders as exactly that text (builders/lib/text/markdown-text.ts). */
 const t = markdownText;
 
 const link = (text: string, url: string | undefined) => (url ? markdownLink(text, url) : t(text));

@@ -14,7 +14,7 @@ import { outlinedSvg, pngOf, pngsOf } from '../pictures/rasterise.ts';
 
 /** What a page's preview picture says and where it goes. */
 export interface SharedPage {
-  /** The picture's file in dist/ (contract/pages.ts shareImageFile). */
+  /** The picture's file in dist/ (builders/contract/pages.ts shareImageFile). */
   file: string;
   title: string;
   description: string;

@@ -1,4 +1,4 @@
-// The stylesheet's colours: the owner's theme (render/themes.ts) as CSS custom properties, written ahead of
+// The stylesheet's colours: the owner's theme (builders/render/themes.ts) as CSS custom properties, written ahead of
 // site/styles/site.css, which uses only the properties. Only the owner's theme ships.
 //
 // Which variant shows: the reader's system (prefers-color-scheme) unless the visitor chose one with the

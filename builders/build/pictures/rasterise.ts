@@ -1,4 +1,4 @@
-// SVG to PNG for the pictures a page is shared or installed with (render/share-image.ts draws them): resvg,
+// SVG to PNG for the pictures a page is shared or installed with (builders/render/share-image.ts draws them): resvg,
 // a maintained rasteriser whose prebuilt binary is a registry package (@resvg/resvg-js), with Inter's
 // TrueType files from the registry (@expo-google-fonts/inter) and the machine's fonts turned off, so that
 // the same SVG gives the same bytes on every machine (docs/site.md#sharing).

@@ -1,9 +1,9 @@
 // `price --watch` (docs/cli.md#live-prices): after the picture, one line per tick of the live feed the
-// site names in its API index (`liveFeed`, read by cli/run.ts) that the rule of domain/live-tick.ts accepts, until Ctrl-C
+// site names in its API index (`liveFeed`, read by builders/cli/run.ts) that the rule of builders/domain/live-tick.ts accepts, until Ctrl-C
 // (exit 0), at most one a second (the latest tick's). With --json, one JSON object a line: {"product",
 // "price", "time"}. Node's own WebSocket client (Node 22 and later), so cli.mjs still imports nothing; the
 // feed is reopened after a close, a refusal or 30 s of silence with the backoff every client of the feed
-// uses (domain/live-tick.ts Reconnection), and a feed it cannot reach is said on stderr, once.
+// uses (builders/domain/live-tick.ts Reconnection), and a feed it cannot reach is said on stderr, once.
 import {
   applyTick,
   judgeMessage,

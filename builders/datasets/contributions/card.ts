@@ -30,7 +30,7 @@ export function contributionsCard(
   const asOf = formatInstant(new Date(builtMs).toISOString());
   const title = `${calendar.username}: GitHub contributions in the last year`;
   const range = `${total} contributions from ${calendar.startDate} to ${calendar.endDate}`;
-  // Laid out by estimated widths (render/text-width.ts): a long username is shortened (the whole title is
+  // Laid out by estimated widths (builders/render/text-width.ts): a long username is shortened (the whole title is
   // the card's <title>), the demo's label and a long zone wrap, the footer's lines end before the legend.
   const subtitle = wrapText(`${simulated ? `${SIMULATED} · ` : ''}${range}`, width - 2 * PAD, FONT_SIZE, ' · ');
   const legendWidth = 28 + 5 * (HEATMAP.cell + 3) + 4 + textWidth('Less', SMALL_FONT_SIZE);

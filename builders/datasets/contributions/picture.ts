@@ -1,4 +1,4 @@
-// The contribution year as a picture in a terminal (render/dataset-view.ts): a seven-row heatmap, one
+// The contribution year as a picture in a terminal (builders/render/dataset-view.ts): a seven-row heatmap, one
 // column per week. The level of a cell is carried by its character (· ░ ▒ ▓ █), so the picture still reads
 // without colour (NO_COLOR, a pipe, a printout); on a colour terminal the same characters are also shaded
 // green. Pure: payload and terminal in, lines out.

@@ -21,7 +21,7 @@ export function contributionDays(
     return { upstream: 'github-graphql', days: (nowMs) => fetchDays(calendarWindow(nowMs, timeZone)) };
   }
   const fetchDays = githubHtmlClient(config.githubWebUrl, config.githubAccount, http);
-  // The page never holds a date after GitHub's UTC today (domain/contributions.ts knows those are empty).
+  // The page never holds a date after GitHub's UTC today (builders/domain/contributions.ts knows those are empty).
   const asked = (nowMs: number) => {
     const utcToday = githubToday(nowMs);
     return calendarWindow(nowMs, timeZone).dates.filter((date) => date <= utcToday);

@@ -1,5 +1,5 @@
 // The calendar's figure on the home page, drawn by the build from its snapshot and again by the page script
-// from the API (render/dataset-view.ts): the heatmap in two drawings, its legend and readout, the total and
+// from the API (builders/render/dataset-view.ts): the heatmap in two drawings, its legend and readout, the total and
 // the months as a table. When the snapshot is missing the figure says "unavailable": no zero-filled calendar.
 import type { GitHubContributions } from '../../domain/contributions.ts';
 import type { HomeView } from '../../render/dataset-view.ts';

@@ -25,7 +25,7 @@ const ROW = 20;
 
 /**
  * The fill of an entry (GitHub's colour, else the theme's muted one) and its outline in the theme's text
- * colour, which meets 3:1 against the card's background in every theme (render/themes.ts holds each theme's
+ * colour, which meets 3:1 against the card's background in every theme (builders/render/themes.ts holds each theme's
  * text to 4.5:1): a faint colour (JavaScript's yellow on white) stays visible, and every segment reads alike.
  */
 export function paint(entry: LegendEntry, theme: ChartTheme): string {

@@ -1,6 +1,6 @@
-// The languages as a table in a terminal (render/dataset-view.ts): each language's name, its bytes, its
+// The languages as a table in a terminal (builders/render/dataset-view.ts): each language's name, its bytes, its
 // share as text and a bar of it, every line within the terminal's width (80 columns by default), the eight
-// largest and "Other" as on the card. Upstream text is put on one plain line first (lib/one-line.ts): no
+// largest and "Other" as on the card. Upstream text is put on one plain line first (builders/lib/text/one-line.ts): no
 // escape sequence of a name reaches the terminal. Pure: payload and terminal in, lines out.
 import type { TerminalPicture } from '../../render/dataset-view.ts';
 import { formatCount } from '../../render/format.ts';

@@ -29,7 +29,7 @@ export interface RepositoryLanguages {
 }
 
 const COLOR = /^#[0-9a-fA-F]{6}$/;
-/** Zero-width characters beyond lib/text/unicode.ts's (which keeps the joiners scripts need): not in a language's name. */
+/** Zero-width characters beyond builders/lib/text/unicode.ts's (which keeps the joiners scripts need): not in a language's name. */
 const ZERO_WIDTH = /[\u200b-\u200d\u2060\ufeff]/;
 
 /** Why `name` is not a language's name (1–100 characters, no control, bidi or zero-width one), or undefined. */

@@ -1,5 +1,5 @@
 // The languages' figure on the home page (drawn by the build, redrawn by the page script:
-// render/dataset-view.ts): the eight largest languages and "Other" for the rest as one stacked bar, and a
+// builders/render/dataset-view.ts): the eight largest languages and "Other" for the rest as one stacked bar, and a
 // legend that prints each share as text. The page's theme is the reader's to choose, so every segment and
 // swatch is outlined in the text's own colour (currentColor), which meets 3:1 against the page in every
 // theme whatever GitHub's colour is. The payload's types live here, where the page script may read them.
@@ -76,7 +76,7 @@ function languagesBodyHtml(payload: GitHubLanguages | null): string {
     return `<p class="languages-empty">No language bytes yet in the public repositories of ${escapeHtml(payload.username)}.</p>`;
   const entries = legendEntries(payload);
   const segments = barSegments(entries, payload.totalBytes);
-  // Colours as SVG fills: the pages' CSP allows no style attribute (contract/content-security-policy.ts).
+  // Colours as SVG fills: the pages' CSP allows no style attribute (builders/contract/content-security-policy.ts).
   const fill = (e: LegendEntry) => (e.color === null ? '' : ` fill="${escapeHtml(e.color)}"`);
   const bar =
     '<svg class="languages-bar" width="100%" height="14" viewBox="0 0 1000 14" preserveAspectRatio="none" aria-hidden="true">' +

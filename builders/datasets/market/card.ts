@@ -14,7 +14,7 @@ export function marketCard(market: MarketData, theme: ChartTheme, simulated: boo
   const usd = (n: number) => formatFixed(n, decimals);
   const asOf = formatInstant(market.asOf);
   const change = formatPercent(market.changePercent);
-  // Laid out by estimated widths (render/text-width.ts): the subtitle wraps before it reaches the change
+  // Laid out by estimated widths (builders/render/text-width.ts): the subtitle wraps before it reaches the change
   // figure beside it (a demo's label made it run into it), and a long source name wraps inside the card.
   const subtitle = wrapText(
     `${simulated ? `${SIMULATED} · ` : ''}last seven days · as of ${asOf}`,

@@ -1,6 +1,6 @@
-// The market's live reading (the gateway's per-request route, datasets/market/source.ts): the ticker is fetched for every request (no cache of any kind), the candle
+// The market's live reading (the gateway's per-request route, builders/datasets/market/source.ts): the ticker is fetched for every request (no cache of any kind), the candle
 // history is reused for at most five minutes and fetched once for all requests that need it meanwhile.
-// The provider is someone else's: concurrent requests share ticker fetches (upstreams/fresh-flight.ts: at most one
+// The provider is someone else's: concurrent requests share ticker fetches (builders/upstreams/fresh-flight.ts: at most one
 // in flight, each answer from a fetch begun after its request arrived), and after it answers 429 with a
 // Retry-After it is not asked again before then: requests meanwhile get the 502 problem at once.
 import { UpstreamError } from '../../lib/errors.ts';

@@ -1,4 +1,4 @@
-// The market as a picture in a terminal (render/dataset-view.ts): the week as a sparkline of block
+// The market as a picture in a terminal (builders/render/dataset-view.ts): the week as a sparkline of block
 // characters fitted to the width, the figures beside it, and that it is no advice. Pure: payload and
 // terminal in, lines out.
 import type { MarketData } from '../../domain/market.ts';

@@ -1,5 +1,5 @@
 // The market's figure on the home page, drawn by the build from its snapshot and again by the page script
-// from the API (render/dataset-view.ts): the sparkline, its readout, the figures and the chart as a table.
+// from the API (builders/render/dataset-view.ts): the sparkline, its readout, the figures and the chart as a table.
 // When the snapshot is missing the figure says "unavailable" and draws nothing: no placeholder series.
 import type { MarketData } from '../../domain/market.ts';
 import type { HomeView } from '../../render/dataset-view.ts';
@@ -45,7 +45,7 @@ export function marketSummary(market: MarketData, decimals: number): string {
 
 /**
  * Per UTC day: the last close, the lowest and the highest point: the chart's text alternative, of the
- * points the chart draws (a week at most, render/charts/sparkline.ts drawnPoints).
+ * points the chart draws (a week at most, builders/render/charts/sparkline.ts drawnPoints).
  */
 export function dailyRows(market: MarketData): Array<{ day: string; close: number; low: number; high: number }> {
   const rows = new Map<string, { day: string; close: number; low: number; high: number }>();

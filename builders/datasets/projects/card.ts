@@ -1,6 +1,6 @@
 // The projects' cards: one for the list (up to six repositories) and one per repository, for embedding
 // beside its README. Each names its source and when its data were read; every upstream string is escaped
-// by the frame's text helper (render/card.ts), and nothing is loaded from elsewhere.
+// by the frame's text helper (builders/render/card.ts), and nothing is loaded from elsewhere.
 import type { GitHubProject, GitHubProjects } from './rule.ts';
 import { formatCount, formatInstant } from '../../render/format.ts';
 import type { ChartTheme } from '../../render/charts/theme.ts';

@@ -1,6 +1,6 @@
 // The projects in the home page's Markdown twin (/index.md): one list item a repository, its name linked,
 // its description and its figures as text. Every upstream string goes through markdownText, so a
-// description cannot open a link, HTML or emphasis; it is shortened as the page shows it (render/project-card.ts).
+// description cannot open a link, HTML or emphasis; it is shortened as the page shows it (builders/render/project-card.ts).
 import { markdownLink, markdownText } from '../../lib/text/markdown-text.ts';
 import type { GitHubProjects } from './rule.ts';
 import { shownDescription } from '../../render/project-card.ts';

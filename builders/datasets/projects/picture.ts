@@ -1,6 +1,6 @@
-// The projects as a table in a terminal (render/dataset-view.ts): name, language, stars and forks on one
+// The projects as a table in a terminal (builders/render/dataset-view.ts): name, language, stars and forks on one
 // row, the description under it, every line within the terminal's width (80 columns by default). Upstream
-// text is put on one plain line first (lib/one-line.ts): no escape sequence of a description reaches the
+// text is put on one plain line first (builders/lib/text/one-line.ts): no escape sequence of a description reaches the
 // terminal. Pure: payload and terminal in, lines out.
 import type { GitHubProjects } from './rule.ts';
 import type { TerminalPicture } from '../../render/dataset-view.ts';

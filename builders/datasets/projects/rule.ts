@@ -5,7 +5,7 @@ import { withoutInvisible } from '../../lib/text/unicode.ts';
 import type { GitHubProject, GitHubProjects } from '../../contract/payload-types.ts';
 import type { Reuse } from '../../domain/reuse.ts';
 
-// The payload's types come from its schema (contract/payload-types.ts, generated from schemas/).
+// The payload's types come from its schema (builders/contract/payload-types.ts, generated from schemas/).
 export type { GitHubProject, GitHubProjects } from '../../contract/payload-types.ts';
 
 /** A profile shows at most six pinned or popular repositories. */
@@ -34,7 +34,7 @@ export type Selection = GitHubProjects['selection'];
 
 /**
  * Whitespace (and any control character, which no XML card could hold) collapsed and trimmed, and the
- * invisible bidi and zero-width characters dropped (lib/unicode.ts: U+202E would turn the text around in
+ * invisible bidi and zero-width characters dropped (builders/lib/text/unicode.ts: U+202E would turn the text around in
  * every page, card and terminal that shows it); null when nothing is left.
  */
 export function collapsedText(text: string | null | undefined): string | null {

@@ -1,7 +1,7 @@
 // Where the projects come from (docs/upstreams.md#projects): with GITHUB_TOKEN, GitHub's GraphQL API;
 // without, the public profile page, its abbreviated counts read from the REST API. Connected once per
 // program from its configuration; the build and the gateway fetch through the same function. cli.mjs, which
-// draws the dataset but never fetches it, carries none of this (builders/cli-artifact.ts stubs every
+// draws the dataset but never fetches it, carries none of this (builders/build/cli-artifact.ts stubs every
 // datasets/<id>/source.ts), so none of its packages.
 import type { Config } from '../../lib/config.ts';
 import type { HttpOptions } from '../../upstreams/http.ts';

@@ -1,5 +1,5 @@
 // The projects' figure on the home page (drawn by the build, redrawn by the page script:
-// render/dataset-view.ts): one HTML card per repository (render/project-card.ts), each a link to it on
+// builders/render/dataset-view.ts): one HTML card per repository (builders/render/project-card.ts), each a link to it on
 // GitHub, with its description as text, its language and colour, its stars and forks. Every upstream
 // string is escaped: a description of `<one>` reads `<one>`.
 import type { GitHubProject, GitHubProjects } from './rule.ts';
@@ -20,7 +20,7 @@ function projectHtml(p: GitHubProject): string {
   const language =
     p.language === null
       ? ''
-      : // The colour as an SVG fill: the pages' CSP allows no style attribute (contract/content-security-policy.ts).
+      : // The colour as an SVG fill: the pages' CSP allows no style attribute (builders/contract/content-security-policy.ts).
         `<span class="project-language"><svg class="language-dot" width="10" height="10" viewBox="0 0 10 10" aria-hidden="true"><circle cx="5" cy="5" r="5"${p.languageColor === null ? '' : ` fill="${escapeHtml(p.languageColor)}"`}/></svg> ${escapeHtml(p.language)}</span> `;
   return projectCardHtml({
     name: p.name,

@@ -34,7 +34,7 @@ export function streakCard(streak: GitHubStreak, theme: ChartTheme, builtMs: num
     `${simulated ? `${SIMULATED}. ` : ''}${said('Current streak', streak.current)}; ${said('longest', streak.longest)}; ` +
     `days in ${streak.timeZone} from ${streak.startDate} to ${streak.endDate}, ${restDaysText(streak)}. ` +
     `Source: ${simulated ? SIMULATED_CALENDAR_SOURCE : "GitHub's public contribution calendar"}. As of ${asOf}.`;
-  // Laid out by estimated widths (render/text-width.ts): a long zone or many rest days wrap inside the card.
+  // Laid out by estimated widths (builders/render/text-width.ts): a long zone or many rest days wrap inside the card.
   const footer = wrapText(
     `Days in ${streak.timeZone}, ${streak.startDate} to ${streak.endDate} · ${restDaysText(streak)} · Source: ${simulated ? SIMULATED_CALENDAR_SOURCE : 'GitHub public calendar'} · as of ${asOf}`,
     width - 2 * PAD,

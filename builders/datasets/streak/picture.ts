@@ -1,4 +1,4 @@
-// The streak as a picture in a terminal (render/dataset-view.ts): the current and the longest run with
+// The streak as a picture in a terminal (builders/render/dataset-view.ts): the current and the longest run with
 // their dates, and what the window holds. Pure: payload and terminal in, lines out.
 import type { GitHubStreak, GitHubStreakRun } from './rule.ts';
 import type { TerminalPicture } from '../../render/dataset-view.ts';

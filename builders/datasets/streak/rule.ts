@@ -7,7 +7,7 @@ import type { GitHubContributions, GitHubStreak, GitHubStreakRun } from '../../c
 export type { GitHubStreak, GitHubStreakRun } from '../../contract/payload-types.ts';
 
 /**
- * The weekday of a calendar date (YYYY-MM-DD), named as `restDays` names it (lib/config.ts WEEKDAYS,
+ * The weekday of a calendar date (YYYY-MM-DD), named as `restDays` names it (builders/lib/config.ts WEEKDAYS,
  * Monday first): a date, not an instant, so read in UTC where it is one day. getUTCDay counts from Sunday.
  */
 export function weekdayOf(date: string): string {

@@ -1,4 +1,4 @@
-// The streak's figure on the home page (drawn by the build, redrawn by the page script: render/dataset-view.ts),
+// The streak's figure on the home page (drawn by the build, redrawn by the page script: builders/render/dataset-view.ts),
 // and how a streak reads wherever it is shown (home page and its script, card, CLI): its days, with "+" when the
 // run reaches the window's start and may be longer than the window shows (docs/data-rules.md#contribution-streak).
 import type { GitHubStreak, GitHubStreakRun } from './rule.ts';

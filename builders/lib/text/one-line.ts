@@ -1,6 +1,6 @@
 // The one rule for putting outside text (an upstream's error message, a redirect target, a problem's
 // detail, a file name) on one line of a log, an error message or stderr. Used by the build, the gateway
-// and the CLI alike; the CLI first removes whole terminal escape sequences (cli/safe-text.ts).
+// and the CLI alike; the CLI first removes whole terminal escape sequences (builders/cli/safe-text.ts).
 import { INVISIBLE_FORMATTING } from './unicode.ts';
 
 /**
@@ -21,7 +21,7 @@ export function redactCredentials(text: string): string {
 
 /**
  * `text` as one plain line of at most `max` characters: the invisible bidi characters are dropped
- * (lib/unicode.ts), C0 and C1 controls (ESC sequences, BEL, CR/LF) and the Unicode line and paragraph
+ * (builders/lib/text/unicode.ts), C0 and C1 controls (ESC sequences, BEL, CR/LF) and the Unicode line and paragraph
  * separators become spaces, whitespace runs collapse to one space, the ends are trimmed, and a longer
  * line is cut with "…", and credentials it echoes are redacted. One failure is always one line on a
  * terminal or in a log collector.

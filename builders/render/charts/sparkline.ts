@@ -12,7 +12,7 @@
 // a card, whose width is known; `calc(100% - <gutter>px)` on the page, which stretches), and the labels
 // right-aligned at the outer edge. The gutter is as wide as the widest label at the page's font size, plus
 // a margin: a label is a formatted number, and no character of one is wider than a digit (0.64 em, the
-// upper bound render/text-width.ts takes; not imported, to keep the page script small).
+// upper bound builders/render/text-width.ts takes; not imported, to keep the page script small).
 import type { MarketPoint } from '../../domain/market.ts';
 import { escapeHtml } from '../html.ts';
 import { formatDayLabel, formatFixed } from '../format.ts';

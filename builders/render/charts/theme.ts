@@ -1,4 +1,4 @@
-// The colours a chart is drawn with, and the default theme's (render/themes.ts holds the six themes). The
+// The colours a chart is drawn with, and the default theme's (builders/render/themes.ts holds the six themes). The
 // cards (standalone SVG images) carry their theme's as presentation attributes; the pages' charts carry
 // these and the stylesheet overrides them with the owner's theme per scheme (a stylesheet rule beats a
 // presentation attribute), so a page follows the reader's scheme while a card is fixed to the one in its

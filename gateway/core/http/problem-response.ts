@@ -1,4 +1,4 @@
-// RFC 9457 problem responses, prepared once per gateway: the body comes from contract/problems.ts, its
+// RFC 9457 problem responses, prepared once per gateway: the body comes from builders/contract/problems.ts, its
 // `status` equals the HTTP status, and nothing from an exception (message, stack) ever reaches it.
 import { ALLOW_HEADER, CACHE_CONTROL, type ServiceTables } from '../../../builders/contract/service.ts';
 import {

@@ -69,7 +69,7 @@ export interface SiteFile {
   brotliQuality?: number;
 }
 
-/** Headers of every card (contract/service.ts), as a flat name/value list. */
+/** Headers of every card (builders/contract/service.ts), as a flat name/value list. */
 const CARD_HEADERS: readonly string[] = Object.entries(CARD_RESPONSE_HEADERS).flat();
 
 /** RFC 9727 §3: the home page, the API index and the catalog itself point at the catalog with a Link header (as the static-host rules do). */
@@ -88,7 +88,7 @@ export function staticTable(
   codec: BodyCodec,
   feedUrl: string | null = null,
 ): StaticTable {
-  /** Headers of every HTML page, whose policy names the deployment's live feed (lib/config.ts liveFeedUrl). */
+  /** Headers of every HTML page, whose policy names the deployment's live feed (builders/lib/config.ts liveFeedUrl). */
   const pageHeaders: readonly string[] = Object.entries(pageResponseHeaders(feedPolicyOptions(feedUrl))).flat();
   const SNAPSHOT_FILES = new Set(service.resources.flatMap((r) => r.snapshotFiles));
   /** The cards, which carry the cards' policy (CARD_RESPONSE_HEADERS). */
@@ -102,7 +102,7 @@ export function staticTable(
     let entry = entries.get(f.file);
     if (entry === undefined) {
       const card = CARD_FILES.has(f.file) || folderCardResource(service, f.file) !== undefined;
-      // The static hosts' files carry the same value (contract/cache-rules.ts).
+      // The static hosts' files carry the same value (builders/contract/cache-rules.ts).
       const cacheControl = fileCacheControl(service, f.file);
       entry = prepareEntry(codec, f, cacheControl, isApiPath(`/${f.file}`), pageHeaders, card);
       entries.set(f.file, entry);

@@ -1,4 +1,4 @@
-// Each dataset's live route, by id, built at start from the deployment (datasets/registry.ts): its source's
+// Each dataset's live route, by id, built at start from the deployment (builders/datasets/registry.ts): its source's
 // route, by its cache policy (the market's read on every request, the calendar's answer kept until the next
 // midnight, the projects' for an hour), or a route derived from another dataset's, which reads that dataset's route and never an upstream of
 // its own. The request handler and the MCP tools read the same routes.

@@ -1,5 +1,5 @@
 // POST /mcp: the Model Context Protocol over Streamable HTTP, stateless, with the official SDK. Its four
-// tools are the four data operations (contract/mcp-tools.ts); a call reads the same live routes as the HTTP
+// tools are the four data operations (builders/contract/mcp-tools.ts); a call reads the same live routes as the HTTP
 // paths (the ticker per call, the calendar cache) and takes their payloads and problems as values.
 // Before the SDK sees anything: the Origin is checked, the POST is counted once in the data routes'
 // per-client quota bucket, batches are refused where the protocol removed them, and tools/list is
@@ -214,7 +214,7 @@ export function mcpRoute(deps: McpDeps): McpRoute {
   const payloadResult = async (resource: DataResource): Promise<CallToolResult> => {
     // Registered datasets only are listed, and each has its route; its bytes are the text.
     const current = await live.get(resource.id)!.current();
-    // A second text block says how old the data are (domain/freshness.ts), which the JSON leaves to the reader.
+    // A second text block says how old the data are (builders/domain/freshness.ts), which the JSON leaves to the reader.
     const age = ageSentence(current.payload, deps.now(), resource.validForMs);
     return {
       content: [
