@@ -8,6 +8,7 @@ import type { ContributionDay } from '../../domain/contributions.ts';
 import { escapeHtml } from '../html.ts';
 import { monthName, weekday } from '../format.ts';
 import { textWidth } from '../text-width.ts';
+import { chartLabelHtml } from './label.ts';
 
 export { weekday };
 import { LIGHT, type ChartTheme } from './theme.ts';
@@ -107,8 +108,15 @@ export function renderHeatmap(days: readonly ContributionDay[], label: string, o
   const { bands = 1, theme = LIGHT, detail = true, className = 'heatmap', box, labelSize } = options;
   const { cell } = HEATMAP;
   const layout = heatmapLayout(days, bands, labelSize);
+  // On a page the labels are HTML on the card's background, which a contrast checker can judge
+  // (./label.ts); a card (placed by `box`) is an image on its own and keeps SVG <text>.
+  const size = labelSize ?? HEATMAP.fontSize;
   const labels = layout.labels
-    .map((l) => `<text class="heatmap-label" x="${l.x}" y="${l.y}">${escapeHtml(l.text)}</text>`)
+    .map((l) =>
+      box
+        ? `<text class="heatmap-label" x="${l.x}" y="${l.y}">${escapeHtml(l.text)}</text>`
+        : chartLabelHtml({ x: l.x, baseline: l.y, size, className: 'heatmap-label', text: l.text }),
+    )
     .join('');
   let grid: string;
   if (detail) {

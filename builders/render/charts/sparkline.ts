@@ -18,6 +18,7 @@ import { escapeHtml } from '../html.ts';
 import { formatDayLabel, formatFixed } from '../format.ts';
 import { LIGHT, type ChartTheme } from './theme.ts';
 import { CONSTANTS } from '../../contract/service.ts';
+import { chartLabelHtml } from './label.ts';
 
 /** The plot's own coordinates (stretched to the chart's width) and its padding inside them. */
 export const SPARKLINE = { width: 1000, height: 140, pad: 4 } as const;
@@ -130,6 +131,20 @@ export function renderSparkline(input: SparklineInput): string {
   const trend = changePercent >= 0 ? 'up' : 'down';
   const color = trend === 'up' ? theme.up : theme.down;
   const ticks = dayTicks(points);
+  // On a page the texts are HTML on the card's background (./label.ts), which a contrast checker can
+  // judge; a card (placed by `box`) is an image on its own and keeps SVG <text>.
+  const text = (
+    x: string,
+    baseline: number,
+    anchor: 'start' | 'middle' | 'end',
+    className: string,
+    attributes: string,
+    content: string,
+    dx = 0,
+  ) =>
+    box
+      ? `<text${className ? ` class="${className}"` : ''} x="${x}"${dx ? ` dx="${dx}"` : ''} y="${baseline}" text-anchor="${anchor}"${attributes}>${escapeHtml(content)}</text>`
+      : chartLabelHtml({ x, baseline, size: LABEL_FONT_SIZE, anchor, className, attributes, text: content });
   const grid = ticks
     .map(
       (t) =>
@@ -140,9 +155,15 @@ export function renderSparkline(input: SparklineInput): string {
   // stylesheet's rule for .chart-day-alt), where seven labels beside the price gutter would touch.
   const labelled = ticks.filter((t) => t.labelled);
   const dayLabels = labelled
-    .map(
-      (t, i) =>
-        `<text class="chart-day${(labelled.length - 1 - i) % 2 === 1 ? ' chart-day-alt' : ''}" x="${percent(t.x)}" y="${axisBaseline}" text-anchor="middle" data-time="${t.time}">${escapeHtml(t.label)}</text>`,
+    .map((t, i) =>
+      text(
+        percent(t.x),
+        axisBaseline,
+        'middle',
+        `chart-day${(labelled.length - 1 - i) % 2 === 1 ? ' chart-day-alt' : ''}`,
+        ` data-time="${t.time}"`,
+        t.label,
+      ),
     )
     .join('');
 
@@ -157,11 +178,11 @@ export function renderSparkline(input: SparklineInput): string {
     const anchor = fx < 0.2 ? 'start' : fx > 0.8 ? 'end' : 'middle';
     // Below the low dot by less than a line, so that a day label under it keeps a clear gap (the axis).
     const ty = kind === 'high' ? cy - 8 : cy + 14;
-    const text = `${kind === 'high' ? 'High' : 'Low'} ${formatFixed(value, decimals)}`;
-    return (
-      `<circle class="chart-${kind}" cx="${percent(fx)}" cy="${round(cy)}" r="3" fill="${color}"/>` +
-      `<text class="chart-extreme" x="${percent(fx)}" y="${round(ty)}" text-anchor="${anchor}" data-field="${kind}">${escapeHtml(text)}</text>`
-    );
+    const wording = `${kind === 'high' ? 'High' : 'Low'} ${formatFixed(value, decimals)}`;
+    const dot = `<circle class="chart-${kind}" cx="${percent(fx)}" cy="${round(cy)}" r="3" fill="${color}"/>`;
+    const words = text(percent(fx), round(ty), anchor, 'chart-extreme', ` data-field="${kind}"`, wording);
+    // On a page the dot comes after its label, whose box (a line high) may reach the low's dot.
+    return box ? dot + words : words + dot;
   };
 
   const series = interactive
@@ -186,9 +207,9 @@ export function renderSparkline(input: SparklineInput): string {
     })
     .join('');
   const priceLabels = levels
-    .map(
-      (value, i) =>
-        `<text x="100%" dx="-3" y="${round(plotY(value) + 4)}" text-anchor="end">${escapeHtml(levelLabels[i]!)}</text>`,
+    .map((value, i) =>
+      // On a page the label's box stands in for the card's halo, 3 pixels in (site.css `.chart-price`).
+      text('100%', round(plotY(value) + 4), 'end', '', '', levelLabels[i]!, -3),
     )
     .join('');
   const cursor = interactive
