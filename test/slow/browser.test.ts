@@ -224,7 +224,7 @@ describe.runIf(availability.available || availability.mustFail)('the site in Chr
         expect(Math.min(...cells.map((c) => c.right - c.left))).toBeGreaterThanOrEqual(8);
         const days = await page.evaluate(
           () =>
-            Array.from(document.querySelectorAll('svg.sparkline text.chart-day')).filter((t) => {
+            Array.from(document.querySelectorAll('svg.sparkline .chart-day')).filter((t) => {
               const b = t.getBoundingClientRect();
               return b.width > 0 && b.left >= 0 && b.right <= window.innerWidth;
             }).length,
@@ -334,7 +334,7 @@ describe.runIf(availability.available || availability.mustFail)('the site in Chr
       high: Number(await chart.getAttribute('data-high')),
     };
     const decimals = Number(await chart.getAttribute('data-decimals'));
-    const labels = page.locator('svg.sparkline [data-axis="price"] text');
+    const labels = page.locator('svg.sparkline [data-axis="price"] .chart-label');
     expect(await labels.allTextContents()).toEqual(
       [market.high, (market.high + market.low) / 2, market.low].map((v) => v.toFixed(decimals)),
     );

@@ -36,12 +36,15 @@ interface Measured {
   line: Array<{ x: number; y: number }>;
 }
 
-/** The boxes of an SVG's texts and the points of its price line, as Chromium lays them out. */
+/**
+ * The boxes of an SVG's texts and the points of its price line, as Chromium lays them out. On a page the
+ * texts are HTML labels (render/charts/label.ts): each one's box, its opaque background, is measured.
+ */
 function measure(page: Page, root: string): Promise<Measured> {
   return page.evaluate((selector) => {
     const svg = document.querySelector<SVGSVGElement>(selector)!;
     const box = (r: DOMRect) => ({ left: r.left, top: r.top, right: r.right, bottom: r.bottom });
-    const texts = [...svg.querySelectorAll('text')]
+    const texts = [...svg.querySelectorAll('text, .chart-label')]
       .filter((t) => (t.textContent ?? '').trim() !== '' && t.closest('[visibility="hidden"]') === null)
       .map((t) => ({ rect: t.getBoundingClientRect(), text: t.textContent ?? '' }))
       // a text the stylesheet leaves out (display: none) has no box and is not drawn

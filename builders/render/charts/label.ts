@@ -8,12 +8,12 @@ import { escapeHtml } from '../html.ts';
 
 /**
  * Where the box's top sits above the text's baseline, in em: the stylesheet's `.chart-label` sets
- * line-height 1 and 0.12 em of padding above and below, and a sans-serif baseline lies about 0.85 em below
+ * line-height 1, 0.12 em of padding above and 0.1 em below, and a sans-serif baseline lies about 0.85 em below
  * the top of a line 1 em high (DejaVu, Arial, Helvetica, Roboto, SF: 0.84 to 0.86).
  */
 export const LABEL_BASELINE_EM = 0.97;
 /** The box's height in em: the line and its padding, as tall as the glyphs' own boxes and a little more. */
-const LABEL_HEIGHT_EM = 1.24;
+const LABEL_HEIGHT_EM = 1.22;
 
 export interface ChartLabel {
   /** Where the text is anchored (an SVG length: user units or a percentage). */
