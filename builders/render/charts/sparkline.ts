@@ -212,6 +212,8 @@ export function renderSparkline(input: SparklineInput): string {
       text('100%', round(plotY(value) + 4), 'end', '', '', levelLabels[i]!, -3),
     )
     .join('');
+  // On a page after the labels: the low's label box (its background) reaches over the axis, above its text.
+  const axis = `<line class="chart-axis" x1="0" y1="${plotTop + height + 0.5}" x2="100%" y2="${plotTop + height + 0.5}" stroke="${theme.grid}"/>`;
   const cursor = interactive
     ? `<g class="chart-cursor" visibility="hidden"><line x1="0" y1="${plotTop}" x2="0" y2="${plotTop + height}" stroke="${theme.muted}"/>` +
       `<circle r="4" cx="0" cy="0" fill="${color}"/></g>`
@@ -228,10 +230,11 @@ export function renderSparkline(input: SparklineInput): string {
     `<path class="sparkline-area" d="${line} L${round(xy[xy.length - 1]!.x)} ${height} L${round(xy[0]!.x)} ${height} Z" fill="${color}" fill-opacity="0.1" stroke="none"/>` +
     `<path class="sparkline-line" d="${line}" fill="none" stroke="${color}" stroke-width="2" stroke-linejoin="round" vector-effect="non-scaling-stroke"/>` +
     `</svg>` +
-    `<line class="chart-axis" x1="0" y1="${plotTop + height + 0.5}" x2="100%" y2="${plotTop + height + 0.5}" stroke="${theme.grid}"/>` +
+    (box ? axis : '') +
     dayLabels +
     marker('high', high) +
     marker('low', low) +
+    (box ? '' : axis) +
     cursor +
     `</svg>` +
     `<g class="chart-price" paint-order="stroke" stroke="${theme.background}" stroke-width="3" stroke-linejoin="round" data-axis="price">${priceLabels}</g>` +
