@@ -154,7 +154,7 @@ describe('a normal build', () => {
     expect(Number(shown('high'))).toBe(market.high);
     expect(html).toMatch(new RegExp(`<data value="${market.value}" data-field="value">[\\d.]+ USD</data>`));
     // the chart's day axis and its low and high labels, HTML on the card's background that a contrast
-    // checker can judge (render/charts/label.ts), none of the charts' words SVG text
+    // checker can judge (builders/render/charts/label.ts), none of the charts' words SVG text
     expect(
       [...html.matchAll(/<foreignObject [^>]+><div [^>]*class="chart-label [^"]*chart-day[ "]/g)].length,
     ).toBeGreaterThanOrEqual(3);

@@ -38,7 +38,7 @@ interface Measured {
 
 /**
  * The boxes of an SVG's texts and the points of its price line, as Chromium lays them out. On a page the
- * texts are HTML labels (render/charts/label.ts): each one's box, its opaque background, is measured.
+ * texts are HTML labels (builders/render/charts/label.ts): each one's box, its opaque background, is measured.
  */
 function measure(page: Page, root: string): Promise<Measured> {
   return page.evaluate((selector) => {
