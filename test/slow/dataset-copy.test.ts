@@ -4,16 +4,14 @@
 // That copy type-checks, builds (its JSON, alias, cards, OpenAPI operations and home figure), its gateway
 // answers the route and lists the MCP tool, its cli.mjs prints for the new command what `streak` prints,
 // and its home page in Chromium redraws the new figure with no script error.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { execFileSync } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
+import type { ChildProcess } from 'node:child_process';
+import { cp, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import { launchChromium, browserAvailability } from '../helpers/browser.ts';
-import { cleanEnv, ROOT, upstreamEnv, type RunResult } from '../helpers/run.ts';
+import { upstreamEnv } from '../helpers/run.ts';
+import { copyRepository, runIn, startGatewayIn } from '../helpers/repo-copy.ts';
 
 const ID = 'streak-copy';
 
@@ -43,35 +41,6 @@ async function copyStreak(dir: string): Promise<void> {
   await writeFile(registry, edited);
 }
 
-function run(dir: string, args: string[], env: Record<string, string | undefined> = {}): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: dir, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d));
-    child.stderr.on('data', (d: Buffer) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-/** The copy's gateway, resolved with its `listening on` URL. */
-function startGateway(dir: string, env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['.build/gateway.mjs'], {
-      cwd: dir,
-      env: cleanEnv({ ...env, HOST: '127.0.0.1', PORT: '0' }),
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => reject(new Error(`the gateway exited with ${code}`)));
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      const m = /^listening on (\S+)/.exec(line);
-      if (m) resolve({ child, url: m[1]! });
-    });
-  });
-}
-
 describe('a copy of the streak under a new id, one folder and one registry entry', () => {
   let dir: string;
   let fake: FakeUpstreams;
@@ -79,13 +48,7 @@ describe('a copy of the streak under a new id, one folder and one registry entry
   let env: Record<string, string>;
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'dataset-copy-'));
-    const files = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter(Boolean);
-    for (const file of files) {
-      await mkdir(dirname(join(dir, file)), { recursive: true });
-      await cp(join(ROOT, file), join(dir, file)).catch(() => undefined);
-    }
-    await symlink(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+    dir = await copyRepository('dataset-copy-');
     await copyStreak(dir);
     fake = await startFakeUpstreams();
     // No live feed: offline, the page's socket to Coinbase would fail with a console error that is not the
@@ -100,14 +63,14 @@ describe('a copy of the streak under a new id, one folder and one registry entry
   });
 
   it('type-checks', async () => {
-    const result = await run(dir, ['node_modules/typescript-native/bin/tsc', '--noEmit']);
+    const result = await runIn(dir, ['node_modules/typescript-native/bin/tsc', '--noEmit']);
     expect(result.stdout + result.stderr).toBe('');
     expect(result.code).toBe(0);
   }, 180_000);
 
   it('builds its JSON at both paths, both cards, two OpenAPI operations and its home figure', async () => {
-    expect((await run(dir, ['builders/tools/bundle.mjs'])).code).toBe(0);
-    const build = await run(dir, ['.build/build.mjs'], env);
+    expect((await runIn(dir, ['builders/tools/bundle.mjs'])).code).toBe(0);
+    const build = await runIn(dir, ['.build/build.mjs'], env);
     expect(build.stderr).toBe('');
     expect(build.code).toBe(0);
     const dist = (file: string) => readFile(join(dir, 'dist', file), 'utf8');
@@ -125,7 +88,7 @@ describe('a copy of the streak under a new id, one folder and one registry entry
   }, 180_000);
 
   it('its gateway answers the route and lists the MCP tool; its cli.mjs prints what `streak` prints', async () => {
-    gateway = await startGateway(dir, env);
+    gateway = await startGatewayIn(dir, env);
     for (const path of [`/api/v1/github-${ID}`, `/api/github-${ID}`])
       expect((await fetch(new URL(path, gateway.url))).status).toBe(200);
     const tools = await fetch(new URL('/mcp', gateway.url), {
@@ -134,7 +97,7 @@ describe('a copy of the streak under a new id, one folder and one registry entry
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(await tools.text()).toContain('"getV1GithubStreakCopy"');
-    const cli = (command: string) => run(dir, ['dist/cli.mjs', command, '--base-url', gateway!.url]);
+    const cli = (command: string) => runIn(dir, ['dist/cli.mjs', command, '--base-url', gateway!.url]);
     const [streak, copy] = await Promise.all([cli('streak'), cli(ID)]);
     expect(copy.code).toBe(0);
     expect(copy.stdout).toContain('Longest');

@@ -5,17 +5,15 @@
 // (a loopback server speaking the registry's wire format) once and publishes the payload at both paths;
 // its gateway answers them and lists the MCP tool; its cli.mjs has the command; a refused variable of the
 // dataset's own is exit 2 naming it.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { execFileSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
+import { cp, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
-import { cleanEnv, ROOT, upstreamEnv, type RunResult } from '../helpers/run.ts';
+import { ROOT, upstreamEnv } from '../helpers/run.ts';
+import { copyRepository, runIn, startGatewayIn } from '../helpers/repo-copy.ts';
 
 const FOLDER = join(ROOT, 'test/fixtures/dataset-recipe/downloads');
 const ANSWER = { downloads: 1_234_567, start: '2026-11-16', end: '2026-11-22', package: 'left-pad' };
@@ -35,34 +33,6 @@ async function addDataset(dir: string): Promise<void> {
   await writeFile(registry, edited);
 }
 
-function run(dir: string, args: string[], env: Record<string, string | undefined> = {}): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: dir, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d));
-    child.stderr.on('data', (d: Buffer) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-function startGateway(dir: string, env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['.build/gateway.mjs'], {
-      cwd: dir,
-      env: cleanEnv({ ...env, HOST: '127.0.0.1', PORT: '0' }),
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => reject(new Error(`the gateway exited with ${code}`)));
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      const m = /^listening on (\S+)/.exec(line);
-      if (m) resolve({ child, url: m[1]! });
-    });
-  });
-}
-
 describe("a dataset with an upstream of its own, by the recipe: its folder and the registry's line", () => {
   let dir: string;
   let fake: FakeUpstreams;
@@ -72,13 +42,7 @@ describe("a dataset with an upstream of its own, by the recipe: its folder and t
   let env: Record<string, string>;
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'dataset-recipe-'));
-    const files = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter(Boolean);
-    for (const file of files) {
-      await mkdir(dirname(join(dir, file)), { recursive: true });
-      await cp(join(ROOT, file), join(dir, file)).catch(() => undefined);
-    }
-    await symlink(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+    dir = await copyRepository('dataset-recipe-');
     await addDataset(dir);
     fake = await startFakeUpstreams();
     npm = createServer((req, res) => {
@@ -110,14 +74,14 @@ describe("a dataset with an upstream of its own, by the recipe: its folder and t
   });
 
   it('type-checks', async () => {
-    const result = await run(dir, ['node_modules/typescript-native/bin/tsc', '--noEmit']);
+    const result = await runIn(dir, ['node_modules/typescript-native/bin/tsc', '--noEmit']);
     expect(result.stdout + result.stderr).toBe('');
     expect(result.code).toBe(0);
   }, 180_000);
 
   it('builds: its own upstream asked once, its payload at both paths, its cards and its two operations', async () => {
-    expect((await run(dir, ['builders/tools/bundle.mjs'])).code).toBe(0);
-    const build = await run(dir, ['.build/build.mjs'], env);
+    expect((await runIn(dir, ['builders/tools/bundle.mjs'])).code).toBe(0);
+    const build = await runIn(dir, ['.build/build.mjs'], env);
     expect(build.stderr).toBe('');
     expect(build.code).toBe(0);
     expect(asked).toEqual(['/downloads/point/last-week/left-pad']);
@@ -136,7 +100,7 @@ describe("a dataset with an upstream of its own, by the recipe: its folder and t
   }, 180_000);
 
   it('its gateway answers both paths and lists the MCP tool; cli.mjs has the command', async () => {
-    gateway = await startGateway(dir, env);
+    gateway = await startGatewayIn(dir, env);
     for (const path of ['/api/v1/npm-downloads', '/api/npm-downloads']) {
       const response = await fetch(new URL(path, gateway.url));
       expect(response.status).toBe(200);
@@ -148,16 +112,16 @@ describe("a dataset with an upstream of its own, by the recipe: its folder and t
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(await tools.text()).toContain('"getV1NpmDownloads"');
-    const json = await run(dir, ['dist/cli.mjs', 'downloads', '--json', '--base-url', gateway.url]);
+    const json = await runIn(dir, ['dist/cli.mjs', 'downloads', '--json', '--base-url', gateway.url]);
     expect(json.code, json.stderr).toBe(0);
     expect(JSON.parse(json.stdout)).toMatchObject(ANSWER);
-    const text = await run(dir, ['dist/cli.mjs', 'downloads', '--base-url', gateway.url]);
+    const text = await runIn(dir, ['dist/cli.mjs', 'downloads', '--base-url', gateway.url]);
     expect(text.stdout).toContain('1234567 downloads');
   }, 60_000);
 
   it("a refused variable of the dataset's own is exit 2, one line naming it, nothing asked", async () => {
     asked.length = 0;
-    const build = await run(dir, ['.build/build.mjs', '--out', join(dir, 'refused')], {
+    const build = await runIn(dir, ['.build/build.mjs', '--out', join(dir, 'refused')], {
       ...env,
       DOWNLOADS_API_URL: 'ftp://example.org',
     });
