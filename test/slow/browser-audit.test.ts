@@ -80,7 +80,7 @@ describe.runIf(availability.available || availability.mustFail)('every page audi
     expect(audits).toHaveLength(PAGES_TO_AUDIT.length * 4 + scripted.size * 4);
     expect(audits.filter((a) => a.violations.length).map((a) => `${a.name}: ${a.violations.join('; ')}`)).toEqual([]);
     expect(audits.filter((a) => a.overflow > 0).map((a) => `${a.name}: ${a.overflow}px too wide`)).toEqual([]);
-  }, 120_000);
+  }, 360_000);
 
   describe.runIf(java.available || java.mustFail)('the Nu HTML Checker', () => {
     it('finds no error on any page of dist/, as built and after the page script ran', async () => {
@@ -108,6 +108,6 @@ describe.runIf(availability.available || availability.mustFail)('every page audi
       } finally {
         await rm(dir, { recursive: true, force: true });
       }
-    }, 120_000);
+    }, 360_000);
   });
 });
