@@ -11,7 +11,7 @@ import { GATEWAY_NODE_FLAGS } from '../../gateway/node-flags.ts';
 import { BUILD_NODE_FLAGS } from '../../builders/build/build.ts';
 import { listFiles } from '../helpers/files.ts';
 import { get, makeDist, runGatewayToExit, spawnGateway, spawnStart, type DistFixture } from '../helpers/gateway.ts';
-import { ROOT, runProgram, upstreamEnv } from '../helpers/run.ts';
+import { AMPLE_UPSTREAM_TIMEOUT_MS, ROOT, runProgram, upstreamEnv } from '../helpers/run.ts';
 
 let fake: FakeUpstreams;
 let fixture: DistFixture;
@@ -46,7 +46,8 @@ function datedBuilds(): Record<string, string> {
 const env = (extra: Record<string, string> = {}) => ({
   ...upstreamEnv(fake.url),
   DIST_DIR: fixture.dist,
-  UPSTREAM_TIMEOUT_MS: '3000',
+  // Ample: on two busy cores a build of five datasets at 3 s could time out (exit 1) where none is meant.
+  UPSTREAM_TIMEOUT_MS: AMPLE_UPSTREAM_TIMEOUT_MS,
   ...extra,
 });
 
