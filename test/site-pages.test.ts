@@ -330,7 +330,15 @@ async function expectContentPublished(site: BuiltSite, contentDir: string) {
   const siteFile = readSiteFile(pathToFileURL(join(contentDir, 'site.json')));
   const files = await site.files();
   const slugs = content.writings.map((w) => w.slug);
-  const pages = ['index', 'writings', 'skills', 'developers', ...slugs.map((slug) => `writings/${slug}`)];
+  const tags = [...new Set(content.writings.flatMap((w) => w.tags))];
+  const pages = [
+    'index',
+    'writings',
+    'skills',
+    'developers',
+    ...slugs.map((slug) => `writings/${slug}`),
+    ...tags.map((tag) => `writings/tags/${tag}`),
+  ];
   for (const page of pages) {
     expect(files, page).toContain(`${page}.html`);
     expect(files, page).toContain(`${page}.md`);

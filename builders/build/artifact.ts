@@ -61,6 +61,8 @@ export interface BuildContext {
   staging?: string;
   /** The owner's picture as the site publishes it, when there is one (builders/avatar.ts). */
   avatar?: PublishedAvatar | null;
+  /** The writings' pictures as published, by their URL in the writing (builders/build/content/published-pictures.ts); none: no picture. */
+  pictures?: PublishedPictures;
   /** What this build did for each dataset (status.json, the unavailable cards); none: every payload is fresh. */
   outcomes?: ReadonlyMap<DataResourceId, DatasetOutcome>;
   /** site.json's words for the pages (the header's links, the Writings description), set by renderSite from the content. */
@@ -81,6 +83,18 @@ export interface SitePages {
   /** The Writings page's description: its lede, meta and share picture, and the feeds' description. */
   writingsDescription: string;
 }
+
+/** A writing's picture as the site publishes it: its file in dist/, its path on the site, its size and bytes. */
+export interface PublishedPicture {
+  file: string;
+  path: string;
+  width: number;
+  height: number;
+  bytes: Uint8Array;
+}
+
+/** The published picture of each URL the writings name (as written); null for one that could not be fetched. */
+export type PublishedPictures = ReadonlyMap<string, PublishedPicture | null>;
 
 /** The owner's picture in dist/: `assets/avatar.<png|jpg|webp>`, served by the site itself (img-src 'self'). */
 export interface PublishedAvatar {

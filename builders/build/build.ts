@@ -40,6 +40,7 @@ import { calendarWindow } from '../domain/calendar.ts';
 import { lookOf, type Look } from '../render/themes.ts';
 import { fetchGithubAvatar, fetchPicture } from '../upstreams/github-avatar.ts';
 import { publishedAvatar } from './content/avatar-file.ts';
+import { publishPictures } from './content/published-pictures.ts';
 import { repoUrl } from '../lib/repo-url.ts';
 
 export interface BuildOptions {
@@ -90,7 +91,7 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
   let look: Look;
   let deployment: Deployment;
   try {
-    content = loadContent(options.contentDir, config.site);
+    content = loadContent(options.contentDir, config.site, config.calendarTimeZone);
     look = lookOf(config.site);
     // The build's deployment, made once: everything below reads it. A dataset's folder checks its own
     // settings (its variables, its section of site.json) as its upstream connects: a mistake there is
@@ -124,6 +125,8 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
         ? fetchPicture(source.url, pictureRequest, 'resume-image')
         : null
   )?.catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+  // The writings' https pictures, asked beside the data too (published-pictures.ts).
+  const writingPictures = publishPictures(content.writings, pictureRequest, warn);
   const registered = deployment.datasets;
   const settle = async (dataset: Dataset, work: () => Promise<unknown>): Promise<unknown> => {
     try {
@@ -266,6 +269,7 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
     outcomes,
     look,
     avatar,
+    pictures: await writingPictures,
     // The preview pictures wait here, not in memory, until they are written (builders/build/pages/sharing.ts).
     staging: await mkdtemp(join(tmpdir(), 'build-staging-')),
   };

@@ -20,14 +20,22 @@ import { atomFeed, jsonFeed } from './pages/feeds.ts';
 import { profileDocument, renderHome } from './pages/home.ts';
 import { renderNotFound } from './pages/not-found.ts';
 import { renderSkills, skillsDocument } from './pages/skills.ts';
-import { renderWritings } from './pages/writings.ts';
+import { renderWritings } from './pages/writings/writings.ts';
+import { renderTags, writingsByTag } from './pages/writings/tags.ts';
+import { localPictures } from './content/published-pictures.ts';
 import { renderResume, RESUME_TITLE } from './pages/resume.ts';
 import { publishedResume } from './content/resume.ts';
-import { shareImageArtifacts, sharedPagesOf, siteIconArtifacts, type SharedPage } from './pages/sharing.ts';
+import {
+  coverDataUrl,
+  shareImageArtifacts,
+  sharedPagesOf,
+  siteIconArtifacts,
+  type SharedPage,
+} from './pages/sharing.ts';
 import { robotsTxt, sitemapXml, type SitemapEntry } from './discovery/sitemap.ts';
 import { renderStaticHostConfig } from './static-host.ts';
 import { withLeadingBlock } from './content/twins.ts';
-import { CONTENT_DOCUMENTS, PAGES } from '../contract/pages.ts';
+import { CONTENT_DOCUMENTS, PAGES, shareImageFile } from '../contract/pages.ts';
 import { repoUrl } from '../lib/repo-url.ts';
 
 /**
@@ -41,10 +49,11 @@ const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 /** `content`: the site's content when the caller has read it already (build() reads it first), else read here. */
 export async function renderSite(
   ctx: BuildContext,
-  content: SiteContent = loadContent(ctx.contentDir, ctx.config.site),
+  content: SiteContent = loadContent(ctx.contentDir, ctx.config.site, ctx.config.calendarTimeZone),
 ): Promise<Artifact[]> {
-  // Every page's header and the Writings page read the owner's words for them (content/site-pages.ts).
-  ctx = { ...ctx, pages: content.pages };
+  // Every page's header and the Writings page read the owner's words for them (content/site-pages.ts);
+  // a site rendered without a build (no picture fetched) still publishes the pictures of site/writings/.
+  ctx = { ...ctx, pages: content.pages, pictures: ctx.pictures ?? localPictures(content.writings) };
   const { before, shared, after } = await renderTexts(ctx, content);
   // Each shared page's preview picture, drawn from the meta elements its HTML carries; the icons and manifest.
   const artifacts = [...before, ...(await shareImageArtifacts(ctx, shared)), ...after];
@@ -95,7 +104,7 @@ async function renderTexts(
   ctx.validator.validate(CONTENT_DOCUMENTS.skills.schema, skillGroups);
 
   const home = renderHome(ctx, content.profile, resume, content.ownerProjects);
-  const writings = renderWritings(ctx, content.writings);
+  const writings = [...renderWritings(ctx, content.writings), ...renderTags(ctx, content.writings)];
   const skills = renderSkills(ctx, content.skills);
   const developers = renderDeveloperPage(ctx, schemas);
   // A demo's Markdown twins open with the notice its HTML pages carry (builders/lib/simulated.ts).
@@ -155,6 +164,10 @@ async function renderTexts(
     { path: PAGES.home.path, lastmod: built },
     { path: PAGES.writings.path, ...(content.writings[0] ? { lastmod: content.writings[0].date } : {}) },
     ...content.writings.map((w) => ({ path: PAGES.writing(w.slug).path, lastmod: w.date })),
+    ...[...writingsByTag(content.writings)].map(([tag, tagged]) => ({
+      path: PAGES.tag(tag).path,
+      lastmod: tagged[0]!.date,
+    })),
     { path: PAGES.skills.path },
     ...(resume === null ? [] : [{ path: PAGES.resume.path }]),
     { path: PAGES.developers.path, lastmod: built },
@@ -188,13 +201,31 @@ async function renderTexts(
     { file: 'robots.txt', body: robotsTxt(config) },
     ...(await renderAssets(ctx.look)),
     ...(ctx.avatar ? [{ file: ctx.avatar.file, body: ctx.avatar.picture.bytes }] : []),
+    ...pictureFiles(ctx),
     ...renderCards(ctx),
   ];
+  // A writing's share picture shows its cover beside the title.
+  const covers = new Map(
+    content.writings.flatMap((w) => {
+      const cover = w.cover === null ? undefined : coverDataUrl(w.cover.picture);
+      return cover === undefined ? [] : [[shareImageFile(PAGES.writing(w.slug)), cover] as const];
+    }),
+  );
   return {
     before: artifacts.map(asBytes),
-    shared: sharedPagesOf(config.siteUrl, pages),
+    shared: sharedPagesOf(config.siteUrl, pages).map((p) => {
+      const cover = covers.get(p.file);
+      return cover === undefined ? p : { ...p, cover };
+    }),
     after: siteIconArtifacts(ctx).map(asBytes),
   };
+}
+
+/** The writings' pictures, each file once (two writings may show the same picture). */
+function pictureFiles(ctx: BuildContext): Artifact[] {
+  const files = new Map<string, Uint8Array>();
+  for (const picture of ctx.pictures?.values() ?? []) if (picture !== null) files.set(picture.file, picture.bytes);
+  return [...files].map(([file, body]) => ({ file, body }));
 }
 
 /** `artifact` with a text body as its UTF-8 bytes. */

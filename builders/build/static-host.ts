@@ -15,7 +15,7 @@ import { feedPolicyOptions, pageResponseHeaders } from '../contract/content-secu
 import type { Artifact } from './artifact.ts';
 import { contentTypeFor, hostTypeDiffers } from '../contract/content-types.ts';
 import { DEFAULT_FILE_CACHE_CONTROL, fileCacheControl } from '../contract/cache-rules.ts';
-import { absoluteUrl, CONTENT_DOCUMENTS, PAGES, sitePath } from '../contract/pages.ts';
+import { absoluteUrl, CONTENT_DOCUMENTS, isTagJsonFeed, PAGES, sitePath } from '../contract/pages.ts';
 
 export interface HeaderRule {
   /** The file's path in dist/, as a URL path ("/api/v1/mon-price"). */
@@ -62,6 +62,9 @@ export function headerRules({ config, service }: StaticSite, files: string[]): H
   // The feeds' types are not what a host guesses from `.json` and `.atom`; the other two are named alike.
   for (const doc of Object.values(CONTENT_DOCUMENTS).filter((d) => written.has(d.file)))
     rules.push({ path: `/${doc.file}`, headers: { 'Content-Type': doc.contentType } });
+  // A tag's JSON Feed, as the site's (pages/writings/tags.ts).
+  for (const file of files.filter(isTagJsonFeed).sort())
+    rules.push({ path: `/${file}`, headers: { 'Content-Type': CONTENT_DOCUMENTS.feed.contentType } });
   // Types the hosts' own tables name otherwise than the gateway (builders/contract/content-types.ts).
   for (const file of files.filter(hostTypeDiffers).sort())
     rules.push({ path: `/${file}`, headers: { 'Content-Type': contentTypeFor(file) } });

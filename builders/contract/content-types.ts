@@ -1,7 +1,7 @@
 // Content types of dist/ files: the route table's own (DISCOVERY, API_INDEX) and the content documents'
 // (CONTENT_DOCUMENTS: the feeds' types are not their extensions') first,
 // then a small extension map. Unknown types are sent as application/octet-stream, never guessed.
-import { CONTENT_DOCUMENTS } from './pages.ts';
+import { CONTENT_DOCUMENTS, isTagJsonFeed } from './pages.ts';
 import { API_INDEX, DISCOVERY } from './service.ts';
 
 const BY_EXTENSION: Readonly<Record<string, string>> = {
@@ -45,6 +45,7 @@ const BY_FILE: ReadonlyMap<string, string> = new Map<string, string>([
 export function contentTypeFor(file: string): string {
   const declared = BY_FILE.get(file);
   if (declared !== undefined) return declared;
+  if (isTagJsonFeed(file)) return CONTENT_DOCUMENTS.feed.contentType;
   const name = file.slice(file.lastIndexOf('/') + 1);
   const dot = name.lastIndexOf('.');
   if (dot <= 0) return 'application/octet-stream';

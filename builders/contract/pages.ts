@@ -24,7 +24,23 @@ export const PAGES = {
   /** Published only when the owner has a site/resume.json (docs/site.md#resumejson). */
   resume: pageRef('/resume'),
   writing: (slug: string) => pageRef(`/writings/${slug}`),
+  /** A tag's writings (docs/site.md#tags-and-covers). */
+  tag: (tag: string) => pageRef(`/writings/tags/${tag}`),
 } as const;
+
+/** Whether `file` (relative to dist/) is a tag's JSON Feed: its type is the feed's, not `.json`'s. */
+export function isTagJsonFeed(file: string): boolean {
+  return /^writings\/tags\/[a-z0-9]+(?:-[a-z0-9]+)*\.json$/.test(file);
+}
+
+/** A tag's own feeds, beside its page: `/writings/tags/<tag>.json` (JSON Feed) and `.atom`. */
+export function tagFeeds(tag: string) {
+  const stem = `writings/tags/${tag}`;
+  return {
+    json: { path: `/${stem}.json`, file: `${stem}.json` },
+    atom: { path: `/${stem}.atom`, file: `${stem}.atom` },
+  } as const;
+}
 
 /**
  * A page's preview picture (og:image), relative to dist/: `og/index.png` for `/`, `og/writings/<slug>.png`

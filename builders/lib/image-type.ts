@@ -7,8 +7,8 @@
 
 export interface ImageType {
   /** The file extension it is published under. */
-  extension: 'png' | 'jpg' | 'webp';
-  contentType: 'image/png' | 'image/jpeg' | 'image/webp';
+  extension: 'png' | 'jpg' | 'webp' | 'gif' | 'avif';
+  contentType: 'image/png' | 'image/jpeg' | 'image/webp' | 'image/gif' | 'image/avif';
 }
 
 /** A picture checked by its bytes. */
@@ -33,6 +33,18 @@ export function imageTypeOf(bytes: Uint8Array): ImageType | null {
   if (startsWith(bytes, [0xff, 0xd8, 0xff])) return { extension: 'jpg', contentType: 'image/jpeg' };
   if (startsWith(bytes, [0x52, 0x49, 0x46, 0x46]) && startsWith(bytes, [0x57, 0x45, 0x42, 0x50], 8))
     return { extension: 'webp', contentType: 'image/webp' };
+  return null;
+}
+
+/**
+ * What a picture in a writing may be (docs/site.md#pictures-in-a-writing): imageTypeOf's three, and GIF
+ * (its 6-byte signature, GIF89a §17) or AVIF (an ISO BMFF `ftyp` box naming the avif or avis brand).
+ */
+export function writingPictureTypeOf(bytes: Uint8Array): ImageType | null {
+  const type = imageTypeOf(bytes);
+  if (type !== null) return type;
+  if (/^GIF8[79]a$/.test(ascii(bytes, 0, 6))) return { extension: 'gif', contentType: 'image/gif' };
+  if (isAvif(bytes)) return { extension: 'avif', contentType: 'image/avif' };
   return null;
 }
 

@@ -54,7 +54,13 @@ export interface ShareImageText {
   footer: string;
   /** A demo build's pictures say so, as every page of it does. */
   simulated?: string;
+  /** A writing's cover, as a data: URL of a PNG, JPEG or GIF (what the rasteriser decodes): beside the title. */
+  cover?: string;
 }
+
+/** The cover's square, right of the title. */
+const COVER_SIDE = 360;
+const COVER_GAP = 40;
 
 const MARGIN = 80;
 const TITLE_SIZE = 68;
@@ -69,8 +75,12 @@ const textElement = (x: number, y: number, size: number, fill: string, content: 
 export function shareImageSvg(text: ShareImageText, palette: SharePalette): string {
   const { width, height } = SHARE_IMAGE_SIZE;
   const inner = width - 2 * MARGIN;
-  const title = clampLines(text.title, inner, TITLE_SIZE, 3, true);
-  const subtitle = clampLines(text.subtitle, inner, SUBTITLE_SIZE, title.length > 2 ? 1 : 2);
+  // With a cover, the title and description keep to its left.
+  const column = text.cover === undefined ? inner : inner - COVER_SIDE - COVER_GAP;
+  const title = clampLines(text.title, column, TITLE_SIZE, 3, true);
+  const subtitle = clampLines(text.subtitle, column, SUBTITLE_SIZE, title.length > 2 ? 1 : 2);
+  const coverX = width - MARGIN - COVER_SIDE;
+  const coverY = 150;
   const titleTop = 230;
   const subtitleTop = titleTop + (title.length - 1) * TITLE_LINE + 64;
   const parts = [
@@ -81,6 +91,10 @@ export function shareImageSvg(text: ShareImageText, palette: SharePalette): stri
     text.site === text.title
       ? ''
       : textElement(MARGIN, 120, 34, palette.accent, ellipsize(text.site, inner, 34, true), 700),
+    text.cover === undefined
+      ? ''
+      : `<clipPath id="cover"><rect x="${coverX}" y="${coverY}" width="${COVER_SIDE}" height="${COVER_SIDE}" rx="16"/></clipPath>` +
+        `<image href="${escapeHtml(text.cover)}" x="${coverX}" y="${coverY}" width="${COVER_SIDE}" height="${COVER_SIDE}" preserveAspectRatio="xMidYMid slice" clip-path="url(#cover)"/>`,
     ...title.map((line, i) => textElement(MARGIN, titleTop + i * TITLE_LINE, TITLE_SIZE, palette.text, line, 700)),
     ...subtitle.map((line, i) =>
       textElement(MARGIN, subtitleTop + i * SUBTITLE_LINE, SUBTITLE_SIZE, palette.muted, line),

@@ -5,7 +5,7 @@
 // JPEG or WebP by its bytes, and within the pixels bound by its header (builders/lib/image-type.ts). Anything else
 // is an UpstreamError: the build says so in one line and the pages go without a picture.
 import { UpstreamError } from '../lib/errors.ts';
-import { imageTypeOf, MAX_AVATAR_BYTES, pictureSizeFault, type Picture } from '../lib/image-type.ts';
+import { imageTypeOf, MAX_AVATAR_BYTES, pictureSizeFault, type ImageType, type Picture } from '../lib/image-type.ts';
 import { readBody, userAgent } from './http.ts';
 
 export interface AvatarRequest {
@@ -14,6 +14,24 @@ export interface AvatarRequest {
   siteUrl: string;
   timeoutMs: number;
 }
+
+/** What pictures a fetch takes: their types by their bytes, named in a refusal, and their largest size. */
+export interface PictureKinds {
+  typeOf: (bytes: Uint8Array) => ImageType | null;
+  /** "a PNG, JPEG or WebP". */
+  named: string;
+  /** The request's Accept header. */
+  accept: string;
+  maxBytes: number;
+}
+
+/** The owner's picture: PNG, JPEG or WebP, at most 2 MiB. */
+const AVATAR_KINDS: PictureKinds = {
+  typeOf: imageTypeOf,
+  named: 'a PNG, JPEG or WebP',
+  accept: 'image/png,image/jpeg,image/webp',
+  maxBytes: MAX_AVATAR_BYTES,
+};
 
 /** RFC 9110 §15.4: the statuses whose Location a client may follow for a GET. */
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -30,10 +48,11 @@ export function fetchGithubAvatar(request: AvatarRequest): Promise<Picture> {
 export async function fetchPicture(
   first: string,
   request: Pick<AvatarRequest, 'siteUrl' | 'timeoutMs'>,
-  upstream: 'github-avatar' | 'resume-image',
+  upstream: 'github-avatar' | 'resume-image' | 'writing-picture',
+  kinds: PictureKinds = AVATAR_KINDS,
 ): Promise<Picture> {
   const { timeoutMs } = request;
-  const headers = { 'user-agent': userAgent(request.siteUrl), accept: 'image/png,image/jpeg,image/webp' };
+  const headers = { 'user-agent': userAgent(request.siteUrl), accept: kinds.accept };
   const deadline = new AbortController();
   const timer = setTimeout(
     () => deadline.abort(new DOMException(`The deadline of ${timeoutMs} ms passed`, 'TimeoutError')),
@@ -67,12 +86,12 @@ export async function fetchPicture(
         throw fail(`${what} answered ${response.status}`);
       }
       const bytes = await readBody(upstream, what, response, {
-        maxBytes: MAX_AVATAR_BYTES,
+        maxBytes: kinds.maxBytes,
         signal: deadline.signal,
         timeoutMs,
       });
-      const type = imageTypeOf(bytes);
-      if (type === null) throw fail(`${what}: the answer is not a PNG, JPEG or WebP picture`);
+      const type = kinds.typeOf(bytes);
+      if (type === null) throw fail(`${what}: the answer is not ${kinds.named} picture`);
       const fault = pictureSizeFault(bytes);
       if (fault !== null) throw fail(`${what}: the picture ${fault}`);
       return { bytes, type };

@@ -4,6 +4,7 @@
 // HTML it returns has been through the content sanitizer (sanitize.ts): pages and feeds alike publish
 // no script, whatever the Markdown held.
 import { Marked, type Tokens } from 'marked';
+import { escapeHtml } from '../../render/html.ts';
 import { sanitizeContentHtml } from './sanitize.ts';
 
 /** GitHub-style slug: lower case, punctuation dropped, spaces to hyphens. */
@@ -70,21 +71,35 @@ const RENDERED = new Map<string, string>();
 const RENDERED_BOUND = 32_000_000;
 let renderedChars = 0;
 
-export function renderMarkdown(markdown: string): string {
-  let html = RENDERED.get(markdown);
+/** A picture a writing shows, as published: where the page finds it and the size its file gives. */
+export interface ShownPicture {
+  src: string;
+  width: number;
+  height: number;
+}
+
+/**
+ * `markdown` as HTML. `pictures`: the published pictures by their URL in the Markdown; an image found
+ * there gets its src, width and height, and loads lazily (docs/site.md#pictures-in-a-writing).
+ */
+export function renderMarkdown(markdown: string, pictures?: ReadonlyMap<string, ShownPicture>): string {
+  // The pictures the text shows are part of what its HTML is a function of.
+  const shown = pictures === undefined ? [] : [...pictures].filter(([url]) => markdown.includes(url));
+  const key = shown.length === 0 ? markdown : `${JSON.stringify(shown)}\u0000${markdown}`;
+  let html = RENDERED.get(key);
   if (html === undefined) {
-    html = render(markdown);
+    html = render(markdown, new Map(shown));
     if (renderedChars + markdown.length + html.length > RENDERED_BOUND) {
       RENDERED.clear();
       renderedChars = 0;
     }
-    RENDERED.set(markdown, html);
-    renderedChars += markdown.length + html.length;
+    RENDERED.set(key, html);
+    renderedChars += key.length + html.length;
   }
   return html;
 }
 
-function render(markdown: string): string {
+function render(markdown: string, pictures: ReadonlyMap<string, ShownPicture>): string {
   const used = new Set<string>();
   const unique = (id: string) => {
     let candidate = id || 'section';
@@ -95,6 +110,14 @@ function render(markdown: string): string {
   const marked = new Marked({
     gfm: true,
     renderer: {
+      // A published picture with its size (no layout shift) and lazily, below the fold; any other image as
+      // marked writes it, for the sanitizer to judge.
+      image({ href, title, text }: Tokens.Image) {
+        const picture = pictures.get(href);
+        if (picture === undefined) return false;
+        const titled = title ? ` title="${escapeHtml(title)}"` : '';
+        return `<img src="${escapeHtml(picture.src)}" alt="${escapeHtml(text)}" width="${picture.width}" height="${picture.height}" loading="lazy" decoding="async"${titled}>`;
+      },
       heading(this: { parser: { parseInline(tokens: Tokens.Generic[]): string } }, { tokens, depth }: Tokens.Heading) {
         let inner = this.parser.parseInline(tokens);
         const explicit = EXPLICIT_ANCHOR.exec(inner);

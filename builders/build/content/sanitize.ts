@@ -93,7 +93,7 @@ const OPTIONS: sanitizeHtml.IOptions = {
   ],
   allowedAttributes: {
     a: ['href', 'title'],
-    img: ['src', 'alt', 'title', 'width', 'height'],
+    img: ['src', 'alt', 'title', 'width', 'height', 'loading', 'decoding'],
     // Headings carry the ids of their sections (markdown.ts); a code block is focusable to scroll.
     h1: ['id'],
     h2: ['id'],

@@ -15,6 +15,9 @@ import { sitePagesOf, type SitePages } from './site-pages.ts';
 import { missingDate } from './calendar-date.ts';
 import { avatarSource, resumeImageSource, type AvatarSource } from './avatar-file.ts';
 import { assertInsideSite, siteRoot } from './site-files.ts';
+import { coverPicture, writingPictures, type LocalPicture, type WritingPicture } from './writing-pictures.ts';
+import { DEFAULT_TIME_ZONE } from '../../lib/service-defaults.ts';
+import { DateTime } from 'luxon';
 
 export { ContentError };
 
@@ -60,6 +63,14 @@ export interface Writing {
   summary: string;
   /** The body, Markdown, without its title. */
   body: string;
+  /** `tags:` as written, each a slug (docs/site.md#tags); none when absent. */
+  tags: string[];
+  /** `image:` as written: the cover's file name beside the writing; null when none. */
+  image: string | null;
+  /** The cover, read and checked by loadContent (writing-pictures.ts): none from parseWriting alone. */
+  cover: LocalPicture | null;
+  /** Every picture its body shows, checked by loadContent (writing-pictures.ts): none from parseWriting alone. */
+  pictures: WritingPicture[];
 }
 
 export interface SiteContent {
@@ -272,8 +283,71 @@ export function parseOwnerProjects(source: string, file = PROJECTS_FILE): OwnerP
 /** A writing's file name without `.md`: its slug, the last part of its URL. */
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
+/** A tag: the last part of its page's URL (`/writings/tags/<tag>`). */
+const TAG = SLUG;
+export const MAX_TAG_LENGTH = 32;
+export const MAX_TAGS = 12;
+
+/** `tags:`: at most MAX_TAGS slugs of 1 to MAX_TAG_LENGTH characters, each once. */
+function tagsOf(data: Record<string, unknown>, file: string): string[] {
+  const items = list(data, 'tags', file);
+  if (items.length > MAX_TAGS)
+    throw new ContentError(
+      file,
+      `"tags" lists ${items.length} tags, more than ${MAX_TAGS}; keep the ${MAX_TAGS} that matter`,
+    );
+  const tags = items.map((tag, i) => {
+    const field = `tags[${i}]`;
+    if (typeof tag !== 'string' || !TAG.test(tag) || tag.length > MAX_TAG_LENGTH)
+      throw new ContentError(
+        file,
+        `"${field}" ${JSON.stringify(String(tag).slice(0, 40))} must be a tag of 1 to ${MAX_TAG_LENGTH} lower-case letters a-z, digits and single hyphens, such as data-pipelines`,
+      );
+    return tag;
+  });
+  const twice = tags.find((tag, i) => tags.indexOf(tag) !== i);
+  if (twice !== undefined) throw new ContentError(file, `"tags" lists ${JSON.stringify(twice)} twice; list it once`);
+  return tags;
+}
+
+/**
+ * `date:`, as the date it names in the calendar's zone: `YYYY-MM-DD`, or a date and time (`2026-03-14T09:30`,
+ * with an offset or not). A day the calendar does not have, or an offset other than the zone's at that
+ * time, is the owner's to fix: the feeds and pages date a writing at midnight of its day in that zone.
+ */
+function dateOf(data: Record<string, unknown>, file: string, timeZone: string): string {
+  const written = text(data, 'date', file);
+  const match = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?)?$/.exec(
+    written,
+  );
+  if (match === null)
+    throw new ContentError(
+      file,
+      '"date" must be a date written YYYY-MM-DD (or YYYY-MM-DDTHH:MM with the zone\'s offset)',
+    );
+  const date = match[1]!;
+  const missing = missingDate(date);
+  if (missing !== null)
+    throw new ContentError(file, `"date" ${JSON.stringify(written)} is not a day of the calendar: ${missing}; fix it`);
+  const [hour, minute, second] = [match[2], match[3], match[4]].map((part) => Number(part ?? 0));
+  if (hour! > 23 || minute! > 59 || second! > 59)
+    throw new ContentError(file, `"date" ${JSON.stringify(written)} is not a time of the day; fix it`);
+  const offset = match[5];
+  if (offset !== undefined) {
+    const local = DateTime.fromISO(`${date}T${match[2]}:${match[3]}:${match[4] ?? '00'}`, { zone: timeZone });
+    const minutes =
+      offset === 'Z' ? 0 : (offset[0] === '-' ? -1 : 1) * (Number(offset.slice(1, 3)) * 60 + Number(offset.slice(4)));
+    if (!local.isValid || local.offset !== minutes)
+      throw new ContentError(
+        file,
+        `"date" ${JSON.stringify(written)} has the offset ${offset}, but ${timeZone} (the calendar's zone, CALENDAR_TIME_ZONE) is at ${local.isValid ? local.toFormat('ZZ') : 'another offset'} then; write the date alone (${date}) or with that offset`,
+      );
+  }
+  return date;
+}
+
 /** A writing, or null when it is a draft. The slug is the file name without `.md`. */
-export function parseWriting(source: string, file: string): Writing | null {
+export function parseWriting(source: string, file: string, timeZone: string = DEFAULT_TIME_ZONE): Writing | null {
   const { data, body } = splitFrontMatter(source, file);
   if (data.draft === true) return null;
   if (data.draft !== undefined && data.draft !== false) throw new ContentError(file, '"draft" must be true or false');
@@ -283,17 +357,18 @@ export function parseWriting(source: string, file: string): Writing | null {
       file,
       "the file name is the writing's URL and must be a lower-case slug: letters a-z, digits and single hyphens, such as my-first-post.md; rename it",
     );
-  const date = text(data, 'date', file);
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new ContentError(file, '"date" must be a date written YYYY-MM-DD');
-  const missing = missingDate(date);
-  if (missing !== null)
-    throw new ContentError(file, `"date" ${JSON.stringify(date)} is not a day of the calendar: ${missing}; fix it`);
+  const date = dateOf(data, file, timeZone);
+  const image = data.image === undefined || data.image === null ? null : text(data, 'image', file);
   return {
     slug,
     title: bounded(data, 'title', file, 'title', TEXT_BOUNDS.writingTitle),
     date,
     summary: bounded(data, 'summary', file, 'summary', TEXT_BOUNDS.writingSummary),
     body,
+    tags: tagsOf(data, file),
+    image,
+    cover: null,
+    pictures: [],
   };
 }
 
@@ -345,6 +420,7 @@ function renderable(body: string, file: string): string {
 export function loadContent(
   dir: URL = SITE_DIR,
   site: SiteFile = readSiteFile(new URL('site.json', dir)),
+  timeZone: string = DEFAULT_TIME_ZONE,
 ): SiteContent {
   const root = siteRoot(dir);
   const readBounded = (name: string, url: URL, size: Stats) => {
@@ -363,14 +439,21 @@ export function loadContent(
   };
   const writingsDir = new URL('writings/', dir);
   const names = statSync(writingsDir, { throwIfNoEntry: false })?.isDirectory() ? readdirSync(writingsDir) : [];
+  // Its pictures must lie under site/writings/ itself, links followed (writing-pictures.ts).
+  const writingsRoot = names.length === 0 ? root : siteRoot(writingsDir);
   const writings = names
     .filter((f) => f.endsWith('.md'))
     .sort()
-    .map((f) => {
+    .map((f): Writing | null => {
       const file = `writings/${f}`;
-      const writing = parseWriting(read(file, new URL(encodeURIComponent(f), writingsDir)), file);
-      if (writing !== null) renderable(writing.body, file);
-      return writing;
+      const writing = parseWriting(read(file, new URL(encodeURIComponent(f), writingsDir)), file, timeZone);
+      if (writing === null) return null;
+      renderable(writing.body, file);
+      return {
+        ...writing,
+        cover: writing.image === null ? null : coverPicture(writingsDir, writingsRoot, file, writing.image),
+        pictures: writingPictures(writingsDir, writingsRoot, file, writing.body),
+      };
     })
     .filter((w): w is Writing => w !== null);
   const profile = parseProfile(read('profile.md'));

@@ -14,12 +14,13 @@ export function siteRoot(dir: URL): string {
 
 /**
  * Throws a ContentError naming `where` unless `url`, an existing file, resolves under `root` (siteRoot).
- * `shown` is how the line names the file, before what is wrong with it (`site/me.png `).
+ * `shown` is how the line names the file, before what is wrong with it (`site/me.png `); `folder`, the
+ * folder `root` is, as the line names it.
  */
-export function assertInsideSite(root: string, url: URL, where: string, shown = ''): void {
+export function assertInsideSite(root: string, url: URL, where: string, shown = '', folder = 'site/'): void {
   if (!realpathSync(url).startsWith(`${root}${sep}`))
     throw new ContentError(
       where,
-      `${shown}resolves to a file outside site/ (a symbolic link); copy the file into site/ instead`,
+      `${shown}resolves to a file outside ${folder} (a symbolic link); copy the file into ${folder} instead`,
     );
 }

@@ -8,9 +8,9 @@ import { CONSTANTS } from '../../contract/service.ts';
 import { absoluteUrl, CONTENT_DOCUMENTS, PAGES } from '../../contract/pages.ts';
 import type { Writing } from '../content/site-content.ts';
 import { escapeHtml } from '../../render/html.ts';
-import { renderMarkdown } from '../content/markdown.ts';
+import { publishedBody, writingHtml } from './writings/writing-body.ts';
 import { markdownToText } from './plain-text.ts';
-import { writingsDescription } from './writings.ts';
+import { writingsDescription } from './writings/writings.ts';
 
 /**
  * A writing carries a date, not an instant; both formats want an RFC 3339 date-time. Midnight of that
@@ -20,15 +20,36 @@ export function publishedAt(date: string, timeZone: string): string {
   return DateTime.fromISO(date, { zone: timeZone }).toISO({ suppressMilliseconds: true })!;
 }
 
-export function jsonFeed(ctx: BuildContext, writings: Writing[]): JsonFeed {
+/** Which writings a feed is of: all of them (the site's feeds), or a tag's (pages/writings/tags.ts). */
+export interface FeedScope {
+  title: string;
+  description: string;
+  /** The page the feed is of, and the feeds' own paths. */
+  homePath: string;
+  jsonPath: string;
+  atomPath: string;
+}
+
+/** The site's feeds: every published writing. */
+export function siteFeedScope(ctx: BuildContext): FeedScope {
+  return {
+    title: `${ctx.config.site.title}: Writings`,
+    description: writingsDescription(ctx),
+    homePath: PAGES.writings.path,
+    jsonPath: CONTENT_DOCUMENTS.feed.path,
+    atomPath: CONTENT_DOCUMENTS.atom.path,
+  };
+}
+
+export function jsonFeed(ctx: BuildContext, writings: Writing[], scope: FeedScope = siteFeedScope(ctx)): JsonFeed {
   const { config } = ctx;
   const url = (path: string) => absoluteUrl(config.siteUrl, path);
   return {
     version: 'https://jsonfeed.org/version/1.1',
-    title: `${config.site.title}: Writings`,
-    home_page_url: url(PAGES.writings.path),
-    feed_url: url(CONTENT_DOCUMENTS.feed.path),
-    description: writingsDescription(ctx),
+    title: scope.title,
+    home_page_url: url(scope.homePath),
+    feed_url: url(scope.jsonPath),
+    description: scope.description,
     language: config.site.language || 'en',
     authors: [{ name: config.site.author, url: url(PAGES.home.path) }],
     items: writings.map((w) => {
@@ -39,8 +60,8 @@ export function jsonFeed(ctx: BuildContext, writings: Writing[]): JsonFeed {
         title: w.title,
         summary: w.summary,
         date_published: publishedAt(w.date, ctx.config.calendarTimeZone),
-        content_html: renderMarkdown(w.body),
-        content_text: markdownToText(w.body),
+        content_html: writingHtml(ctx, w, 'feed'),
+        content_text: markdownToText(publishedBody(ctx, w)),
       };
     }),
   };
@@ -57,7 +78,7 @@ function xmlText(text: string): string {
  * author for entries that name none, and a `self` link; each entry an id, a title, an `updated`, an
  * alternate link and its content, here as escaped HTML (`type="html"`, §3.1.1.2).
  */
-export function atomFeed(ctx: BuildContext, feed: JsonFeed): string {
+export function atomFeed(ctx: BuildContext, feed: JsonFeed, scope: FeedScope = siteFeedScope(ctx)): string {
   const updated = feed.items[0]?.date_published ?? new Date(ctx.nowMs).toISOString();
   const link = (rel: string, type: string, href: string) =>
     `<link rel="${rel}" type="${type}" href="${xmlText(href)}"/>`;
@@ -86,7 +107,7 @@ export function atomFeed(ctx: BuildContext, feed: JsonFeed): string {
     // The site first: a reader that takes the first link as the feed's home (as many do) shows the writings'
     // page, not the feed itself.
     `  ${link('alternate', 'text/html', feed.home_page_url)}`,
-    `  ${link('self', CONTENT_DOCUMENTS.atom.contentType.split(';')[0]!, absoluteUrl(ctx.config.siteUrl, CONTENT_DOCUMENTS.atom.path))}`,
+    `  ${link('self', CONTENT_DOCUMENTS.atom.contentType.split(';')[0]!, absoluteUrl(ctx.config.siteUrl, scope.atomPath))}`,
     `  ${link('alternate', CONTENT_DOCUMENTS.feed.contentType, feed.feed_url)}`,
     ...entries,
     '</feed>',

@@ -48,6 +48,8 @@ export interface LayoutInput {
   publishedTime?: string;
   /** The header's links (site.json's `nav`, content/site-pages.ts); none: the pages' own titles. */
   header?: readonly HeaderLink[];
+  /** Feeds of the page's own (a tag's), announced before the site's: root-relative paths. */
+  feeds?: ReadonlyArray<{ type: string; title: string; path: string }>;
 }
 
 /** What every page of a build shares in its frame: the configuration, the demo notice, the time, the icon, the header. */
@@ -180,7 +182,12 @@ export function renderLayout(input: LayoutInput): string {
     page ? `<link rel="canonical" href="${escapeHtml(absoluteUrl(config.siteUrl, page.path))}">` : '',
     ...(page ? sharingHead(input, page) : []),
     page ? `<link rel="alternate" type="text/markdown" href="${href(`/${page.markdownFile}`)}">` : '',
-    // Feed autodiscovery: a feed reader given any page of the site finds the writings' feeds here.
+    // Feed autodiscovery: a feed reader given any page of the site finds the writings' feeds here, and a
+    // tag's page announces the tag's own first.
+    ...(input.feeds ?? []).map(
+      (feed) =>
+        `<link rel="alternate" type="${escapeHtml(feed.type)}" title="${escapeHtml(feed.title)}" href="${href(feed.path)}">`,
+    ),
     `<link rel="alternate" type="${CONTENT_DOCUMENTS.feed.contentType}" title="${escapeHtml(`${config.site.title}: Writings (JSON Feed)`)}" href="${href(CONTENT_DOCUMENTS.feed.path)}">`,
     `<link rel="alternate" type="application/atom+xml" title="${escapeHtml(`${config.site.title}: Writings (Atom)`)}" href="${href(CONTENT_DOCUMENTS.atom.path)}">`,
     `<link rel="api-catalog" href="${href(DISCOVERY.apiCatalog.path)}">`,

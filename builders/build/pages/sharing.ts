@@ -18,6 +18,17 @@ export interface SharedPage {
   file: string;
   title: string;
   description: string;
+  /** A writing's cover, drawn beside its title (render/share-image.ts), when the rasteriser reads its type. */
+  cover?: string;
+}
+
+/** The types resvg decodes inside an SVG: a WebP or AVIF cover is left out of the picture (docs/site.md#tags-and-covers). */
+const DRAWN_COVER_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif']);
+
+/** A cover as the data: URL the share picture embeds, or undefined for a type the rasteriser cannot draw. */
+export function coverDataUrl(picture: { bytes: Uint8Array; type: { contentType: string } }): string | undefined {
+  if (!DRAWN_COVER_TYPES.has(picture.type.contentType)) return undefined;
+  return `data:${picture.type.contentType};base64,${Buffer.from(picture.bytes).toString('base64')}`;
 }
 
 const META = /<meta property="(og:title|og:description|og:image)" content="([^"]*)">/g;
@@ -53,6 +64,7 @@ export async function shareImageArtifacts(ctx: BuildContext, pages: readonly Sha
         subtitle: p.description,
         footer,
         ...(ctx.simulated ? { simulated: SIMULATED_NOTICE_TITLE } : {}),
+        ...(p.cover === undefined ? {} : { cover: p.cover }),
       },
       palette,
     ),

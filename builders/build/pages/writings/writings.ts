@@ -1,14 +1,15 @@
 // /writings (the list, newest first) and /writings/<slug> (each published writing), with their twins.
 // Only published writings reach this module: content.ts drops drafts when it reads site/.
-import type { Artifact, BuildContext } from '../artifact.ts';
-import type { Writing } from '../content/site-content.ts';
-import { escapeHtml } from '../../render/html.ts';
-import { renderMarkdown } from '../content/markdown.ts';
-import { twin } from '../content/twins.ts';
-import { absoluteUrl, PAGES, shareImageFile, sitePath } from '../../contract/pages.ts';
-import { frameOf, renderLayout } from './layout.ts';
-import { sitePagesOf } from '../content/site-pages.ts';
-import { publishedAt } from './feeds.ts';
+import type { Artifact, BuildContext } from '../../artifact.ts';
+import type { Writing } from '../../content/site-content.ts';
+import { escapeHtml } from '../../../render/html.ts';
+import { coverImage, publishedBody, writingHtml } from './writing-body.ts';
+import { twin } from '../../content/twins.ts';
+import { absoluteUrl, PAGES, shareImageFile, sitePath } from '../../../contract/pages.ts';
+import { frameOf, renderLayout } from '../layout.ts';
+import { sitePagesOf } from '../../content/site-pages.ts';
+import { publishedAt } from '../feeds.ts';
+import { tagLinks } from './tags.ts';
 
 /** The Writings page's description, the owner's words in site.json (content/site-pages.ts). */
 export function writingsDescription(ctx: BuildContext): string {
@@ -62,7 +63,16 @@ export function writingMarkdown(ctx: BuildContext, w: Writing): string {
       summary: w.summary,
       slug: w.slug,
     },
-    `# ${w.title}\n\n${w.body}`,
+    `# ${w.title}\n\n${publishedBody(ctx, w)}`,
+  );
+}
+
+/** A writing in a list (the Writings page, a tag's page): its cover, title, date, summary and tags. */
+export function writingListItem(ctx: BuildContext, w: Writing): string {
+  const href = escapeHtml(sitePath(ctx.config.siteUrl, PAGES.writing(w.slug).path));
+  return (
+    `<li>${coverImage(ctx, w)}<a href="${href}">${escapeHtml(w.title)}</a>` +
+    `<span class="meta"><time datetime="${w.date}">${w.date}</time> · ${escapeHtml(w.summary)}</span>${tagLinks(ctx, w.tags)}</li>`
   );
 }
 
@@ -70,13 +80,7 @@ export function renderWritings(ctx: BuildContext, writings: Writing[]): Artifact
   const { config } = ctx;
   const layout = { ...frameOf(ctx), nav: 'writings' as const };
   const description = writingsDescription(ctx);
-  const items = writings
-    .map(
-      (w) =>
-        `<li><a href="${escapeHtml(sitePath(config.siteUrl, PAGES.writing(w.slug).path))}">${escapeHtml(w.title)}</a>` +
-        `<span class="meta"><time datetime="${w.date}">${w.date}</time> · ${escapeHtml(w.summary)}</span></li>`,
-    )
-    .join('\n');
+  const items = writings.map((w) => writingListItem(ctx, w)).join('\n');
   const list = renderLayout({
     ...layout,
     page: PAGES.writings,
@@ -98,7 +102,7 @@ export function renderWritings(ctx: BuildContext, writings: Writing[]): Artifact
       ogType: 'article',
       publishedTime: publishedAt(w.date, config.calendarTimeZone),
       jsonLd: blogPostingJsonLd(ctx, w),
-      main: `<article>\n<h1>${escapeHtml(w.title)}</h1>\n<p class="meta"><time datetime="${w.date}">${w.date}</time> · ${escapeHtml(w.summary)}</p>\n${renderMarkdown(w.body)}\n</article>`,
+      main: `<article>\n<h1>${escapeHtml(w.title)}</h1>\n<p class="meta"><time datetime="${w.date}">${w.date}</time> · ${escapeHtml(w.summary)}</p>\n${tagLinks(ctx, w.tags)}${writingHtml(ctx, w, 'page')}\n</article>`,
     });
     artifacts.push({ file: page.htmlFile, body: html }, { file: page.markdownFile, body: writingMarkdown(ctx, w) });
   }
