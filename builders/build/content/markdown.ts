@@ -4,6 +4,7 @@
 // HTML it returns has been through the content sanitizer (sanitize.ts): pages and feeds alike publish
 // no script, whatever the Markdown held.
 import { Marked, type Tokens } from 'marked';
+import { highlightedBlock } from './highlight.ts';
 import { sanitizeContentHtml } from './sanitize.ts';
 
 /** GitHub-style slug: lower case, punctuation dropped, spaces to hyphens. */
@@ -107,6 +108,8 @@ function render(markdown: string): string {
         }
         return `<h${depth} id="${id}">${inner}</h${depth}>\n`;
       },
+      // A fence in a language highlight.ts knows is coloured at build time; any other stays marked's plain block.
+      code: ({ text, lang }: Tokens.Code) => highlightedBlock(text, lang) ?? false,
       // Each cell carries its column's header text, so that on a phone the stylesheet can turn a row
       // into a short list of "header: value" lines instead of a table wider than the screen.
       table(this: { parser: { parseInline(tokens: Tokens.Generic[]): string } }, token: Tokens.Table) {
