@@ -23,19 +23,11 @@ const SOURCES: Readonly<Record<CodeToken, (p: Palette) => string>> = {
 /** The code block's background in `palette`: what every token colour is measured against. */
 export const codeBackground = (palette: Palette): string => palette.surface;
 
-/** WCAG 2.2 AAA for text: a palette whose secondary text reaches it (the high-contrast theme's) keeps its code there too. */
-const ENHANCED_TEXT_CONTRAST = 7;
-
-/**
- * Each token role's colour in `palette`, every one at least 4.5:1 against codeBackground(palette), or 7:1
- * where the palette's secondary text is.
- */
+/** Each token role's colour in `palette`, every one at least 4.5:1 against codeBackground(palette). */
 export function codeColours(palette: Palette): CodeColours {
   const background = codeBackground(palette);
-  const min =
-    contrastRatio(palette.muted, background) >= ENHANCED_TEXT_CONTRAST ? ENHANCED_TEXT_CONTRAST : MIN_TEXT_CONTRAST;
   const colours = {} as Record<CodeToken, string>;
-  for (const token of CODE_TOKENS) colours[token] = readableOn(SOURCES[token](palette), background, min);
+  for (const token of CODE_TOKENS) colours[token] = readableOn(SOURCES[token](palette), background);
   return colours;
 }
 
