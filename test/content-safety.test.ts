@@ -67,7 +67,9 @@ describe('the content sanitizer (builders/build/content/sanitize.ts)', () => {
     expect(own).toContain('<h3 id="rate-limit-exceeded">Limit</h3>');
     expect(own).toContain('<table class="stack">');
     expect(own).toContain('<td data-label="a" class="align-left">1</td>');
-    expect(own).toContain('<pre tabindex="0"><code class="language-js">x &lt; 1 &amp;&amp; y\n</code></pre>');
+    expect(own).toContain(
+      '<pre tabindex="0"><code class="language-js hljs">x &lt; <span class="hljs-number">1</span> &amp;&amp; y\n</code></pre>',
+    );
     expect(own).toContain('<input type="checkbox" disabled checked /> done');
   });
 

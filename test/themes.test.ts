@@ -20,6 +20,7 @@ import {
   type Look,
 } from '../builders/render/themes.ts';
 import { themeCss } from '../builders/build/pages/theme-css.ts';
+import { codeColours } from '../builders/render/code-colours.ts';
 import { cardBody } from '../builders/build/cards.ts';
 import { datasets, DEFAULT_SERVICE } from '../builders/datasets/registry.ts';
 import { loadConfig } from '../builders/lib/config.ts';
@@ -148,7 +149,9 @@ describe("the stylesheet's theme (builders/build/pages/theme-css.ts)", () => {
       Object.values(p)
         .flat()
         .filter((v): v is string => /^#[0-9a-f]{6}$/.test(String(v)));
-    expect(new Set(css.match(/#[0-9a-f]{6}\b/g))).toEqual(new Set([...colours(look.light), ...colours(look.dark)]));
+    // the palettes' colours, and the code tokens derived from them (builders/render/code-colours.ts)
+    const own = [look.light, look.dark].flatMap((p) => [...colours(p), ...Object.values(codeColours(p))]);
+    expect(new Set(css.match(/#[0-9a-f]{6}\b/g))).toEqual(new Set(own));
     // the system's scheme unless the visitor chose one: the attribute the head script sets
     expect(css).toContain("@media (prefers-color-scheme: dark){:root:not([data-scheme='light']){");
     expect(css).toContain(":root[data-scheme='dark']{");

@@ -5,6 +5,7 @@
 // no script, whatever the Markdown held.
 import { Marked, type Tokens } from 'marked';
 import { escapeHtml } from '../../render/html.ts';
+import { highlightedBlock } from './highlight.ts';
 import { sanitizeContentHtml } from './sanitize.ts';
 
 /** GitHub-style slug: lower case, punctuation dropped, spaces to hyphens. */
@@ -130,6 +131,8 @@ function render(markdown: string, pictures: ReadonlyMap<string, ShownPicture>): 
         }
         return `<h${depth} id="${id}">${inner}</h${depth}>\n`;
       },
+      // A fence in a language highlight.ts knows is coloured at build time; any other stays marked's plain block.
+      code: ({ text, lang }: Tokens.Code) => highlightedBlock(text, lang) ?? false,
       // Each cell carries its column's header text, so that on a phone the stylesheet can turn a row
       // into a short list of "header: value" lines instead of a table wider than the screen.
       table(this: { parser: { parseInline(tokens: Tokens.Generic[]): string } }, token: Tokens.Table) {

@@ -8,6 +8,7 @@
 // is the second wall, not the first.
 import { decodeHTML } from 'entities';
 import sanitizeHtml from 'sanitize-html';
+import { TOKEN_CLASSES } from './highlight.ts';
 
 /**
  * The URL schemes a link in the content may use; any other (`javascript:`, `data:`, `vbscript:`, `file:`...)
@@ -103,6 +104,8 @@ const OPTIONS: sanitizeHtml.IOptions = {
     h6: ['id'],
     pre: ['tabindex'],
     code: ['class'],
+    // A highlighted block's tokens (highlight.ts); their classes only, below.
+    span: ['class'],
     ol: ['start', 'reversed'],
     th: ['scope', 'class', 'colspan', 'rowspan'],
     td: ['data-label', 'class', 'colspan', 'rowspan'],
@@ -112,8 +115,14 @@ const OPTIONS: sanitizeHtml.IOptions = {
     details: ['open'],
     input: ['type', 'checked', 'disabled'],
   },
-  // markdown.ts' tables stack on a phone; the cells' alignment; a code block's language.
-  allowedClasses: { table: ['stack'], th: ALIGN_CLASSES, td: ALIGN_CLASSES, code: ['language-*'] },
+  // markdown.ts' tables stack on a phone; the cells' alignment; a code block's language, and its highlighting.
+  allowedClasses: {
+    table: ['stack'],
+    th: ALIGN_CLASSES,
+    td: ALIGN_CLASSES,
+    code: ['language-*', 'hljs'],
+    span: [...TOKEN_CLASSES],
+  },
   allowedSchemes: [...LINK_SCHEMES],
   allowedSchemesByTag: { img: [...IMAGE_SCHEMES] },
   allowedSchemesAppliedToAttributes: ['href', 'src', 'cite'],

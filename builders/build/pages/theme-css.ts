@@ -4,6 +4,7 @@
 // Which variant shows: the reader's system (prefers-color-scheme) unless the visitor chose one with the
 // header's toggle, which the head script (site/scripts/scheme.ts) writes as `data-scheme` on <html> before
 // the first paint. Without script there is no attribute, and the page follows the system.
+import { CODE_TOKENS, codeColours } from '../../render/code-colours.ts';
 import type { Look, Palette } from '../../render/themes.ts';
 
 /** The custom property of each palette colour, as site/styles/site.css names them. */
@@ -21,6 +22,8 @@ const PROPERTIES: ReadonlyArray<[name: string, colour: (p: Palette) => string]> 
   ['--notice-line', (p) => p.noticeBorder],
   ['--target', (p) => p.target],
   ...[0, 1, 2, 3, 4].map((level): [string, (p: Palette) => string] => [`--level-${level}`, (p) => p.levels[level]!]),
+  // Highlighted code's tokens (site.css maps highlight.js's classes to them).
+  ...CODE_TOKENS.map((token): [string, (p: Palette) => string] => [`--code-${token}`, (p) => codeColours(p)[token]]),
 ];
 
 const properties = (palette: Palette, scheme: 'light' | 'dark') =>
