@@ -21,6 +21,7 @@ import { profileDocument, renderHome } from './pages/home.ts';
 import { renderNotFound } from './pages/not-found.ts';
 import { renderSkills, skillsDocument } from './pages/skills.ts';
 import { renderWritings } from './pages/writings.ts';
+import { renderWritingSearch } from './pages/writing-search.ts';
 import { renderResume, RESUME_TITLE } from './pages/resume.ts';
 import { publishedResume } from './content/resume.ts';
 import { shareImageArtifacts, sharedPagesOf, siteIconArtifacts, type SharedPage } from './pages/sharing.ts';
@@ -187,6 +188,7 @@ async function renderTexts(
     { file: DISCOVERY.sitemap.file, body: sitemapXml(config, sitemap) },
     { file: 'robots.txt', body: robotsTxt(config) },
     ...(await renderAssets(ctx.look)),
+    ...renderWritingSearch(config.siteUrl, content.writings),
     ...(ctx.avatar ? [{ file: ctx.avatar.file, body: ctx.avatar.picture.bytes }] : []),
     ...renderCards(ctx),
   ];
