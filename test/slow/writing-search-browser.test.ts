@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { brotliCompressSync, constants } from 'node:zlib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations } from '../helpers/axe.ts';
 import { launchChromium } from '../helpers/browser.ts';
 import { availability, DESKTOP, SITE_READ_AT, withReaderClock } from '../helpers/site-browser.ts';
 import { buildSite, FIXTURE_SITE, type BuiltSite } from '../helpers/site-dist.ts';
@@ -171,6 +172,24 @@ describe.runIf(availability.available || availability.mustFail)('the writings se
       await context.close();
     }
   });
+
+  it.each(['light', 'dark'] as const)(
+    'with results shown (%s), axe-core finds no serious or critical violation',
+    async (colorScheme) => {
+      // bypassCSP: axe is injected by the test, not by the page (as test/slow/browser-audit.test.ts does).
+      const context = await browser.newContext({ viewport: DESKTOP, colorScheme, bypassCSP: true });
+      try {
+        const { page } = await open(context);
+        const box = page.getByRole('searchbox', { name: 'Search the writings' });
+        await box.fill('static');
+        await expect.poll(() => page.locator('[data-search-results] li').count()).toBe(2);
+        const serious = (await axeViolations(page)).filter((v) => v.impact === 'serious' || v.impact === 'critical');
+        expect(serious.map((v) => `${v.id} at ${v.nodes.join(', ')}`)).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+  );
 
   it('with script off, lists every writing and shows no box', async () => {
     const context = await browser.newContext({ viewport: DESKTOP, javaScriptEnabled: false });
