@@ -83,7 +83,7 @@ describe('the toggle and the head script on every page', () => {
         [...html.matchAll(/<script\b([^>]*)>/g)]
           // a JSON-LD data block (the home page's Person) is never run
           .filter((m) => !/\stype="application\/ld\+json"/.test(m[1]!))
-          .every((m) => /\ssrc="\/assets\/[a-z]+\.js"/.test(m[1]!)),
+          .every((m) => /\ssrc="\/assets\/[a-z-]+\.js"/.test(m[1]!)),
         file,
       ).toBe(true);
       expect(html, file).toContain(

@@ -23,6 +23,7 @@ import { renderSkills, skillsDocument } from './pages/skills.ts';
 import { renderWritings } from './pages/writings/writings.ts';
 import { renderTags, writingsByTag } from './pages/writings/tags.ts';
 import { localPictures } from './content/published-pictures.ts';
+import { renderWritingSearch } from './pages/writings/writing-search.ts';
 import { renderResume, RESUME_TITLE } from './pages/resume.ts';
 import { publishedResume } from './content/resume.ts';
 import {
@@ -200,6 +201,7 @@ async function renderTexts(
     { file: DISCOVERY.sitemap.file, body: sitemapXml(config, sitemap) },
     { file: 'robots.txt', body: robotsTxt(config) },
     ...(await renderAssets(ctx.look)),
+    ...renderWritingSearch(config.siteUrl, content.writings),
     ...(ctx.avatar ? [{ file: ctx.avatar.file, body: ctx.avatar.picture.bytes }] : []),
     ...pictureFiles(ctx),
     ...renderCards(ctx),

@@ -19,7 +19,7 @@ const BARE_URL = /https?:\/\/[^\s<>"'`()[\]{}|\\^]+/g;
 /** Trailing punctuation of a sentence is not part of the URL it ends. */
 const TRAILING = /[.,;:!?*_]+$/;
 
-const ATTRIBUTE = /\s(?:href|src|data-source)\s*=\s*(?:"([^"]*)"|'([^']*)')/gi;
+const ATTRIBUTE = /\s(?:href|src|data-source|data-module)\s*=\s*(?:"([^"]*)"|'([^']*)')/gi;
 const MARKDOWN_TARGET = /\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g;
 const AUTOLINK = /<(https?:\/\/[^>\s]+)>/g;
 const LOC = /<loc>\s*([^<\s]+)\s*<\/loc>/g;

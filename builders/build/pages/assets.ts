@@ -1,7 +1,9 @@
 // The browser assets under site/: the stylesheet, after the owner's theme (theme-css.ts); the home page's
 // script, bundled with esbuild from site/scripts/preview.ts so that the browser redraws the charts with the
 // very functions the build used (render/charts/); and every page's head script, site/scripts/scheme.ts
-// (the visitor's colour scheme). esbuild is already how this project compiles.
+// (the visitor's colour scheme); and the writings page's search box, site/scripts/search-box.ts, with the
+// search it imports on first use, site/scripts/search.ts (an ES module, docs/site.md#search). esbuild is
+// already how this project compiles.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
@@ -11,8 +13,11 @@ import { ASSETS } from './layout.ts';
 import { themeCss } from './theme-css.ts';
 import type { Look } from '../../render/themes.ts';
 
-/** The page scripts under site/scripts/: the home page's, and the head script of every page. */
-type ScriptName = 'preview' | 'scheme';
+/** The page scripts under site/scripts/: the home page's, the head script of every page, the writings page's. */
+type ScriptName = 'preview' | 'scheme' | 'search-box' | 'search';
+
+/** Scripts a page imports (`import()`), bundled as ES modules; the others are classic scripts. */
+const MODULES: ReadonlySet<ScriptName> = new Set(['search']);
 
 /** One bundle per site folder and script in a process (the tests build the site dozens of times). */
 const SCRIPTS = new Map<string, Promise<string>>();
@@ -33,7 +38,7 @@ async function bundleScript(name: ScriptName, dir: URL): Promise<string> {
     entryPoints: [fileURLToPath(new URL(`scripts/${name}.ts`, dir))],
     bundle: true,
     write: false,
-    format: 'iife',
+    format: MODULES.has(name) ? 'esm' : 'iife',
     platform: 'browser',
     target: 'es2020',
     minify: true,
@@ -51,5 +56,7 @@ export async function renderAssets(look: Look, dir: URL = SITE_DIR): Promise<Art
     { file: ASSETS.css.slice(1), body: themeCss(look) + readFileSync(new URL('styles/site.css', dir), 'utf8') },
     { file: ASSETS.previewScript.slice(1), body: await bundlePageScript('preview', dir) },
     { file: ASSETS.schemeScript.slice(1), body: await bundlePageScript('scheme', dir) },
+    { file: ASSETS.searchBoxScript.slice(1), body: await bundlePageScript('search-box', dir) },
+    { file: ASSETS.searchModule.slice(1), body: await bundlePageScript('search', dir) },
   ];
 }

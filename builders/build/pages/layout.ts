@@ -68,6 +68,9 @@ export const ASSETS = {
   previewScript: '/assets/preview.js',
   /** Every page's head script: the visitor's colour scheme, before the first paint (site/scripts/scheme.ts). */
   schemeScript: '/assets/scheme.js',
+  /** The writings page's search box (site/scripts/search-box.ts), and the search it imports on first use (search.ts). */
+  searchBoxScript: '/assets/search-box.js',
+  searchModule: '/assets/search.js',
 } as const;
 
 /** The page each header key stands for, to mark the current one. */

@@ -10,6 +10,7 @@ import { frameOf, renderLayout } from '../layout.ts';
 import { sitePagesOf } from '../../content/site-pages.ts';
 import { publishedAt } from '../feeds.ts';
 import { tagLinks } from './tags.ts';
+import { writingSearchBox } from './writing-search.ts';
 
 /** The Writings page's description, the owner's words in site.json (content/site-pages.ts). */
 export function writingsDescription(ctx: BuildContext): string {
@@ -86,7 +87,7 @@ export function renderWritings(ctx: BuildContext, writings: Writing[]): Artifact
     page: PAGES.writings,
     title: 'Writings',
     description,
-    main: `<h1>Writings</h1>\n<p class="lede">${escapeHtml(description)}</p>\n${items ? `<ul class="writing-list">\n${items}\n</ul>` : '<p>Nothing published yet.</p>'}`,
+    main: `<h1>Writings</h1>\n<p class="lede">${escapeHtml(description)}</p>\n${writingSearchBox(config.siteUrl, writings)}\n${items ? `<ul class="writing-list">\n${items}\n</ul>` : '<p>Nothing published yet.</p>'}`,
   });
   const artifacts: Artifact[] = [
     { file: PAGES.writings.htmlFile, body: list },

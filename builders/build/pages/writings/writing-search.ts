@@ -1,0 +1,60 @@
+// The writings page's search (docs/site.md#search): the index, made at build time with MiniSearch over
+// the published writings (the build never sees a draft: content.ts drops them), and the box's markup.
+// The box is hidden until its script runs, which asks for the search code and the index only when the
+// visitor first focuses or types in it; without script the page is the full list it always was.
+import MiniSearch from 'minisearch';
+import type { Artifact } from '../../artifact.ts';
+import type { Writing } from '../../content/site-content.ts';
+import { PAGES, sitePath } from '../../../contract/pages.ts';
+import { WRITING_SEARCH_INDEX, WRITING_SEARCH_OPTIONS, type SearchDocument } from '../../../contract/writing-search.ts';
+import { escapeHtml } from '../../../render/html.ts';
+import { ASSETS } from '../layout.ts';
+import { markdownToText } from '../plain-text.ts';
+
+/** A link's or a picture's target in markdownToText's text (`text <url>`): not words a reader sees. */
+const URL_IN_TEXT = / ?<[a-z][a-z0-9+.-]*:[^<>\s]*>/gi;
+
+/** The writing as the index takes it: its body as the words a reader sees, its page under SITE_URL's base path. */
+export function searchDocument(siteUrl: string, w: Writing): SearchDocument {
+  return {
+    id: w.slug,
+    title: w.title,
+    summary: w.summary,
+    text: markdownToText(w.body).replace(URL_IN_TEXT, ''),
+    tags: w.tags.join(' '),
+    date: w.date,
+    path: sitePath(siteUrl, PAGES.writing(w.slug).path),
+  };
+}
+
+/** The index of `writings` as MiniSearch serialises it (toJSON), for MiniSearch.loadJSON in the browser. */
+export function writingSearchIndex(siteUrl: string, writings: readonly Writing[]): string {
+  const index = new MiniSearch<SearchDocument>(WRITING_SEARCH_OPTIONS);
+  index.addAll(writings.map((w) => searchDocument(siteUrl, w)));
+  return JSON.stringify(index);
+}
+
+/** The index's file in dist/: a file the page's script fetches, not a page (no sitemap entry, no twin). */
+export function renderWritingSearch(siteUrl: string, writings: readonly Writing[]): Artifact[] {
+  return [{ file: WRITING_SEARCH_INDEX.file, body: writingSearchIndex(siteUrl, writings) }];
+}
+
+/**
+ * The search box, before the list: a labelled search field, a polite status ("2 writings match") and the
+ * results' list. `hidden` until site/scripts/search-box.ts shows it; no form, so nothing is ever submitted
+ * (the policy's form-action 'none'). `data-source` names the index and `data-module` the search code, both
+ * requested by check:dist (builders/build/dist-check/links.ts). None with no writing.
+ */
+export function writingSearchBox(siteUrl: string, writings: readonly Writing[]): string {
+  if (writings.length === 0) return ''; // nothing to find
+  const href = (path: string) => escapeHtml(sitePath(siteUrl, path));
+  return [
+    `<div class="writing-search" role="search" data-writing-search data-source="${href(WRITING_SEARCH_INDEX.path)}" data-module="${href(ASSETS.searchModule)}" hidden>`,
+    '<label for="writing-search-query">Search the writings</label>',
+    '<input type="search" id="writing-search-query" autocomplete="off" spellcheck="false" aria-controls="writing-search-results">',
+    '<p class="meta" role="status" data-search-status></p>',
+    '<ul class="writing-list" id="writing-search-results" aria-label="Matching writings" data-search-results hidden></ul>',
+    '</div>',
+    `<script defer src="${href(ASSETS.searchBoxScript)}"></script>`,
+  ].join('\n');
+}
