@@ -334,13 +334,14 @@ function dateOf(data: Record<string, unknown>, file: string, timeZone: string): 
     throw new ContentError(file, `"date" ${JSON.stringify(written)} is not a time of the day; fix it`);
   const offset = match[5];
   if (offset !== undefined) {
-    const local = DateTime.fromISO(`${date}T${match[2]}:${match[3]}:${match[4] ?? '00'}`, { zone: timeZone });
-    const minutes =
-      offset === 'Z' ? 0 : (offset[0] === '-' ? -1 : 1) * (Number(offset.slice(1, 3)) * 60 + Number(offset.slice(4)));
-    if (!local.isValid || local.offset !== minutes)
+    // The instant written, then the zone's offset at that instant: both readings of an hour that repeats
+    // when the clocks go back hold, each with its own offset.
+    const instant = DateTime.fromISO(`${date}T${match[2]}:${match[3]}:${match[4] ?? '00'}${offset}`, { setZone: true });
+    const zoned = instant.setZone(timeZone);
+    if (!instant.isValid || !zoned.isValid || zoned.offset !== instant.offset)
       throw new ContentError(
         file,
-        `"date" ${JSON.stringify(written)} has the offset ${offset}, but ${timeZone} (the calendar's zone, CALENDAR_TIME_ZONE) is at ${local.isValid ? local.toFormat('ZZ') : 'another offset'} then; write the date alone (${date}) or with that offset`,
+        `"date" ${JSON.stringify(written)} has the offset ${offset}, but ${timeZone} (the calendar's zone, CALENDAR_TIME_ZONE) is at ${zoned.isValid ? zoned.toFormat('ZZ') : 'another offset'} then; write the date alone (${date}) or with that offset`,
       );
   }
   return date;
