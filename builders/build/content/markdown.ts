@@ -5,6 +5,7 @@
 // no script, whatever the Markdown held.
 import { Marked, type Tokens } from 'marked';
 import { sanitizeContentHtml } from './sanitize.ts';
+import { linkedHeading } from './heading-link.ts';
 
 /** GitHub-style slug: lower case, punctuation dropped, spaces to hyphens. */
 export function slugify(text: string): string {
@@ -67,24 +68,36 @@ const EXPLICIT_ANCHOR = /^<a id="([A-Za-z][\w-]*)"><\/a>\s*/;
  * of the text alone. Bounded in characters: past the bound it starts over.
  */
 const RENDERED = new Map<string, string>();
+/** The same with heading links (MarkdownOptions.headingLinks): a writing's page. */
+const RENDERED_LINKED = new Map<string, string>();
 const RENDERED_BOUND = 32_000_000;
 let renderedChars = 0;
 
-export function renderMarkdown(markdown: string): string {
-  let html = RENDERED.get(markdown);
+export interface MarkdownOptions {
+  /**
+   * Each heading `##` and below is followed by a "#" link to itself (heading-link.ts): a writing's page. Not in a
+   * feed, where a relative `#id` leads nowhere, nor on the pages whose HTML is read back for its headings.
+   */
+  headingLinks?: boolean;
+}
+
+export function renderMarkdown(markdown: string, options: MarkdownOptions = {}): string {
+  const rendered = options.headingLinks ? RENDERED_LINKED : RENDERED;
+  let html = rendered.get(markdown);
   if (html === undefined) {
-    html = render(markdown);
+    html = render(markdown, options);
     if (renderedChars + markdown.length + html.length > RENDERED_BOUND) {
       RENDERED.clear();
+      RENDERED_LINKED.clear();
       renderedChars = 0;
     }
-    RENDERED.set(markdown, html);
+    rendered.set(markdown, html);
     renderedChars += markdown.length + html.length;
   }
   return html;
 }
 
-function render(markdown: string): string {
+function render(markdown: string, options: MarkdownOptions): string {
   const used = new Set<string>();
   const unique = (id: string) => {
     let candidate = id || 'section';
@@ -105,7 +118,8 @@ function render(markdown: string): string {
         } else {
           id = unique(slugify(inner));
         }
-        return `<h${depth} id="${id}">${inner}</h${depth}>\n`;
+        const heading = `<h${depth} id="${id}">${inner}</h${depth}>`;
+        return options.headingLinks && depth >= 2 ? linkedHeading(heading, id, inner) : `${heading}\n`;
       },
       // Each cell carries its column's header text, so that on a phone the stylesheet can turn a row
       // into a short list of "header: value" lines instead of a table wider than the screen.

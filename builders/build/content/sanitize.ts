@@ -8,6 +8,7 @@
 // is the second wall, not the first.
 import { decodeHTML } from 'entities';
 import sanitizeHtml from 'sanitize-html';
+import { HEADING_LINK } from './heading-link.ts';
 
 /**
  * The URL schemes a link in the content may use; any other (`javascript:`, `data:`, `vbscript:`, `file:`...)
@@ -92,7 +93,9 @@ const OPTIONS: sanitizeHtml.IOptions = {
     'input',
   ],
   allowedAttributes: {
-    a: ['href', 'title'],
+    // A heading's link to itself names its section (heading-link.ts).
+    a: ['href', 'title', 'class', 'aria-label'],
+    div: ['class'],
     img: ['src', 'alt', 'title', 'width', 'height'],
     // Headings carry the ids of their sections (markdown.ts); a code block is focusable to scroll.
     h1: ['id'],
@@ -112,8 +115,15 @@ const OPTIONS: sanitizeHtml.IOptions = {
     details: ['open'],
     input: ['type', 'checked', 'disabled'],
   },
-  // markdown.ts' tables stack on a phone; the cells' alignment; a code block's language.
-  allowedClasses: { table: ['stack'], th: ALIGN_CLASSES, td: ALIGN_CLASSES, code: ['language-*'] },
+  // markdown.ts' tables stack on a phone; the cells' alignment; a code block's language; a heading's link.
+  allowedClasses: {
+    table: ['stack'],
+    th: ALIGN_CLASSES,
+    td: ALIGN_CLASSES,
+    code: ['language-*'],
+    div: [HEADING_LINK.wrapperClass],
+    a: [HEADING_LINK.linkClass],
+  },
   allowedSchemes: [...LINK_SCHEMES],
   allowedSchemesByTag: { img: [...IMAGE_SCHEMES] },
   allowedSchemesAppliedToAttributes: ['href', 'src', 'cite'],

@@ -3,12 +3,12 @@
 import type { Artifact, BuildContext } from '../artifact.ts';
 import type { Writing } from '../content/site-content.ts';
 import { escapeHtml } from '../../render/html.ts';
-import { renderMarkdown } from '../content/markdown.ts';
 import { twin } from '../content/twins.ts';
 import { absoluteUrl, PAGES, shareImageFile, sitePath } from '../../contract/pages.ts';
 import { frameOf, renderLayout } from './layout.ts';
 import { sitePagesOf } from '../content/site-pages.ts';
 import { publishedAt } from './feeds.ts';
+import { neighboursOf, readingFields, writingMain, writingReadingTime } from './reading-aids.ts';
 
 /** The Writings page's description, the owner's words in site.json (content/site-pages.ts). */
 export function writingsDescription(ctx: BuildContext): string {
@@ -34,6 +34,7 @@ export function blogPostingJsonLd(ctx: BuildContext, w: Writing): Record<string,
     mainEntityOfPage: absoluteUrl(config.siteUrl, page.path),
     image: absoluteUrl(config.siteUrl, `/${shareImageFile(page)}`),
     inLanguage: config.site.language || 'en',
+    wordCount: writingReadingTime(w).words,
     author: { '@type': 'Person', name: config.site.author, url: absoluteUrl(config.siteUrl, PAGES.home.path) },
   };
 }
@@ -61,6 +62,7 @@ export function writingMarkdown(ctx: BuildContext, w: Writing): string {
       date: w.date,
       summary: w.summary,
       slug: w.slug,
+      ...readingFields(writingReadingTime(w)),
     },
     `# ${w.title}\n\n${w.body}`,
   );
@@ -88,7 +90,7 @@ export function renderWritings(ctx: BuildContext, writings: Writing[]): Artifact
     { file: PAGES.writings.htmlFile, body: list },
     { file: PAGES.writings.markdownFile, body: writingsMarkdown(ctx, writings) },
   ];
-  for (const w of writings) {
+  for (const [i, w] of writings.entries()) {
     const page = PAGES.writing(w.slug);
     const html = renderLayout({
       ...layout,
@@ -98,7 +100,12 @@ export function renderWritings(ctx: BuildContext, writings: Writing[]): Artifact
       ogType: 'article',
       publishedTime: publishedAt(w.date, config.calendarTimeZone),
       jsonLd: blogPostingJsonLd(ctx, w),
-      main: `<article>\n<h1>${escapeHtml(w.title)}</h1>\n<p class="meta"><time datetime="${w.date}">${w.date}</time> · ${escapeHtml(w.summary)}</p>\n${renderMarkdown(w.body)}\n</article>`,
+      main: writingMain(
+        config.siteUrl,
+        w,
+        `<h1>${escapeHtml(w.title)}</h1>\n<p class="meta"><time datetime="${w.date}">${w.date}</time> · ${escapeHtml(w.summary)}</p>`,
+        neighboursOf(writings, i),
+      ),
     });
     artifacts.push({ file: page.htmlFile, body: html }, { file: page.markdownFile, body: writingMarkdown(ctx, w) });
   }
