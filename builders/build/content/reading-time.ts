@@ -1,7 +1,7 @@
 // A writing's length as its page shows it: its words and the minutes they take to read (docs/site.md#a-writings-page).
 import { decodeHTML } from 'entities';
 
-/** The reading speed the site assumes, in words a minute: CONTRACT §15, words / 230 rounded up. */
+/** The reading speed the site assumes, in words a minute: a writing reads in words / 230 minutes, rounded up. */
 export const WORDS_PER_MINUTE = 230;
 
 /** Elements that run inside a line of text: their tags join what is on either side (`<em>re</em>read` is one word). */

@@ -84,7 +84,8 @@ export function writingNav(siteUrl: string, { older, newer }: Neighbours): strin
     `<span class="writing-nav-label">${rel === 'prev' ? 'Older' : 'Newer'}</span> ${escapeHtml(w.title)}</a></li>`;
   const links = [older && link(older, 'prev'), newer && link(newer, 'next')].filter(Boolean);
   return [
-    '<nav class="writing-nav" aria-label="More writings">',
+    // Links lead nowhere on paper.
+    '<nav class="writing-nav print-hide" aria-label="More writings">',
     ...(links.length ? [`<ul>\n${links.join('\n')}\n</ul>`] : []),
     `<p class="back"><a href="${href(PAGES.writings.path)}">All writings</a></p>`,
     '</nav>',
