@@ -10,6 +10,7 @@ import type { Writing } from '../builders/build/content/site-content.ts';
 import { countWords, htmlText, readingMinutes, WORDS_PER_MINUTE } from '../builders/build/content/reading-time.ts';
 import { renderMarkdown } from '../builders/build/content/markdown.ts';
 import { renderWritings } from '../builders/build/pages/writings.ts';
+import { sectionHeadings, tableOfContents } from '../builders/build/pages/reading-aids.ts';
 import { jsonFeed } from '../builders/build/pages/feeds.ts';
 import { createValidator } from '../builders/contract/schemas.ts';
 import { datasets, serviceTables } from '../builders/datasets/registry.ts';
@@ -208,6 +209,13 @@ describe("a writing's page", () => {
     for (const a of all(toc, { tag: ['a'] }))
       expect(one(page('three'), { tag: SECTION_HEADINGS, attrs: { id: attr(a, 'href')!.slice(1) } })).toBeTruthy();
     expect(one(page('two'), { tag: ['nav'], class: 'toc' })).toBeNull();
+  });
+});
+
+describe('the table of contents', () => {
+  it('names an entry whose heading has no text (a picture alone) by its id, never an empty link', () => {
+    const html = renderMarkdown('## One\n\n## ![a chart](chart.png)\n\n## Three', { headingLinks: true });
+    expect(tableOfContents(sectionHeadings(html))).toContain('<li><a href="#section">section</a></li>');
   });
 });
 

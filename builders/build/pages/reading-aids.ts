@@ -66,11 +66,14 @@ function contentsList(headings: readonly SectionHeading[]): string {
     else items.push({ heading, children: [] });
   }
   const item = ({ heading, children }: (typeof items)[number]) =>
-    `<li><a href="#${heading.id}">${heading.text}</a>${children.length ? `\n${contentsList(children)}\n` : ''}</li>`;
+    `<li><a href="#${heading.id}">${heading.text || heading.id}</a>${children.length ? `\n${contentsList(children)}\n` : ''}</li>`;
   return `<ol>\n${items.map(item).join('\n')}\n</ol>`;
 }
 
-/** The table of contents, or nothing under CONTENTS_FROM_HEADINGS headings. Ids and texts are the renderer's, escaped. */
+/**
+ * The table of contents, or nothing under CONTENTS_FROM_HEADINGS headings. Ids and texts are the renderer's,
+ * escaped; a heading with no text (a picture alone) is listed by its id, so that no entry is a link without a name.
+ */
 export function tableOfContents(headings: readonly SectionHeading[]): string {
   if (headings.length < CONTENTS_FROM_HEADINGS) return '';
   return `<nav class="toc" aria-label="Contents">\n<p class="toc-title">Contents</p>\n${contentsList(headings)}\n</nav>`;
