@@ -290,7 +290,7 @@ describe('every mistake in a writing’s pictures, cover, tags or date is exit 2
       expect(result.code).toBe(2);
       expect(result.stderr).toContain('writings/w.md: the picture "a.png" has no alt text');
       expect(await listFiles(out)).toEqual([]);
-      noCalls(fake);
+      expect(noCalls(fake.calls), JSON.stringify(fake.calls)).toBe(true);
     } finally {
       await copy.close();
       await fake.close();

@@ -7,6 +7,7 @@ import { Marked, type Tokens } from 'marked';
 import { escapeHtml } from '../../render/html.ts';
 import { highlightedBlock } from './highlight.ts';
 import { sanitizeContentHtml } from './sanitize.ts';
+import { linkedHeading } from './heading-link.ts';
 
 /** GitHub-style slug: lower case, punctuation dropped, spaces to hyphens. */
 export function slugify(text: string): string {
@@ -69,6 +70,8 @@ const EXPLICIT_ANCHOR = /^<a id="([A-Za-z][\w-]*)"><\/a>\s*/;
  * of the text alone. Bounded in characters: past the bound it starts over.
  */
 const RENDERED = new Map<string, string>();
+/** The same with heading links (MarkdownOptions.headingLinks): a writing's page. */
+const RENDERED_LINKED = new Map<string, string>();
 const RENDERED_BOUND = 32_000_000;
 let renderedChars = 0;
 
@@ -79,28 +82,40 @@ export interface ShownPicture {
   height: number;
 }
 
-/**
- * `markdown` as HTML. `pictures`: the published pictures by their URL in the Markdown; an image found
- * there gets its src, width and height, and loads lazily (docs/site.md#pictures-in-a-writing).
- */
-export function renderMarkdown(markdown: string, pictures?: ReadonlyMap<string, ShownPicture>): string {
+export interface MarkdownOptions {
+  /**
+   * Each heading `##` and below is followed by a "#" link to itself (heading-link.ts): a writing's page. Not in a
+   * feed, where a relative `#id` leads nowhere, nor on the pages whose HTML is read back for its headings.
+   */
+  headingLinks?: boolean;
+  /**
+   * The published pictures by their URL in the Markdown: an image found there gets its src, width and height,
+   * and loads lazily (docs/site.md#pictures-in-a-writing).
+   */
+  pictures?: ReadonlyMap<string, ShownPicture>;
+}
+
+export function renderMarkdown(markdown: string, options: MarkdownOptions = {}): string {
+  const rendered = options.headingLinks ? RENDERED_LINKED : RENDERED;
   // The pictures the text shows are part of what its HTML is a function of.
-  const shown = pictures === undefined ? [] : [...pictures].filter(([url]) => markdown.includes(url));
+  const shown = options.pictures === undefined ? [] : [...options.pictures].filter(([url]) => markdown.includes(url));
   const key = shown.length === 0 ? markdown : `${JSON.stringify(shown)}\u0000${markdown}`;
-  let html = RENDERED.get(key);
+  let html = rendered.get(key);
   if (html === undefined) {
-    html = render(markdown, new Map(shown));
+    html = render(markdown, { ...options, pictures: new Map(shown) });
     if (renderedChars + markdown.length + html.length > RENDERED_BOUND) {
       RENDERED.clear();
+      RENDERED_LINKED.clear();
       renderedChars = 0;
     }
-    RENDERED.set(key, html);
+    rendered.set(key, html);
     renderedChars += key.length + html.length;
   }
   return html;
 }
 
-function render(markdown: string, pictures: ReadonlyMap<string, ShownPicture>): string {
+function render(markdown: string, options: MarkdownOptions): string {
+  const pictures = options.pictures ?? new Map<string, ShownPicture>();
   const used = new Set<string>();
   const unique = (id: string) => {
     let candidate = id || 'section';
@@ -129,7 +144,8 @@ function render(markdown: string, pictures: ReadonlyMap<string, ShownPicture>): 
         } else {
           id = unique(slugify(inner));
         }
-        return `<h${depth} id="${id}">${inner}</h${depth}>\n`;
+        const heading = `<h${depth} id="${id}">${inner}</h${depth}>`;
+        return options.headingLinks && depth >= 2 ? linkedHeading(heading, id, inner) : `${heading}\n`;
       },
       // A fence in a language highlight.ts knows is coloured at build time; any other stays marked's plain block.
       code: ({ text, lang }: Tokens.Code) => highlightedBlock(text, lang) ?? false,

@@ -9,6 +9,7 @@
 import { decodeHTML } from 'entities';
 import sanitizeHtml from 'sanitize-html';
 import { TOKEN_CLASSES } from './highlight.ts';
+import { HEADING_LINK } from './heading-link.ts';
 
 /**
  * The URL schemes a link in the content may use; any other (`javascript:`, `data:`, `vbscript:`, `file:`...)
@@ -93,7 +94,9 @@ const OPTIONS: sanitizeHtml.IOptions = {
     'input',
   ],
   allowedAttributes: {
-    a: ['href', 'title'],
+    // A heading's link to itself names its section (heading-link.ts).
+    a: ['href', 'title', 'class', 'aria-label'],
+    div: ['class'],
     img: ['src', 'alt', 'title', 'width', 'height', 'loading', 'decoding'],
     // Headings carry the ids of their sections (markdown.ts); a code block is focusable to scroll.
     h1: ['id'],
@@ -115,13 +118,16 @@ const OPTIONS: sanitizeHtml.IOptions = {
     details: ['open'],
     input: ['type', 'checked', 'disabled'],
   },
-  // markdown.ts' tables stack on a phone; the cells' alignment; a code block's language, and its highlighting.
+  // markdown.ts' tables stack on a phone; the cells' alignment; a code block's language, and its
+  // highlighting; a heading's link.
   allowedClasses: {
     table: ['stack'],
     th: ALIGN_CLASSES,
     td: ALIGN_CLASSES,
     code: ['language-*', 'hljs'],
     span: [...TOKEN_CLASSES],
+    div: [HEADING_LINK.wrapperClass],
+    a: [HEADING_LINK.linkClass],
   },
   allowedSchemes: [...LINK_SCHEMES],
   allowedSchemesByTag: { img: [...IMAGE_SCHEMES] },

@@ -30,7 +30,8 @@ export function writingHtml(ctx: BuildContext, w: Writing, where: 'page' | 'feed
       const src = where === 'page' ? sitePath(siteUrl, picture.path) : url;
       shown.set(url, { src, width: picture.width, height: picture.height });
     }
-  return renderMarkdown(publishedBody(ctx, w), shown);
+  // On the page each section heading links to itself; in a feed a relative #id leads nowhere.
+  return renderMarkdown(publishedBody(ctx, w), { pictures: shown, headingLinks: where === 'page' });
 }
 
 /** The writing's cover as an <img> (decorative beside its title: empty alt), or '' when it has none. */

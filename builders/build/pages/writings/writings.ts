@@ -11,6 +11,7 @@ import { sitePagesOf } from '../../content/site-pages.ts';
 import { publishedAt } from '../feeds.ts';
 import { tagLinks } from './tags.ts';
 import { writingSearchBox } from './writing-search.ts';
+import { neighboursOf, readingFields, writingMain, writingReadingTime } from './reading-aids.ts';
 
 /** The Writings page's description, the owner's words in site.json (content/site-pages.ts). */
 export function writingsDescription(ctx: BuildContext): string {
@@ -36,6 +37,7 @@ export function blogPostingJsonLd(ctx: BuildContext, w: Writing): Record<string,
     mainEntityOfPage: absoluteUrl(config.siteUrl, page.path),
     image: absoluteUrl(config.siteUrl, `/${shareImageFile(page)}`),
     inLanguage: config.site.language || 'en',
+    wordCount: writingReadingTime(w).words,
     author: { '@type': 'Person', name: config.site.author, url: absoluteUrl(config.siteUrl, PAGES.home.path) },
   };
 }
@@ -63,6 +65,7 @@ export function writingMarkdown(ctx: BuildContext, w: Writing): string {
       date: w.date,
       summary: w.summary,
       slug: w.slug,
+      ...readingFields(writingReadingTime(w)),
     },
     `# ${w.title}\n\n${publishedBody(ctx, w)}`,
   );
@@ -93,7 +96,7 @@ export function renderWritings(ctx: BuildContext, writings: Writing[]): Artifact
     { file: PAGES.writings.htmlFile, body: list },
     { file: PAGES.writings.markdownFile, body: writingsMarkdown(ctx, writings) },
   ];
-  for (const w of writings) {
+  for (const [i, w] of writings.entries()) {
     const page = PAGES.writing(w.slug);
     const html = renderLayout({
       ...layout,
@@ -103,7 +106,13 @@ export function renderWritings(ctx: BuildContext, writings: Writing[]): Artifact
       ogType: 'article',
       publishedTime: publishedAt(w.date, config.calendarTimeZone),
       jsonLd: blogPostingJsonLd(ctx, w),
-      main: `<article>\n<h1>${escapeHtml(w.title)}</h1>\n<p class="meta"><time datetime="${w.date}">${w.date}</time> · ${escapeHtml(w.summary)}</p>\n${tagLinks(ctx, w.tags)}${writingHtml(ctx, w, 'page')}\n</article>`,
+      main: writingMain(
+        config.siteUrl,
+        w,
+        `<h1>${escapeHtml(w.title)}</h1>\n<p class="meta"><time datetime="${w.date}">${w.date}</time> · ${escapeHtml(w.summary)}</p>${tagLinks(ctx, w.tags)}`,
+        neighboursOf(writings, i),
+        writingHtml(ctx, w, 'page'),
+      ),
     });
     artifacts.push({ file: page.htmlFile, body: html }, { file: page.markdownFile, body: writingMarkdown(ctx, w) });
   }
