@@ -4,6 +4,8 @@
 // until the page's script has drawn both datasets, saves a PNG of the page from its top to the end of the
 // contribution calendar (as a 256-colour palette PNG, about 60 KiB), and stops the demo.
 //   npm run screenshot [-- --out <file.png>]
+//   npm run screenshot -- --writing static-plus-cron
+//                                      docs/site.md's picture of a writing's page (docs/writing-page.png)
 //   npm run screenshot -- --themes     docs/site.md's pictures of the six themes, light and dark
 //                                      (docs/themes/<theme>-<scheme>.png, about 20 KiB each), drawn by
 //                                      .build/theme-shots.mjs (test/demo/theme-shots.ts)
@@ -54,10 +56,14 @@ async function themes() {
 
 async function main() {
   const { values } = parseArgs({
-    options: { out: { type: 'string', default: 'docs/home.png' }, themes: { type: 'boolean', default: false } },
+    options: {
+      out: { type: 'string' },
+      themes: { type: 'boolean', default: false },
+      writing: { type: 'string' },
+    },
   });
   if (values.themes) return themes();
-  const out = values.out;
+  const out = values.out ?? (values.writing === undefined ? 'docs/home.png' : 'docs/writing-page.png');
   if (!existsSync(DEMO)) return fail(`${DEMO} is missing: run \`npm run screenshot\`, which compiles it first`);
   if (!existsSync(CHROMIUM_PATH))
     return fail(
@@ -98,6 +104,18 @@ async function main() {
     });
     try {
       const page = await browser.newPage({ viewport: VIEWPORT, colorScheme: 'light', reducedMotion: 'reduce' });
+      if (values.writing !== undefined) {
+        // A writing's page, whole, its lazy pictures loaded first.
+        await page.goto(`${url}/writings/${encodeURIComponent(values.writing)}`);
+        for (const image of await page.locator('main img').all()) await image.scrollIntoViewIfNeeded();
+        await page.waitForFunction(() => [...document.images].every((i) => i.complete && i.naturalWidth > 0));
+        await page.evaluate(() => window.scrollTo(0, 0));
+        const shot = await page.screenshot({ type: 'png', fullPage: true, animations: 'disabled', caret: 'hide' });
+        const temporary = `${out}.${process.pid}.tmp`;
+        await writeFile(temporary, toPalettePng(shot));
+        await rename(temporary, out);
+        return;
+      }
       await page.goto(`${url}/`);
       await page.waitForSelector('[data-preview="market"][data-refreshed="true"]');
       await page.waitForSelector('[data-preview="contributions"][data-refreshed="true"]');
