@@ -117,6 +117,7 @@ describe('a writing with pictures, a cover and tags, built', () => {
   it('the twin and the feeds point at the published pictures, absolute', async () => {
     const twin = await site.read('writings/pictured.md');
     expect(twin).toContain(`![a gradient in JPEG](<${TEST_SITE_URL}/writings/gradient.jpg>)`);
+    expect(twin).toContain('\ntags: [field-notes, pictures]\n');
     const feed = await site.json<{ items: Array<{ id: string; content_html: string }> }>('feed.json');
     const item = feed.items.find((i) => i.id.endsWith('/writings/pictured'))!;
     expect(item.content_html).toContain(`src="${TEST_SITE_URL}/writings/gradient.webp"`);

@@ -65,6 +65,8 @@ export function writingMarkdown(ctx: BuildContext, w: Writing): string {
       date: w.date,
       summary: w.summary,
       slug: w.slug,
+      // A flow list, one line like every field: `tags: [architecture, static-hosting]`.
+      ...(w.tags.length > 0 ? { tags: `[${w.tags.join(', ')}]` } : {}),
       ...readingFields(writingReadingTime(w)),
     },
     `# ${w.title}\n\n${publishedBody(ctx, w)}`,
