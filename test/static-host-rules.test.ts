@@ -16,7 +16,10 @@ const config = gatewayConfig('http://127.0.0.1:9');
 /** The static-host files' inputs: the configuration and the stock deployment's tables. */
 const SITE = { config, service: DEFAULT_SERVICE };
 
-/** The files of a build with `writings` writings and `projects` per-repository cards (and their dark twins). */
+/**
+ * The files of a build with `writings` writings, as many tags (each with its page, twin and two feeds), and
+ * `projects` per-repository cards (and their dark twins).
+ */
 function filesOf(writings: number, projects: number): string[] {
   const pages = ['index', 'developers', 'resume', 'skills', 'writings'];
   return [
@@ -30,6 +33,9 @@ function filesOf(writings: number, projects: number): string[] {
       `og/writings/w${i}.png`,
     ]).flat(),
     ...pages.map((p) => `og/${p}.png`),
+    ...Array.from({ length: writings }, (_, i) =>
+      ['html', 'md', 'json', 'atom'].map((ext) => `writings/tags/t${i}.${ext}`),
+    ).flat(),
     'assets/site.css',
     'assets/preview.js',
     'assets/avatar.png',
@@ -83,7 +89,7 @@ function headersFor(rules: Rule[], path: string): Record<string, string> {
 const PAGE = pageResponseHeaders(feedPolicyOptions(liveFeedUrl(config)));
 
 describe('_headers at scale', () => {
-  it('holds at most 100 rules, as many for 500 writings and 6 projects as for 2 and 1', () => {
+  it('holds at most 100 rules, as many for 500 writings and tags and 6 projects as for 2 and 1', () => {
     const small = parseHeaders(headersFile(SITE, filesOf(2, 1))).length;
     const large = parseHeaders(headersFile(SITE, filesOf(500, 6))).length;
     expect(large).toBeLessThanOrEqual(100);
@@ -99,6 +105,13 @@ describe('_headers at scale', () => {
         expect(got['Content-Type'], path).toBeUndefined();
       }
       expect(headersFor(rules, `/writings/w${i}.md`)['Content-Type']).toBe('text/markdown; charset=utf-8');
+      // A tag's page has the page headers, its twin the Markdown type, its JSON Feed the feed's type.
+      const tag = `/writings/tags/t${i}`;
+      for (const [name, value] of Object.entries(PAGE))
+        expect(headersFor(rules, tag)[name], `${tag} ${name}`).toBe(value);
+      expect(headersFor(rules, `${tag}.md`)['Content-Type']).toBe('text/markdown; charset=utf-8');
+      expect(headersFor(rules, `${tag}.json`)['Content-Type']).toBe('application/feed+json');
+      expect(headersFor(rules, `${tag}.atom`)['Content-Type']).toBeUndefined();
     }
     // the top-level pages keep their own rules
     expect(headersFor(rules, '/developers')['Content-Security-Policy']).toBe(PAGE['Content-Security-Policy']);

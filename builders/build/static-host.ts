@@ -281,8 +281,8 @@ export function headersFile(site: StaticSite, files: string[]): string {
 /**
  * Cloudflare Pages reads at most 100 `_headers` rules (and serve.json's schema allows 50): the rules of
  * one folder's files (a writing's page, its clean path, its twin; a project's card) that carry the same
- * headers become one splat rule, `/writings/*` (and `/writings/*.md` for the twins), so that the count does
- * not grow with the writings or the projects. A splat also matches the folder's other files (a twin, a
+ * headers become one splat rule, `/writings/*` (and `/writings/*.md` for the twins, `/writings/tags/*.json`
+ * for the tags' feeds), so that the count does not grow with the writings, their tags or the projects. A splat also matches the folder's other files (a twin, a
  * compressed copy), so a group is folded only when no other rule under its folder sets one of its header
  * names: hosts join two rules' values of one header with a comma, which would garble a type or a policy.
  * (Netlify's splat also matches the bare folder path, `/writings`, the index page's clean URL, whose own rule
@@ -292,7 +292,10 @@ export function headersFile(site: StaticSite, files: string[]): string {
  */
 export function foldFolders(rules: readonly HeaderRule[], splat: '*' | '**'): HeaderRule[] {
   const folderOf = (path: string) => path.slice(0, path.lastIndexOf('/') + 1);
-  const patternOf = (r: HeaderRule) => `${folderOf(r.path)}${splat}${r.path.endsWith('.md') ? '.md' : ''}`;
+  // Twins and tags' JSON Feeds keep their extension in the pattern: their type is not the folder's pages'.
+  const kept = (path: string) => /\.(?:md|json)$/.exec(path)?.[0] ?? '';
+  const patternOf = (r: HeaderRule) => `${folderOf(r.path)}${splat}${kept(r.path)}`;
+  const same = (a: HeaderRule, b: HeaderRule) => JSON.stringify(a.headers) === JSON.stringify(b.headers);
   const groups = new Map<string, HeaderRule[]>();
   for (const r of rules) {
     if (folderOf(r.path) === '/' || r.path.includes('*')) continue;
@@ -300,16 +303,23 @@ export function foldFolders(rules: readonly HeaderRule[], splat: '*' | '**'): He
     groups.set(key, [...(groups.get(key) ?? []), r]);
   }
   const folded = new Map<HeaderRule, HeaderRule>();
-  for (const group of groups.values()) {
-    if (group.length < 2) continue;
+  // The shallowest folders first: a splat spans `/`, so `/writings/*.md` also reaches `/writings/tags/a.md`,
+  // whose rule it then stands for when their headers are the same (two rules would send the type twice).
+  const ordered = [...groups.values()].sort((a, b) => a[0]!.path.split('/').length - b[0]!.path.split('/').length);
+  for (const group of ordered) {
+    if (group.length < 2 || group.every((r) => folded.has(r))) continue;
     const folder = folderOf(group[0]!.path);
+    const extension = kept(group[0]!.path);
     const names = new Set(Object.keys(group[0]!.headers));
-    const clash = rules.some(
-      (r) => !group.includes(r) && r.path.startsWith(folder) && Object.keys(r.headers).some((n) => names.has(n)),
+    const reached = rules.filter(
+      (r) => !r.path.includes('*') && r.path.startsWith(folder) && (extension === '' || r.path.endsWith(extension)),
+    );
+    const clash = reached.some(
+      (r) => (!same(r, group[0]!) || folded.has(r)) && Object.keys(r.headers).some((n) => names.has(n)),
     );
     if (clash) continue;
     const rule = { path: patternOf(group[0]!), headers: group[0]!.headers };
-    for (const r of group) folded.set(r, rule);
+    for (const r of reached) if (same(r, group[0]!)) folded.set(r, rule);
   }
   const out: HeaderRule[] = [];
   for (const r of rules) {
