@@ -63,6 +63,8 @@ export interface BuildContext {
   avatar?: PublishedAvatar | null;
   /** The writings' pictures as published, by their URL in the writing (builders/build/content/published-pictures.ts); none: no picture. */
   pictures?: PublishedPictures;
+  /** The writings' search index, when the build made it on a thread of its own (pages/writings/writing-search.ts). */
+  searchIndex?: string;
   /** What this build did for each dataset (status.json, the unavailable cards); none: every payload is fresh. */
   outcomes?: ReadonlyMap<DataResourceId, DatasetOutcome>;
   /** site.json's words for the pages (the header's links, the Writings description), set by renderSite from the content. */

@@ -41,6 +41,7 @@ import { lookOf, type Look } from '../render/themes.ts';
 import { fetchGithubAvatar, fetchPicture } from '../upstreams/github-avatar.ts';
 import { publishedAvatar } from './content/avatar-file.ts';
 import { publishPictures } from './content/published-pictures.ts';
+import { writingSearchIndexAside } from './pages/writings/writing-search.ts';
 import { repoUrl } from '../lib/repo-url.ts';
 
 export interface BuildOptions {
@@ -125,8 +126,12 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
         ? fetchPicture(source.url, pictureRequest, 'resume-image')
         : null
   )?.catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
-  // The writings' https pictures, asked beside the data too (published-pictures.ts).
+  // The writings' https pictures, asked beside the data too (published-pictures.ts); the search index made
+  // meanwhile, on a thread of its own.
   const writingPictures = publishPictures(content.writings, pictureRequest, warn);
+  const searchIndex = writingSearchIndexAside(config.siteUrl, content.writings);
+  // Its failure is said where it is awaited, below, not as an unhandled rejection meanwhile.
+  searchIndex.catch(() => undefined);
   const registered = deployment.datasets;
   const settle = async (dataset: Dataset, work: () => Promise<unknown>): Promise<unknown> => {
     try {
@@ -270,6 +275,7 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
     look,
     avatar,
     pictures: await writingPictures,
+    searchIndex: await searchIndex,
     // The preview pictures wait here, not in memory, until they are written (builders/build/pages/sharing.ts).
     staging: await mkdtemp(join(tmpdir(), 'build-staging-')),
   };

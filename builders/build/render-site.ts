@@ -201,7 +201,7 @@ async function renderTexts(
     { file: DISCOVERY.sitemap.file, body: sitemapXml(config, sitemap) },
     { file: 'robots.txt', body: robotsTxt(config) },
     ...(await renderAssets(ctx.look)),
-    ...renderWritingSearch(config.siteUrl, content.writings),
+    ...renderWritingSearch(config.siteUrl, content.writings, ctx.searchIndex),
     ...(ctx.avatar ? [{ file: ctx.avatar.file, body: ctx.avatar.picture.bytes }] : []),
     ...pictureFiles(ctx),
     ...renderCards(ctx),

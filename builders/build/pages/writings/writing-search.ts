@@ -2,6 +2,8 @@
 // the published writings (the build never sees a draft: content.ts drops them), and the box's markup.
 // The box is hidden until its script runs, which asks for the search code and the index only when the
 // visitor first focuses or types in it; without script the page is the full list it always was.
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
 import MiniSearch from 'minisearch';
 import type { Artifact } from '../../artifact.ts';
 import type { Writing } from '../../content/site-content.ts';
@@ -34,9 +36,43 @@ export function writingSearchIndex(siteUrl: string, writings: readonly Writing[]
   return JSON.stringify(index);
 }
 
+const require = createRequire(import.meta.url);
+
+/** The thread that makes the index (writingSearchIndexAside): MiniSearch from the registry, as the build's own. */
+const INDEXER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const loaded = require(workerData.minisearch);
+const MiniSearch = loaded.default ?? loaded;
+const index = new MiniSearch(workerData.options);
+index.addAll(workerData.documents);
+parentPort.postMessage(JSON.stringify(index));
+`;
+
+/**
+ * writingSearchIndex, made on a thread of its own: the index's tree over 3,000 writings took 76 MiB of the
+ * build's peak memory on the main thread (docs/performance.md#content-at-scale-issue-41), and a thread's
+ * heap is gone once it ends, while the build waits for its upstreams, long before the pictures are drawn.
+ */
+export function writingSearchIndexAside(siteUrl: string, writings: readonly Writing[]): Promise<string> {
+  const worker = new Worker(INDEXER, {
+    eval: true,
+    workerData: {
+      minisearch: require.resolve('minisearch'),
+      options: WRITING_SEARCH_OPTIONS,
+      documents: writings.map((w) => searchDocument(siteUrl, w)),
+    },
+  });
+  return new Promise((resolve, reject) => {
+    worker.once('message', (index: string) => resolve(index));
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the search index's thread exited (${code}) before it answered`)));
+  });
+}
+
 /** The index's file in dist/: a file the page's script fetches, not a page (no sitemap entry, no twin). */
-export function renderWritingSearch(siteUrl: string, writings: readonly Writing[]): Artifact[] {
-  return [{ file: WRITING_SEARCH_INDEX.file, body: writingSearchIndex(siteUrl, writings) }];
+/** The index's file; `index`, when the build made it already (writingSearchIndexAside), else made here. */
+export function renderWritingSearch(siteUrl: string, writings: readonly Writing[], index?: string): Artifact[] {
+  return [{ file: WRITING_SEARCH_INDEX.file, body: index ?? writingSearchIndex(siteUrl, writings) }];
 }
 
 /**
