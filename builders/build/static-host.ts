@@ -285,6 +285,9 @@ export function headersFile(site: StaticSite, files: string[]): string {
  * not grow with the writings or the projects. A splat also matches the folder's other files (a twin, a
  * compressed copy), so a group is folded only when no other rule under its folder sets one of its header
  * names: hosts join two rules' values of one header with a comma, which would garble a type or a policy.
+ * A type is a kind of file's, so a splat that sets one names the files' extension (`/writings/*.md`,
+ * `/writings/tags/*.json`): a bare `/writings/tags/*` would give a tag's page and its Atom feed the
+ * type of the JSON feeds beside them.
  * (Netlify's splat also matches the bare folder path, `/writings`, the index page's clean URL, whose own rule
  * carries the same page headers: it gets each value twice, `P, P`, which a browser reads as `P`: two
  * identical policies enforce one, and Referrer-Policy takes its last token. Cloudflare's does not.)
@@ -292,7 +295,9 @@ export function headersFile(site: StaticSite, files: string[]): string {
  */
 export function foldFolders(rules: readonly HeaderRule[], splat: '*' | '**'): HeaderRule[] {
   const folderOf = (path: string) => path.slice(0, path.lastIndexOf('/') + 1);
-  const patternOf = (r: HeaderRule) => `${folderOf(r.path)}${splat}${r.path.endsWith('.md') ? '.md' : ''}`;
+  const extensionOf = (r: HeaderRule) =>
+    'Content-Type' in r.headers ? (/\.[a-z0-9]+$/.exec(r.path.slice(r.path.lastIndexOf('/')))?.[0] ?? '') : '';
+  const patternOf = (r: HeaderRule) => `${folderOf(r.path)}${splat}${extensionOf(r)}`;
   const groups = new Map<string, HeaderRule[]>();
   for (const r of rules) {
     if (folderOf(r.path) === '/' || r.path.includes('*')) continue;
@@ -303,9 +308,14 @@ export function foldFolders(rules: readonly HeaderRule[], splat: '*' | '**'): He
   for (const group of groups.values()) {
     if (group.length < 2) continue;
     const folder = folderOf(group[0]!.path);
+    const extension = extensionOf(group[0]!);
     const names = new Set(Object.keys(group[0]!.headers));
     const clash = rules.some(
-      (r) => !group.includes(r) && r.path.startsWith(folder) && Object.keys(r.headers).some((n) => names.has(n)),
+      (r) =>
+        !group.includes(r) &&
+        r.path.startsWith(folder) &&
+        r.path.endsWith(extension) &&
+        Object.keys(r.headers).some((n) => names.has(n)),
     );
     if (clash) continue;
     const rule = { path: patternOf(group[0]!), headers: group[0]!.headers };
