@@ -176,7 +176,30 @@ describe('serve.json at scale', () => {
   it('holds at most 50 header rules with 500 writings and 6 projects', () => {
     const json = serveJson(SITE, filesOf(500, 6)) as { headers: Array<{ source: string }> };
     expect(json.headers.length).toBeLessThanOrEqual(50);
-    expect(json.headers.map((h) => h.source)).toContain('/cards/repos/o/**');
-    expect(json.headers.map((h) => h.source)).toContain('/cards/repos-dark/o/**');
+    expect(json.headers.map((h) => h.source)).toContain('/cards/repos/o/**.svg');
+    expect(json.headers.map((h) => h.source)).toContain('/cards/repos-dark/o/**.svg');
+  });
+});
+
+describe("a tag's feeds beside its page", () => {
+  const files = [
+    ...filesOf(2, 1),
+    ...['a', 'b'].flatMap((t) => ['html', 'md', 'json', 'atom'].map((e) => `writings/tags/${t}.${e}`)),
+  ];
+
+  it('serve.json types the JSON feeds by their extension, never the page or the Atom feed beside them', () => {
+    const json = serveJson(SITE, files) as { headers: Array<{ source: string; headers: Array<{ key: string }> }> };
+    const typed = json.headers.filter((h) => h.headers.some((k) => k.key === 'Content-Type')).map((h) => h.source);
+    expect(typed).toContain('/writings/tags/**.json');
+    expect(typed.filter((source) => source.startsWith('/writings/tags/'))).toEqual(['/writings/tags/**.json']);
+  });
+
+  it('_headers gives the JSON feeds their type and the page, its clean URL and the Atom feed none', () => {
+    const rules = parseHeaders(headersFile(SITE, files));
+    for (const tag of ['a', 'b']) {
+      expect(headersFor(rules, `/writings/tags/${tag}.json`)['Content-Type']).toBe('application/feed+json');
+      for (const path of [`/writings/tags/${tag}.html`, `/writings/tags/${tag}`, `/writings/tags/${tag}.atom`])
+        expect(headersFor(rules, path)['Content-Type'], path).toBeUndefined();
+    }
   });
 });

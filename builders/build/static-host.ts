@@ -282,9 +282,14 @@ export function headersFile(site: StaticSite, files: string[]): string {
  * Cloudflare Pages reads at most 100 `_headers` rules (and serve.json's schema allows 50): the rules of
  * one folder's files (a writing's page, its clean path, its twin; a project's card) that carry the same
  * headers become one splat rule, `/writings/*` (and `/writings/*.md` for the twins, `/writings/tags/*.json`
- * for the tags' feeds), so that the count does not grow with the writings, their tags or the projects. A splat also matches the folder's other files (a twin, a
- * compressed copy), so a group is folded only when no other rule under its folder sets one of its header
- * names: hosts join two rules' values of one header with a comma, which would garble a type or a policy.
+ * for the tags' feeds), so that the count does not grow with the writings, their tags or the projects. A
+ * splat also matches the folder's other files (a twin, a compressed copy) and its subfolders' (a tag's page),
+ * so a group is folded only when no other rule it reaches sets one of its header names to another value
+ * (hosts join two rules' values of one header with a comma, which would garble a type or a policy); a
+ * subfolder's rule with the same headers is folded into it.
+ * A type is a kind of file's, so a splat that sets one names the files' extension (`/writings/*.md`,
+ * `/writings/tags/*.json`): a bare `/writings/tags/*` would give a tag's page and its Atom feed the
+ * type of the JSON feeds beside them.
  * (Netlify's splat also matches the bare folder path, `/writings`, the index page's clean URL, whose own rule
  * carries the same page headers: it gets each value twice, `P, P`, which a browser reads as `P`: two
  * identical policies enforce one, and Referrer-Policy takes its last token. Cloudflare's does not.)
@@ -292,9 +297,10 @@ export function headersFile(site: StaticSite, files: string[]): string {
  */
 export function foldFolders(rules: readonly HeaderRule[], splat: '*' | '**'): HeaderRule[] {
   const folderOf = (path: string) => path.slice(0, path.lastIndexOf('/') + 1);
-  // Twins and tags' JSON Feeds keep their extension in the pattern: their type is not the folder's pages'.
-  const kept = (path: string) => /\.(?:md|json)$/.exec(path)?.[0] ?? '';
-  const patternOf = (r: HeaderRule) => `${folderOf(r.path)}${splat}${kept(r.path)}`;
+  // A splat that sets a type keeps the files' extension (below).
+  const extensionOf = (r: HeaderRule) =>
+    'Content-Type' in r.headers ? (/\.[a-z0-9]+$/.exec(r.path.slice(r.path.lastIndexOf('/')))?.[0] ?? '') : '';
+  const patternOf = (r: HeaderRule) => `${folderOf(r.path)}${splat}${extensionOf(r)}`;
   const same = (a: HeaderRule, b: HeaderRule) => JSON.stringify(a.headers) === JSON.stringify(b.headers);
   const groups = new Map<string, HeaderRule[]>();
   for (const r of rules) {
@@ -309,7 +315,7 @@ export function foldFolders(rules: readonly HeaderRule[], splat: '*' | '**'): He
   for (const group of ordered) {
     if (group.length < 2 || group.every((r) => folded.has(r))) continue;
     const folder = folderOf(group[0]!.path);
-    const extension = kept(group[0]!.path);
+    const extension = extensionOf(group[0]!);
     const names = new Set(Object.keys(group[0]!.headers));
     const reached = rules.filter(
       (r) => !r.path.includes('*') && r.path.startsWith(folder) && (extension === '' || r.path.endsWith(extension)),
