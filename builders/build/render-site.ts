@@ -12,6 +12,7 @@ import { publishSchedule, statusBadge, statusDocument } from './discovery/status
 import { renderCards } from './cards.ts';
 import { renderAssets } from './pages/assets.ts';
 import { loadContent, type SiteContent } from './content/site-content.ts';
+import { releaseRenderedMarkdown } from './content/markdown.ts';
 import { renderDeveloperPage } from './pages/developers.ts';
 import { llmsFullTxt, llmsTxt, writingEntry, type LlmsInput } from './discovery/llms.ts';
 import { openApiDocument } from '../contract/openapi.ts';
@@ -56,6 +57,8 @@ export async function renderSite(
   // a site rendered without a build (no picture fetched) still publishes the pictures of site/writings/.
   ctx = { ...ctx, pages: content.pages, pictures: ctx.pictures ?? localPictures(content.writings) };
   const { before, shared, after } = await renderTexts(ctx, content);
+  // Its texts are made: a large site's rendered Markdown is not held while its pictures are drawn.
+  releaseRenderedMarkdown();
   // Each shared page's preview picture, drawn from the meta elements its HTML carries; the icons and manifest.
   const artifacts = [...before, ...(await shareImageArtifacts(ctx, shared)), ...after];
   return [

@@ -70,8 +70,6 @@ const EXPLICIT_ANCHOR = /^<a id="([A-Za-z][\w-]*)"><\/a>\s*/;
  * of the text alone. Bounded in characters: past the bound it starts over.
  */
 const RENDERED = new Map<string, string>();
-/** The same with heading links (MarkdownOptions.headingLinks): a writing's page. */
-const RENDERED_LINKED = new Map<string, string>();
 const RENDERED_BOUND = 32_000_000;
 let renderedChars = 0;
 
@@ -95,21 +93,35 @@ export interface MarkdownOptions {
   pictures?: ReadonlyMap<string, ShownPicture>;
 }
 
+/**
+ * Forgets the texts rendered so far when they hold more than `keep` characters: a build calls it once its
+ * pages are made, before it draws their pictures, so that a large site's HTML (3,000 writings: tens of
+ * megabytes) is not held through the drawing. The tests' small
+ * sites stay under it, and their many builds in one process keep sharing their renders.
+ */
+export function releaseRenderedMarkdown(keep = 4_000_000): void {
+  if (renderedChars <= keep) return;
+  RENDERED.clear();
+  renderedChars = 0;
+}
+
 export function renderMarkdown(markdown: string, options: MarkdownOptions = {}): string {
-  const rendered = options.headingLinks ? RENDERED_LINKED : RENDERED;
   // The pictures the text shows are part of what its HTML is a function of.
   const shown = options.pictures === undefined ? [] : [...options.pictures].filter(([url]) => markdown.includes(url));
   const key = shown.length === 0 ? markdown : `${JSON.stringify(shown)}\u0000${markdown}`;
-  let html = rendered.get(key);
+  let html = options.headingLinks ? undefined : RENDERED.get(key);
   if (html === undefined) {
     html = render(markdown, { ...options, pictures: new Map(shown) });
-    if (renderedChars + markdown.length + html.length > RENDERED_BOUND) {
-      RENDERED.clear();
-      RENDERED_LINKED.clear();
-      renderedChars = 0;
+    // A writing's page, the one text rendered with its section links, is rendered once per build: kept, it
+    // only doubled what a large site holds (docs/performance.md#content-at-scale-issue-41).
+    if (!options.headingLinks) {
+      if (renderedChars + key.length + html.length > RENDERED_BOUND) {
+        RENDERED.clear();
+        renderedChars = 0;
+      }
+      RENDERED.set(key, html);
+      renderedChars += key.length + html.length;
     }
-    rendered.set(key, html);
-    renderedChars += key.length + html.length;
   }
   return html;
 }

@@ -39,8 +39,13 @@ export function sectionHeadings(html: string): SectionHeading[] {
 
 /** A writing's words and reading minutes, counted in its rendered HTML (the feeds' and the page's words alike). */
 export function writingReadingTime(w: Writing): ReadingTime {
-  return readingTime(renderMarkdown(w.body));
+  // Counted once per writing: its page, its twin and its JSON-LD all say it.
+  let counted = COUNTED.get(w);
+  if (counted === undefined) COUNTED.set(w, (counted = readingTime(renderMarkdown(w.body))));
+  return counted;
 }
+
+const COUNTED = new WeakMap<Writing, ReadingTime>();
 
 /** The Markdown twin's front-matter lines for them: `words: 312`, `reading_minutes: 2`. */
 export function readingFields({ words, minutes }: ReadingTime): { words: string; reading_minutes: string } {
