@@ -54,7 +54,7 @@ export function githubGraphql(apiUrl: string, token: string, account: string, ht
     },
   });
   return async function query(text: string, variables: Record<string, unknown>): Promise<unknown> {
-    const deadline = Date.now() + http.timeoutMs;
+    const deadline = performance.now() + http.timeoutMs;
     const signal = AbortSignal.timeout(http.timeoutMs);
     try {
       return await pRetry(
@@ -112,7 +112,7 @@ function retryable(error: unknown, deadline: number): boolean {
   if (status >= 500) return true;
   if (status === 429 || status === 403) {
     const wait = retryAfterMs(response?.headers?.['retry-after'] ?? null);
-    return wait !== undefined && Date.now() + wait < deadline;
+    return wait !== undefined && performance.now() + wait < deadline;
   }
   return false;
 }

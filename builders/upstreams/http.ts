@@ -124,7 +124,7 @@ export function upstreamClient(
     }
     const { ky, kyErrors } = loaded;
     const what = `GET ${url}`;
-    const deadlineMs = Date.now() + timeoutMs;
+    const deadlineMs = performance.now() + timeoutMs;
     // One signal for the whole exchange: it aborts the connection, the waits and the body alike. Its
     // timer is a strong one of our own, cleared when the exchange ends: AbortSignal.timeout() holds its
     // signal only weakly, and once nothing else reaches the signal (a body still arriving with no
@@ -174,7 +174,7 @@ function withinDeadline(deadlineMs: number, { isHTTPError }: typeof import('ky')
     if (isHTTPError(error) && RETRY_AFTER_STATUSES.includes(error.response.status)) {
       wait = retryAfterMs(error.response.headers.get('retry-after')) ?? wait;
     }
-    return Date.now() + wait >= deadlineMs ? false : undefined;
+    return performance.now() + wait >= deadlineMs ? false : undefined;
   };
 }
 

@@ -129,7 +129,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Resolves once a TCP connection to the port succeeds; rejects when the child exits or time runs out. */
 export async function waitForPort(port: number, managed: Managed, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = performance.now() + timeoutMs;
   for (;;) {
     if (!isRunning(managed.child))
       throw new Error(`${managed.name} exited before listening: ${managed.stderrTail() || 'no output'}`);
@@ -142,7 +142,7 @@ export async function waitForPort(port: number, managed: Managed, timeoutMs = 10
       socket.once('error', () => resolve(false));
     });
     if (ok) return;
-    if (Date.now() > deadline)
+    if (performance.now() > deadline)
       throw new Error(`${managed.name} did not listen on ${HOST}:${port} within ${timeoutMs} ms`);
     await sleep(20);
   }

@@ -6,7 +6,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { ContentError } from '../../lib/errors.ts';
 import { imageTypeOf, MAX_AVATAR_BYTES, pictureSizeFault, type Picture } from '../../lib/image-type.ts';
 import type { PublishedAvatar } from '../artifact.ts';
-import { assertInsideSite } from './site-files.ts';
+import { assertInsideSite, PLAIN_FILE_PATH } from './site-files.ts';
 
 export type AvatarSource =
   | { kind: 'file'; name: string; picture: Picture }
@@ -14,9 +14,6 @@ export type AvatarSource =
   /** The résumé's `basics.image` as an https URL, fetched by the build under the rules of `avatar: github`. */
   | { kind: 'url'; url: string }
   | null;
-
-/** A name of a file in site/: relative, plain segments, no dot-file or `..` (no path out of the folder). */
-const FILE_NAME = /^(?:[A-Za-z0-9_-][A-Za-z0-9._-]*\/)*[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
 
 /** profile.md's `avatar:`; `root` is site/'s real path (site-files.ts). */
 export function avatarSource(dir: URL, root: string, avatar: string | undefined): AvatarSource {
@@ -44,7 +41,7 @@ export function resumeImageSource(dir: URL, root: string, image: string | undefi
  * `where` names it in a refusal.
  */
 function pictureFile(dir: URL, root: string, avatar: string, where: string): AvatarSource {
-  if (!FILE_NAME.test(avatar) || avatar.split('/').some((part) => part.startsWith('.')))
+  if (!PLAIN_FILE_PATH.test(avatar))
     throw new ContentError(where, 'must be github or the name of a picture file in site/ (such as me.png)');
   const url = new URL(avatar.split('/').map(encodeURIComponent).join('/'), dir);
   const size = statSync(url, { throwIfNoEntry: false });

@@ -7,6 +7,12 @@ import { sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ContentError } from '../../lib/errors.ts';
 
+/**
+ * How a content file names another file of site/ (a picture): a relative path of plain segments, letters,
+ * digits, `.`, `_` and `-`, none starting with a dot, so no dot-file and no `..` out of the folder.
+ */
+export const PLAIN_FILE_PATH = /^(?:[A-Za-z0-9_-][A-Za-z0-9._-]*\/)*[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
+
 /** site/ (or `dir`) as its real path, links followed: what every file read must lie under. */
 export function siteRoot(dir: URL): string {
   return realpathSync(fileURLToPath(dir));

@@ -15,7 +15,7 @@ import {
   type PictureSize,
 } from '../../lib/image-type.ts';
 import type { PublishedPicture } from '../artifact.ts';
-import { assertInsideSite } from './site-files.ts';
+import { assertInsideSite, PLAIN_FILE_PATH } from './site-files.ts';
 
 /** The largest picture a writing may show, a file of site/ or fetched: 5 MiB. */
 export const MAX_WRITING_PICTURE_BYTES = 5 * 1024 * 1024;
@@ -72,9 +72,6 @@ const EXTENSIONS: Record<string, readonly string[]> = {
   avif: ['avif'],
 };
 
-/** A path of plain segments: letters, digits, `.`, `_` and `-`, no segment starting with a dot (so no `..`). */
-const FILE_PATH = /^(?:[A-Za-z0-9_-][A-Za-z0-9._-]*\/)*[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
-
 /**
  * Every picture `body` shows, each once (by its URL); `writings` is site/writings/, `root` its real path.
  * An image without alt text, a file that is missing, outside site/writings/, too large or not a picture,
@@ -124,7 +121,7 @@ function localPicture(writings: URL, root: string, file: string, href: string, w
       file,
       `${what} must be a picture file beside the writing in site/writings/ (such as diagram.png) or an https URL`,
     );
-  if (!FILE_PATH.test(name))
+  if (!PLAIN_FILE_PATH.test(name))
     throw new ContentError(
       file,
       `${what} must name a file in site/writings/ by a plain path: letters, digits, ".", "_" and "-", folders with "/", never ".." or a name starting with a dot`,
