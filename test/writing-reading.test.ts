@@ -3,34 +3,16 @@
 // a table of contents from three headings up. renderWritings with a constructed context, no network; the
 // last block reads the run's shared build of the tests' own content.
 import { describe, expect, it } from 'vitest';
+import { pagesContext as context } from './helpers/build-context.ts';
 import { DomUtils, parseDocument } from 'htmlparser2';
 import type { Element } from 'domhandler';
-import type { BuildContext } from '../builders/build/artifact.ts';
 import type { Writing } from '../builders/build/content/site-content.ts';
 import { countWords, htmlText, readingMinutes, WORDS_PER_MINUTE } from '../builders/build/content/reading-time.ts';
 import { renderMarkdown } from '../builders/build/content/markdown.ts';
 import { renderWritings } from '../builders/build/pages/writings/writings.ts';
 import { sectionHeadings, tableOfContents } from '../builders/build/pages/writings/reading-aids.ts';
 import { jsonFeed } from '../builders/build/pages/feeds.ts';
-import { createValidator } from '../builders/contract/schemas.ts';
-import { datasets, serviceTables } from '../builders/datasets/registry.ts';
-import { loadConfig } from '../builders/lib/config.ts';
-import { DEFAULT_LOOK } from '../builders/render/themes.ts';
 import { sharedSite } from './helpers/site-dist.ts';
-
-function context(siteUrl = 'https://ada.example.org'): BuildContext {
-  const config = loadConfig({ SITE_URL: siteUrl });
-  return {
-    config,
-    service: serviceTables(config),
-    nowMs: Date.UTC(2026, 10, 23, 15),
-    datasets: datasets(config),
-    payloads: new Map(),
-    validator: createValidator(),
-    simulated: false,
-    look: DEFAULT_LOOK,
-  };
-}
 
 const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(' ');
 

@@ -8,6 +8,7 @@ import { escapeHtml } from '../../render/html.ts';
 import { highlightedBlock } from './highlight.ts';
 import { sanitizeContentHtml } from './sanitize.ts';
 import { linkedHeading } from './heading-link.ts';
+import { PAGE_IDS } from '../../render/page-ids.ts';
 
 /** GitHub-style slug: lower case, punctuation dropped, spaces to hyphens. */
 export function slugify(text: string): string {
@@ -91,6 +92,11 @@ export interface MarkdownOptions {
    * and loads lazily (docs/site.md#pictures-in-a-writing).
    */
   pictures?: ReadonlyMap<string, ShownPicture>;
+  /**
+   * Ids the page itself gives elements around this text (the home page's About heading): a heading of the
+   * text takes another (`about-1`), as it does for the main every page has (render/page-ids.ts).
+   */
+  takenIds?: readonly string[];
 }
 
 /**
@@ -108,7 +114,9 @@ export function releaseRenderedMarkdown(keep = 4_000_000): void {
 export function renderMarkdown(markdown: string, options: MarkdownOptions = {}): string {
   // The pictures the text shows are part of what its HTML is a function of.
   const shown = options.pictures === undefined ? [] : [...options.pictures].filter(([url]) => markdown.includes(url));
-  const key = shown.length === 0 ? markdown : `${JSON.stringify(shown)}\u0000${markdown}`;
+  const taken = options.takenIds ?? [];
+  const key =
+    shown.length === 0 && taken.length === 0 ? markdown : `${JSON.stringify([shown, taken])}\u0000${markdown}`;
   let html = options.headingLinks ? undefined : RENDERED.get(key);
   if (html === undefined) {
     html = render(markdown, { ...options, pictures: new Map(shown) });
@@ -128,7 +136,8 @@ export function renderMarkdown(markdown: string, options: MarkdownOptions = {}):
 
 function render(markdown: string, options: MarkdownOptions): string {
   const pictures = options.pictures ?? new Map<string, ShownPicture>();
-  const used = new Set<string>();
+  // The page's own ids are taken before the first heading (render/page-ids.ts).
+  const used = new Set<string>([PAGE_IDS.main, ...(options.takenIds ?? [])]);
   const unique = (id: string) => {
     let candidate = id || 'section';
     for (let n = 1; used.has(candidate); n++) candidate = `${id}-${n}`;

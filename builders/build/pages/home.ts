@@ -17,6 +17,7 @@ import { projectCardHtml } from '../../render/project-card.ts';
 import { markdownLink, markdownText } from '../../lib/text/markdown-text.ts';
 import type { Resume } from '../content/resume.ts';
 import { currentRole, RESUME_TITLE } from './resume.ts';
+import { PAGE_IDS, previewId } from '../../render/page-ids.ts';
 
 /**
  * The profile's links: the GitHub account, those of site/profile.md resolved to absolute URLs, then the
@@ -185,7 +186,7 @@ export function homeHtml(
     const source =
       payload === null || home.work ? '' : ` data-source="${escapeHtml(sitePath(config.siteUrl, apiPath))}"`;
     const validity = payload === null ? '' : validityAttributes(payload, resource.validForMs);
-    return `<figure class="card${home.work ? ' work' : ''}" id="${resource.id}-preview" data-preview="${resource.id}"${source}${validity}${home.attributes?.(ctx, payload) ?? ''}>
+    return `<figure class="card${home.work ? ' work' : ''}" id="${previewId(resource.id)}" data-preview="${resource.id}"${source}${validity}${home.attributes?.(ctx, payload) ?? ''}>
 <h2>${home.title(ctx)}</h2>
 ${
   payload === null
@@ -219,8 +220,10 @@ ${more}`
     work.length === 0
       ? owned === ''
         ? ''
-        : `<section class="work" aria-labelledby="projects-heading"><h2 id="projects-heading">Projects</h2>\n${owned}\n</section>\n`
+        : `<section class="work" aria-labelledby="${PAGE_IDS.projectsHeading}"><h2 id="${PAGE_IDS.projectsHeading}">Projects</h2>\n${owned}\n</section>\n`
       : `<section class="work" aria-label="Projects">\n${work.map((d, i) => figure(d, i === 0 && owned !== '' ? `${owned}\n` : '')).join('')}</section>\n`;
+  // The ids around the About text, which none of its headings takes (render/page-ids.ts).
+  const aboutTaken = [PAGE_IDS.about, PAGE_IDS.projectsHeading, ...ctx.datasets.map((d) => previewId(d.resource.id))];
   const main = `${profileHeaderHtml({
     name: profile.name,
     tagline: config.site.tagline,
@@ -232,8 +235,8 @@ ${more}`
   })}
 ${workHtml}<section class="preview" aria-label="Live data">
 ${live.map((d) => figure(d)).join('')}</section>
-<section aria-labelledby="about"><h2 id="about">About</h2>
-${renderMarkdown(profile.about)}
+<section aria-labelledby="${PAGE_IDS.about}"><h2 id="${PAGE_IDS.about}">About</h2>
+${renderMarkdown(profile.about, { takenIds: aboutTaken })}
 </section>`;
   return renderLayout({
     ...frameOf(ctx),

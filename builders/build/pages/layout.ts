@@ -18,6 +18,7 @@ import {
 import { SHARE_IMAGE_SIZE, sharePalette } from '../../render/share-image.ts';
 import { lookOf } from '../../render/themes.ts';
 import { schemeToggleHtml } from '../../render/scheme-toggle.ts';
+import { PAGE_IDS } from '../../render/page-ids.ts';
 import type { BuildContext, HeaderLink, PublishedAvatar } from '../artifact.ts';
 
 export type NavKey = 'home' | 'writings' | 'skills' | 'developers' | 'resume';
@@ -220,14 +221,14 @@ export function renderLayout(input: LayoutInput): string {
 ${head.join('\n')}
 </head>
 <body>
-<a class="skip" href="#content">Skip to content</a>
+<a class="skip" href="#${PAGE_IDS.main}">Skip to content</a>
 <header class="site-header"><div class="wrap">
 <a class="brand" href="${href('/')}">${escapeHtml(config.site.title)}</a>
 <nav class="site-nav" aria-label="Site"><ul>${nav}</ul></nav>
 ${schemeToggleHtml()}
 </div></header>
 <div class="wrap">
-<main id="content">
+<main id="${PAGE_IDS.main}">
 ${input.simulated ? simulatedNotice(config) : ''}
 ${keepPhrasesWhole(input.main)}
 </main>

@@ -12,6 +12,7 @@ import { WRITING_SEARCH_INDEX, WRITING_SEARCH_OPTIONS, type SearchDocument } fro
 import { escapeHtml } from '../../../render/html.ts';
 import { ASSETS } from '../layout.ts';
 import { markdownToText } from '../plain-text.ts';
+import { PAGE_IDS } from '../../../render/page-ids.ts';
 
 /** A link's or a picture's target in markdownToText's text (`text <url>`): not words a reader sees. */
 const URL_IN_TEXT = / ?<[a-z][a-z0-9+.-]*:[^<>\s]*>/gi;
@@ -86,10 +87,10 @@ export function writingSearchBox(siteUrl: string, writings: readonly Writing[]):
   const href = (path: string) => escapeHtml(sitePath(siteUrl, path));
   return [
     `<div class="writing-search" role="search" data-writing-search data-source="${href(WRITING_SEARCH_INDEX.path)}" data-module="${href(ASSETS.searchModule)}" hidden>`,
-    '<label for="writing-search-query">Search the writings</label>',
-    '<input type="search" id="writing-search-query" autocomplete="off" spellcheck="false" aria-controls="writing-search-results">',
+    `<label for="${PAGE_IDS.searchQuery}">Search the writings</label>`,
+    `<input type="search" id="${PAGE_IDS.searchQuery}" autocomplete="off" spellcheck="false" aria-controls="${PAGE_IDS.searchResults}">`,
     '<p class="meta" role="status" data-search-status></p>',
-    '<ul class="writing-list" id="writing-search-results" aria-label="Matching writings" data-search-results hidden></ul>',
+    `<ul class="writing-list" id="${PAGE_IDS.searchResults}" aria-label="Matching writings" data-search-results hidden></ul>`,
     '</div>',
     `<script defer src="${href(ASSETS.searchBoxScript)}"></script>`,
   ].join('\n');
