@@ -4,7 +4,7 @@
 // which stops before any upstream is asked; one whole build of hostile content. The same site served by
 // a host that sends no headers, in Chromium: test/slow/content-safety-browser.test.ts.
 import { serviceTables } from '../builders/datasets/registry.ts';
-import { mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -27,7 +27,9 @@ import { CONTENT_SECURITY_POLICY, PAGE_RESPONSE_HEADERS } from '../builders/cont
 import { noCalls, startFakeUpstreams, type FakeUpstreams } from './fakes/upstreams.ts';
 import { DEFAULT_MARKET_WS_URL, liveFeedUrl, loadConfig, readSiteFile } from '../builders/lib/config.ts';
 import { ConfigError } from '../builders/lib/errors.ts';
-import { FIXTURE_SITE, buildSite, runBuild, type BuiltSite } from './helpers/site-dist.ts';
+import { FIXTURE_SITE, buildSite, runBuild, runBuildMain, type BuiltSite } from './helpers/site-dist.ts';
+import { renderAssets } from '../builders/build/pages/assets.ts';
+import { DEFAULT_LOOK } from '../builders/render/themes.ts';
 import { upstreamEnv } from './helpers/run.ts';
 import {
   contentCopy,
@@ -415,6 +417,40 @@ describe('content mistakes through build(): exit 2 at once, one line, no upstrea
     } finally {
       await content.close();
     }
+  });
+
+  it('site.json as a symbolic link to a file outside its folder: exit 2 naming it, nothing written, no upstream asked', async () => {
+    const content = await contentCopy({});
+    const outside = join(base, 'outside-site.json');
+    await writeFile(outside, '{"title":"Elsewhere"}');
+    await rm(join(content.dir, 'site.json'));
+    await symlink(outside, join(content.dir, 'site.json'));
+    const outDir = join(base, 'linked-site-json');
+    fake.resetCalls();
+    try {
+      const result = await runBuildMain(['--out', outDir], upstreamEnv(fake.url), { content: content.dir });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe(
+        'build: invalid configuration: site/site.json: resolves to a file outside its folder (a symbolic link); copy the file into the folder instead\n',
+      );
+      expect(noCalls(fake.calls), JSON.stringify(fake.calls)).toBe(true);
+      await expect(readdir(outDir)).rejects.toThrow(/ENOENT/);
+    } finally {
+      await content.close();
+    }
+  });
+
+  it('the stylesheet as a symbolic link out of site/ is refused before anything is bundled', async () => {
+    const dir = await mkdtemp(join(base, 'styles-'));
+    await mkdir(join(dir, 'styles'));
+    await writeFile(join(base, 'outside.css'), 'body { color: red }');
+    await symlink(join(base, 'outside.css'), join(dir, 'styles', 'site.css'));
+    await expect(renderAssets(DEFAULT_LOOK, pathToFileURL(`${dir}/`))).rejects.toThrow(
+      new ContentError(
+        'site/styles/site.css',
+        'resolves to a file outside site/ (a symbolic link); copy the file into site/ instead',
+      ),
+    );
   });
 
   it('a missing profile.md is named; a missing writings/ folder is no writings at all', async () => {

@@ -1,6 +1,7 @@
 // Configuration: the committed site file under site/, overridden by the environment (docs/configuration.md#variables).
 // Parsed once where the program starts; every invalid value is a ConfigError naming its variable.
 import { readFileSync } from 'node:fs';
+import { liesUnder, realFolder } from './real-path.ts';
 import { isIP } from 'node:net';
 import { IANAZone } from 'luxon';
 import { resolve } from 'node:path';
@@ -108,6 +109,11 @@ export function readSiteFile(url: URL = SITE_FILE_URL, name = 'site/site.json'):
     const code = (error as NodeJS.ErrnoException).code;
     throw new ConfigError(name, code === 'ENOENT' ? 'is missing' : `cannot be read (${code ?? 'error'})`);
   }
+  if (!liesUnder(realFolder(new URL('.', url)), url))
+    throw new ConfigError(
+      name,
+      'resolves to a file outside its folder (a symbolic link); copy the file into the folder instead',
+    );
   const exceeded = jsonBoundExceeded(text);
   if (exceeded !== null) throw new ConfigError(name, `is refused unparsed: ${exceeded}; it is one flat object`);
   let data: unknown;

@@ -2,10 +2,8 @@
 // résumé's basics.image): the file, symbolic links followed, must lie under site/'s own real path. A link
 // to a file elsewhere would publish it (a page, a feed, dist/assets/), and what the site publishes is what
 // site/ holds (docs/site.md#what-content-may-contain).
-import { realpathSync } from 'node:fs';
-import { sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ContentError } from '../../lib/errors.ts';
+import { liesUnder, realFolder } from '../../lib/real-path.ts';
 
 /**
  * How a content file names another file of site/ (a picture): a relative path of plain segments, letters,
@@ -15,7 +13,7 @@ export const PLAIN_FILE_PATH = /^(?:[A-Za-z0-9_-][A-Za-z0-9._-]*\/)*[A-Za-z0-9_-
 
 /** site/ (or `dir`) as its real path, links followed: what every file read must lie under. */
 export function siteRoot(dir: URL): string {
-  return realpathSync(fileURLToPath(dir));
+  return realFolder(dir);
 }
 
 /**
@@ -24,7 +22,7 @@ export function siteRoot(dir: URL): string {
  * folder `root` is, as the line names it.
  */
 export function assertInsideSite(root: string, url: URL, where: string, shown = '', folder = 'site/'): void {
-  if (!realpathSync(url).startsWith(`${root}${sep}`))
+  if (!liesUnder(root, url))
     throw new ContentError(
       where,
       `${shown}resolves to a file outside ${folder} (a symbolic link); copy the file into ${folder} instead`,

@@ -5,6 +5,7 @@
 // search it imports on first use, site/scripts/search.ts (an ES module, docs/site.md#search). esbuild is
 // already how this project compiles.
 import { readFileSync } from 'node:fs';
+import { assertInsideSite, siteRoot } from '../content/site-files.ts';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import type { Artifact } from '../artifact.ts';
@@ -52,8 +53,11 @@ async function bundleScript(name: ScriptName, dir: URL): Promise<string> {
 
 /** The stylesheet (the owner's theme, then site/styles/site.css) and the page scripts. */
 export async function renderAssets(look: Look, dir: URL = SITE_DIR): Promise<Artifact[]> {
+  // The stylesheet is published as it is: a link out of site/ is refused as any other site/ file's is.
+  const css = new URL('styles/site.css', dir);
+  assertInsideSite(siteRoot(dir), css, 'site/styles/site.css');
   return [
-    { file: ASSETS.css.slice(1), body: themeCss(look) + readFileSync(new URL('styles/site.css', dir), 'utf8') },
+    { file: ASSETS.css.slice(1), body: themeCss(look) + readFileSync(css, 'utf8') },
     { file: ASSETS.previewScript.slice(1), body: await bundlePageScript('preview', dir) },
     { file: ASSETS.schemeScript.slice(1), body: await bundlePageScript('scheme', dir) },
     { file: ASSETS.searchBoxScript.slice(1), body: await bundlePageScript('search-box', dir) },
