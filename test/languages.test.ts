@@ -24,7 +24,7 @@ import {
 } from '../builders/datasets/languages/fake.ts';
 import { contrastRatio, MIN_GRAPHICS_CONTRAST, THEME_NAMES, THEMES } from '../builders/render/themes.ts';
 import { startFakeUpstreams, type FakeUpstreams } from './fakes/upstreams.ts';
-import { upstreamEnv } from './helpers/run.ts';
+import { AMPLE_UPSTREAM_TIMEOUT_MS, upstreamEnv } from './helpers/run.ts';
 import { FIXTURE_SITE, listFiles, runBuild, TEST_SITE_CLOCK, TEST_SITE_URL } from './helpers/site-dist.ts';
 import { get, startTestGateway } from './helpers/gateway.ts';
 import { runCli } from './helpers/cli-run.ts';
@@ -75,7 +75,7 @@ afterAll(async () => {
 const env = (more: Record<string, string> = {}) => ({
   ...upstreamEnv(fake.url),
   SITE_URL: TEST_SITE_URL,
-  UPSTREAM_TIMEOUT_MS: '3000',
+  UPSTREAM_TIMEOUT_MS: AMPLE_UPSTREAM_TIMEOUT_MS,
   SOURCE_DATE_EPOCH: String(TEST_SITE_CLOCK / 1000),
   ...more,
 });

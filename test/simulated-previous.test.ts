@@ -11,7 +11,7 @@ import { dataResource, DISCOVERY } from '../builders/contract/service.ts';
 import { DEFAULT_SERVICE } from '../builders/datasets/registry.ts';
 import { SIMULATED_MARKET_SOURCE } from '../builders/lib/simulated.ts';
 import { startFakeUpstreams, type FakeUpstreams } from './fakes/upstreams.ts';
-import { upstreamEnv, type RunResult } from './helpers/run.ts';
+import { AMPLE_UPSTREAM_TIMEOUT_MS, upstreamEnv, type RunResult } from './helpers/run.ts';
 import { runBuild, runBuildMain, TEST_SITE_CLOCK, TEST_SITE_URL } from './helpers/site-dist.ts';
 
 const HOUR = 3_600_000;
@@ -38,7 +38,7 @@ afterAll(async () => {
 const env = (simulated: boolean, at: number) => ({
   ...upstreamEnv(fake.url),
   SITE_URL: TEST_SITE_URL,
-  UPSTREAM_TIMEOUT_MS: '1500',
+  UPSTREAM_TIMEOUT_MS: AMPLE_UPSTREAM_TIMEOUT_MS,
   SOURCE_DATE_EPOCH: String(Math.floor(at / 1000)),
   PORT: '0',
   ...(simulated ? { DEMO_SIMULATED: '1' } : {}),

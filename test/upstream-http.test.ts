@@ -16,7 +16,7 @@ import { githubGraphqlClient, MAX_GRAPHQL_ANSWER_BYTES } from '../builders/upstr
 import { githubHtmlClient, MAX_CALENDAR_HTML_BYTES } from '../builders/upstreams/github-html.ts';
 import { MAX_RETRY_AFTER_MS, retryAfterMs } from '../builders/upstreams/http.ts';
 import { startFakeUpstreams } from './fakes/upstreams.ts';
-import { upstreamEnv } from './helpers/run.ts';
+import { AMPLE_UPSTREAM_TIMEOUT_MS, upstreamEnv } from './helpers/run.ts';
 import { runBuild } from './helpers/site-dist.ts';
 
 type Step = (req: IncomingMessage, res: ServerResponse) => void;
@@ -476,7 +476,7 @@ describe('upstream text in error lines', () => {
       const result = await runBuild(out, {
         ...upstreamEnv(fake.url),
         MARKET_API_URL: s.url,
-        UPSTREAM_TIMEOUT_MS: '3000',
+        UPSTREAM_TIMEOUT_MS: AMPLE_UPSTREAM_TIMEOUT_MS,
       });
       expect(result.code).toBe(1);
       expect(result.stderr.endsWith('\n')).toBe(true);

@@ -13,7 +13,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import { browserAvailability, launchChromium } from '../helpers/browser.ts';
-import { upstreamEnv } from '../helpers/run.ts';
+import { AMPLE_UPSTREAM_TIMEOUT_MS, upstreamEnv } from '../helpers/run.ts';
 import { runBuild, TEST_SITE_CLOCK } from '../helpers/site-dist.ts';
 import { startServeHandler, type StaticServer } from '../helpers/site-serve.ts';
 
@@ -107,7 +107,7 @@ async function buildFor(name: string, product: string, env: Record<string, strin
     GITHUB_ACCOUNT: USERNAME,
     MARKET_PRODUCT: product,
     SOURCE_DATE_EPOCH: String(TEST_SITE_CLOCK / 1000),
-    UPSTREAM_TIMEOUT_MS: '5000',
+    UPSTREAM_TIMEOUT_MS: AMPLE_UPSTREAM_TIMEOUT_MS,
     ...env,
   });
   expect(result.stderr).toBe('');

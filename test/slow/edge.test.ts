@@ -23,7 +23,7 @@ import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import { DEFAULT_SERVICE } from '../../builders/datasets/registry.ts';
 import { dataTools } from '../../builders/contract/mcp-tools.ts';
 import { get, spawnGateway, type GatewayProcess, type RawResponse } from '../helpers/gateway.ts';
-import { cleanEnv, ROOT, runProgram, upstreamEnv } from '../helpers/run.ts';
+import { AMPLE_UPSTREAM_TIMEOUT_MS, cleanEnv, ROOT, runProgram, upstreamEnv } from '../helpers/run.ts';
 
 const SITE_URL = 'https://edge.example';
 /** Every registered dataset's v1 path and alias, and its tools (builders/datasets/registry.ts): none named here. */
@@ -138,7 +138,7 @@ beforeAll(async () => {
     HOST: '127.0.0.1',
     PORT: '0',
     DIST_DIR: join(base, 'dist'),
-    UPSTREAM_TIMEOUT_MS: '3000',
+    UPSTREAM_TIMEOUT_MS: AMPLE_UPSTREAM_TIMEOUT_MS,
     MARKET_WS_URL: 'off',
   };
   // dist/ does not exist: start:edge builds it first, as npm start does (build --if-stale).
