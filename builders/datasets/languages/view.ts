@@ -2,27 +2,17 @@
 // builders/render/dataset-view.ts): the eight largest languages and "Other" for the rest as one stacked bar, and a
 // legend that prints each share as text. The page's theme is the reader's to choose, so every segment and
 // swatch is outlined in the text's own colour (currentColor), which meets 3:1 against the page in every
-// theme whatever GitHub's colour is. The payload's types live here, where the page script may read them.
+// theme whatever GitHub's colour is. The payload's types are generated beside this file (payload-types.ts)
+// and named here, where the page script may read them.
 import type { HomeView } from '../../render/dataset-view.ts';
 import { escapeHtml } from '../../render/html.ts';
+import type { GitHubLanguages } from './payload-types.ts';
 
-/** One language of the payload (GitHubLanguages.schema.json, this folder). */
-export interface GitHubLanguage {
-  name: string;
-  /** `#rrggbb` lower-cased, or null when linguist gives none. */
-  color: string | null;
-  bytes: number;
-  percent: number;
-}
+/** The payload: generated from GitHubLanguages.schema.json, this folder (npm run generate:types). */
+export type { GitHubLanguages };
 
-/** The payload (GitHubLanguages.schema.json, this folder). */
-export interface GitHubLanguages {
-  username: string;
-  asOf: string;
-  repositories: number;
-  totalBytes: number;
-  languages: GitHubLanguage[];
-}
+/** One language of the payload. */
+export type GitHubLanguage = GitHubLanguages['languages'][number];
 
 /** How many languages the bar and the legend name before "Other". */
 export const SHOWN_LANGUAGES = 8;
