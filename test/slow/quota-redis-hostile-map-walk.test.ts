@@ -147,9 +147,13 @@ describe('a cluster seed whose slot map costs a walk over billions of slots', ()
       .stderr()
       .split('\n')
       .filter((l) => /quota store .* unavailable/.test(l));
-    // One line per outage: at the start, and mid-service (the 1.8 MB map comes while it lasts).
+    // One line per outage: at the start, and mid-service (the 1.8 MB map comes while it lasts). An outage is
+    // said once, with its first reason: on a loaded machine the first opening may miss its 1 s wait before
+    // the map is read (CI saw it at load 18); the slot maps counted above were read and refused all the same.
     expect(outages).toEqual([
-      expect.stringMatching(/unavailable: CLUSTER SLOTS answered a slot range out of bounds$/),
+      expect.stringMatching(
+        /unavailable: (CLUSTER SLOTS answered a slot range out of bounds|no connection within \d+ ms)$/,
+      ),
       expect.stringMatching(/unavailable: CLUSTER SLOTS answered a slot range out of bounds$/),
     ]);
     expect(gw.stderr()).not.toMatch(/Invalid array length|heap out of memory|\n\s+at /);
