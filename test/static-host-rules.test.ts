@@ -20,7 +20,8 @@ const SITE = { config, service: DEFAULT_SERVICE };
  * The files of a build with `writings` writings, as many tags (each with its page, twin and two feeds), and
  * `projects` per-repository cards (and their dark twins).
  */
-function filesOf(writings: number, projects: number): string[] {
+/** A site's files: `projects` cards light and dark, their repositories shared among `owners` accounts. */
+function filesOf(writings: number, projects: number, owners = 1): string[] {
   const pages = ['index', 'developers', 'resume', 'skills', 'writings'];
   return [
     ...DEFAULT_SERVICE.resources.flatMap((r) => r.snapshotFiles),
@@ -49,7 +50,10 @@ function filesOf(writings: number, projects: number): string[] {
     'api/index.json',
     'openapi.json',
     '.well-known/api-catalog',
-    ...Array.from({ length: projects }, (_, i) => [`cards/repos/o/p${i}.svg`, `cards/repos-dark/o/p${i}.svg`]).flat(),
+    ...Array.from({ length: projects }, (_, i) => {
+      const owner = owners === 1 ? 'o' : `o${i % owners}`;
+      return [`cards/repos/${owner}/p${i}.svg`, `cards/repos-dark/${owner}/p${i}.svg`];
+    }).flat(),
   ];
 }
 
@@ -178,6 +182,27 @@ describe('serve.json at scale', () => {
     expect(json.headers.length).toBeLessThanOrEqual(50);
     expect(json.headers.map((h) => h.source)).toContain('/cards/repos/o/**.svg');
     expect(json.headers.map((h) => h.source)).toContain('/cards/repos-dark/o/**.svg');
+  });
+
+  it('holds at most 50 rules, each source at most 100 characters, with 6 projects of 6 owners: one per card folder', () => {
+    // serve refuses a serve.json past its schema's bounds (50 header rules, a source of 100 characters) and
+    // serves nothing; a profile may pin the repositories of six accounts, each a folder of cards.
+    const files = filesOf(500, 6, 6);
+    const json = serveJson(SITE, files) as { headers: Array<{ source: string }> };
+    const sources = json.headers.map((h) => h.source);
+    expect(sources.length).toBeLessThanOrEqual(50);
+    // As many rules as with one owner: the count does not grow with the owners.
+    const oneOwner = serveJson(SITE, filesOf(500, 6, 1)) as { headers: unknown[] };
+    expect(sources.length).toBe(oneOwner.headers.length);
+    expect(sources.filter((source) => source.length > 100)).toEqual([]);
+    expect(sources.filter((source) => source.startsWith('/cards/repos')).sort()).toEqual([
+      '/cards/repos-dark/**/*.svg',
+      '/cards/repos/**/*.svg',
+    ]);
+    // The same files through _headers: each card one rule, the gateway's.
+    const rules = parseHeaders(headersFile(SITE, files));
+    for (const file of files.filter((f) => f.startsWith('cards/repos')))
+      expect(headersFor(rules, `/${file}`)['Cache-Control'], file).toBe(fileCacheControl(DEFAULT_SERVICE, file));
   });
 });
 

@@ -286,7 +286,9 @@ export function headersFile(site: StaticSite, files: string[]): string {
  * splat also matches the folder's other files (a twin, a compressed copy) and its subfolders' (a tag's page),
  * so a group is folded only when no other rule it reaches sets one of its header names to another value
  * (hosts join two rules' values of one header with a comma, which would garble a type or a policy); a
- * subfolder's rule with the same headers is folded into it.
+ * subfolder's rule with the same headers is folded into it. Files of two folders or more (the projects' cards,
+ * one folder per owner) fold into one splat at a folder above them, so that the count does not grow with the
+ * owners either (serve refuses a serve.json of more than 50 rules and serves nothing).
  * A type is a kind of file's, so a splat that sets one names the files' extension (`/writings/*.md`,
  * `/writings/tags/*.json`): a bare `/writings/tags/*` would give a tag's page and its Atom feed the
  * type of the JSON feeds beside them.
@@ -297,24 +299,46 @@ export function headersFile(site: StaticSite, files: string[]): string {
  */
 export function foldFolders(rules: readonly HeaderRule[], splat: '*' | '**'): HeaderRule[] {
   const folderOf = (path: string) => path.slice(0, path.lastIndexOf('/') + 1);
+  // The folders above a file's own, below the root: /cards/repos/ for /cards/repos/o/p.svg, then /cards/.
+  const ancestorsOf = (folder: string) => {
+    const up: string[] = [];
+    for (let f = folder.slice(0, folder.slice(0, -1).lastIndexOf('/') + 1); f !== '/';) {
+      up.push(f);
+      f = f.slice(0, f.slice(0, -1).lastIndexOf('/') + 1);
+    }
+    return up;
+  };
   // A splat that sets a type keeps the files' extension (below).
   const extensionOf = (r: HeaderRule) =>
     'Content-Type' in r.headers ? (/\.[a-z0-9]+$/.exec(r.path.slice(r.path.lastIndexOf('/')))?.[0] ?? '') : '';
-  const patternOf = (r: HeaderRule) => `${folderOf(r.path)}${splat}${extensionOf(r)}`;
+  // A file's own folder: `${folder}${splat}${extension}`. A folder above it must reach into every subfolder,
+  // which minimatch's `**` does only as a segment of its own (`/cards/repos/**/*.svg`); `_headers`' `*` spans `/`.
+  const patternAt = (folder: string, r: HeaderRule) =>
+    folder === folderOf(r.path) || splat === '*'
+      ? `${folder}${splat}${extensionOf(r)}`
+      : `${folder}**/*${extensionOf(r)}`;
   const same = (a: HeaderRule, b: HeaderRule) => JSON.stringify(a.headers) === JSON.stringify(b.headers);
-  const groups = new Map<string, HeaderRule[]>();
+  const groups = new Map<string, { folder: string; members: HeaderRule[] }>();
   for (const r of rules) {
     if (folderOf(r.path) === '/' || r.path.includes('*')) continue;
-    const key = `${patternOf(r)}\n${JSON.stringify(r.headers)}`;
-    groups.set(key, [...(groups.get(key) ?? []), r]);
+    // Its own folder, and each above it: the projects' cards lie one folder per owner (/cards/repos/<owner>/),
+    // and a rule per owner would grow with the owners a profile pins (serve.json holds at most 50).
+    for (const folder of [folderOf(r.path), ...ancestorsOf(folderOf(r.path))]) {
+      const key = `${patternAt(folder, r)}\n${JSON.stringify(r.headers)}`;
+      const group = groups.get(key) ?? { folder, members: [] };
+      group.members.push(r);
+      groups.set(key, group);
+    }
   }
   const folded = new Map<HeaderRule, HeaderRule>();
   // The shallowest folders first: a splat spans `/`, so `/writings/*.md` also reaches `/writings/tags/a.md`,
   // whose rule it then stands for when their headers are the same (two rules would send the type twice).
-  const ordered = [...groups.values()].sort((a, b) => a[0]!.path.split('/').length - b[0]!.path.split('/').length);
-  for (const group of ordered) {
+  const depth = (folder: string) => folder.split('/').length;
+  const ordered = [...groups.values()].sort((a, b) => depth(a.folder) - depth(b.folder));
+  for (const { folder, members: group } of ordered) {
     if (group.length < 2 || group.every((r) => folded.has(r))) continue;
-    const folder = folderOf(group[0]!.path);
+    // A folder above the files' own is worth a splat only when they lie in two folders or more.
+    if (new Set(group.map((r) => folderOf(r.path))).size < 2 && folder !== folderOf(group[0]!.path)) continue;
     const extension = extensionOf(group[0]!);
     const names = new Set(Object.keys(group[0]!.headers));
     const reached = rules.filter(
@@ -324,7 +348,7 @@ export function foldFolders(rules: readonly HeaderRule[], splat: '*' | '**'): He
       (r) => (!same(r, group[0]!) || folded.has(r)) && Object.keys(r.headers).some((n) => names.has(n)),
     );
     if (clash) continue;
-    const rule = { path: patternOf(group[0]!), headers: group[0]!.headers };
+    const rule = { path: patternAt(folder, group[0]!), headers: group[0]!.headers };
     for (const r of reached) if (same(r, group[0]!)) folded.set(r, rule);
   }
   const out: HeaderRule[] = [];
