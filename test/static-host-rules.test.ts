@@ -206,6 +206,32 @@ describe('serve.json at scale', () => {
   });
 });
 
+describe('serve.json joins the rules of files with the same headers', () => {
+  it('one brace pattern per set of headers, a second only once 100 characters are full', () => {
+    const json = serveJson(SITE, filesOf(500, 6, 6)) as {
+      headers: Array<{ source: string; headers: Array<{ key: string; value: string }> }>;
+    };
+    const braced = json.headers.filter((h) => h.source.startsWith('/{'));
+    expect(braced.length).toBeGreaterThan(0);
+    // Both paths of a dataset, and both its cards, in one rule.
+    expect(braced.map((h) => h.source).join(' ')).toMatch(/api\/v1\/github-streak,api\/github-streak/);
+    expect(json.headers.filter((h) => h.source.length > 100)).toEqual([]);
+    // A set of headers takes a second rule only when its first could hold no more: one more file makes it
+    // longer than 100 characters.
+    const members = (source: string) => (source.startsWith('/{') ? source.slice(2, -1).split(',') : [source.slice(1)]);
+    const bySet = new Map<string, string[]>();
+    for (const h of json.headers.filter((r) => !r.source.includes('*'))) {
+      const key = JSON.stringify(h.headers);
+      bySet.set(key, [...(bySet.get(key) ?? []), h.source]);
+    }
+    for (const sources of bySet.values())
+      sources.slice(0, -1).forEach((source, i) => {
+        const next = members(sources[i + 1]!)[0]!;
+        expect(`/{${[...members(source), next].join(',')}}`.length, source).toBeGreaterThan(100);
+      });
+  });
+});
+
 describe("a tag's feeds beside its page", () => {
   const files = [
     ...filesOf(2, 1),

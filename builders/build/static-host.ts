@@ -207,9 +207,11 @@ export function serveJson(site: StaticSite, files: string[]): Record<string, unk
     if (value !== DEFAULT_FILE_CACHE_CONTROL)
       merged.set(`/${file}`, { ...merged.get(`/${file}`), 'Cache-Control': value });
   }
-  const rules = foldFolders(
-    [...merged].map(([path, headers]) => ({ path, headers })),
-    '**',
+  const rules = bracedRules(
+    foldFolders(
+      [...merged].map(([path, headers]) => ({ path, headers })),
+      '**',
+    ),
   );
   const toServe = (r: HeaderRule) => ({
     source: r.path,
@@ -357,6 +359,37 @@ export function foldFolders(rules: readonly HeaderRule[], splat: '*' | '**'): He
     if (!out.includes(rule)) out.push(rule);
   }
   return out;
+}
+
+/** serve's schema: at most this many characters in a rule's `source`. */
+const SERVE_SOURCE_MAX = 100;
+
+/**
+ * serve.json's rules of single files that carry the same headers, as one minimatch brace pattern each
+ * (`/{api/v1/github-streak,api/github-streak}`), of at most SERVE_SOURCE_MAX characters: serve refuses a
+ * serve.json of more than 50 rules and serves nothing, and each dataset's paths and cards would add four.
+ * A joined rule stands where the last of its files' rules stood: a rule only ever moves later, past rules
+ * that set none of its headers for its files (foldFolders' splats never do), so every file keeps its values.
+ */
+export function bracedRules(rules: readonly HeaderRule[]): HeaderRule[] {
+  const plain = (r: HeaderRule) => /^\/[A-Za-z0-9._-]+(?:\/[A-Za-z0-9._-]+)*$/.test(r.path);
+  const chunks = new Map<HeaderRule, HeaderRule[]>();
+  const open = new Map<string, HeaderRule[]>();
+  const sourceOf = (members: readonly HeaderRule[]) =>
+    members.length === 1 ? members[0]!.path : `/{${members.map((m) => m.path.slice(1)).join(',')}}`;
+  for (const r of rules) {
+    if (!plain(r)) continue;
+    const key = JSON.stringify(r.headers);
+    let chunk = open.get(key);
+    if (chunk === undefined || sourceOf([...chunk, r]).length > SERVE_SOURCE_MAX) open.set(key, (chunk = []));
+    chunk.push(r);
+    chunks.set(r, chunk);
+  }
+  return rules.flatMap((r) => {
+    const chunk = chunks.get(r);
+    if (chunk === undefined) return [r];
+    return chunk.at(-1) === r ? [{ path: sourceOf(chunk), headers: r.headers }] : [];
+  });
 }
 
 /** Netlify and Cloudflare Pages `_redirects`: status 200 makes each line a rewrite, not a redirect. */
