@@ -30,7 +30,7 @@ import { ConfigError } from '../builders/lib/errors.ts';
 import { FIXTURE_SITE, buildSite, runBuild, runBuildMain, type BuiltSite } from './helpers/site-dist.ts';
 import { renderAssets } from '../builders/build/pages/assets.ts';
 import { DEFAULT_LOOK } from '../builders/render/themes.ts';
-import { upstreamEnv } from './helpers/run.ts';
+import { upstreamEnv, type RunResult } from './helpers/run.ts';
 import {
   contentCopy,
   HOSTILE_MARKDOWN,
@@ -308,6 +308,16 @@ describe('content mistakes through build(): exit 2 at once, one line, no upstrea
     if (base) await rm(base, { recursive: true, force: true });
   });
 
+  /** `build` into `outDir` is refused at once: exit 2, exactly `stderr`, no upstream asked, nothing written. */
+  async function expectRefused(outDir: string, build: () => Promise<RunResult>, stderr: string): Promise<void> {
+    fake.resetCalls();
+    const result = await build();
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(stderr);
+    expect(noCalls(fake.calls), JSON.stringify(fake.calls)).toBe(true);
+    await expect(readdir(outDir)).rejects.toThrow(/ENOENT/);
+  }
+
   const bomb = `---\ntitle: T\ndate: 2026-01-01\nsummary: S\na: &a [x,x,x,x,x,x,x,x,x,x]\n${Array.from(
     { length: 9 },
     (_, i) =>
@@ -405,15 +415,12 @@ describe('content mistakes through build(): exit 2 at once, one line, no upstrea
     // A link within site/ is the owner's own file, and stays publishable.
     await symlink(join(content.dir, 'writings', 'static-plus-cron.md'), join(content.dir, 'writings', 'alias.md'));
     const outDir = join(base, 'symlinked');
-    fake.resetCalls();
     try {
-      const result = await runBuild(outDir, upstreamEnv(fake.url), { content: content.dir });
-      expect(result.code).toBe(2);
-      expect(result.stderr).toBe(
+      await expectRefused(
+        outDir,
+        () => runBuild(outDir, upstreamEnv(fake.url), { content: content.dir }),
         "build: the site's content needs a fix: writings/linked.md: resolves to a file outside site/ (a symbolic link); copy the file into site/ instead\n",
       );
-      expect(noCalls(fake.calls), JSON.stringify(fake.calls)).toBe(true);
-      await expect(readdir(outDir)).rejects.toThrow(/ENOENT/);
     } finally {
       await content.close();
     }
@@ -426,15 +433,12 @@ describe('content mistakes through build(): exit 2 at once, one line, no upstrea
     await rm(join(content.dir, 'site.json'));
     await symlink(outside, join(content.dir, 'site.json'));
     const outDir = join(base, 'linked-site-json');
-    fake.resetCalls();
     try {
-      const result = await runBuildMain(['--out', outDir], upstreamEnv(fake.url), { content: content.dir });
-      expect(result.code).toBe(2);
-      expect(result.stderr).toBe(
+      await expectRefused(
+        outDir,
+        () => runBuildMain(['--out', outDir], upstreamEnv(fake.url), { content: content.dir }),
         'build: invalid configuration: site/site.json: resolves to a file outside its folder (a symbolic link); copy the file into the folder instead\n',
       );
-      expect(noCalls(fake.calls), JSON.stringify(fake.calls)).toBe(true);
-      await expect(readdir(outDir)).rejects.toThrow(/ENOENT/);
     } finally {
       await content.close();
     }

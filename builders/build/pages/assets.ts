@@ -5,11 +5,11 @@
 // search it imports on first use, site/scripts/search.ts (an ES module, docs/site.md#search). esbuild is
 // already how this project compiles.
 import { readFileSync } from 'node:fs';
-import { assertInsideSite, siteRoot } from '../content/site-files.ts';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import type { Artifact } from '../artifact.ts';
 import { SITE_DIR } from '../content/site-content.ts';
+import { assertInsideSite, siteRoot } from '../content/site-files.ts';
 import { ASSETS } from './layout.ts';
 import { themeCss } from './theme-css.ts';
 import type { Look } from '../../render/themes.ts';
