@@ -117,18 +117,23 @@ describe.each(['gateway', 'static'] as const)('/openapi.json for the %s host', (
     expect(doc.info.description).toMatch(/HEAD/);
   });
 
-  it('declares each snapshot example once and references it from the alias and the v1 path', () => {
-    for (const [path, name] of DEFAULT_SERVICE.resources.flatMap((r) =>
-      [r.alias, r.v1].map((op) => [op.path, `${r.schema}Snapshot`]),
-    )) {
-      expect(doc.paths[path!].get.responses['200'].content['application/json'].examples.snapshot).toEqual({
-        $ref: `#/components/examples/${name}`,
-      });
+  it('declares each snapshot example once and references it from the alias and the v1 path', async () => {
+    const names: string[] = [];
+    for (const r of DEFAULT_SERVICE.resources) {
+      const ref = (path: string) =>
+        doc.paths[path].get.responses['200'].content['application/json'].examples.snapshot.$ref as string;
+      const [alias, v1] = [ref(r.alias.path), ref(r.v1.path)];
+      expect(alias).toBe(v1);
+      const name = v1.replace('#/components/examples/', '');
+      // The example of this dataset's own snapshot, never another's.
+      expect(doc.components.examples[name].value).toEqual(await site.json(r.snapshotFiles[0]!));
+      // A schema of its own names it; datasets that share one (a copy of a folder) are told by their operation.
+      const shared = DEFAULT_SERVICE.resources.filter((o) => o.schema === r.schema).length > 1;
+      expect(name).toBe(shared ? `${r.v1.operationId}Snapshot` : `${r.schema}Snapshot`);
+      names.push(name);
     }
     // One a dataset, from the registry (test/dataset-modules.test.ts pins the list).
-    expect(Object.keys(doc.components.examples).sort()).toEqual(
-      DEFAULT_SERVICE.resources.map((r) => `${r.schema}Snapshot`).sort(),
-    );
+    expect(Object.keys(doc.components.examples).sort()).toEqual(names.sort());
   });
 
   it('gives every operation a function-tool input schema: an object with empty properties, empty required, no additional properties', () => {

@@ -262,6 +262,7 @@ describe('builds whose upstream failed, and the demo build', () => {
             // One line for every dataset of the registry: its snapshot pair, its card pair.
             .replace('<dataset>', '[a-z0-9-]+')
             .replace('<card>', '[a-z0-9-]+')
+            .replace('<folder>', '[a-z0-9-]+')
             .replace('<owner>', '[a-z0-9-]+')
             .replace('<name>', '[a-z0-9._-]+')
             .replace('<file>', '.+')}$`,

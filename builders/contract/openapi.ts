@@ -219,7 +219,14 @@ export interface DescribedDatasets {
   phrases: ReadonlyMap<DataResourceId, { short: string; openapi: string }>;
 }
 
-const exampleName = (resource: DataResource) => `${resource.schema}Snapshot`;
+/**
+ * A snapshot example's name under components.examples: its schema's, or, where datasets share a schema (a copy
+ * of a folder under another id), its v1 operation's, so that no dataset's example takes another's place.
+ */
+const exampleName = (resource: DataResource, service: ServiceTables) =>
+  service.resources.filter((r) => r.schema === resource.schema).length === 1
+    ? `${resource.schema}Snapshot`
+    : `${resource.v1.operationId}Snapshot`;
 const snapshotOf = (resource: DataResource, snapshots: DescribedDatasets['snapshots']) =>
   snapshots.get(resource.id) ?? null;
 
@@ -278,7 +285,9 @@ function operation(
             schema: schemaRef(resource.schema),
             // The real snapshot of this build, when its upstream answered: an example, never invented.
             // Declared once under components.examples and referenced from both the alias and v1 paths.
-            ...(example ? { examples: { snapshot: { $ref: `#/components/examples/${exampleName(resource)}` } } } : {}),
+            ...(example
+              ? { examples: { snapshot: { $ref: `#/components/examples/${exampleName(resource, service)}` } } }
+              : {}),
           },
         },
       },
@@ -363,7 +372,9 @@ export function openApiDocument(
       examples: Object.fromEntries(
         service.resources.flatMap((r) => {
           const value = snapshotOf(r, snapshots);
-          return value ? [[exampleName(r), { summary: `The snapshot of this build (${r.v1.path})`, value }]] : [];
+          return value
+            ? [[exampleName(r, service), { summary: `The snapshot of this build (${r.v1.path})`, value }]]
+            : [];
         }),
       ),
     },
