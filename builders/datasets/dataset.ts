@@ -57,6 +57,13 @@ export interface SharedReading<P> {
 export interface DatasetUpstream<P> {
   /** Connects once per program, from its configuration and its rules for outgoing requests. */
   connect(config: Config, http: HttpOptions): DatasetSource<P>;
+  /**
+   * The names of its own variables (read with `datasetVariables` as it connects), which `npm run
+   * build:edge` bakes into the Worker's bundle beside the service's own.
+   */
+  variables?: readonly string[];
+  /** Its own secrets (a token): never baked; the Worker reads them from its bindings (`wrangler secret put`). */
+  secrets?: readonly string[];
 }
 
 /** Where a dataset's data come from: its own upstream, or the payload of another dataset of the same instant. */

@@ -49,6 +49,15 @@ export function datasets(options: ServiceOptions): Dataset[] {
   ] as Dataset[];
 }
 
+/** The variables and the secrets the upstreams of these datasets declare as their own (docs/architecture.md#add-a-dataset). */
+export function ownVariables(list: readonly Dataset[]): { variables: string[]; secrets: string[] } {
+  const upstreams = list.flatMap((d) => ('upstream' in d.origin ? [d.origin.upstream] : []));
+  return {
+    variables: [...new Set(upstreams.flatMap((u) => u.variables ?? []))],
+    secrets: [...new Set(upstreams.flatMap((u) => u.secrets ?? []))],
+  };
+}
+
 /** The route table (builders/contract/service.ts) of these datasets. */
 export function tablesOf(list: readonly Dataset[]): ServiceTables {
   return serviceTablesOf(list.map((d) => d.resource));

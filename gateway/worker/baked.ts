@@ -19,8 +19,13 @@ export interface BakedFile {
 }
 
 export interface Baked {
-  /** The configuration variables as the bundle was made with them (secrets and Node-only ones left out). */
+  /**
+   * The configuration variables as the bundle was made with them, the datasets' own included (secrets and
+   * Node-only ones left out).
+   */
   env: Record<string, string>;
+  /** The secrets the Worker reads from its bindings: GITHUB_TOKEN and the datasets' own. */
+  secrets: string[];
   site: SiteFile;
   /** The schemas as the deployment specialises them (MARKET_PRODUCT, CALENDAR_TIME_ZONE). */
   schemas: JsonSchema[];

@@ -12,15 +12,31 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONFIG_VARIABLES, liveFeedUrl, type Config } from '../../builders/lib/config.ts';
 import { loadSchemas, standaloneValidators } from '../../builders/contract/schemas.ts';
-import { datasets, tablesOf, type Deployment } from '../../builders/datasets/registry.ts';
+import { datasets, ownVariables, tablesOf, type Deployment } from '../../builders/datasets/registry.ts';
 import { readSiteFiles } from '../http/static-files.ts';
 import { gatewayOpenApiFile } from '../http/openapi-document.ts';
 import { NODE_CODEC } from '../http/node-codec.ts';
 import { staticTable } from '../core/http/static-table.ts';
 import type { Baked, BakedFile } from './baked.ts';
+import type { Dataset } from '../../builders/datasets/dataset.ts';
 
 /** Variables the Worker never takes from the bundle: a secret, and what refuseNodeOnly refuses. */
 const NOT_BAKED = new Set(['GITHUB_TOKEN', 'RATE_LIMIT_REDIS_URL', 'TRUST_PROXY', 'DIST_DIR', 'SOURCE_DATE_EPOCH']);
+
+/** What the bundle carries of `env`: the service's variables and the datasets' own, neither secrets nor Node-only ones. */
+export function bakedEnv(list: readonly Dataset[], env: Record<string, string | undefined>): Record<string, string> {
+  const secrets = new Set(workerSecrets(list));
+  return Object.fromEntries(
+    [...CONFIG_VARIABLES, ...ownVariables(list).variables]
+      .filter((name) => !NOT_BAKED.has(name) && !secrets.has(name) && env[name] !== undefined)
+      .map((name) => [name, env[name]!]),
+  );
+}
+
+/** The secrets a Worker of these datasets reads from its bindings, never from its bundle. */
+export function workerSecrets(list: readonly Dataset[]): string[] {
+  return [...new Set(['GITHUB_TOKEN', ...ownVariables(list).secrets])];
+}
 
 /** The header and rewrite rules the build writes for static hosts (builders/build/static-host.ts), which Workers' assets read too. */
 const HOST_RULE_FILES = ['_headers', '_redirects'];
@@ -47,12 +63,8 @@ export function deploymentModules(config: Config, env: Record<string, string | u
   const schemas = loadSchemas(service);
   const served = servedFiles({ config, datasets: list, service, schemas });
   const baked: Baked = {
-    env: Object.fromEntries(
-      CONFIG_VARIABLES.filter((name) => !NOT_BAKED.has(name) && env[name] !== undefined).map((name) => [
-        name,
-        env[name]!,
-      ]),
-    ),
+    env: bakedEnv(list, env),
+    secrets: workerSecrets(list),
     site: config.site,
     schemas: [...schemas.values()],
     files: served.map(({ file, body, tag }) => ({ file, body: { length: body.length, asset: `/${file}` }, tag })),

@@ -14,6 +14,8 @@ import { errorMessage, runServer } from '../../builders/lib/run-main.ts';
 import { parseTrustProxy } from '../quota/ip-ranges.ts';
 import { bundleWorker, refuseNodeOnly, WRANGLER_CONFIG, writeWorkerRoutes } from './bundle.ts';
 import { startLocalWorker, type LocalWorker } from './local.ts';
+import { workerSecrets } from './deployment.ts';
+import { datasets } from '../../builders/datasets/registry.ts';
 
 const MAX_LINE = 300;
 const err = (line: string) => void process.stderr.write(`edge: ${oneLine(line, MAX_LINE)}\n`);
@@ -64,7 +66,12 @@ async function main(): Promise<number | undefined> {
   try {
     worker = await startLocalWorker(config, bundle, {
       // Secrets stay out of the bundle: the Worker reads them from its bindings, as `wrangler secret put` sets them.
-      secrets: config.githubToken === undefined ? {} : { GITHUB_TOKEN: config.githubToken },
+      secrets: Object.fromEntries(
+        workerSecrets(datasets(config)).flatMap((name) => {
+          const value = name === 'GITHUB_TOKEN' ? config.githubToken : config.env[name]?.trim();
+          return value ? [[name, value]] : [];
+        }),
+      ),
       stderr: (chunk) => process.stderr.write(chunk),
     });
   } catch (error) {

@@ -4,7 +4,8 @@
 // assets answered from the Node gateway's own table (worker-static.ts); payloads are checked by validators
 // compiled when the bundle was made (no code is generated at run time: Workers forbid it). The
 // configuration is the bundle's (gateway/worker/deployment.ts), checked by builders/lib/config.ts when it was made and again
-// here; GITHUB_TOKEN alone is read from the Worker's bindings, where `wrangler secret put` sets it.
+// here; the secrets alone (GITHUB_TOKEN and a dataset's own) are read from the Worker's bindings, where
+// `wrangler secret put` sets them.
 import { createHash } from 'node:crypto';
 import baked from 'edge:deployment';
 import * as checks from 'edge:validators';
@@ -51,9 +52,13 @@ interface Isolate {
   fill: (body: Uint8Array | undefined) => Promise<void> | undefined;
 }
 
-/** The configuration as the bundle carries it, with the secret from the bindings. */
+/** The configuration as the bundle carries it, with the secrets from the bindings. */
 function configOf(env: Env): Config {
-  return loadConfig({ ...baked.env, GITHUB_TOKEN: env.GITHUB_TOKEN }, baked.site);
+  const bindings = env as unknown as Record<string, unknown>;
+  const secrets = baked.secrets.flatMap((name) =>
+    typeof bindings[name] === 'string' ? [[name, bindings[name] as string] as const] : [],
+  );
+  return loadConfig({ ...baked.env, ...Object.fromEntries(secrets) }, baked.site);
 }
 
 /** Made at an isolate's first request (a Worker's bindings arrive with it) and kept for its life. */
