@@ -1,6 +1,6 @@
 // What the Worker's bundle carries of the environment (gateway/worker/deployment.ts): the service's variables
 // and a dataset's own (docs/architecture.md#add-a-dataset), never a secret, which the Worker reads from its
-// bindings instead. The stock registry declares no variable of its own, so a dataset that does is added here.
+// bindings instead. The datasets here are the registry's first with an upstream that declares what each test says.
 import { describe, expect, it } from 'vitest';
 import { bakedEnv, workerSecrets } from '../gateway/worker/deployment.ts';
 import { datasets, DEFAULT_SERVICE_OPTIONS, ownVariables } from '../builders/datasets/registry.ts';
@@ -36,14 +36,20 @@ describe("the Worker's bundle and a dataset's own variables", () => {
     expect(workerSecrets(list)).toEqual(['GITHUB_TOKEN', 'DOWNLOADS_TOKEN']);
   });
 
+  it('names a dataset’s origin variable for the fakes to point at theirs', () => {
+    const list = [withOwn({ variables: ['DOWNLOADS_API_URL'], originVariable: 'DOWNLOADS_API_URL' })];
+    expect(ownVariables(list).origins).toEqual(['DOWNLOADS_API_URL']);
+  });
+
   it('leaves a variable a dataset declares twice, as a variable and a secret, out of the bundle', () => {
     const list = [...stock, withOwn({ variables: ['DOWNLOADS_TOKEN'], secrets: ['DOWNLOADS_TOKEN'] })];
     expect(bakedEnv(list, ENV)).not.toHaveProperty('DOWNLOADS_TOKEN');
   });
 
-  it('the stock registry declares none: the service’s variables alone, GITHUB_TOKEN its one secret', () => {
-    expect(ownVariables(stock)).toEqual({ variables: [], secrets: [] });
-    expect(bakedEnv(stock, ENV)).toEqual({ SITE_URL: 'https://example.com' });
-    expect(workerSecrets(stock)).toEqual(['GITHUB_TOKEN']);
+  it('datasets that declare none: the service’s variables alone, GITHUB_TOKEN the one secret', () => {
+    const list = [withOwn({}), withOwn({ variables: [] })];
+    expect(ownVariables(list)).toEqual({ variables: [], secrets: [], origins: [] });
+    expect(bakedEnv(list, ENV)).toEqual({ SITE_URL: 'https://example.com' });
+    expect(workerSecrets(list)).toEqual(['GITHUB_TOKEN']);
   });
 });

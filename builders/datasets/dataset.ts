@@ -62,6 +62,11 @@ export interface DatasetUpstream<P> {
    * build:edge` bakes into the Worker's bundle beside the service's own.
    */
   variables?: readonly string[];
+  /**
+   * Of its variables, the one naming its upstream's origin, as MARKET_API_URL names Coinbase's: the tests,
+   * the demo and the bench point it at their fake server, where the folder's `fake.ts` answers.
+   */
+  originVariable?: string;
   /** Its own secrets (a token): never baked; the Worker reads them from its bindings (`wrangler secret put`). */
   secrets?: readonly string[];
 }

@@ -50,11 +50,12 @@ export function datasets(options: ServiceOptions): Dataset[] {
 }
 
 /** The variables and the secrets the upstreams of these datasets declare as their own (docs/architecture.md#add-a-dataset). */
-export function ownVariables(list: readonly Dataset[]): { variables: string[]; secrets: string[] } {
+export function ownVariables(list: readonly Dataset[]): { variables: string[]; secrets: string[]; origins: string[] } {
   const upstreams = list.flatMap((d) => ('upstream' in d.origin ? [d.origin.upstream] : []));
   return {
     variables: [...new Set(upstreams.flatMap((u) => u.variables ?? []))],
     secrets: [...new Set(upstreams.flatMap((u) => u.secrets ?? []))],
+    origins: [...new Set(upstreams.flatMap((u) => (u.originVariable === undefined ? [] : [u.originVariable])))],
   };
 }
 

@@ -1,6 +1,7 @@
 // What the demo prints for a build of one's own against its simulated provider: every upstream (the market,
 // the calendar page, the profile page and the REST counts, the picture) and the live feed, so that a build run
 // exactly as printed asks nothing of any outside address.
+import { datasetOriginsEnv } from '../fakes/env.ts';
 
 /** A value as a POSIX shell word: bare when it is plainly safe, else single-quoted. */
 export function shellWord(value: string): string {
@@ -32,6 +33,7 @@ export function demoBuildCommand({ provider, feed, caller }: DemoUpstreams): str
     ['MARKET_API_URL', provider],
     ['GITHUB_API_URL', provider],
     ['GITHUB_WEB_URL', provider],
+    ...Object.entries(datasetOriginsEnv(provider)),
     ['GITHUB_TOKEN', ''],
     ['MARKET_WS_URL', feed ?? 'off'],
   ];

@@ -14,6 +14,7 @@ import { freePort } from '../fakes/ports.ts';
 import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import { priceLevel } from '../fakes/data.ts';
 import { startFakeFeed, type FakeFeed } from '../fakes/live-feed.ts';
+import { datasetOriginsEnv } from '../fakes/env.ts';
 import { GATEWAY_NODE_FLAGS } from '../../gateway/node-flags.ts';
 import { demoBuildCommand, restartHint } from './build-command.ts';
 
@@ -190,6 +191,7 @@ async function main(): Promise<number> {
     GITHUB_API_URL: fake.url,
     GITHUB_WEB_URL: fake.url,
     MARKET_API_URL: fake.url,
+    ...datasetOriginsEnv(fake.url),
     MARKET_WS_URL: feed?.url ?? 'off',
     HOST: host,
     PORT: String(port),

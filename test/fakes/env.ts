@@ -1,6 +1,11 @@
 // The environment of a program run against the fakes: the caller's, minus every variable that would reach
 // a real upstream or carry a token, plus the variables that point every upstream at one fake server.
-// Used by the tests, the benchmark and the resilience suite alike.
+// Used by the tests, the demo, the benchmark and the resilience suite alike.
+import { datasets, DEFAULT_SERVICE_OPTIONS, ownVariables } from '../../builders/datasets/registry.ts';
+
+/** What the registry's datasets declare of their own (builders/datasets/dataset.ts, DatasetUpstream). */
+const OWN = ownVariables(datasets(DEFAULT_SERVICE_OPTIONS));
+const OWN_NAMES = new Set([...OWN.variables, ...OWN.secrets, ...OWN.origins]);
 
 /** The environment of a child: the parent's minus anything that would reach a real upstream or token. */
 export function cleanEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
@@ -8,6 +13,7 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): Record
   for (const [k, v] of Object.entries(process.env)) {
     if (
       v !== undefined &&
+      !OWN_NAMES.has(k) &&
       !/^(GITHUB_|MARKET_|CALENDAR_|MCP_|RATE_LIMIT_|TRUST_PROXY|SITE_URL|SOURCE_DATE_EPOCH|DIST_DIR|PORT|HOST)/.test(k)
     )
       env[k] = v;
@@ -16,7 +22,18 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): Record
   return env;
 }
 
+/** The variables that point a dataset's own upstream at the fake server, where its folder's fake.ts answers. */
+export function datasetOriginsEnv(url: string): Record<string, string> {
+  return Object.fromEntries(OWN.origins.map((name) => [name, url]));
+}
+
 /** The variables that point every upstream at one fake server. */
 export function upstreamEnv(url: string): Record<string, string> {
-  return { MARKET_API_URL: url, GITHUB_API_URL: url, GITHUB_WEB_URL: url, GITHUB_ACCOUNT: 'octocat' };
+  return {
+    MARKET_API_URL: url,
+    GITHUB_API_URL: url,
+    GITHUB_WEB_URL: url,
+    GITHUB_ACCOUNT: 'octocat',
+    ...datasetOriginsEnv(url),
+  };
 }
