@@ -11,8 +11,11 @@ const NOT_FAST = ['test/slow/**', 'test/timing/**', 'test/resilience/**', 'node_
  * replacement would leak into the files after them, and a module already loaded would not be replaced.
  */
 const ISOLATED = ['test/internal-error.test.ts'];
-/** The connection-load test: alone, after the slow suite (`npm run test:slow`), so no other file's CPU starves it. */
-const LOAD = ['test/slow/gateway-load.test.ts'];
+/**
+ * Run alone, one file after another, after the slow suite (`npm run test:slow`), so that no other file's CPU
+ * starves them: the connection-load test, and the copy's whole fast suite of the dataset recipe.
+ */
+const ALONE = ['test/slow/gateway-load.test.ts', 'test/slow/dataset-recipe-suite.test.ts'];
 
 // What the fast and slow suites share. Each project is complete in itself (no `extends`): vitest
 // concatenates a project's include and exclude with the root's, which would run every file in both.
@@ -57,15 +60,17 @@ export default defineConfig({
           ...common,
           name: 'slow',
           include: ['test/slow/**/*.test.ts'],
-          // Thousands of sockets at once: run alone afterwards (the `load` project), not beside browsers.
-          exclude: LOAD,
+          // Thousands of sockets at once, a whole fast suite: run alone afterwards (the `load` project).
+          exclude: ALONE,
           // Browsers, Java and child processes: more time per test than the in-process suite needs.
           testTimeout: 180_000,
           // Faults injected into Redis and processes: each file in a fresh fork.
           isolate: true,
         },
       },
-      { test: { ...common, name: 'load', include: LOAD, testTimeout: 180_000, isolate: true } },
+      {
+        test: { ...common, name: 'load', include: ALONE, testTimeout: 180_000, isolate: true, fileParallelism: false },
+      },
       {
         // CPU-time ratios on this machine, which neither test suite may depend on: run with the benchmarks,
         // one file at a time (`--max-workers=1` in `npm run bench`) so that they do not compete.

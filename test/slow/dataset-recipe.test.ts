@@ -4,34 +4,19 @@
 // in the registry. Nothing else changes. The copy type-checks; its build asks the dataset's own upstream
 // (a loopback server speaking the registry's wire format) once and publishes the payload at both paths;
 // its gateway answers them and lists the MCP tool; its cli.mjs has the command; a refused variable of the
-// dataset's own is exit 2 naming it; the copy's own fast suite fails only the test that pins the registry.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+// dataset's own is exit 2 naming it. Its fast suite in that copy: test/slow/dataset-recipe-suite.test.ts.
+import type { ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { cp, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
-import { cleanEnv, ROOT, upstreamEnv } from '../helpers/run.ts';
+import { upstreamEnv } from '../helpers/run.ts';
 import { copyRepository, runIn, startGatewayIn } from '../helpers/repo-copy.ts';
+import { addDataset } from '../helpers/dataset-recipe.ts';
 
-const FOLDER = join(ROOT, 'test/fixtures/dataset-recipe/downloads');
 const ANSWER = { downloads: 1_234_567, start: '2026-11-16', end: '2026-11-22', package: 'left-pad' };
-
-/** The recipe's two steps: the folder, then the registry's import and its line in datasets(). */
-async function addDataset(dir: string): Promise<void> {
-  await cp(FOLDER, join(dir, 'builders/datasets/downloads'), { recursive: true });
-  const registry = join(dir, 'builders/datasets/registry.ts');
-  const text = await readFile(registry, 'utf8');
-  const edited = text
-    .replace(
-      "import { projectsDataset } from './projects/index.ts';",
-      "$&\nimport { downloadsDataset } from './downloads/index.ts';",
-    )
-    .replace('    projectsDataset(),\n', '$&    downloadsDataset(),\n');
-  expect(edited.split('\n').length - text.split('\n').length).toBe(2);
-  await writeFile(registry, edited);
-}
 
 describe("a dataset with an upstream of its own, by the recipe: its folder and the registry's line", () => {
   let dir: string;
@@ -131,54 +116,4 @@ describe("a dataset with an upstream of its own, by the recipe: its folder and t
     ]);
     expect(asked).toEqual([]);
   }, 60_000);
-
-  // The fast suite of the copy, as its maintainer runs it: the one deliberate pin of the registry's ids
-  // fails, and nothing else does (the folder's fake.ts answers there, upstreamEnv points its origin at it).
-  it("the copy's fast suite fails only the test that pins the registry's ids", async () => {
-    const report = join(dir, '.cache/vitest-report.json');
-    // A checkout of its own, as a maintainer's is (the layering test reads `git ls-files`), without the linked node_modules.
-    const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'ignore' });
-    git('init', '-q');
-    await writeFile(join(dir, '.git/info/exclude'), 'node_modules\n');
-    git('add', '-A');
-    git('-c', 'user.name=recipe', '-c', 'user.email=recipe@example.com', 'commit', '-qm', 'the recipe');
-    const env = Object.fromEntries(
-      Object.entries(cleanEnv()).filter(([name]) => !name.startsWith('VITEST') && name !== 'NODE_OPTIONS'),
-    );
-    const run = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
-      const child = spawn(
-        process.execPath,
-        [
-          'node_modules/vitest/vitest.mjs',
-          'run',
-          '--project',
-          'shared',
-          '--project',
-          'isolated',
-          '--reporter=json',
-          `--outputFile=${report}`,
-        ],
-        { cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe'] },
-      );
-      let stderr = '';
-      child.stderr.on('data', (d: Buffer) => (stderr += d));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stderr }));
-    });
-    const result = JSON.parse(await readFile(report, 'utf8')) as {
-      numTotalTests: number;
-      testResults: { name: string; message: string; assertionResults: { fullName: string; status: string }[] }[];
-    };
-    const failed = result.testResults.flatMap((file) => [
-      ...(file.assertionResults.length === 0 && file.message ? [`${file.name}: ${file.message.slice(0, 300)}`] : []),
-      ...file.assertionResults
-        .filter((t) => t.status === 'failed')
-        .map((t) => `${file.name.slice(dir.length + 1)} > ${t.fullName}`),
-    ]);
-    expect(failed, run.stderr.slice(-2000)).toEqual([
-      expect.stringMatching(/^test\/dataset-modules\.test\.ts > .*the registry holds the market/),
-    ]);
-    expect(run.code).toBe(1);
-    expect(result.numTotalTests).toBeGreaterThan(1000);
-  }, 900_000);
 });
