@@ -5,6 +5,18 @@ import { liveFeedUrl, loadConfig, readSiteFile, STOCK_SITE_URL } from '../builde
 import { parseTrustProxy } from '../gateway/quota/ip-ranges.ts';
 import { ConfigError } from '../builders/lib/errors.ts';
 import { SIMULATED_MARKET_SOURCE } from '../builders/lib/simulated.ts';
+import { DEFAULT_API_URL as MARKET_DEFAULT_API_URL } from '../builders/datasets/market/source.ts';
+import { connectSources, datasets } from '../builders/datasets/registry.ts';
+import { httpOptions } from '../builders/upstreams/http.ts';
+
+/**
+ * What every program checks of its environment at its start: the service's variables (loadConfig), then
+ * the datasets' own, which their folders read as their upstreams connect (no request is made).
+ */
+function startCheck(env: Record<string, string>): void {
+  const config = loadConfig(env);
+  connectSources(datasets(config), config, httpOptions(config));
+}
 
 describe('loadConfig', () => {
   it('takes its defaults from the site file and docs/configuration.md#variables', () => {
@@ -15,7 +27,8 @@ describe('loadConfig', () => {
     expect(config.githubToken).toBeUndefined();
     expect(config.githubApiUrl).toBe('https://api.github.com');
     expect(config.githubWebUrl).toBe('https://github.com');
-    expect(config.marketApiUrl).toBe('https://api.exchange.coinbase.com');
+    // The market's own variable, read by its folder (builders/datasets/market/source.ts).
+    expect(MARKET_DEFAULT_API_URL).toBe('https://api.exchange.coinbase.com');
     expect(config.marketSourceName).toBe('Coinbase Exchange');
     expect(config.upstreamTimeoutMs).toBe(5000);
     expect(config.host).toBe('127.0.0.1');
@@ -59,7 +72,7 @@ describe('loadConfig', () => {
 
   const messageOf = (env: Record<string, string>): string => {
     try {
-      loadConfig(env);
+      startCheck(env);
     } catch (error) {
       expect(error).toBeInstanceOf(ConfigError);
       return (error as ConfigError).message;
@@ -150,7 +163,7 @@ describe('loadConfig', () => {
   ])('%s=%j is a ConfigError naming the variable', (variable, value) => {
     let error: unknown;
     try {
-      loadConfig({ [variable]: value });
+      startCheck({ [variable]: value });
     } catch (e) {
       error = e;
     }

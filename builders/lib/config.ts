@@ -37,7 +37,6 @@ export interface Config {
   githubToken: string | undefined;
   githubApiUrl: string;
   githubWebUrl: string;
-  marketApiUrl: string;
   marketSourceName: string;
   upstreamTimeoutMs: number;
   /** Build only: the instant used as "now", in milliseconds. */
@@ -157,7 +156,6 @@ export const CONFIG_VARIABLES = [
   'GITHUB_TOKEN',
   'GITHUB_API_URL',
   'GITHUB_WEB_URL',
-  'MARKET_API_URL',
   'MARKET_SOURCE_NAME',
   'UPSTREAM_TIMEOUT_MS',
   'SOURCE_DATE_EPOCH',
@@ -209,7 +207,6 @@ export function loadConfig(env: Env = process.env, site: SiteFile = readSiteFile
     githubToken: get('GITHUB_TOKEN'),
     githubApiUrl: origin('GITHUB_API_URL', get('GITHUB_API_URL') ?? 'https://api.github.com'),
     githubWebUrl: origin('GITHUB_WEB_URL', get('GITHUB_WEB_URL') ?? 'https://github.com'),
-    marketApiUrl: origin('MARKET_API_URL', get('MARKET_API_URL') ?? 'https://api.exchange.coinbase.com'),
     // A demo's payload names the simulated provider: its numbers must not pass for the real provider's.
     marketSourceName: demoSimulated ? SIMULATED_MARKET_SOURCE : (get('MARKET_SOURCE_NAME') ?? site.marketSourceName),
     upstreamTimeoutMs: integer('UPSTREAM_TIMEOUT_MS', get('UPSTREAM_TIMEOUT_MS') ?? '5000', 1, 600_000),

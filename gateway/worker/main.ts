@@ -15,7 +15,8 @@ import { parseTrustProxy } from '../quota/ip-ranges.ts';
 import { bundleWorker, refuseNodeOnly, WRANGLER_CONFIG, writeWorkerRoutes } from './bundle.ts';
 import { startLocalWorker, type LocalWorker } from './local.ts';
 import { workerSecrets } from './deployment.ts';
-import { datasets } from '../../builders/datasets/registry.ts';
+import { connectSources, datasets } from '../../builders/datasets/registry.ts';
+import { httpOptions } from '../../builders/upstreams/http.ts';
 
 const MAX_LINE = 300;
 const err = (line: string) => void process.stderr.write(`edge: ${oneLine(line, MAX_LINE)}\n`);
@@ -30,6 +31,9 @@ async function main(): Promise<number | undefined> {
     refuseNodeOnly(config, !process.argv.includes('--bundle-only'));
     // Read by the local front door alone (front.ts); checked here, before anything is built.
     parseTrustProxy(config.trustProxy);
+    // The datasets' own variables, which their folders check as their upstreams connect (no request is
+    // made), as the Node programs do at their start: a refused one never reaches the bundle.
+    connectSources(datasets(config), config, httpOptions(config));
   } catch (error) {
     if (error instanceof ConfigError) {
       err(`invalid configuration: ${error.message}`);

@@ -637,6 +637,8 @@ describe('the Worker program', () => {
     // A deployed Worker's client is Cloudflare's CF-Connecting-IP: the bundle takes no proxy.
     ['TRUST_PROXY', '127.0.0.1', ['--bundle-only']],
     ['RATE_LIMIT_QUOTA', '0', []],
+    // A dataset's own variable, which its folder checks as its upstream connects: never baked refused.
+    ['MARKET_API_URL', 'ftp://example.org', ['--bundle-only']],
   ])('refuses %s=%s at start (%j), exit 2, naming it', async (name, value, args) => {
     const result = await runProgram('edge', args, { ...env, [name]: value });
     expect(result.code).toBe(2);

@@ -1,7 +1,7 @@
 // Where the market preview comes from (docs/upstreams.md#coinbase-exchange): Coinbase Exchange's ticker and
 // hourly candles of MARKET_PRODUCT, connected once per program. The build fetches both once; the gateway
 // reads the ticker for every request and reuses the candle history for a few minutes (live.ts).
-import type { Config } from '../../lib/config.ts';
+import { datasetVariables, type Config } from '../../lib/config.ts';
 import { buildMarketData, marketWindow, type MarketData } from '../../domain/market.ts';
 import { coinbaseClient, type MarketClient } from '../../upstreams/coinbase.ts';
 import type { HttpOptions } from '../../upstreams/http.ts';
@@ -15,10 +15,14 @@ export interface MarketSource extends MarketClient {
   product: string;
 }
 
+/** MARKET_API_URL: the market's own variable, Coinbase Exchange's REST origin (a fake's in the tests and the demo). */
+const API_URL = 'MARKET_API_URL';
+export const DEFAULT_API_URL = 'https://api.exchange.coinbase.com';
+
 /** The market's client as configured. */
 export function marketSource(config: Config, product: string, http: HttpOptions): MarketSource {
   return {
-    ...coinbaseClient(config.marketApiUrl, product, http),
+    ...coinbaseClient(datasetVariables(config).origin(API_URL, DEFAULT_API_URL), product, http),
     sourceName: config.marketSourceName,
     product,
   };
@@ -37,6 +41,8 @@ export async function fetchMarketData(
 
 export function marketUpstream(product: string): DatasetUpstream<MarketData> {
   return {
+    variables: [API_URL],
+    originVariable: API_URL,
     connect(config, http): DatasetSource<MarketData> {
       const source = marketSource(config, product, http);
       return {
