@@ -12,6 +12,7 @@ import { startFakeUpstreams, type FakeUpstreams } from '../fakes/upstreams.ts';
 import { launchChromium, browserAvailability } from '../helpers/browser.ts';
 import { upstreamEnv } from '../helpers/run.ts';
 import { copyRepository, runIn, startGatewayIn } from '../helpers/repo-copy.ts';
+import { register } from '../helpers/dataset-recipe.ts';
 
 const ID = 'streak-copy';
 
@@ -26,19 +27,14 @@ async function copyStreak(dir: string): Promise<void> {
     .replaceAll("GithubStreak'", "GithubStreakCopy'")
     .replace("name: 'streak'", `name: '${ID}'`);
   await writeFile(index, renamed);
-  const registry = join(dir, 'builders/datasets/registry.ts');
-  const text = await readFile(registry, 'utf8');
-  const edited = text
-    .replace(
-      "import { streakDataset } from './streak/index.ts';",
-      `$&\nimport { streakDataset as copyDataset } from './${ID}/index.ts';`,
-    )
-    .replace('    streakDataset(options.calendarTimeZone),\n', `$&    copyDataset(options.calendarTimeZone),\n`);
   // Its import and its line in datasets(): nothing else of the registry names a dataset (its cards come
   // from its resource's cardOrder).
-  expect(edited.split('\n').length - text.split('\n').length).toBe(2);
-  expect(edited).toContain('    copyDataset(options.calendarTimeZone),\n');
-  await writeFile(registry, edited);
+  await register(dir, {
+    afterImport: "import { streakDataset } from './streak/index.ts';",
+    importLine: `import { streakDataset as copyDataset } from './${ID}/index.ts';`,
+    afterEntry: '    streakDataset(options.calendarTimeZone),',
+    entry: '    copyDataset(options.calendarTimeZone),',
+  });
 }
 
 describe('a copy of the streak under a new id, one folder and one registry entry', () => {
