@@ -14,6 +14,8 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): Record
     if (
       v !== undefined &&
       !OWN_NAMES.has(k) &&
+      // A child is never part of the vitest run that spawned it (the recipe suite runs a vitest of its own).
+      !k.startsWith('VITEST') &&
       !/^(GITHUB_|MARKET_|CALENDAR_|MCP_|RATE_LIMIT_|TRUST_PROXY|SITE_URL|SOURCE_DATE_EPOCH|DIST_DIR|PORT|HOST)/.test(k)
     )
       env[k] = v;

@@ -4,12 +4,11 @@
 // projects' folder under a new id (test/helpers/dataset-recipe.ts, copyProjects). Everything else iterates the
 // registry, and the folder's fake.ts answers its upstream there (upstreamEnv points its origin at it). The
 // suite runs the whole fast suite once more, so it runs in the `load` project, alone, after the slow suite.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanEnv } from '../helpers/run.ts';
-import { copyRepository } from '../helpers/repo-copy.ts';
+import { copyRepository, runIn } from '../helpers/repo-copy.ts';
 import { addDataset, copyProjects } from '../helpers/dataset-recipe.ts';
 
 /** Runs the fast suite of the copy at `dir` (a checkout of its own) and gives the names of the tests that failed. */
@@ -23,29 +22,16 @@ async function copySuiteFailures(
   await writeFile(join(dir, '.git/info/exclude'), 'node_modules\n');
   git('add', '-A');
   git('-c', 'user.name=recipe', '-c', 'user.email=recipe@example.com', 'commit', '-qm', 'the recipe');
-  const env = Object.fromEntries(
-    Object.entries(cleanEnv()).filter(([name]) => !name.startsWith('VITEST') && name !== 'NODE_OPTIONS'),
-  );
-  const run = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [
-        'node_modules/vitest/vitest.mjs',
-        'run',
-        '--project',
-        'shared',
-        '--project',
-        'isolated',
-        '--reporter=json',
-        `--outputFile=${report}`,
-      ],
-      { cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe'] },
-    );
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stderr }));
-  });
+  const run = await runIn(dir, [
+    'node_modules/vitest/vitest.mjs',
+    'run',
+    '--project',
+    'shared',
+    '--project',
+    'isolated',
+    '--reporter=json',
+    `--outputFile=${report}`,
+  ]);
   const result = JSON.parse(await readFile(report, 'utf8')) as {
     numTotalTests: number;
     testResults: { name: string; message: string; assertionResults: { fullName: string; status: string }[] }[];
