@@ -8,6 +8,7 @@ import {
   searchDocument,
   writingSearchBox,
   writingSearchIndex,
+  writingSearchIndexAside,
 } from '../builders/build/pages/writings/writing-search.ts';
 import type { Writing } from '../builders/build/content/site-content.ts';
 import { WRITING_SEARCH_INDEX } from '../builders/contract/writing-search.ts';
@@ -87,6 +88,12 @@ describe('the index, made at build time', () => {
   it('links each writing under the base path of a sub-path site', () => {
     const sub = writingSearchIndex('https://you.github.io/portfolio', WRITINGS);
     expect(slugsFor(sub, 'pangolin')).toEqual(['/portfolio/writings/two']);
+  });
+
+  it('is the same bytes made on a thread of its own (many writings) as on the build thread (few)', async () => {
+    const here = await writingSearchIndexAside(SITE_URL, WRITINGS);
+    expect(here).toBe(json);
+    expect(await writingSearchIndexAside(SITE_URL, WRITINGS, 0)).toBe(here);
   });
 
   it('says how many writings match', () => {

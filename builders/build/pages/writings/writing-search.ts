@@ -50,11 +50,30 @@ parentPort.postMessage(JSON.stringify(index));
 `;
 
 /**
- * writingSearchIndex, made on a thread of its own: the index's tree over 3,000 writings took 76 MiB of the
- * build's peak memory on the main thread (docs/performance.md#content-at-scale-issue-41), and a thread's
- * heap is gone once it ends, while the build waits for its upstreams, long before the pictures are drawn.
+ * Up to this many writings, the index is made on the build's own thread: starting a thread (an isolate that
+ * loads MiniSearch) cost about 45 ms of CPU, more than indexing a few dozen writings, and their tree is a
+ * few hundred KiB. The same bytes either way (test/writing-search.test.ts).
  */
-export function writingSearchIndexAside(siteUrl: string, writings: readonly Writing[]): Promise<string> {
+const ON_THIS_THREAD_MAX = 64;
+
+/**
+ * writingSearchIndex, made on a thread of its own beyond ON_THIS_THREAD_MAX writings: the index's tree over
+ * 3,000 writings took 76 MiB of the build's peak memory on the main thread
+ * (docs/performance.md#content-at-scale-issue-41), and a thread's heap is gone once it ends, while the build
+ * waits for its upstreams, long before the pictures are drawn.
+ */
+export function writingSearchIndexAside(
+  siteUrl: string,
+  writings: readonly Writing[],
+  onThisThreadMax = ON_THIS_THREAD_MAX,
+): Promise<string> {
+  if (writings.length <= onThisThreadMax) {
+    try {
+      return Promise.resolve(writingSearchIndex(siteUrl, writings));
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
   const worker = new Worker(INDEXER, {
     eval: true,
     workerData: {
