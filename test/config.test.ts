@@ -54,6 +54,14 @@ describe('loadConfig', () => {
     expect(liveFeedUrl(loadConfig({ MARKET_PRODUCT: 'off' }))).toBeNull();
   });
 
+  it('reads PICTURE_CACHE_DIR as an absolute path, .cache/pictures by default; off is none', () => {
+    expect(loadConfig({}).pictureCacheDir).toBe(resolve('.cache/pictures'));
+    expect(loadConfig({ PICTURE_CACHE_DIR: ' ' }).pictureCacheDir).toBe(resolve('.cache/pictures'));
+    expect(loadConfig({ PICTURE_CACHE_DIR: 'kept' }).pictureCacheDir).toBe(resolve('kept'));
+    expect(loadConfig({ PICTURE_CACHE_DIR: '/var/cache/pictures' }).pictureCacheDir).toBe('/var/cache/pictures');
+    expect(loadConfig({ PICTURE_CACHE_DIR: 'off' }).pictureCacheDir).toBeUndefined();
+  });
+
   it('reads DIST_DIR as an absolute path; an empty one is unset like every variable', () => {
     expect(loadConfig({ DIST_DIR: '' }).distDir).toBe(resolve('dist'));
     expect(loadConfig({ DIST_DIR: '   ' }).distDir).toBe(resolve('dist'));

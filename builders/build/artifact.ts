@@ -37,6 +37,16 @@ export function isStaged(body: Artifact['body']): body is StagedBody {
   return typeof body === 'object' && 'staged' in body;
 }
 
+/** Pictures kept by their SVG, between builds (pictures/picture-cache.ts). */
+export interface PictureStore {
+  /** The kept picture of `svg`, its use recorded; undefined when none is kept whole. */
+  get(svg: string): Uint8Array | undefined;
+  /** Keeps `png`, just drawn, as the picture of `svg`, over whatever was kept. */
+  put(svg: string, png: Uint8Array): void;
+  /** Records a use of the picture of `svg`, drawn earlier in this process: kept as `png` if it is not. */
+  used(svg: string, png: Uint8Array): void;
+}
+
 export interface BuildContext {
   config: Config;
   /** The deployment's routes, cards and zone (MARKET_PRODUCT, CALENDAR_TIME_ZONE). */
@@ -63,6 +73,8 @@ export interface BuildContext {
   avatar?: PublishedAvatar | null;
   /** The writings' pictures as published, by their URL in the writing (builders/build/content/published-pictures.ts); none: no picture. */
   pictures?: PublishedPictures;
+  /** Where earlier builds' pictures are kept (PICTURE_CACHE_DIR, pictures/picture-cache.ts); none: all are drawn. */
+  pictureStore?: PictureStore;
   /** The writings' search index, when the build made it on a thread of its own (pages/writings/writing-search.ts). */
   searchIndex?: string;
   /** What this build did for each dataset (status.json, the unavailable cards); none: every payload is fresh. */

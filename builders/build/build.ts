@@ -41,6 +41,8 @@ import { lookOf, type Look } from '../render/themes.ts';
 import { fetchGithubAvatar, fetchPicture } from '../upstreams/github-avatar.ts';
 import { publishedAvatar } from './content/avatar-file.ts';
 import { publishPictures } from './content/published-pictures.ts';
+import { openPictureStore } from './pictures/picture-cache.ts';
+import { drawerIdentity } from './pictures/rasterise.ts';
 import { writingSearchIndexAside } from './pages/writings/writing-search.ts';
 import { repoUrl } from '../lib/repo-url.ts';
 
@@ -278,6 +280,8 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
     searchIndex: await searchIndex,
     // The preview pictures wait here, not in memory, until they are written (builders/build/pages/sharing.ts).
     staging: await mkdtemp(join(tmpdir(), 'build-staging-')),
+    pictureStore:
+      config.pictureCacheDir === undefined ? undefined : openPictureStore(config.pictureCacheDir, drawerIdentity()),
   };
   /** The files dist/ held before this build wrote (relative paths), read once before the first write. */
   let present: ReadonlySet<string> = new Set();

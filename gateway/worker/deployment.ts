@@ -20,8 +20,15 @@ import { staticTable } from '../core/http/static-table.ts';
 import type { Baked, BakedFile } from './baked.ts';
 import type { Dataset } from '../../builders/datasets/dataset.ts';
 
-/** Variables the Worker never takes from the bundle: a secret, and what refuseNodeOnly refuses. */
-const NOT_BAKED = new Set(['GITHUB_TOKEN', 'RATE_LIMIT_REDIS_URL', 'TRUST_PROXY', 'DIST_DIR', 'SOURCE_DATE_EPOCH']);
+/** Variables the Worker never takes from the bundle: a secret, what refuseNodeOnly refuses, and the build's own folders and clock. */
+const NOT_BAKED = new Set([
+  'GITHUB_TOKEN',
+  'RATE_LIMIT_REDIS_URL',
+  'TRUST_PROXY',
+  'DIST_DIR',
+  'PICTURE_CACHE_DIR',
+  'SOURCE_DATE_EPOCH',
+]);
 
 /** What the bundle carries of `env`: the service's variables and the datasets' own, neither secrets nor Node-only ones. */
 export function bakedEnv(list: readonly Dataset[], env: Record<string, string | undefined>): Record<string, string> {

@@ -2,6 +2,7 @@
 // a maintained rasteriser whose prebuilt binary is a registry package (@resvg/resvg-js), with Inter's
 // TrueType files from the registry (@expo-google-fonts/inter) and the machine's fonts turned off, so that
 // the same SVG gives the same bytes on every machine (docs/site.md#sharing).
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { setImmediate as turn } from 'node:timers/promises';
@@ -12,6 +13,7 @@ import { crc32, deflateSync } from 'node:zlib';
 import { Resvg, renderAsync, type ResvgRenderOptions } from '@resvg/resvg-js';
 import { SHARE_FONT_FAMILY } from '../../render/share-image.ts';
 import { encodePng } from './png.ts';
+import type { PictureStore } from '../artifact.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -49,17 +51,59 @@ function pngFile(image: { width: number; height: number; pixels: Uint8Array }): 
 }
 
 /** drawPng(svg), or the bytes it gave for the same SVG earlier in this process. */
-export function pngOf(svg: string): Uint8Array {
-  const made = MADE.get(svg);
+export function pngOf(svg: string, store?: PictureStore): Uint8Array {
+  const made = madeOrKept(svg, store);
   if (made !== undefined) return made;
   const png = drawPng(svg);
-  remember(svg, png);
+  remember(svg, png, store);
   return png;
 }
 
-function remember(svg: string, png: Uint8Array): void {
+/**
+ * The picture of `svg` drawn already: by this process (and then kept in `store` too, so that the folder
+ * holds every picture a build published), or by an earlier build that `store` kept.
+ */
+function madeOrKept(svg: string, store: PictureStore | undefined): Uint8Array | undefined {
+  const made = MADE.get(svg);
+  if (made !== undefined) {
+    store?.used(svg, made);
+    return made;
+  }
+  const png = store?.get(svg);
+  if (png !== undefined) remember(svg, png);
+  return png;
+}
+
+let drawer: string | undefined;
+
+/** A picture that takes every part of the drawer: both fonts' weights, a curve, a colour with alpha. */
+const PROBE = `<svg xmlns="http://www.w3.org/2000/svg" width="96" height="40"><circle cx="20" cy="20" r="14" fill="#2563eb" fill-opacity="0.6"/><text x="38" y="18" font-size="14">Ag</text><text x="38" y="34" font-size="14" font-weight="700">Ag</text></svg>`;
+
+/**
+ * What the bytes of a picture depend on besides its SVG, as 16 hex digits: resvg's version and options, and
+ * the bytes it and png.ts's encoder draw of a probe (which the fonts and the encoder both shape). A kept
+ * picture is the drawer's (picture-cache.ts): another resvg, font or encoder draws other bytes, and so
+ * names another folder. Read from what is drawn rather than from source text, which the bundle rewrites.
+ */
+export function drawerIdentity(): string {
+  drawer ??= createHash('sha256')
+    .update(
+      JSON.stringify({
+        resvg: (require('@resvg/resvg-js/package.json') as { version: string }).version,
+        // The fonts by what they draw, not their paths: another checkout of the same packages draws the same.
+        options: { ...OPTIONS, font: { ...OPTIONS.font, fontFiles: [] } },
+        probe: createHash('sha256').update(drawPng(PROBE)).digest('hex'),
+      }),
+    )
+    .digest('hex')
+    .slice(0, 16);
+  return drawer;
+}
+
+function remember(svg: string, png: Uint8Array, store?: PictureStore): void {
   if (MADE.size >= MAX_MADE) MADE.clear();
   MADE.set(svg, png);
+  store?.put(svg, png);
 }
 
 /**
@@ -94,6 +138,8 @@ const ON_THIS_THREAD_MAX = 16;
 export interface DrawingOptions {
   /** Draw on threads of their own from this many pictures to draw on (ON_THIS_THREAD_MAX + 1 by default). */
   threadsFrom?: number;
+  /** Where earlier builds' pictures are kept, and this one's are put (picture-cache.ts). */
+  store?: PictureStore;
 }
 
 /**
@@ -109,12 +155,12 @@ export async function pngsOf<T = Uint8Array>(
   const pngs: T[] = new Array<T>(svgs.length);
   const toDraw: number[] = [];
   for (const [i, svg] of svgs.entries()) {
-    const made = MADE.get(svg);
+    const made = madeOrKept(svg, options.store);
     if (made !== undefined) pngs[i] = await keep(made, i);
     else toDraw.push(i);
   }
   const drawn = async (i: number, png: Uint8Array) => {
-    remember(svgs[i]!, png);
+    remember(svgs[i]!, png, options.store);
     pngs[i] = await keep(png, i);
   };
   if (toDraw.length >= (options.threadsFrom ?? ON_THIS_THREAD_MAX + 1)) await drawOnThreads(svgs, toDraw, drawn);
