@@ -25,7 +25,7 @@ import {
 import { contrastRatio, MIN_GRAPHICS_CONTRAST, THEME_NAMES, THEMES } from '../builders/render/themes.ts';
 import { startFakeUpstreams, type FakeUpstreams } from './fakes/upstreams.ts';
 import { AMPLE_UPSTREAM_TIMEOUT_MS, upstreamEnv } from './helpers/run.ts';
-import { FIXTURE_SITE, listFiles, runBuild, TEST_SITE_CLOCK, TEST_SITE_URL } from './helpers/site-dist.ts';
+import { FIXTURE_SITE, listFiles, runBuild, sharedSite, TEST_SITE_CLOCK, TEST_SITE_URL } from './helpers/site-dist.ts';
 import { get, startTestGateway } from './helpers/gateway.ts';
 import { runCli } from './helpers/cli-run.ts';
 
@@ -89,6 +89,14 @@ async function contentWith(name: string, section: unknown): Promise<{ content: s
   return { content: `${content}/` };
 }
 
+/** The fake's languages as they start, then `setup` applied, and its call counts at zero. */
+function resetLanguages(setup: (state: LanguagesFakeState) => void = () => {}) {
+  Object.assign(languages(), { mode: 'ok', body: undefined, holdUntil: undefined, maxInFlight: 0, asked: [] });
+  Object.assign(languages(), defaultLanguages());
+  setup(languages());
+  fake.resetCalls();
+}
+
 /** A build into a new folder with the fake's languages reset, then `setup` applied. */
 async function buildWith(
   name: string,
@@ -96,10 +104,7 @@ async function buildWith(
   more: Record<string, string> = {},
   site?: { content: string },
 ) {
-  Object.assign(languages(), { mode: 'ok', body: undefined, holdUntil: undefined, maxInFlight: 0, asked: [] });
-  Object.assign(languages(), defaultLanguages());
-  setup(languages());
-  fake.resetCalls();
+  resetLanguages(setup);
   const dir = join(base, name);
   const result = await runBuild(dir, env(more), site);
   const read = (file: string) => readFile(join(dir, file), 'utf8');
@@ -351,7 +356,8 @@ describe('the build', () => {
   );
 
   it('draws its cards light and dark: well-formed, script-free, loading nothing, at most nine entries as text', async () => {
-    const b = await buildWith('cards');
+    // The run's default build, of the same content against the same fake data (test/global-setup.ts).
+    const b = sharedSite();
     for (const card of [`cards/${LANGUAGES.card}.svg`, `cards/${LANGUAGES.card}-dark.svg`]) {
       const svg = await b.read(card);
       expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
@@ -394,11 +400,11 @@ describe('the build', () => {
   });
 
   it('GitHub down with --previous: the languages snapshot is republished unchanged', async () => {
-    const healthy = await buildWith('healthy');
+    const healthy = sharedSite();
     expect(healthy.result.code).toBe(0);
     const previous = join(base, 'healthy-copy');
     await cp(healthy.dir, previous, { recursive: true });
-    languages().mode = 'down';
+    resetLanguages((state) => (state.mode = 'down'));
     const dir = join(base, 'outage');
     const result = await runBuild(dir, env(), undefined, { previousDir: previous });
     expect(result.code, result.stderr).toBe(0);
@@ -409,7 +415,8 @@ describe('the build', () => {
 
 describe('the gateway, MCP and the CLI', () => {
   it('answers 200 with the hourly cache rule at both paths, keeps the answer; MCP and the CLI give the payload', async () => {
-    const b = await buildWith('served');
+    const b = sharedSite();
+    resetLanguages();
     const gw = await startTestGateway(fake.url, b.dir, {}, { now: () => TEST_SITE_CLOCK });
     try {
       fake.resetCalls();
@@ -450,7 +457,7 @@ describe('the gateway, MCP and the CLI', () => {
   });
 
   it('names the dataset in the API index, llms.txt, status.json and the OpenAPI document', async () => {
-    const b = await buildWith('documents');
+    const b = sharedSite();
     const index = JSON.parse(await b.read('api/index.json')) as { routes: Array<{ path: string }> };
     expect(index.routes.map((r) => r.path)).toContain(LANGUAGES.v1.path);
     expect(await b.read('llms.txt')).toContain(LANGUAGES.v1.path);

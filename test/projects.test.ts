@@ -19,7 +19,7 @@ import { renderProfileHtml, signInPage } from './fakes/projects.ts';
 import { startFakeUpstreams, type FakeUpstreams } from './fakes/upstreams.ts';
 import { UpstreamError } from '../builders/lib/errors.ts';
 import { upstreamEnv } from './helpers/run.ts';
-import { listFiles, runBuild, TEST_SITE_CLOCK, TEST_SITE_URL } from './helpers/site-dist.ts';
+import { listFiles, runBuild, sharedSite, TEST_SITE_CLOCK, TEST_SITE_URL } from './helpers/site-dist.ts';
 import { get, startTestGateway } from './helpers/gateway.ts';
 import { runCli } from './helpers/cli-run.ts';
 
@@ -103,17 +103,22 @@ const env = (more: Record<string, string> = {}) => ({
   ...more,
 });
 
+/** The fake's projects and calendar as they start, then `setup` applied, and its call counts at zero. */
+async function resetProjects(setup: (f: FakeUpstreams) => void = () => {}) {
+  const { defaultProjects } = await import('./fakes/projects.ts');
+  fake.projects = defaultProjects('octocat');
+  fake.github = { mode: 'ok' };
+  setup(fake);
+  fake.resetCalls();
+}
+
 /** A build into a new folder with the fake's projects reset, then `setup` applied. */
 async function buildWith(
   name: string,
   setup: (f: FakeUpstreams) => void = () => {},
   more: Record<string, string> = {},
 ) {
-  const { defaultProjects } = await import('./fakes/projects.ts');
-  fake.projects = defaultProjects('octocat');
-  fake.github = { mode: 'ok' };
-  setup(fake);
-  fake.resetCalls();
+  await resetProjects(setup);
   const dir = join(base, name);
   const result = await runBuild(dir, env(more));
   const read = (file: string) => readFile(join(dir, file), 'utf8');
@@ -349,7 +354,8 @@ describe('the build', () => {
   );
 
   it('draws the list card and one card per project, light and dark: well-formed, script-free, loading nothing, escaped', async () => {
-    const b = await buildWith('cards');
+    // The run's default build, of the same content against the same fake data (test/global-setup.ts).
+    const b = sharedSite();
     const files = await b.files();
     const cards = [
       'cards/github-projects.svg',
@@ -404,12 +410,11 @@ describe('the build', () => {
   });
 
   it('GitHub down with --previous: the projects snapshot is republished unchanged', async () => {
-    const healthy = await buildWith('healthy');
+    const healthy = sharedSite();
     expect(healthy.result.code).toBe(0);
     const previous = join(base, 'healthy-copy');
     await cp(healthy.dir, previous, { recursive: true });
-    const { defaultProjects } = await import('./fakes/projects.ts');
-    fake.projects = { ...defaultProjects('octocat'), mode: 'down' };
+    await resetProjects((f) => (f.projects.mode = 'down'));
     const dir = join(base, 'outage');
     const result = await runBuild(dir, env(), undefined, { previousDir: previous });
     expect(result.code, result.stderr).toBe(0);
@@ -420,7 +425,8 @@ describe('the build', () => {
 
 describe('the gateway, MCP and the CLI', () => {
   it('answers 200 with the hourly cache rule, keeps the answer, and 405 for POST; MCP returns the payload', async () => {
-    const b = await buildWith('served');
+    const b = sharedSite();
+    await resetProjects();
     const gw = await startTestGateway(fake.url, b.dir, {}, { now: () => TEST_SITE_CLOCK });
     try {
       fake.resetCalls();
@@ -462,7 +468,7 @@ describe('the gateway, MCP and the CLI', () => {
   });
 
   it('names the dataset in the API index, llms.txt and the OpenAPI document', async () => {
-    const b = await buildWith('documents');
+    const b = sharedSite();
     const index = JSON.parse(await b.read('api/index.json')) as { routes: Array<{ path: string }> };
     expect(index.routes.map((r) => r.path)).toContain(PROJECTS.v1.path);
     expect(await b.read('llms.txt')).toContain(PROJECTS.v1.path);
