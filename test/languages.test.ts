@@ -6,10 +6,13 @@ import { existsSync } from 'node:fs';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CACHE_CONTROL, dataResource } from '../builders/contract/service.ts';
 import { DEFAULT_SERVICE } from '../builders/datasets/registry.ts';
 import { ConfigError, UpstreamError } from '../builders/lib/errors.ts';
+import { loadConfig, readSiteFile } from '../builders/lib/config.ts';
+import { failureReason } from '../builders/build/build.ts';
 import { buildLanguages, languagesReuse, nameFault } from '../builders/datasets/languages/rule.ts';
 import { languagesSettings } from '../builders/datasets/languages/settings.ts';
 import { parseLanguagesAnswer } from '../builders/datasets/languages/graphql.ts';
@@ -28,6 +31,7 @@ import { AMPLE_UPSTREAM_TIMEOUT_MS, upstreamEnv } from './helpers/run.ts';
 import { FIXTURE_SITE, listFiles, runBuild, sharedSite, TEST_SITE_CLOCK, TEST_SITE_URL } from './helpers/site-dist.ts';
 import { get, startTestGateway } from './helpers/gateway.ts';
 import { runCli } from './helpers/cli-run.ts';
+import { sourcesOf } from './helpers/sources.ts';
 
 const LANGUAGES = dataResource(DEFAULT_SERVICE, 'languages');
 const [V1, ALIAS] = LANGUAGES.snapshotFiles as [string, string];
@@ -330,6 +334,32 @@ describe('the build', () => {
     [mode, TOKEN],
   ]);
   it.each(hostile)(
+    'an unusable answer (%s, %j): the source refuses it, in a reason naming the upstream and quoting none of it',
+    async (mode, more) => {
+      resetLanguages((s) => {
+        if (mode === 'body') s.body = JSON.stringify({ '<script>alert(1)</script>': 5 });
+        else s.mode = mode;
+      });
+      const site = readSiteFile(new URL('site.json', pathToFileURL(FIXTURE_SITE)));
+      const source = sourcesOf(loadConfig(env(more), site)).get(LANGUAGES.id)!;
+      const error = await source.fetch(TEST_SITE_CLOCK).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(UpstreamError);
+      const reason = failureReason(error as Error);
+      expect(reason).toMatch(/^github-(rest|graphql): /);
+      expect(reason).not.toMatch(/<script>alert|alert\(1\)/);
+      expect(reason).not.toContain('\u202e');
+    },
+  );
+
+  // What the build makes of a refused answer does not depend on the answer: one of each transport.
+  const built: typeof hostile = [
+    ['body', {}],
+    ['hostile-name', TOKEN],
+  ];
+  it.each(built)(
     'an unusable answer (%s, %j): exit 1, no languages snapshot, the rest written, no trace of it in dist/',
     async (mode, more) => {
       const b = await buildWith(
