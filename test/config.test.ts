@@ -54,12 +54,12 @@ describe('loadConfig', () => {
     expect(liveFeedUrl(loadConfig({ MARKET_PRODUCT: 'off' }))).toBeNull();
   });
 
-  it('reads PICTURE_CACHE_DIR as an absolute path, .cache/pictures by default; off is none', () => {
-    expect(loadConfig({}).pictureCacheDir).toBe(resolve('.cache/pictures'));
-    expect(loadConfig({ PICTURE_CACHE_DIR: ' ' }).pictureCacheDir).toBe(resolve('.cache/pictures'));
-    expect(loadConfig({ PICTURE_CACHE_DIR: 'kept' }).pictureCacheDir).toBe(resolve('kept'));
-    expect(loadConfig({ PICTURE_CACHE_DIR: '/var/cache/pictures' }).pictureCacheDir).toBe('/var/cache/pictures');
-    expect(loadConfig({ PICTURE_CACHE_DIR: 'off' }).pictureCacheDir).toBeUndefined();
+  it('reads BUILD_CACHE_DIR as an absolute path, .cache/pictures by default; off is none', () => {
+    expect(loadConfig({}).buildCacheDir).toBe(resolve('.cache/build'));
+    expect(loadConfig({ BUILD_CACHE_DIR: ' ' }).buildCacheDir).toBe(resolve('.cache/build'));
+    expect(loadConfig({ BUILD_CACHE_DIR: 'kept' }).buildCacheDir).toBe(resolve('kept'));
+    expect(loadConfig({ BUILD_CACHE_DIR: '/var/cache/build' }).buildCacheDir).toBe('/var/cache/build');
+    expect(loadConfig({ BUILD_CACHE_DIR: 'off' }).buildCacheDir).toBeUndefined();
   });
 
   it('reads DIST_DIR as an absolute path; an empty one is unset like every variable', () => {

@@ -21,7 +21,7 @@ const ENV = {
   SITE_URL: 'https://example.com',
   GITHUB_TOKEN: 'ghp-secret',
   DIST_DIR: '/srv/dist',
-  PICTURE_CACHE_DIR: '/home/ada/.cache/pictures',
+  BUILD_CACHE_DIR: '/home/ada/.cache/build',
   DOWNLOADS_API_URL: 'http://127.0.0.1:9',
   DOWNLOADS_TOKEN: 'npm-secret',
   UNRELATED: 'left out',

@@ -50,9 +50,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   state.once ??= (async () => {
     state.temporary = runTemporaryFolder();
     process.env.TMPDIR = state.temporary;
-    // The run's builds share one folder of drawn pictures (builders/build/pictures/picture-cache.ts), made
+    // The run's builds share one folder of what they made (builders/lib/cache/content-store.ts), made
     // afresh for the run: no run reads what an earlier one left, and none writes into the repository.
-    process.env.PICTURE_CACHE_DIR = join(state.temporary, 'pictures');
+    process.env.BUILD_CACHE_DIR = join(state.temporary, 'build-cache');
     // Side by side: esbuild compiles the programs in its own process while this one builds the site. The
     // tests' own content (test/fixtures/site/), never the owner's site/: see test/helpers/site-dist.ts.
     const [, built] = await Promise.all([bundle(), buildSite()]);

@@ -6,6 +6,7 @@ import { narrowedTables, type DataResourceId, type ServiceTables } from '../cont
 import type { Dataset } from '../datasets/dataset.ts';
 import type { Look } from '../render/themes.ts';
 import type { Picture } from '../lib/image-type.ts';
+import type { ContentStore } from '../lib/cache/content-store.ts';
 
 export interface Artifact {
   /** Path relative to dist/, with forward slashes, e.g. "api/index.json". */
@@ -37,14 +38,10 @@ export function isStaged(body: Artifact['body']): body is StagedBody {
   return typeof body === 'object' && 'staged' in body;
 }
 
-/** Pictures kept by their SVG, between builds (pictures/picture-cache.ts). */
-export interface PictureStore {
-  /** The kept picture of `svg`, its use recorded; undefined when none is kept whole. */
-  get(svg: string): Uint8Array | undefined;
-  /** Keeps `png`, just drawn, as the picture of `svg`, over whatever was kept. */
-  put(svg: string, png: Uint8Array): void;
-  /** Records a use of the picture of `svg`, drawn earlier in this process: kept as `png` if it is not. */
-  used(svg: string, png: Uint8Array): void;
+/** What earlier builds made and kept (BUILD_CACHE_DIR, builders/lib/cache/content-store.ts): their pictures and compressed copies. */
+export interface BuildCache {
+  pictures?: ContentStore;
+  copies?: ContentStore;
 }
 
 export interface BuildContext {
@@ -73,8 +70,8 @@ export interface BuildContext {
   avatar?: PublishedAvatar | null;
   /** The writings' pictures as published, by their URL in the writing (builders/build/content/published-pictures.ts); none: no picture. */
   pictures?: PublishedPictures;
-  /** Where earlier builds' pictures are kept (PICTURE_CACHE_DIR, pictures/picture-cache.ts); none: all are drawn. */
-  pictureStore?: PictureStore;
+  /** What earlier builds made and kept; none: everything is made afresh. */
+  cache?: BuildCache;
   /** The writings' search index, when the build made it on a thread of its own (pages/writings/writing-search.ts). */
   searchIndex?: string;
   /** What this build did for each dataset (status.json, the unavailable cards); none: every payload is fresh. */

@@ -19,7 +19,14 @@ import { createValidator, loadSchemas, SchemaValidationError } from '../contract
 import { EXIT_INTERNAL_ERROR, processIo, type MainIo } from '../lib/run-main.ts';
 import { httpOptions } from '../upstreams/http.ts';
 import type { Dataset } from '../datasets/dataset.ts';
-import { fileHash, isStaged, type Artifact, type DatasetOutcome, type PublishedAvatar } from './artifact.ts';
+import {
+  fileHash,
+  isStaged,
+  type Artifact,
+  type BuildCache,
+  type DatasetOutcome,
+  type PublishedAvatar,
+} from './artifact.ts';
 import { copyFileAtomic, writeFileAtomic } from './atomic-write.ts';
 import { renderCli } from './cli-artifact.ts';
 import { COMPRESSING_AT_ONCE, copiesOfArtifact, copyFiles, getsCopies } from './compressed-artifacts.ts';
@@ -41,7 +48,8 @@ import { lookOf, type Look } from '../render/themes.ts';
 import { fetchGithubAvatar, fetchPicture } from '../upstreams/github-avatar.ts';
 import { publishedAvatar } from './content/avatar-file.ts';
 import { publishPictures } from './content/published-pictures.ts';
-import { openPictureStore } from './pictures/picture-cache.ts';
+import { openContentStore } from '../lib/cache/content-store.ts';
+import { compressorIdentity } from '../lib/compressed-copies.ts';
 import { drawerIdentity } from './pictures/rasterise.ts';
 import { writingSearchIndexAside } from './pages/writings/writing-search.ts';
 import { repoUrl } from '../lib/repo-url.ts';
@@ -280,8 +288,7 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
     searchIndex: await searchIndex,
     // The preview pictures wait here, not in memory, until they are written (builders/build/pages/sharing.ts).
     staging: await mkdtemp(join(tmpdir(), 'build-staging-')),
-    pictureStore:
-      config.pictureCacheDir === undefined ? undefined : openPictureStore(config.pictureCacheDir, drawerIdentity()),
+    cache: buildCache(config.buildCacheDir),
   };
   /** The files dist/ held before this build wrote (relative paths), read once before the first write. */
   let present: ReadonlySet<string> = new Set();
@@ -373,7 +380,7 @@ export async function build(config: Config, options: BuildOptions): Promise<Buil
       `  ${join(options.outDir, artifact.file).padEnd(44)} ${formatSize(bytes).padStart(9)}  ${Math.round(performance.now() - started)} ms`,
     );
     const written = [{ file: artifact.file, hash, bytes }];
-    for (const copy of await copiesOfArtifact(artifact)) {
+    for (const copy of await copiesOfArtifact(artifact, context.cache?.copies)) {
       await writeFileAtomic(resolve(options.outDir, copy.file), copy.body, made);
       written.push({ file: copy.file, hash: fileHash(copy.body), bytes: Buffer.byteLength(copy.body) });
     }
@@ -414,6 +421,15 @@ async function filesIn(dir: string): Promise<Set<string>> {
 }
 
 /** The one stderr line of a setting that cannot be used: the variable or file, the field and why (builders/lib/errors.ts). */
+/** The stores of BUILD_CACHE_DIR, one folder per kind of thing made; none for `off`. */
+function buildCache(dir: string | undefined): BuildCache | undefined {
+  if (dir === undefined) return undefined;
+  return {
+    pictures: openContentStore(join(dir, 'pictures'), drawerIdentity()),
+    copies: openContentStore(join(dir, 'copies'), compressorIdentity()),
+  };
+}
+
 export function configErrorLine(error: ConfigError): string {
   return `build: invalid configuration: ${oneLine(error.message, 1000)}`;
 }

@@ -7,9 +7,12 @@ import {
   compressedCopiesAsync,
   contentKey,
   ContentMemo,
+  decodesTo,
+  MIN_COMPRESSED_BYTES,
   type CompressedCoding,
   type CompressedCopies,
 } from '../lib/compressed-copies.ts';
+import type { ContentStore } from '../lib/cache/content-store.ts';
 import { contentTypeFor, isCompressible } from '../contract/content-types.ts';
 import { isSnapshotFile } from '../contract/service.ts';
 import { isStaged, type Artifact, type InMemoryArtifact } from './artifact.ts';
@@ -32,17 +35,50 @@ export function getsCopies(file: string): boolean {
  */
 const SEEN = new ContentMemo<Promise<CompressedCopies>>(8 * 1024 * 1024);
 
-function copiesOf(body: Uint8Array): Promise<CompressedCopies> {
+/**
+ * The copies of `body`: made before in this process, kept by an earlier build in `store` (each copy taken
+ * back only if it decodes to the body), or compressed now and kept there.
+ */
+async function copiesOf(body: Uint8Array, store: ContentStore | undefined): Promise<CompressedCopies> {
   const key = contentKey(body);
-  return SEEN.get(
+  // The kept files' names: the body's SHA-256 (the memo's key) in hex, and the copy's suffix.
+  const names = (coding: CompressedCoding) =>
+    `${Buffer.from(key, 'base64').toString('hex')}${COMPRESSED_SUFFIX[coding]}`;
+  let made = 'earlier' as 'earlier' | 'kept' | 'now';
+  const copies = await SEEN.get(
     key,
     () => {
-      const copies = compressedCopiesAsync(body);
+      const kept = keptCopies(body, store, names);
+      made = kept === undefined ? 'now' : 'kept';
+      const copies = kept === undefined ? compressedCopiesAsync(body) : Promise.resolve(kept);
       copies.catch(() => SEEN.delete(key));
       return copies;
     },
     () => body.length,
   );
+  if (store !== undefined && made !== 'kept')
+    for (const coding of CODINGS) {
+      const copy = copies[coding];
+      if (copy === undefined) continue;
+      if (made === 'now') store.put(names(coding), copy);
+      else store.used(names(coding), copy);
+    }
+  return copies;
+}
+
+/** Both copies of `body` as an earlier build kept them, when both are kept and decode to it. */
+function keptCopies(
+  body: Uint8Array,
+  store: ContentStore | undefined,
+  names: (coding: CompressedCoding) => string,
+): CompressedCopies | undefined {
+  if (store === undefined || body.length < MIN_COMPRESSED_BYTES) return undefined;
+  const [br, gzip] = CODINGS.map((coding) => store.get(names(coding), (copy) => decodesTo(coding, copy, body)));
+  if (br === undefined || gzip === undefined) return undefined;
+  return {
+    br: Buffer.from(br.buffer, br.byteOffset, br.length),
+    gzip: Buffer.from(gzip.buffer, gzip.byteOffset, gzip.length),
+  };
 }
 
 /**
@@ -56,11 +92,11 @@ const LARGE_BYTES = 256 * 1024;
 let largeTurn: Promise<unknown> = Promise.resolve();
 
 /** The copies of `artifact` worth keeping (smaller than the file), as artifacts of their own; none if it gets none. */
-export async function copiesOfArtifact({ file, body }: Artifact): Promise<InMemoryArtifact[]> {
+export async function copiesOfArtifact({ file, body }: Artifact, store?: ContentStore): Promise<InMemoryArtifact[]> {
   if (!getsCopies(file)) return [];
   // Only pictures are staged (builders/build/pages/sharing.ts), and a PNG gets no copies.
   if (isStaged(body)) throw new Error(`${file}: a staged file cannot be compressed`);
-  const compress = () => copiesOf(typeof body === 'string' ? Buffer.from(body) : body);
+  const compress = () => copiesOf(typeof body === 'string' ? Buffer.from(body) : body, store);
   let compressed: CompressedCopies;
   if ((typeof body === 'string' ? body.length : body.byteLength) < LARGE_BYTES) compressed = await compress();
   else {

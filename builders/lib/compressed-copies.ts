@@ -126,6 +126,22 @@ export class ContentMemo<V> {
   }
 }
 
+/**
+ * What the bytes of a copy depend on besides its body, as 16 hex digits: zlib's and brotli's versions and
+ * the settings above. A kept copy is the compressor's (builders/lib/cache/content-store.ts): another Node's zlib
+ * may code the same body in other bytes, and so names another folder.
+ */
+export function compressorIdentity(): string {
+  const settings = JSON.stringify({
+    zlib: process.versions.zlib,
+    brotli: process.versions.brotli,
+    brotliOptions: [brotliOptions(new Uint8Array(0), {}), brotliOptions(new Uint8Array(1_000_001), {})],
+    gzip: GZIP_OPTIONS,
+    min: MIN_COMPRESSED_BYTES,
+  });
+  return createHash('sha256').update(settings).digest('hex').slice(0, 16);
+}
+
 /** The key of a body for a ContentMemo: its SHA-256, after `prefix`. */
 export const contentKey = (body: Uint8Array, prefix = ''): string =>
   `${prefix}${createHash('sha256').update(body).digest('base64')}`;

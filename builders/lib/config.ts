@@ -51,10 +51,10 @@ export interface Config {
   /** DIST_DIR as an absolute path (default dist/ in the working directory): written by the build, served by the gateway. */
   distDir: string;
   /**
-   * PICTURE_CACHE_DIR as an absolute path (default .cache/pictures/ in the working directory), where the
-   * build keeps the pictures it drew for the next build; undefined for `off`.
+   * BUILD_CACHE_DIR as an absolute path (default .cache/build/ in the working directory), where the build
+   * keeps what it made from its content (pictures, compressed copies) for the next build; undefined for `off`.
    */
-  pictureCacheDir: string | undefined;
+  buildCacheDir: string | undefined;
   /** DEMO_SIMULATED=1, set by `npm run demo`: the site says its data are simulated, and marketSourceName names the simulated provider. */
   demoSimulated: boolean;
   /** Origins allowed on /mcp besides the site's own (MCP_ALLOWED_ORIGINS), each as a browser sends it. */
@@ -151,9 +151,9 @@ export function readSiteFile(url: URL = SITE_FILE_URL, name = 'site/site.json'):
 
 type Env = Record<string, string | undefined>;
 
-/** The folder of kept pictures: `off` for none, else a path from the working directory. */
-function pictureCacheDir(value: string | undefined): string | undefined {
-  return value === 'off' ? undefined : resolve(value ?? '.cache/pictures');
+/** The build's folder of what it made: `off` for none, else a path from the working directory. */
+function buildCacheDir(value: string | undefined): string | undefined {
+  return value === 'off' ? undefined : resolve(value ?? '.cache/build');
 }
 
 /**
@@ -176,7 +176,7 @@ export const CONFIG_VARIABLES = [
   'RATE_LIMIT_REDIS_URL',
   'TRUST_PROXY',
   'DIST_DIR',
-  'PICTURE_CACHE_DIR',
+  'BUILD_CACHE_DIR',
   'DEMO_SIMULATED',
   'MCP_ALLOWED_ORIGINS',
   'MARKET_PRODUCT',
@@ -232,7 +232,7 @@ export function loadConfig(env: Env = process.env, site: SiteFile = readSiteFile
     rateLimitRedisUrl: redisUrl,
     trustProxy: get('TRUST_PROXY'),
     distDir: resolve(get('DIST_DIR') ?? 'dist'),
-    pictureCacheDir: pictureCacheDir(get('PICTURE_CACHE_DIR')),
+    buildCacheDir: buildCacheDir(get('BUILD_CACHE_DIR')),
     demoSimulated,
     mcpAllowedOrigins: (get('MCP_ALLOWED_ORIGINS') ?? '')
       .split(',')

@@ -30,17 +30,17 @@ export function datasetOriginsEnv(url: string): Record<string, string> {
 }
 
 /**
- * The variables that point every upstream at one fake server; and this process's PICTURE_CACHE_DIR, so that
+ * The variables that point every upstream at one fake server; and this process's BUILD_CACHE_DIR, so that
  * the builds of one test run share the folder its global setup names (test/global-setup.ts).
  */
 export function upstreamEnv(url: string): Record<string, string> {
-  const pictures = process.env.PICTURE_CACHE_DIR;
+  const cache = process.env.BUILD_CACHE_DIR;
   return {
     MARKET_API_URL: url,
     GITHUB_API_URL: url,
     GITHUB_WEB_URL: url,
     GITHUB_ACCOUNT: 'octocat',
     ...datasetOriginsEnv(url),
-    ...(pictures === undefined ? {} : { PICTURE_CACHE_DIR: pictures }),
+    ...(cache === undefined ? {} : { BUILD_CACHE_DIR: cache }),
   };
 }

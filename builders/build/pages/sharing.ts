@@ -81,7 +81,7 @@ export async function shareImageArtifacts(ctx: BuildContext, pages: readonly Sha
           await writeFile(staged, png);
           return { staged, hash: fileHash(png), size: png.byteLength };
         },
-    { store: ctx.pictureStore },
+    { store: ctx.cache?.pictures },
   );
   return pages.map((p, i) => ({ file: p.file, body: bodies[i]! }));
 }
@@ -136,11 +136,11 @@ export function siteIconArtifacts(ctx: BuildContext): Artifact[] {
   return [
     ...SITE_ICONS.png.map((icon) => ({
       file: icon.file,
-      body: pngOf(iconSvg(name, palette, icon.size), ctx.pictureStore),
+      body: pngOf(iconSvg(name, palette, icon.size), ctx.cache?.pictures),
     })),
     {
       file: SITE_ICONS.favicon.file,
-      body: icoOf(pngOf(iconSvg(name, palette, SITE_ICONS.favicon.size), ctx.pictureStore), SITE_ICONS.favicon.size),
+      body: icoOf(pngOf(iconSvg(name, palette, SITE_ICONS.favicon.size), ctx.cache?.pictures), SITE_ICONS.favicon.size),
     },
     { file: SITE_ICONS.faviconSvg.file, body: outlinedSvg(iconSvg(name, palette, 64)) },
     { file: SITE_ICONS.manifest.file, body: `${JSON.stringify(webManifest(ctx), null, 2)}\n` },

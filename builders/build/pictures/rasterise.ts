@@ -13,7 +13,7 @@ import { crc32, deflateSync } from 'node:zlib';
 import { Resvg, renderAsync, type ResvgRenderOptions } from '@resvg/resvg-js';
 import { SHARE_FONT_FAMILY } from '../../render/share-image.ts';
 import { encodePng } from './png.ts';
-import type { PictureStore } from '../artifact.ts';
+import type { ContentStore } from '../../lib/cache/content-store.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -51,7 +51,23 @@ function pngFile(image: { width: number; height: number; pixels: Uint8Array }): 
 }
 
 /** drawPng(svg), or the bytes it gave for the same SVG earlier in this process. */
-export function pngOf(svg: string, store?: PictureStore): Uint8Array {
+/** A kept picture's name in a ContentStore: its SVG's SHA-256. */
+const keptName = (svg: string) => `${createHash('sha256').update(svg).digest('hex')}.png`;
+
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+/** The IEND chunk every PNG ends with: its length (0), type and CRC. */
+const PNG_END = [0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82];
+
+/** Whole, as far as a file the store kept can be otherwise: a PNG's first and last bytes. */
+function wholePng(bytes: Uint8Array): boolean {
+  if (bytes.length < PNG_SIGNATURE.length + PNG_END.length) return false;
+  return (
+    PNG_SIGNATURE.every((b, i) => bytes[i] === b) &&
+    PNG_END.every((b, i) => bytes[bytes.length - PNG_END.length + i] === b)
+  );
+}
+
+export function pngOf(svg: string, store?: ContentStore): Uint8Array {
   const made = madeOrKept(svg, store);
   if (made !== undefined) return made;
   const png = drawPng(svg);
@@ -63,13 +79,13 @@ export function pngOf(svg: string, store?: PictureStore): Uint8Array {
  * The picture of `svg` drawn already: by this process (and then kept in `store` too, so that the folder
  * holds every picture a build published), or by an earlier build that `store` kept.
  */
-function madeOrKept(svg: string, store: PictureStore | undefined): Uint8Array | undefined {
+function madeOrKept(svg: string, store: ContentStore | undefined): Uint8Array | undefined {
   const made = MADE.get(svg);
   if (made !== undefined) {
-    store?.used(svg, made);
+    store?.used(keptName(svg), made);
     return made;
   }
-  const png = store?.get(svg);
+  const png = store?.get(keptName(svg), wholePng);
   if (png !== undefined) remember(svg, png);
   return png;
 }
@@ -82,7 +98,7 @@ const PROBE = `<svg xmlns="http://www.w3.org/2000/svg" width="96" height="40"><c
 /**
  * What the bytes of a picture depend on besides its SVG, as 16 hex digits: resvg's version and options, and
  * the bytes it and png.ts's encoder draw of a probe (which the fonts and the encoder both shape). A kept
- * picture is the drawer's (picture-cache.ts): another resvg, font or encoder draws other bytes, and so
+ * picture is the drawer's (builders/lib/cache/content-store.ts): another resvg, font or encoder draws other bytes, and so
  * names another folder. Read from what is drawn rather than from source text, which the bundle rewrites.
  */
 export function drawerIdentity(): string {
@@ -100,10 +116,10 @@ export function drawerIdentity(): string {
   return drawer;
 }
 
-function remember(svg: string, png: Uint8Array, store?: PictureStore): void {
+function remember(svg: string, png: Uint8Array, store?: ContentStore): void {
   if (MADE.size >= MAX_MADE) MADE.clear();
   MADE.set(svg, png);
-  store?.put(svg, png);
+  store?.put(keptName(svg), png);
 }
 
 /**
@@ -138,8 +154,8 @@ const ON_THIS_THREAD_MAX = 16;
 export interface DrawingOptions {
   /** Draw on threads of their own from this many pictures to draw on (ON_THIS_THREAD_MAX + 1 by default). */
   threadsFrom?: number;
-  /** Where earlier builds' pictures are kept, and this one's are put (picture-cache.ts). */
-  store?: PictureStore;
+  /** Where earlier builds' pictures are kept, and this one's are put (builders/lib/cache/content-store.ts). */
+  store?: ContentStore;
 }
 
 /**
