@@ -6,8 +6,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
-import { buildArgs, staleness } from '../builders/build/build.ts';
-import { manifestPath, recordBuild } from '../builders/build/prune.ts';
+import { buildArgs, siteIdentity, staleness } from '../builders/build/build.ts';
+import { identityChanges, manifestPath, recordBuild } from '../builders/build/prune.ts';
+import { datasets } from '../builders/datasets/registry.ts';
+import type { Dataset } from '../builders/datasets/dataset.ts';
 import { loadConfig, readSiteFile } from '../builders/lib/config.ts';
 import { createValidator } from '../builders/contract/schemas.ts';
 import {
@@ -334,6 +336,27 @@ describe('--if-stale: the record of what dist/ was built from (staleness())', ()
     expect((await verdict({ CALENDAR_TIME_ZONE: 'Asia/Tokyo' })).line).toContain(
       'building it again for CALENDAR_TIME_ZONE=Asia/Tokyo',
     );
+  });
+
+  it("a dataset's own variable is part of what the site was built for; the origin of its upstream is not", () => {
+    const [first] = datasets(configFor()) as [Dataset];
+    const downloads = {
+      ...first,
+      origin: {
+        upstream: {
+          connect: () => ({ fetch: () => Promise.reject(new Error('not asked')) }),
+          variables: ['DOWNLOADS_API_URL', 'DOWNLOADS_PACKAGE'],
+          originVariable: 'DOWNLOADS_API_URL',
+        },
+      },
+    } as unknown as Dataset;
+    const identity = (env: Record<string, string>) => siteIdentity(configFor(env), false, [downloads]);
+    const built = identity({ DOWNLOADS_PACKAGE: 'left-pad', DOWNLOADS_API_URL: 'http://127.0.0.1:9' });
+    expect(built).toMatchObject({ DOWNLOADS_PACKAGE: 'left-pad' });
+    expect(built).not.toHaveProperty('DOWNLOADS_API_URL');
+    expect(identityChanges(built, identity({ DOWNLOADS_PACKAGE: 'is-odd' }))).toEqual(['DOWNLOADS_PACKAGE=is-odd']);
+    expect(identityChanges(built, identity({ DOWNLOADS_PACKAGE: ' left-pad ' }))).toEqual([]);
+    expect(identity({}).DOWNLOADS_PACKAGE).toBe('');
   });
 
   it('an edit of the content (profile.md, site.json) builds again', async () => {

@@ -14,7 +14,14 @@ import { ConfigError, ContentError, UpstreamError } from '../lib/errors.ts';
 import { oneLine } from '../lib/text/one-line.ts';
 import { portIsTaken, portTakenReason } from '../lib/port-hint.ts';
 import { dataResource, type DataResource, type DataResourceId, type ServiceTables } from '../contract/service.ts';
-import { createDeployment, datasets, serviceTables, tablesOf, type Deployment } from '../datasets/registry.ts';
+import {
+  createDeployment,
+  datasets,
+  ownVariables,
+  serviceTables,
+  tablesOf,
+  type Deployment,
+} from '../datasets/registry.ts';
 import { createValidator, loadSchemas, SchemaValidationError } from '../contract/schemas.ts';
 import { EXIT_INTERNAL_ERROR, processIo, type MainIo } from '../lib/run-main.ts';
 import { httpOptions } from '../upstreams/http.ts';
@@ -439,9 +446,22 @@ export function contentErrorLine(error: ContentError): string {
   return `build: the site's content needs a fix: ${error.message}`;
 }
 
-/** What this build writes into the site from the configuration (see prune.ts, SiteIdentity). */
-export function siteIdentity(config: Config, simulated: boolean): SiteIdentity {
+/**
+ * What this build writes into the site from the configuration (see prune.ts, SiteIdentity): the service's
+ * settings, and each dataset's own variables (docs/architecture.md#add-a-dataset) but the origins of their
+ * upstreams, which say where the data are read, not what they are. Unset is the empty string.
+ */
+export function siteIdentity(
+  config: Config,
+  simulated: boolean,
+  list: readonly Dataset[] = datasets(config),
+): SiteIdentity {
+  const own = ownVariables(list);
+  const origins = new Set(own.origins);
   return {
+    ...Object.fromEntries(
+      own.variables.filter((name) => !origins.has(name)).map((name) => [name, config.env[name]?.trim() ?? '']),
+    ),
     SITE_URL: config.siteUrl,
     GITHUB_ACCOUNT: config.githubAccount,
     MARKET_SOURCE_NAME: config.marketSourceName,
