@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, constants as zlib } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openContentStore, UNUSED_MAX_MS } from '../builders/lib/cache/content-store.ts';
+import { openContentStore, tidyContentStore, UNUSED_MAX_MS } from '../builders/lib/cache/content-store.ts';
 import { compressorIdentity } from '../builders/lib/compressed-copies.ts';
 import { drawerIdentity } from '../builders/build/pictures/rasterise.ts';
 import { startFakeUpstreams, type FakeUpstreams } from './fakes/upstreams.ts';
@@ -55,7 +55,7 @@ describe('the store', () => {
     expect(store.get(name('c'), whole)).toEqual(bytes('made of c'));
   });
 
-  it('records each use, and removes on opening what no build used for 30 days and other makers’ folders', async () => {
+  it('records each use; tidied, drops what no build used for 30 days and other makers’ folders', async () => {
     const dir = freshDir();
     const first = openContentStore(dir, MAKER, NOW)!;
     first.put(name('old'), bytes('old'));
@@ -75,10 +75,26 @@ describe('the store', () => {
     // An upgraded maker's leftovers, and a folder of the owner's that is no maker's.
     await mkdir(join(dir, '0123456789abcdef'));
     await mkdir(join(dir, 'notes'));
+    // Opened again by this process, it is not tidied again; tidied, it is.
+    openContentStore(dir, MAKER, NOW + UNUSED_MAX_MS + 1000);
+    expect(await readdir(join(dir, MAKER))).toContain(name('old'));
+    tidyContentStore(dir, MAKER, NOW + UNUSED_MAX_MS + 1000);
     const reopened = openContentStore(dir, MAKER, NOW + UNUSED_MAX_MS + 1000)!;
     expect(reopened.get(name('old'), any)).toBeUndefined();
     expect(reopened.get(name('used'), any)).toEqual(bytes('used'));
     expect((await readdir(dir)).sort()).toEqual([MAKER, 'notes']);
+  });
+
+  it('is tidied the first time this process opens it', async () => {
+    const dir = freshDir();
+    await mkdir(join(dir, MAKER), { recursive: true });
+    await mkdir(join(dir, '0123456789abcdef'));
+    const stale = join(dir, MAKER, name('stale'));
+    await writeFile(stale, 'stale');
+    const old = new Date(NOW - UNUSED_MAX_MS - 1000);
+    await utimes(stale, old, old);
+    expect(openContentStore(dir, MAKER, NOW)!.get(name('stale'), any)).toBeUndefined();
+    expect(await readdir(dir)).toEqual([MAKER]);
   });
 
   it('is none where the folder cannot be made; refuses a maker or a name that could leave it', async () => {

@@ -46,10 +46,25 @@ function keep(file: string, bytes: Uint8Array, now: Date): void {
   }
 }
 
+/** The folders this process has cleaned up already: once is enough, as every later use refreshes a file's time. */
+const TIDIED = new Set<string>();
+
+/** Removes from `dir` the subfolders of makers other than `maker`, and the files of its own no build used for UNUSED_MAX_MS. */
+export function tidyContentStore(dir: string, maker: string, nowMs = Date.now()): void {
+  const folder = join(dir, maker);
+  for (const entry of readdirSync(dir))
+    if (entry !== maker && MAKER_FOLDER.test(entry)) rmSync(join(dir, entry), { recursive: true, force: true });
+  for (const entry of readdirSync(folder)) {
+    const file = join(folder, entry);
+    if (nowMs - statSync(file).mtimeMs > UNUSED_MAX_MS) rmSync(file, { force: true });
+  }
+  TIDIED.add(folder);
+}
+
 /**
  * The store in `dir` for what the maker `maker` made (16 hex digits: what the bytes depend on besides the
- * input). Opening it removes the subfolders of other makers (an upgraded resvg or zlib makes other bytes)
- * and the files no build used for UNUSED_MAX_MS. Undefined when the folder cannot be made.
+ * input). Opening it, once per process, removes the subfolders of other makers (an upgraded resvg or zlib
+ * makes other bytes) and the files no build used for UNUSED_MAX_MS. Undefined when the folder cannot be made.
  */
 export function openContentStore(dir: string, maker: string, nowMs = Date.now()): ContentStore | undefined {
   if (!MAKER_FOLDER.test(maker)) throw new Error(`a maker's identity is 16 hex digits, not ${JSON.stringify(maker)}`);
@@ -57,12 +72,8 @@ export function openContentStore(dir: string, maker: string, nowMs = Date.now())
   const now = new Date(nowMs);
   try {
     mkdirSync(folder, { recursive: true });
-    for (const entry of readdirSync(dir))
-      if (entry !== maker && MAKER_FOLDER.test(entry)) rmSync(join(dir, entry), { recursive: true, force: true });
-    for (const entry of readdirSync(folder)) {
-      const file = join(folder, entry);
-      if (nowMs - statSync(file).mtimeMs > UNUSED_MAX_MS) rmSync(file, { force: true });
-    }
+    // Once per process: a program's builds after the first (the tests', a long-lived one's) find it tidy.
+    if (!TIDIED.has(folder)) tidyContentStore(dir, maker, nowMs);
   } catch {
     return undefined;
   }
