@@ -427,7 +427,6 @@ async function filesIn(dir: string): Promise<Set<string>> {
   );
 }
 
-/** The one stderr line of a setting that cannot be used: the variable or file, the field and why (builders/lib/errors.ts). */
 /** The stores of BUILD_CACHE_DIR, one folder per kind of thing made; none for `off`. */
 function buildCache(dir: string | undefined): BuildCache | undefined {
   if (dir === undefined) return undefined;
@@ -437,6 +436,7 @@ function buildCache(dir: string | undefined): BuildCache | undefined {
   };
 }
 
+/** The one stderr line of a setting that cannot be used: the variable or file, the field and why (builders/lib/errors.ts). */
 export function configErrorLine(error: ConfigError): string {
   return `build: invalid configuration: ${oneLine(error.message, 1000)}`;
 }

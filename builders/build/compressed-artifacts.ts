@@ -42,8 +42,8 @@ const SEEN = new ContentMemo<Promise<CompressedCopies>>(8 * 1024 * 1024);
 async function copiesOf(body: Uint8Array, store: ContentStore | undefined): Promise<CompressedCopies> {
   const key = contentKey(body);
   // The kept files' names: the body's SHA-256 (the memo's key) in hex, and the copy's suffix.
-  const names = (coding: CompressedCoding) =>
-    `${Buffer.from(key, 'base64').toString('hex')}${COMPRESSED_SUFFIX[coding]}`;
+  const hex = Buffer.from(key, 'base64').toString('hex');
+  const names = (coding: CompressedCoding) => `${hex}${COMPRESSED_SUFFIX[coding]}`;
   let made = 'earlier' as 'earlier' | 'kept' | 'now';
   const copies = await SEEN.get(
     key,
@@ -73,7 +73,9 @@ function keptCopies(
   names: (coding: CompressedCoding) => string,
 ): CompressedCopies | undefined {
   if (store === undefined || body.length < MIN_COMPRESSED_BYTES) return undefined;
-  const [br, gzip] = CODINGS.map((coding) => store.get(names(coding), (copy) => decodesTo(coding, copy, body)));
+  const kept = (coding: CompressedCoding) => store.get(names(coding), (copy) => decodesTo(coding, copy, body));
+  const br = kept('br');
+  const gzip = br && kept('gzip');
   if (br === undefined || gzip === undefined) return undefined;
   return {
     br: Buffer.from(br.buffer, br.byteOffset, br.length),

@@ -50,7 +50,6 @@ function pngFile(image: { width: number; height: number; pixels: Uint8Array }): 
   return encodePng(image.width, image.height, image.pixels, { deflateSync, crc32 });
 }
 
-/** drawPng(svg), or the bytes it gave for the same SVG earlier in this process. */
 /** A kept picture's name in a ContentStore: its SVG's SHA-256. */
 const keptName = (svg: string) => `${createHash('sha256').update(svg).digest('hex')}.png`;
 
@@ -67,6 +66,7 @@ function wholePng(bytes: Uint8Array): boolean {
   );
 }
 
+/** drawPng(svg), or the bytes it gave for the same SVG earlier in this process or that `store` kept. */
 export function pngOf(svg: string, store?: ContentStore): Uint8Array {
   const made = madeOrKept(svg, store);
   if (made !== undefined) return made;

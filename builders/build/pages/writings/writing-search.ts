@@ -67,13 +67,9 @@ export function writingSearchIndexAside(
   writings: readonly Writing[],
   onThisThreadMax = ON_THIS_THREAD_MAX,
 ): Promise<string> {
-  if (writings.length <= onThisThreadMax) {
-    try {
-      return Promise.resolve(writingSearchIndex(siteUrl, writings));
-    } catch (error) {
-      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-    }
-  }
+  // A throw here is a rejection too, as the thread's error is.
+  if (writings.length <= onThisThreadMax)
+    return new Promise((resolve) => resolve(writingSearchIndex(siteUrl, writings)));
   const worker = new Worker(INDEXER, {
     eval: true,
     workerData: {
